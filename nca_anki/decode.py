@@ -1,0 +1,107 @@
+"""Turn a source file's bytes into text, never raising and never producing mojibake.
+
+UTF-8 (with or without BOM) is expected. Anything else is decoded as Windows-1252 (the usual
+culprit: a Windows editor), or Latin-1 as a last resort, with a warning. Line endings become
+``\\n``. Encoding damage inside the text (mojibake, replacement characters, stray control
+characters) is reported with its line; it is repaired only where the repair is unambiguous.
+"""
+
+from __future__ import annotations
+
+import codecs
+import unicodedata
+from dataclasses import dataclass
+
+import ftfy
+
+from .diagnostics import Diagnostic, warning
+
+# Only undo mis-decoded UTF-8 (e.g. "â€”" for "—"); every other ftfy "fix" would change
+# what the author wrote (quotes, ligatures, widths) and is not ours to make.
+_FTFY_CONFIG = ftfy.TextFixerConfig(
+    unescape_html=False,
+    remove_terminal_escapes=False,
+    fix_encoding=True,
+    restore_byte_a0=False,
+    replace_lossy_sequences=False,
+    decode_inconsistent_utf8=True,
+    fix_c1_controls=False,
+    fix_latin_ligatures=False,
+    fix_character_width=False,
+    uncurl_quotes=False,
+    fix_line_breaks=False,
+    fix_surrogates=False,
+    remove_control_chars=False,
+    normalization=None,
+    explain=False,
+)
+
+
+@dataclass(frozen=True)
+class DecodedText:
+    text: str
+    encoding: str
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def _line_of_byte(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def _decode_bytes(data: bytes, path: str) -> tuple[str, str, list[Diagnostic]]:
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        return data.decode("utf-8"), "utf-8", []
+    except UnicodeDecodeError as exc:
+        line = _line_of_byte(data, exc.start)
+    for encoding in ("cp1252", "latin-1"):
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        return text, encoding, [
+            warning(
+                path,
+                line,
+                f"file is not valid UTF-8 (first bad byte on this line); read it as "
+                f"{encoding}. Save the file as UTF-8 to silence this warning",
+            )
+        ]
+    raise AssertionError("latin-1 decodes every byte string")  # pragma: no cover
+
+
+def _is_stray_control(ch: str) -> bool:
+    return ch not in "\t\n" and unicodedata.category(ch) in ("Cc", "Cs")
+
+
+def decode_source(data: bytes, path: str) -> DecodedText:
+    """Decode ``data`` read from ``path`` (used only in messages)."""
+    text, encoding, diagnostics = _decode_bytes(data, path)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        fixed = line if line.isascii() else ftfy.fix_text(line, _FTFY_CONFIG)
+        if fixed != line:
+            diagnostics.append(
+                warning(path, number, f"repaired encoding damage: {_shorten(line)!r} "
+                        f"read as {_shorten(fixed)!r}; fix the source file")
+            )
+            lines[number - 1] = line = fixed
+        if "\ufffd" in line:
+            diagnostics.append(
+                warning(path, number, "text contains U+FFFD (a character lost in an earlier "
+                        "encoding conversion); it cannot be repaired, fix the source file")
+            )
+        if any(_is_stray_control(ch) for ch in line):
+            diagnostics.append(
+                warning(path, number, "control characters removed; fix the source file")
+            )
+            lines[number - 1] = "".join(ch for ch in line if not _is_stray_control(ch))
+    return DecodedText("\n".join(lines), encoding, tuple(diagnostics))
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
