@@ -1,0 +1,87 @@
+"""The author's settings file, ``nca-anki.toml`` in the source folder (optional).
+
+::
+
+    parent_deck = "NCA"          # every topic's deck sits under this one
+
+    [deck_names]                 # topic name (as the build prints it) = deck name
+    "AI & Deep Learning Frameworks" = "AI and Deep Learning Frameworks"
+
+Returns a ``Config`` and diagnostics; never raises.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+from .diagnostics import Diagnostic, error
+
+CONFIG_NAME = "nca-anki.toml"
+DEFAULT_PARENT_DECK = "NCA"
+
+
+@dataclass(frozen=True)
+class Config:
+    parent_deck: str = DEFAULT_PARENT_DECK
+    deck_names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+
+def _line_of(text: str, needle: str) -> int:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if needle in line:
+            return number
+    return 0
+
+
+def deck_name_problem(name: str) -> str | None:
+    """Why ``name`` is not a usable Anki deck name (or part of one), else None."""
+    if not name.strip():
+        return "is empty"
+    if any(not part.strip() for part in name.split("::")):
+        return "has an empty part between '::' separators"
+    if any(ord(ch) < 32 or ch == "\ufffd" for ch in name):
+        return "contains a control or damaged character"
+    return None
+
+
+def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnostic, ...]]:
+    """Read ``source_dir/nca-anki.toml``; ``display`` is its path as shown in messages."""
+    path = source_dir / CONFIG_NAME
+    if not path.is_file():
+        return Config(), ()
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+        data = tomllib.loads(text)
+    except UnicodeDecodeError:
+        return Config(), (error(display, 0, "settings file is not UTF-8 text"),)
+    except tomllib.TOMLDecodeError as exc:
+        return Config(), (error(display, getattr(exc, "lineno", 0) or 0, f"invalid TOML: {exc}"),)
+    except OSError as exc:
+        return Config(), (error(display, 0, f"cannot read settings file: {exc.strerror}"),)
+
+    problems: list[Diagnostic] = []
+    for key in sorted(set(data) - {"parent_deck", "deck_names"}):
+        problems.append(error(display, _line_of(text, key), f"unknown setting {key!r}; "
+                              "known settings: parent_deck, deck_names"))
+    parent = data.get("parent_deck", DEFAULT_PARENT_DECK)
+    if not isinstance(parent, str) or deck_name_problem(parent):
+        why = "must be a string" if not isinstance(parent, str) else deck_name_problem(parent)
+        problems.append(error(display, _line_of(text, "parent_deck"), f"parent_deck {why}"))
+        parent = DEFAULT_PARENT_DECK
+    names = data.get("deck_names", {})
+    clean: dict[str, str] = {}
+    if not isinstance(names, dict):
+        problems.append(error(display, _line_of(text, "deck_names"),
+                              "deck_names must be a table of \"topic\" = \"deck name\""))
+        names = {}
+    for topic, name in names.items():
+        why = "must be a string" if not isinstance(name, str) else deck_name_problem(name)
+        if why:
+            problems.append(error(display, _line_of(text, topic), f"deck name for {topic!r} {why}"))
+        else:
+            clean[topic] = " ".join(name.split())
+    return Config(" ".join(parent.split()), MappingProxyType(clean)), tuple(problems)

@@ -1,0 +1,106 @@
+"""Group parsed files into topics: one deck and one ``.apkg`` per topic.
+
+A topic's name comes from its files' titles, cleaned once and for all (Anki matches decks
+by name, so a learner keeps this name for years): no part number, no accidental repeated
+phrase, no leading parent-deck name. ``nca-anki.toml`` may override a deck name.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from .config import Config, deck_name_problem
+from .diagnostics import Diagnostic, error, warning
+from .parse import ParsedFile, Question
+
+_REPEAT_RE = re.compile(r"\b(?P<phrase>\w+(?:\s+\w+){0,5}?)\s+(?P=phrase)\b", re.IGNORECASE)
+_SLUG_MAX = 80
+
+
+@dataclass(frozen=True)
+class Topic:
+    name: str  # cleaned from the titles; key for deck-name overrides
+    deck_name: str  # full Anki deck name, "Parent::Leaf"
+    slug: str  # output file name without ".apkg"
+    files: tuple[ParsedFile, ...]  # sorted by part
+
+    @property
+    def questions(self) -> tuple[tuple[int, Question], ...]:
+        """(part, question) in study order: by part, then as written."""
+        return tuple((f.part, q) for f in self.files for q in f.questions)
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return tuple(f.path for f in self.files)
+
+
+def clean_topic_name(name: str, parent_deck: str) -> str:
+    """The deck-worthy form of a title's name part (see module docstring)."""
+    cleaned = " ".join(name.replace("::", ":").split())
+    while True:
+        collapsed = _REPEAT_RE.sub(lambda m: m.group("phrase"), cleaned)
+        if collapsed == cleaned:
+            break
+        cleaned = collapsed
+    prefix = parent_deck.split("::")[-1]
+    if cleaned.casefold().startswith(prefix.casefold() + " ") and len(cleaned) > len(prefix) + 1:
+        cleaned = cleaned[len(prefix) + 1:].strip()
+    return cleaned
+
+
+def slugify(name: str) -> str:
+    """A safe file name stem: ASCII letters, digits and single hyphens only."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
+    return slug[:_SLUG_MAX].rstrip("-") or "topic"
+
+
+def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
+                 ) -> tuple[tuple[Topic, ...], tuple[Diagnostic, ...]]:
+    """Group ``files`` by cleaned topic name; report clashes of parts and file names."""
+    problems: list[Diagnostic] = []
+    by_name: dict[str, list[ParsedFile]] = {}
+    for parsed in files:
+        if not parsed.title:
+            continue
+        name = clean_topic_name(parsed.name, config.parent_deck)
+        repeat = _REPEAT_RE.search(parsed.name)
+        if repeat:
+            problems.append(warning(parsed.path, 1, f"title repeats {repeat.group('phrase')!r}; "
+                                    f"the deck is named {name!r}"))
+        by_name.setdefault(name, []).append(parsed)
+
+    topics: list[Topic] = []
+    for name, members in sorted(by_name.items()):
+        members.sort(key=lambda f: (f.part, f.path))
+        for earlier, later in zip(members, members[1:]):
+            if earlier.part == later.part:
+                problems.append(error(later.path, 1, f"part {later.part} of topic {name!r} "
+                                      f"is also in {earlier.path}; give each part its own number"))
+        leaf = config.deck_names.get(name, name)
+        why = deck_name_problem(leaf)
+        if why:
+            for member in members:
+                problems.append(error(member.path, 1, f"deck name {leaf!r} {why}; set one in "
+                                      "nca-anki.toml [deck_names]"))
+            continue
+        topics.append(Topic(name, f"{config.parent_deck}::{leaf}", slugify(leaf), tuple(members)))
+
+    for key in sorted(set(config.deck_names) - set(by_name)):
+        problems.append(warning(config_path, 0, f"[deck_names] names topic {key!r}, "
+                                f"which no source file has; topics: {', '.join(sorted(by_name))}"))
+
+    by_slug: dict[str, list[Topic]] = {}
+    for topic in topics:
+        by_slug.setdefault(topic.slug, []).append(topic)
+    for slug, clashing in sorted(by_slug.items()):
+        if len(clashing) > 1:
+            names = " and ".join(repr(t.name) for t in clashing)
+            for topic in clashing:
+                for path in topic.paths:
+                    problems.append(error(path, 1, f"topics {names} would both be written to "
+                                          f"{slug}.apkg; rename one or set a deck name in "
+                                          "nca-anki.toml [deck_names]"))
+    return tuple(topics), tuple(problems)
