@@ -1,0 +1,212 @@
+"""Run the pipeline: read and check everything, then write what is sound.
+
+``build(options)`` validates every source file, the settings, the templates and the lock
+before writing anything. A topic with an error is not built and its existing ``.apkg`` is
+left byte for byte as it was; every other topic is built. The lock is written before the
+packages, so the packages can always be rebuilt from the source and lock as they stand.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import diagnostics as diag
+from .config import CONFIG_NAME, load_config
+from .decode import decode_source
+from .diagnostics import Diagnostic
+from .identity import LOCK_NAME, Lock, LockEntry, assign, dump_lock, future_mods, load_lock
+from .output import WriteError, inside, write_atomic
+from .package import DeckSpec, build_package
+from .parse import ParsedFile, parse
+from .render import RenderedNote, Renderer
+from .topics import Topic, group_topics
+
+SOURCE_SUFFIX = ".txt"
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    source: Path
+    templates: Path
+    out: Path
+    check: bool = False  # validate and report, write nothing
+    now: int | None = None  # the clock, for new and changed notes; None: SOURCE_DATE_EPOCH or now
+
+
+@dataclass(frozen=True)
+class TopicResult:
+    deck_name: str
+    output: str  # the .apkg path as shown to the user
+    questions: int
+    new: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    status: str = "failed"  # "written", "unchanged", "would write", "failed"
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    topics: tuple[TopicResult, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    removed: tuple[LockEntry, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not diag.has_errors(self.diagnostics)
+
+
+def _display(folder: Path, name: str | Path) -> str:
+    return (folder / name).as_posix()
+
+
+def _clock(options: BuildOptions) -> int:
+    if options.now is not None:
+        return options.now
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    return int(epoch) if epoch.isdigit() else int(time.time())
+
+
+def _read_sources(source: Path) -> tuple[tuple[ParsedFile, ...], list[Diagnostic]]:
+    files, problems = [], []
+    paths = sorted(p for p in source.rglob(f"*{SOURCE_SUFFIX}")
+                   if p.is_file() and not any(part.startswith(".") for part in
+                                              p.relative_to(source).parts))
+    for path in paths:
+        shown = _display(source, path.relative_to(source))
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            problems.append(diag.error(shown, 0, f"cannot read file: {exc.strerror or exc}"))
+            continue
+        decoded = decode_source(data, shown)
+        parsed = parse(decoded.text, shown)
+        problems += decoded.diagnostics + parsed.diagnostics
+        files.append(parsed.file)
+    if not paths:
+        problems.append(diag.error(source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
+                                   "found; add some or pass --source DIR"))
+    return tuple(files), problems
+
+
+def _read_lock(path: Path, shown: str, now: int) -> tuple[Lock | None, list[Diagnostic]]:
+    if not path.exists():
+        return Lock(), []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [diag.error(shown, 0, f"cannot read lock file: {exc}")]
+    lock, problems = load_lock(text, shown)
+    if lock is not None:
+        problems += future_mods(lock, now, shown)
+    return lock, list(problems)
+
+
+def _check_folders(options: BuildOptions) -> list[Diagnostic]:
+    problems = []
+    for folder, what, flag in ((options.source, "source", "--source"),
+                               (options.templates, "templates", "--templates")):
+        if not folder.is_dir():
+            problems.append(diag.error(folder.as_posix(), 0, f"{what} folder not found; run "
+                                       f"from the project folder or pass {flag} DIR"))
+    if options.out.exists() and not options.out.is_dir():
+        problems.append(diag.error(options.out.as_posix(), 0, "output path exists and is not a "
+                                   "folder; pass --out DIR"))
+    return problems
+
+
+def build(options: BuildOptions) -> BuildReport:
+    problems = _check_folders(options)
+    if problems:
+        return BuildReport((), diag.sort_diagnostics(problems))
+    now = _clock(options)
+    config_path = _display(options.source, CONFIG_NAME)
+    lock_path = options.source / LOCK_NAME
+    lock_shown = _display(options.source, LOCK_NAME)
+
+    files, problems = _read_sources(options.source)
+    config, config_problems = load_config(options.source, config_path)
+    topics, topic_problems = group_topics(files, config, config_path)
+    renderer = Renderer(options.templates, options.templates.as_posix())
+    note_type, template_problems = renderer.note_type()
+    lock, lock_problems = _read_lock(lock_path, lock_shown, now)
+    problems += list(config_problems) + list(topic_problems) + list(template_problems) \
+        + lock_problems
+    # Settings, templates and lock concern every topic: their errors stop all of them.
+    global_failure = diag.has_errors(list(config_problems) + list(template_problems)
+                                     + lock_problems)
+
+    rendered: dict[str, list[RenderedNote]] = {}
+    if note_type is not None:
+        for topic in topics:
+            notes = rendered.setdefault(topic.name, [])
+            for part, question in topic.questions:
+                note, note_problems = renderer.note(topic, part, question)
+                problems += note_problems
+                if note is not None:
+                    notes.append(note)
+
+    error_paths = {d.path for d in problems if d.is_error}
+    failed = {t.name for t in topics if global_failure or error_paths & set(t.paths)}
+    for topic in topics:
+        target = options.out / f"{topic.slug}.apkg"
+        if not inside(options.out, target):  # slugify makes this impossible; keep it so
+            problems.append(diag.error(topic.paths[0], 1, f"output {target} is outside "
+                                       f"{options.out}"))
+            failed.add(topic.name)
+
+    if global_failure or note_type is None or lock is None:
+        return BuildReport(_failed_results(topics, options.out, failed),
+                           diag.sort_diagnostics(problems))
+
+    good = [t for t in topics if t.name not in failed]
+    assignment = assign(tuple((t.name, n) for t in good for n in rendered.get(t.name, ())),
+                        note_type, lock, frozenset(failed), now)
+    for entry in assignment.removed:
+        problems.append(diag.warning(lock_shown, 0, f"question removed from the source: "
+                                     f"{entry.prompt[:60]!r} (topic {entry.topic!r}); learners "
+                                     "who imported it keep its card"))
+
+    packages: list[tuple[Topic, Path, bytes, DeckSpec]] = []
+    for topic in good:
+        notes = tuple(n for n in assignment.notes if n.topic == topic.name)
+        spec = DeckSpec(topic.deck_name, _description(topic), notes)
+        packages.append((topic, options.out / f"{topic.slug}.apkg",
+                         build_package(spec, note_type, assignment.note_type_mod), spec))
+
+    statuses: dict[str, str] = {}
+    if options.check:
+        for topic, path, data, _ in packages:
+            same = path.is_file() and path.read_bytes() == data
+            statuses[topic.name] = "unchanged" if same else "would write"
+    else:
+        try:
+            write_atomic(lock_path, dump_lock(assignment.lock).encode())
+            for topic, path, data, _ in packages:
+                statuses[topic.name] = "written" if write_atomic(path, data) else "unchanged"
+        except WriteError as exc:
+            problems.append(diag.error(exc.path.as_posix(), 0, exc.reason))
+
+    results = []
+    for topic in topics:
+        shown = _display(options.out, f"{topic.slug}.apkg")
+        notes = [n for n in assignment.notes if n.topic == topic.name]
+        count = {s: sum(n.status == s for n in notes) for s in ("new", "changed", "unchanged")}
+        results.append(TopicResult(topic.deck_name, shown, len(topic.questions), **count,
+                                   status=statuses.get(topic.name, "failed")))
+    return BuildReport(tuple(results), diag.sort_diagnostics(problems), assignment.removed)
+
+
+def _failed_results(topics: tuple[Topic, ...], out: Path, failed: set[str]
+                    ) -> tuple[TopicResult, ...]:
+    return tuple(TopicResult(t.deck_name, _display(out, f"{t.slug}.apkg"), len(t.questions),
+                             status="failed" if t.name in failed else "not built")
+                 for t in topics)
+
+
+def _description(topic: Topic) -> str:
+    parts = ", ".join(str(f.part) for f in topic.files)
+    return (f"{len(topic.questions)} multiple-choice questions on {topic.name} "
+            f"(part{'s' if len(topic.files) > 1 else ''} {parts}). Built by nca-anki.")

@@ -1,0 +1,70 @@
+"""Command line: parse arguments, run ``build``, print the report, set the exit status.
+
+Exit status: 0 built (warnings allowed), 1 errors in the input (or an output that could
+not be written), 2 usage errors. Nothing here raises to the user: no tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence, TextIO
+
+from .build import BuildOptions, BuildReport, build
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="build_decks.py",
+        description="Build one Anki deck (.apkg) per topic from the question files in SOURCE.",
+    )
+    parser.add_argument("--source", type=Path, default=Path("source"),
+                        help="folder of question files, settings and lock (default: source)")
+    parser.add_argument("--templates", type=Path, default=Path("templates"),
+                        help="folder of card templates and CSS (default: templates)")
+    parser.add_argument("--out", type=Path, default=Path("dist"),
+                        help="folder for the .apkg files (default: dist)")
+    parser.add_argument("--check", action="store_true",
+                        help="validate everything and report, but write nothing")
+    return parser
+
+
+def _summary(report: BuildReport, out: TextIO) -> None:
+    for topic in report.topics:
+        if topic.status in ("failed", "not built"):
+            print(f"{topic.deck_name}: {topic.status}; {topic.output} left as it was", file=out)
+            continue
+        counts = ", ".join(f"{n} {label}" for n, label in ((topic.new, "new"),
+                           (topic.changed, "changed"), (topic.unchanged, "unchanged")) if n)
+        print(f"{topic.deck_name}: {topic.questions} questions ({counts}) -> "
+              f"{topic.output} {topic.status}", file=out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help
+        return int(exc.code or 0)
+    try:
+        report = build(BuildOptions(args.source, args.templates, args.out, check=args.check))
+    except KeyboardInterrupt:
+        print("interrupted; nothing half-written was left behind", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug of ours: say so plainly, without a traceback
+        print(f"nca-anki: internal error: {type(exc).__name__}: {exc}\n"
+              "No output was changed. Please report this with the command you ran.",
+              file=sys.stderr)
+        return 3
+    for problem in report.diagnostics:
+        print(problem, file=sys.stderr)
+    _summary(report, sys.stdout)
+    errors = sum(d.is_error for d in report.diagnostics)
+    warnings = len(report.diagnostics) - errors
+    if errors or warnings:
+        print(f"{errors} error(s), {warnings} warning(s)", file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

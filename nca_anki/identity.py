@@ -1,0 +1,231 @@
+"""Give every question a lasting identity: a GUID and a modification time (``mod``).
+
+Anki matches notes by GUID and updates one only when the package's ``mod`` is strictly
+newer (ANKI_IMPORT_FACTS.md). The lock file, ``nca-anki.lock.json`` in the source folder
+and committed with it, records for each question its GUID, content hash and ``mod``. An
+edited question is matched to its entry (exact content first, then by similarity of prompt
+and choices), so it keeps its GUID and gets a newer ``mod``; untouched questions keep both.
+The same source and lock therefore give the same notes on any machine, at any time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
+from typing import Iterable
+
+from .diagnostics import Diagnostic, error, warning
+from .render import NoteType, RenderedNote
+
+LOCK_NAME = "nca-anki.lock.json"
+LOCK_FORMAT = 1
+
+# A question whose prompt and choices are this similar to a lock entry is "the same question,
+# edited". Below it, a question is new: better a new card than a wrong card's history.
+MATCH_THRESHOLD = 0.6
+_PROMPT_WEIGHT = 0.6
+
+
+@dataclass(frozen=True)
+class LockEntry:
+    guid: str
+    topic: str
+    part: int
+    content_hash: str
+    mod: int
+    prompt: str
+    choices: tuple[str, ...]
+    removed: int | None = None  # when the question left the source; kept to revive it
+
+
+@dataclass(frozen=True)
+class Lock:
+    note_type_hash: str = ""
+    note_type_mod: int = 0
+    entries: tuple[LockEntry, ...] = ()
+
+
+@dataclass(frozen=True)
+class IdentifiedNote:
+    note: RenderedNote
+    topic: str
+    guid: str
+    mod: int
+    status: str  # "new", "changed" or "unchanged"
+
+
+@dataclass(frozen=True)
+class Assignment:
+    notes: tuple[IdentifiedNote, ...]
+    note_type_mod: int
+    lock: Lock
+    removed: tuple[LockEntry, ...]  # entries whose question left the source in this build
+
+
+def content_hash(note: RenderedNote) -> str:
+    """Hash of everything a note carries into Anki (fields and tags)."""
+    data = "\x1e".join(("\x1f".join(note.fields), " ".join(note.tags)))
+    return hashlib.sha256(data.encode()).hexdigest()
+
+
+def _choices_text(choices: Iterable[str]) -> str:
+    return "\n".join(choices)
+
+
+def _similarity(prompt: str, choices: str, entry: LockEntry) -> float:
+    other = _choices_text(entry.choices)
+    prompt_ratio = SequenceMatcher(None, prompt, entry.prompt, autojunk=False)
+    choice_ratio = SequenceMatcher(None, choices, other, autojunk=False)
+    # Cheap upper bounds first: most pairs are clearly different questions.
+    if (_PROMPT_WEIGHT * prompt_ratio.real_quick_ratio()
+            + (1 - _PROMPT_WEIGHT) * choice_ratio.real_quick_ratio()) < MATCH_THRESHOLD:
+        return 0.0
+    return _PROMPT_WEIGHT * prompt_ratio.ratio() + (1 - _PROMPT_WEIGHT) * choice_ratio.ratio()
+
+
+def _new_guid(topic: str, note: RenderedNote, taken: set[str]) -> str:
+    """Derived from the question's first content, so independent first builds agree."""
+    seed = "\x1f".join((topic, note.question.prompt, *(c.text for c in note.question.choices)))
+    for attempt in range(1000):
+        digest = hashlib.sha256(f"{seed}\x1e{attempt}".encode()).hexdigest()
+        guid = f"nca-{digest[:16]}"
+        if guid not in taken:
+            taken.add(guid)
+            return guid
+    raise AssertionError("unreachable: 1000 GUID collisions")  # pragma: no cover
+
+
+def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, lock: Lock,
+           frozen_topics: frozenset[str], now: int) -> Assignment:
+    """Match ``notes`` (topic name, note) to ``lock`` and return their identities and the
+    new lock. Entries of ``frozen_topics`` (topics that failed to build) are kept as they are.
+    """
+    frozen = [e for e in lock.entries if e.topic in frozen_topics]
+    candidates = [e for e in lock.entries if e.topic not in frozen_topics]
+    hashes = [content_hash(note) for _, note in notes]
+    matched: dict[int, LockEntry] = {}
+    used: set[int] = set()
+
+    by_hash: dict[str, list[int]] = {}
+    for index, entry in enumerate(candidates):
+        by_hash.setdefault(entry.content_hash, []).append(index)
+    for i, digest in enumerate(hashes):
+        free = [j for j in by_hash.get(digest, ()) if j not in used]
+        if free:
+            matched[i] = candidates[free[0]]
+            used.add(free[0])
+
+    pairs = []
+    for i, (_, note) in enumerate(notes):
+        if i in matched:
+            continue
+        prompt = note.question.prompt
+        choices = _choices_text(c.text for c in note.question.choices)
+        for j, entry in enumerate(candidates):
+            if j not in used:
+                score = _similarity(prompt, choices, entry)
+                if score >= MATCH_THRESHOLD:
+                    pairs.append((-score, i, j))
+    for _, i, j in sorted(pairs):
+        if i not in matched and j not in used:
+            matched[i] = candidates[j]
+            used.add(j)
+
+    taken = {e.guid for e in lock.entries}
+    identified, entries = [], []
+    for i, (topic, note) in enumerate(notes):
+        entry = matched.get(i)
+        if entry is None:
+            guid, mod, status = _new_guid(topic, note, taken), now, "new"
+        elif entry.content_hash == hashes[i]:
+            guid, mod, status = entry.guid, entry.mod, "unchanged"
+        else:
+            guid, mod, status = entry.guid, max(entry.mod + 1, now), "changed"
+        identified.append(IdentifiedNote(note, topic, guid, mod, status))
+        entries.append(LockEntry(guid, topic, note.part, hashes[i], mod, note.question.prompt,
+                                 tuple(c.text for c in note.question.choices)))
+
+    newly_removed = []
+    kept_removed = []
+    for j, entry in enumerate(candidates):
+        if j in used:
+            continue
+        if entry.removed is None:
+            entry = replace(entry, removed=now)
+            newly_removed.append(entry)
+        kept_removed.append(entry)
+
+    if note_type.fingerprint == lock.note_type_hash:
+        note_type_mod = lock.note_type_mod
+    else:
+        note_type_mod = max(lock.note_type_mod + 1, now)
+    kept_removed.sort(key=lambda e: (e.topic, e.guid))
+    new_lock = Lock(note_type.fingerprint, note_type_mod,
+                    tuple(sorted(entries + frozen, key=lambda e: e.topic)) + tuple(kept_removed))
+    return Assignment(tuple(identified), note_type_mod, new_lock, tuple(newly_removed))
+
+
+# --- the lock file ---------------------------------------------------------------------
+
+def dump_lock(lock: Lock) -> str:
+    data = {
+        "format": LOCK_FORMAT,
+        "about": "nca-anki identity lock: keeps each question's Anki GUID and last-change "
+                 "time. Commit it with the source; never edit GUIDs by hand.",
+        "note_type": {"hash": lock.note_type_hash, "mod": lock.note_type_mod},
+        "questions": [
+            {
+                "guid": e.guid,
+                "topic": e.topic,
+                "part": e.part,
+                "hash": e.content_hash,
+                "mod": e.mod,
+                **({"removed": e.removed} if e.removed is not None else {}),
+                "prompt": e.prompt,
+                "choices": list(e.choices),
+            }
+            for e in lock.entries
+        ],
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]]:
+    """Parse a lock file; a damaged lock is an error (guessing would fork identities)."""
+    advice = ("restore it from version control; deleting it gives every question a new "
+              "identity, and learners would get duplicate cards")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, (error(path, exc.lineno, f"lock file is not valid JSON ({exc.msg}); "
+                            f"{advice}"),)
+    try:
+        if data.get("format") != LOCK_FORMAT:
+            return None, (error(path, 0, f"lock file format {data.get('format')!r} is not "
+                                f"{LOCK_FORMAT}; use the nca-anki version that wrote it"),)
+        entries = tuple(
+            LockEntry(str(q["guid"]), str(q["topic"]), int(q["part"]), str(q["hash"]),
+                      int(q["mod"]), str(q["prompt"]), tuple(str(c) for c in q["choices"]),
+                      None if q.get("removed") is None else int(q["removed"]))
+            for q in data["questions"]
+        )
+        note_type = data["note_type"]
+        lock = Lock(str(note_type["hash"]), int(note_type["mod"]), entries)
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        return None, (error(path, 0, f"lock file is damaged ({type(exc).__name__}: {exc}); "
+                            f"{advice}"),)
+    guids = [e.guid for e in entries]
+    if len(set(guids)) != len(guids):
+        return None, (error(path, 0, f"lock file lists a GUID twice; {advice}"),)
+    return lock, ()
+
+
+def future_mods(lock: Lock, now: int, path: str) -> tuple[Diagnostic, ...]:
+    """Warn about times ahead of this machine's clock: a future mod blocks later updates."""
+    ahead = [e for e in lock.entries if e.mod > now]
+    if lock.note_type_mod > now or ahead:
+        return (warning(path, 0, f"{len(ahead) + (lock.note_type_mod > now)} time(s) in the lock "
+                        "file are ahead of this machine's clock; check the clock"),)
+    return ()

@@ -1,0 +1,57 @@
+"""Write build results atomically, or not at all.
+
+A file is written to a temporary file in its own folder, flushed, then renamed over the
+target, so a reader sees the old file or the new one, never half of one. Identical content
+is not rewritten (the file and its time stay as they are). Errors come back as messages.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+class WriteError(Exception):
+    """A file could not be written: ``path`` and ``reason`` say which and why."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def write_atomic(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path``; return False if it already held exactly ``data``."""
+    try:
+        if path.is_file() and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass  # unreadable: try to replace it, and report the write error if that fails
+    tmp_name = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as tmp:
+            tmp.write(data)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.chmod(tmp_name, 0o644)
+        os.replace(tmp_name, path)
+        tmp_name = None
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise WriteError(path, f"cannot write: {reason}; check that the folder is writable "
+                         "(the previous file, if any, is unchanged)") from exc
+    finally:
+        if tmp_name is not None:
+            try:
+                os.unlink(tmp_name)
+            except OSError:
+                pass
+    return True
+
+
+def inside(folder: Path, path: Path) -> bool:
+    """True if ``path`` resolves to a location inside ``folder``."""
+    return path.resolve().is_relative_to(folder.resolve())
