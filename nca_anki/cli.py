@@ -37,7 +37,8 @@ def _summary(report: BuildReport, out: TextIO) -> None:
             continue
         counts = ", ".join(f"{n} {label}" for n, label in ((topic.new, "new"),
                            (topic.changed, "changed"), (topic.unchanged, "unchanged")) if n)
-        print(f"{topic.deck_name}: {topic.questions} questions ({counts}) -> "
+        noun = "question" if topic.questions == 1 else "questions"
+        print(f"{topic.deck_name}: {topic.questions} {noun} ({counts}) -> "
               f"{topic.output} {topic.status}", file=out)
 
 

@@ -276,5 +276,5 @@ def parse(text: str, path: str) -> ParseResult:
                        tuple(parser.diagnostics))
 
 
-def _clip(text: str, limit: int = 50) -> str:
+def _clip(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"

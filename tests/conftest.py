@@ -1,0 +1,45 @@
+"""Shared fixtures: a throw-away copy of the project, and running the real CLI on it."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from nca_anki.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Run:
+    status: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the repository's source/ (seeds and lock) and templates/, as the current
+    folder, the way a user works in a fresh clone."""
+    root = tmp_path / "project"
+    shutil.copytree(REPO / "source", root / "source")
+    shutil.copytree(REPO / "templates", root / "templates")
+    monkeypatch.chdir(root)
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    return root
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]):
+    """Run ``build_decks.py`` in-process with the given arguments."""
+
+    def run(*args: str) -> Run:
+        capsys.readouterr()
+        status = main(list(args))
+        captured = capsys.readouterr()
+        return Run(status, captured.out, captured.err)
+
+    return run
