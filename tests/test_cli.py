@@ -1,0 +1,137 @@
+"""The command line: arguments, messages, exit statuses, and what it leaves on disk."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO
+
+
+def test_help_and_usage_errors_exit_0_and_2(cli):
+    assert cli("--help").status == 0
+    run = cli("--no-such-option")
+    assert run.status == 2
+    assert "unrecognized arguments: --no-such-option" in run.err
+
+
+def test_summary_names_each_topic_count_file_and_change(project, cli):
+    run = cli()
+    assert run.status == 0
+    assert run.out.splitlines() == [
+        "NCA::AI & Deep Learning Frameworks: 7 questions (7 unchanged) -> "
+        "dist/ai-deep-learning-frameworks.apkg written",
+        "NCA::Deep Learning Training Techniques and Optimization: 6 questions (6 unchanged) -> "
+        "dist/deep-learning-training-techniques-and-optimization.apkg written",
+        "NCA::Neural Network Applications and Frameworks: 6 questions (6 unchanged) -> "
+        "dist/neural-network-applications-and-frameworks.apkg written",
+    ]
+    # The seed's damage is reported where it is, and nothing worse.
+    assert "source/neural-network-applications-and-frameworks-2.txt:1: warning: damaged " \
+           "character 'β'" in run.err
+    assert ": error: " not in run.err
+    assert cli().out.count(" unchanged\n") == 3
+
+
+def test_check_validates_without_writing(project, cli):
+    lock = (project / "source" / "nca-anki.lock.json").read_bytes()
+    (project / "source" / "new.txt").write_text(
+        "Extra Topic 1 — Questions and Answers\nQuestion 1: Q?\n- a (Correct answer)\n- b\n"
+        "Correct answer: a\nWhy.\n", encoding="utf-8")
+    run = cli("--check")
+    assert run.status == 0, run.err
+    assert "NCA::Extra Topic: 1 question (1 new) -> dist/extra-topic.apkg would write" in run.out
+    assert not (project / "dist").exists()
+    assert (project / "source" / "nca-anki.lock.json").read_bytes() == lock
+
+
+def test_check_reports_errors_with_status_1(project, cli):
+    (project / "source" / "bad.txt").write_text(
+        "Bad 1 — Questions and Answers\nQuestion 1: Q?\nCorrect answer: a\n", encoding="utf-8")
+    run = cli("--check")
+    assert run.status == 1
+    assert "source/bad.txt:2: error: Question 1 has no choices" in run.err
+    assert run.err.count(": error: ") == 1
+    assert "\n1 error(s), " in run.err
+
+
+def test_missing_source_and_templates_folders_are_named(tmp_path, cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run = cli()
+    assert run.status == 1
+    assert run.err.splitlines()[:2] == [
+        "source: error: source folder not found; run from the project folder or pass "
+        "--source DIR",
+        "templates: error: templates folder not found; run from the project folder or pass "
+        "--templates DIR",
+    ]
+
+
+def test_missing_template_names_the_folder_searched_and_keeps_decks(project, cli):
+    assert cli().status == 0
+    before = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    (project / "templates" / "back.html").unlink()
+    run = cli()
+    assert run.status == 1
+    assert ("templates/back.html: error: template not found; searched templates; restore it "
+            "from the project's templates/") in run.err
+    assert before == {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+
+
+def test_undefined_template_variable_is_an_error_at_its_line(project, cli):
+    front = project / "templates" / "front.html"
+    front.write_text(front.read_text() + "\n{{ no_such_thing }}\n")
+    run = cli()
+    assert run.status == 1
+    line = front.read_text().splitlines().index("{{ no_such_thing }}") + 1
+    assert f"templates/front.html:{line}: error: template error: 'no_such_thing' is undefined" \
+        in run.err
+
+
+def test_unwritable_output_is_a_clear_error_without_traceback(project, cli):
+    (project / "dist").write_text("not a folder")
+    run = cli()
+    assert run.status == 1
+    assert "dist: error: output path exists and is not a folder; pass --out DIR" in run.err
+    assert "Traceback" not in run.err
+
+
+def test_output_folder_that_cannot_be_created(project, cli):
+    blocker = project / "file"
+    blocker.write_text("x")
+    run = cli("--out", "file/dist")
+    assert run.status == 1
+    assert "file/dist/" in run.err and "cannot write" in run.err
+    assert "Traceback" not in run.err
+
+
+def test_damaged_lock_stops_the_build_and_says_how_to_recover(project, cli):
+    lock = project / "source" / "nca-anki.lock.json"
+    lock.write_text(lock.read_text()[:200])
+    run = cli()
+    assert run.status == 1
+    assert "source/nca-anki.lock.json:" in run.err
+    assert "restore it from version control" in run.err
+    assert not (project / "dist").exists()
+
+
+def test_entry_point_script_runs_as_documented(project):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run([sys.executable, str(REPO / "build_decks.py"), "--check"],
+                            cwd=project, capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("questions") == 3
+
+
+def test_readme_test_command_is_what_ci_runs():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    commands = [line.strip() for line in readme.splitlines()
+                if line.strip().startswith("python3 -m venv")]
+    assert len(commands) == 2, commands
+    build_command, test_command = commands
+    assert "build_decks.py" in build_command
+    assert "pytest" in test_command
+    assert test_command in ci

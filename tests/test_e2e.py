@@ -1,0 +1,311 @@
+"""End to end: build real packages and import them into a real Anki collection.
+
+No mock stands in for Anki here: ``anki_client`` drives the official ``anki`` package (the
+Rust backend of Anki desktop). Expected content is read from the source files with a
+simple independent reading of the format, not from the parser under test.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from anki_client import (cards_in_deck, deck_names, html_to_text, import_package,
+                         note_type_names, open_collection, review_all_new, revlog_count)
+from nca_anki.render import NOTE_TYPE_NAME
+
+DECKS = {
+    "nca-ai-deep-learning-frameworks-4.txt":
+        ("NCA::AI & Deep Learning Frameworks", "ai-deep-learning-frameworks.apkg", 7),
+    "deep-learning-training-techniques-and-optimization-2.txt":
+        ("NCA::Deep Learning Training Techniques and Optimization",
+         "deep-learning-training-techniques-and-optimization.apkg", 6),
+    "neural-network-applications-and-frameworks-2.txt":
+        ("NCA::Neural Network Applications and Frameworks",
+         "neural-network-applications-and-frameworks.apkg", 6),
+}
+
+
+def read_questions(path: Path) -> list[dict]:
+    """An independent, minimal reading of a well-formed question file."""
+    questions: list[dict] = []
+    for line in path.read_text(encoding="utf-8-sig").splitlines():
+        if m := re.match(r"Question \d+: (.*)", line):
+            questions.append({"prompt": m.group(1), "choices": [], "explanation": []})
+        elif questions and line.startswith("- ") and not questions[-1]["explanation"]:
+            text = line[2:]
+            correct = text.endswith(" (Correct answer)")
+            text = text.removesuffix(" (Correct answer)")
+            questions[-1]["choices"].append(text)
+            if correct:
+                questions[-1]["answer"] = text
+        elif questions and line.startswith("Correct answer: "):
+            questions[-1]["explanation"].append("")
+        elif questions and questions[-1]["explanation"]:
+            questions[-1]["explanation"].append(line)
+    for q in questions:
+        q["explanation"] = " ".join(l for l in q["explanation"] if l).strip()
+    return questions
+
+
+def text(fragment: str) -> str:
+    return html_to_text(html.escape(fragment))
+
+
+@pytest.fixture
+def col(tmp_path: Path):
+    collection = open_collection(tmp_path / "anki" / "collection.anki2")
+    yield collection
+    collection.close()
+
+
+def test_seed_decks_import_with_clean_names_and_full_cards(project, cli, col):
+    run = cli()
+    assert run.status == 0, run.err
+    built = sorted(p.name for p in (project / "dist").iterdir())
+    assert built == sorted(apkg for _, apkg, _ in DECKS.values())
+
+    for source_name, (deck, apkg, count) in DECKS.items():
+        counts = import_package(col, project / "dist" / apkg)
+        assert counts.new == count
+        cards = cards_in_deck(col, deck)
+        assert len(cards) == count
+        expected = read_questions(project / "source" / source_name)
+        assert len(expected) == count  # the footer is not a question
+        for card, q in zip(cards, expected):
+            front = html_to_text(card.question_html)
+            back = html_to_text(card.answer_html)
+            assert text(q["prompt"]) in front
+            for choice in q["choices"]:
+                assert text(choice) in front
+            # Nothing on the front gives the answer away.
+            assert "correct" not in front.lower()
+            assert "data-answer" not in card.question_html
+            assert text(q["explanation"][:40]) not in front
+            # The back marks the correct choice in words and explains it.
+            letter = "ABCDEFGHIJ"[q["choices"].index(q["answer"])]
+            assert f"Correct answer: {letter}" in back
+            assert f'data-answer="{letter}"' in card.answer_html
+            assert text(q["answer"]) in back
+            assert text(q["explanation"][:60]) in back
+            assert card.fields["Answer"] == letter
+
+    names = set(deck_names(col))
+    assert {deck for deck, _, _ in DECKS.values()} <= names
+    for name in names:
+        assert "Questions and Answers" not in name
+        assert not re.search(r"\d$", name)
+        assert "Neural Network Neural Network" not in name
+        assert "β" not in name
+    assert note_type_names(col).count(NOTE_TYPE_NAME) == 1
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    data = path.read_bytes()
+    assert data.count(old.encode()) >= 1, old
+    path.write_bytes(data.replace(old.encode(), new.encode(), count))
+
+
+def insert_question_at_top(path: Path) -> None:
+    """Insert a question before Question 1 and renumber every question after it."""
+    lines = path.read_bytes().decode("utf-8").split("\n")
+    renumbered = [re.sub(r"^Question (\d+):", lambda m: f"Question {int(m.group(1)) + 1}:", l)
+                  for l in lines]
+    new = ["Question 1: What does NCCL provide for multi-GPU training?",
+           "- A model file format", "- Optimised collective communication such as all-reduce "
+           "(Correct answer)", "- A data-loading library",
+           "Correct answer: Optimised collective communication such as all-reduce",
+           "NCCL implements collectives like all-reduce over NVLink and InfiniBand."]
+    path.write_bytes("\n".join(renumbered[:1] + new + renumbered[1:]).encode("utf-8"))
+
+
+def test_rebuild_after_edits_updates_notes_in_place_keeping_history(
+        project, cli, col, monkeypatch):
+    deck, apkg, count = DECKS["nca-ai-deep-learning-frameworks-4.txt"]
+    source = project / "source" / "nca-ai-deep-learning-frameworks-4.txt"
+    assert cli().status == 0
+    import_package(col, project / "dist" / apkg)
+    assert review_all_new(col, deck) == count
+    before = {c.guid: c for c in cards_in_deck(col, deck)}
+    history = revlog_count(col)
+    assert history == count
+    note_types = note_type_names(col)
+    decks = deck_names(col)
+
+    edit(source, "Which NVIDIA GPU architecture first introduced",
+         "Which NVIDIA GPU architecture was the first to introduce")
+    edit(source, "eliminating CPU bottlenecks in training pipelines.",
+         "removing CPU bottlenecks from training pipelines.")
+    insert_question_at_top(source)
+    run = cli()
+    assert run.status == 0, run.err
+    assert "8 questions (1 new, 2 changed, 5 unchanged)" in run.out
+
+    counts = import_package(col, project / "dist" / apkg)
+    assert (counts.new, counts.updated, counts.duplicate, counts.conflicting) == (1, 2, 5, 0)
+    after = {c.guid: c for c in cards_in_deck(col, deck)}
+    assert len(after) == count + 1
+    assert set(before) < set(after)
+    for guid, old in before.items():
+        new = after[guid]
+        assert (new.card_id, new.reps, new.ivl, new.due, new.queue) == \
+            (old.card_id, old.reps, old.ivl, old.due, old.queue)
+    assert revlog_count(col) == history
+    assert note_type_names(col) == note_types
+    assert deck_names(col) == decks
+    texts = " ".join(html_to_text(c.question_html) for c in after.values())
+    assert "was the first to introduce" in texts
+    backs = " ".join(html_to_text(c.answer_html) for c in after.values())
+    assert "removing CPU bottlenecks from training pipelines." in backs
+    changed = [g for g in before if after[g].note_mod != before[g].note_mod]
+    assert len(changed) == 2
+    assert all(after[g].note_mod > before[g].note_mod for g in changed)
+    assert all(after[g].note_mod <= time.time() for g in after)
+
+
+def test_learner_edit_survives_rebuild_of_other_questions(project, cli, col):
+    deck, apkg, _ = DECKS["deep-learning-training-techniques-and-optimization-2.txt"]
+    source = project / "source" / "deep-learning-training-techniques-and-optimization-2.txt"
+    assert cli().status == 0
+    import_package(col, project / "dist" / apkg)
+    first = cards_in_deck(col, deck)[0]
+    note = col.get_note(first.note_id)
+    note["Explanation"] = "my own mnemonic"
+    col.update_note(note)
+
+    edit(source, "What is cosine annealing", "What is cosine-annealing")
+    assert cli().status == 0
+    counts = import_package(col, project / "dist" / apkg)
+    assert counts.updated == 1
+    assert cards_in_deck(col, deck)[0].fields["Explanation"] == "my own mnemonic"
+
+
+def test_template_edit_updates_the_note_type_in_place(project, cli, col):
+    deck, apkg, _ = DECKS["deep-learning-training-techniques-and-optimization-2.txt"]
+    assert cli().status == 0
+    import_package(col, project / "dist" / apkg)
+    names = note_type_names(col)
+    css = project / "templates" / "style.css"
+    css.write_text(css.read_text() + "\n.nca-prompt { letter-spacing: 0.01em; }\n")
+    assert cli().status == 0
+    counts = import_package(col, project / "dist" / apkg)
+    assert counts.conflicting == 0 and counts.new == 0
+    assert note_type_names(col) == names
+    assert "letter-spacing: 0.01em" in cards_in_deck(col, deck)[0].css
+
+
+def test_same_source_gives_identical_bytes_in_other_folders_and_times(project, cli, tmp_path,
+                                                                      monkeypatch):
+    assert cli().status == 0
+    first = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    time.sleep(1.1)
+    other = tmp_path / "elsewhere" / "clone"
+    shutil.copytree(project / "source", other / "source")
+    shutil.copytree(project / "templates", other / "templates")
+    monkeypatch.chdir(other)
+    assert cli().status == 0
+    second = {p.name: p.read_bytes() for p in (other / "dist").iterdir()}
+    assert first == second
+    assert len(first) == 3
+
+
+def test_committed_decks_match_the_committed_source(project, cli):
+    """dist/ in the repository is what its source/ builds: nobody forgot to rebuild."""
+    from conftest import REPO
+    committed = {p.name: p.read_bytes() for p in (REPO / "dist").glob("*.apkg")}
+    assert cli().status == 0
+    assert committed == {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+
+
+def test_broken_topic_keeps_its_last_good_deck_and_others_build(project, cli, col):
+    assert cli().status == 0
+    dist = project / "dist"
+    broken_deck = dist / "neural-network-applications-and-frameworks.apkg"
+    good_before = broken_deck.read_bytes()
+    mtime = broken_deck.stat().st_mtime_ns
+
+    broken = project / "source" / "neural-network-applications-and-frameworks-2.txt"
+    edit(broken, "Correct answer: Automated methods to discover optimal architecture "
+         "configurations using search algorithms",
+         "Correct answer: Manually designing optimal neural network architectures")
+    lines = broken.read_text(encoding="utf-8").split("\n")
+    q5 = lines.index(next(l for l in lines if l.startswith("Question 5:")))
+    del lines[q5 + 1:q5 + 5]  # Question 5 loses its four choices
+    broken.write_text("\n".join(lines), encoding="utf-8")
+    other = project / "source" / "deep-learning-training-techniques-and-optimization-2.txt"
+    edit(other, "What is mixed precision training?", "What is mixed-precision training?")
+
+    run = cli()
+    assert run.status == 1
+    path = "source/neural-network-applications-and-frameworks-2.txt"
+    errors = [l for l in run.err.splitlines() if ": error: " in l]
+    assert errors == [
+        f"{path}:14: error: 'Correct answer: Manually designing optimal neural network "
+        "architectures' disagrees with the choice marked '(Correct answer)' at line 11: "
+        "'Automated methods to discover optimal architecture configurations using search …'",
+        f"{path}:{q5 + 1}: error: Question 5 has no choices; list them as '- <choice>' "
+        "lines after the prompt",
+    ]
+    assert "Traceback" not in run.err
+    assert broken_deck.read_bytes() == good_before
+    assert broken_deck.stat().st_mtime_ns == mtime
+    assert "NCA::Neural Network Applications and Frameworks: failed" in run.out
+    assert re.search(r"Optimization: 6 questions \(1 changed, 5 unchanged\) -> \S+ written",
+                     run.out)
+    assert "AI & Deep Learning Frameworks: 7 questions (7 unchanged)" in run.out
+    counts = import_package(col, broken_deck)  # the kept deck is still a good deck
+    assert counts.new == 6
+
+
+def test_hostile_titles_write_only_inside_the_output_folder(project, cli, tmp_path):
+    source = project / "source"
+    body = ("Question 1: Q?\n- a (Correct answer)\n- b\nCorrect answer: a\nBecause.\n")
+    (source / "slash.txt").write_text(f"TCP/IP: Basics 1 — Questions and Answers\n{body}")
+    (source / "dots.txt").write_text(f"../../../escape 1 — Questions and Answers\n{body}")
+    before = set(tmp_path.rglob("*"))
+    run = cli()
+    assert run.status == 0, run.err
+    created = {p for p in set(tmp_path.rglob("*")) - before if p.is_file()}
+    dist = (project / "dist").resolve()
+    assert created - {source / "nca-anki.lock.json"}
+    for path in created - {source / "nca-anki.lock.json"}:
+        assert path.resolve().parent == dist, path
+    assert (project / "dist" / "tcp-ip-basics.apkg").is_file()
+    assert (project / "dist" / "escape.apkg").is_file()
+
+
+def test_source_markup_is_shown_as_text_in_anki(project, cli, col):
+    source = project / "source"
+    (source / "xss.txt").write_text(
+        "Web Safety 1 — Questions and Answers\n"
+        "Question 1: Is <script>alert(1)</script> `<b>code</b>` **bold**?\n"
+        "- <img src=x onerror=alert(2)> (Correct answer)\n"
+        "- [link](javascript:alert(3))\n"
+        "Correct answer: <img src=x onerror=alert(2)>\n"
+        "Explanation with <iframe src=evil></iframe>\n", encoding="utf-8")
+    assert cli().status == 0
+    import_package(col, project / "dist" / "web-safety.apkg")
+    card, = cards_in_deck(col, "NCA::Web Safety")
+    for rendered in (card.question_html, card.answer_html):
+        assert "<script" not in rendered and "<img" not in rendered
+        assert "<iframe" not in rendered and "javascript:" not in rendered
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in card.question_html
+    assert "<code>&lt;b&gt;code&lt;/b&gt;</code>" in card.question_html
+    assert "<strong>bold</strong>" in card.question_html
+
+
+def test_build_leaves_no_temporary_files(project, cli):
+    temp = Path(tempfile.gettempdir())
+    before = {p.name for p in temp.iterdir()}
+    assert cli().status == 0
+    assert cli().status == 0
+    leftovers = {p.name for p in temp.iterdir()} - before
+    assert not {n for n in leftovers if not n.startswith("pytest-")}
+    for folder in (project / "dist", project / "source"):
+        assert not [p for p in folder.iterdir() if p.name.startswith(".")]
