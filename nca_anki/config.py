@@ -12,6 +12,7 @@ Returns a ``Config`` and diagnostics; never raises.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,11 +31,26 @@ class Config:
     deck_names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
 
-def _line_of(text: str, needle: str) -> int:
+def _line_of(text: str, key: str) -> int:
+    """The line where ``key`` is assigned (bare or quoted), 0 if not found."""
+    pattern = re.compile(r"^\s*(?:" + re.escape(key) + r'|"' + re.escape(key) + r'")\s*=')
     for number, line in enumerate(text.splitlines(), start=1):
-        if needle in line:
+        if pattern.match(line):
             return number
     return 0
+
+
+def _section_line(text: str) -> int:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip().startswith("[deck_names]"):
+            return number
+    return 0
+
+
+def _toml_error_line(exc: tomllib.TOMLDecodeError) -> int:
+    # Python 3.14 has exc.lineno; earlier versions only say "(at line N, column M)".
+    found = re.search(r"at line (\d+)", str(exc))
+    return getattr(exc, "lineno", None) or (int(found.group(1)) if found else 0)
 
 
 def deck_name_problem(name: str) -> str | None:
@@ -59,7 +75,7 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
     except UnicodeDecodeError:
         return Config(), (error(display, 0, "settings file is not UTF-8 text"),)
     except tomllib.TOMLDecodeError as exc:
-        return Config(), (error(display, getattr(exc, "lineno", 0) or 0, f"invalid TOML: {exc}"),)
+        return Config(), (error(display, _toml_error_line(exc), f"invalid TOML: {exc}"),)
     except OSError as exc:
         return Config(), (error(display, 0, f"cannot read settings file: {exc.strerror}"),)
 
@@ -75,7 +91,7 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
     names = data.get("deck_names", {})
     clean: dict[str, str] = {}
     if not isinstance(names, dict):
-        problems.append(error(display, _line_of(text, "deck_names"),
+        problems.append(error(display, _line_of(text, "deck_names") or _section_line(text),
                               "deck_names must be a table of \"topic\" = \"deck name\""))
         names = {}
     for topic, name in names.items():

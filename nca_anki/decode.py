@@ -45,12 +45,18 @@ class DecodedText:
 
 
 def _line_of_byte(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
+    head = data[:offset]
+    return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
 
 
 def _decode_bytes(data: bytes, path: str) -> tuple[str, str, list[Diagnostic]]:
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        # Windows Notepad's "Unicode": unambiguous thanks to its byte-order mark.
+        text = data.decode("utf-16", errors="replace")
+        return text, "utf-16", [warning(path, 1, "file is UTF-16; read it as such. Save it "
+                                        "as UTF-8 to silence this warning")]
     try:
         return data.decode("utf-8"), "utf-8", []
     except UnicodeDecodeError as exc:

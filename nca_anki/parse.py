@@ -14,10 +14,7 @@ from .diagnostics import Diagnostic, error, warning
 TITLE_SUFFIX = "Questions and Answers"
 _SEPARATORS = ("—", "–", "-", "--", "―")
 
-_TITLE_RE = re.compile(
-    r"^(?P<title>.*?)\s+(?P<sep>\S{1,3})\s+" + re.escape(TITLE_SUFFIX) + r"\s*$",
-    re.IGNORECASE,
-)
+_SUFFIX_RE = re.compile(r"\s*" + re.escape(TITLE_SUFFIX) + r"\s*$", re.IGNORECASE)
 _PART_RE = re.compile(r"^(?P<name>.*?)\s+(?P<part>\d{1,4})$")
 _QUESTION_RE = re.compile(r"^Question\s+(?P<number>\d{1,6})\s*[:.]\s*(?P<prompt>.*)$")
 _CHOICE_RE = re.compile(r"^-\s*(?P<text>.*)$")
@@ -98,6 +95,7 @@ class _Parser:
 
     # --- title -------------------------------------------------------------------------
     def parse_title(self) -> tuple[int, str]:
+        """The title line's number and the title without its suffix (0, "" if none)."""
         for number, raw in enumerate(self.lines, start=1):
             if raw.strip():
                 break
@@ -111,20 +109,24 @@ class _Parser:
             self.error(number, f"missing title line; expected '<title> — {TITLE_SUFFIX}' "
                        "before the first question")
             return number - 1, ""
-        match = _TITLE_RE.match(line)
-        if not match:
+        suffix = _SUFFIX_RE.search(line)
+        if not suffix:
             self.warn(number, f"title line does not end with '— {TITLE_SUFFIX}'; "
                       "the whole line is taken as the title")
             return number, line
-        title, sep = match.group("title").strip(), match.group("sep")
-        if sep not in _SEPARATORS:
-            if sep.isalnum() and sep.isascii():
-                # "Intro to X Questions and Answers": no separator at all.
-                title = f"{title} {sep}".strip()
-            else:
-                self.damaged_separator = sep
-                self.warn(number, f"damaged character {sep!r} where the title's dash "
-                          "separator belongs (encoding damage); read as '—'")
+        title = line[: suffix.start()].strip()
+        head, _, last = title.rpartition(" ")
+        if title and title[-1] in "".join(_SEPARATORS):
+            title = title.rstrip("".join(_SEPARATORS) + " ")
+        elif head and len(last) <= 3 and not last.isascii():
+            # Not a separator we know and not ASCII: what an em dash becomes when its
+            # bytes are decoded with the wrong code page (the seed has 'β').
+            self.damaged_separator = last
+            self.warn(number, f"damaged character {last!r} where the title's dash "
+                      "separator belongs (encoding damage); read as '—'")
+            title = head.strip()
+        elif head and len(last) <= 3 and not last.isalnum():
+            title = head.strip()  # an unusual but plain separator such as ':' or '|'
         if not title:
             self.error(number, "title is empty")
         return number, title
@@ -236,20 +238,22 @@ class _Parser:
                         self.path, draft.line)
 
     def check_numbers(self) -> None:
-        for expected, draft in enumerate(self.drafts, start=1):
+        expected = 1
+        for draft in self.drafts:
             if draft.number != expected:
                 self.warn(draft.line, f"Question {draft.number} is numbered out of sequence "
                           f"(expected Question {expected})")
+            expected = draft.number + 1
 
-    def check_damage(self) -> None:
+    def check_damage(self, title_line: int) -> None:
         """Where the title separator was damaged, the same character standing alone
         between words elsewhere is probably the same damage. It may also be real text
         (a Greek letter), so it is reported, not repaired."""
         sep = self.damaged_separator
         if not sep:
             return
-        for number, raw in enumerate(self.lines[1:], start=2):
-            if f" {sep} " in raw:
+        for number, raw in enumerate(self.lines, start=1):
+            if number != title_line and f" {sep} " in raw:
                 self.warn(number, f"{sep!r} between words: probably the same encoding damage "
                           "as the title's separator (a lost '—'); not repaired because it may "
                           "be meant; fix the source file")
@@ -265,7 +269,7 @@ def parse(text: str, path: str) -> ParseResult:
     if not parser.drafts and title_line:
         parser.error(title_line, "no questions found; expected 'Question 1: <prompt>' lines")
     parser.check_numbers()
-    parser.check_damage()
+    parser.check_damage(title_line)
     name, part = title, 1
     match = _PART_RE.match(title)
     if match:

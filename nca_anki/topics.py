@@ -45,8 +45,10 @@ def clean_topic_name(name: str, parent_deck: str) -> str:
             break
         cleaned = collapsed
     prefix = parent_deck.split("::")[-1]
-    if cleaned.casefold().startswith(prefix.casefold() + " ") and len(cleaned) > len(prefix) + 1:
-        cleaned = cleaned[len(prefix) + 1:].strip()
+    if cleaned.casefold().startswith(prefix.casefold() + " "):
+        rest = cleaned[len(prefix):].lstrip(" -–—:|")
+        if rest:
+            cleaned = rest
     return cleaned
 
 

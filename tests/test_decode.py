@@ -1,0 +1,168 @@
+"""Tests for nca_anki.decode: bytes in, text plus positioned warnings out, never raising."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nca_anki.decode import decode_source
+from nca_anki.diagnostics import Severity
+
+PATH = "src/q.txt"
+
+NOT_UTF8 = ("file is not valid UTF-8 (first bad byte on this line); read it as {enc}. "
+            "Save the file as UTF-8 to silence this warning")
+FFFD = ("text contains U+FFFD (a character lost in an earlier encoding conversion); "
+        "it cannot be repaired, fix the source file")
+CONTROLS = "control characters removed; fix the source file"
+
+
+def shown(decoded) -> list[str]:
+    return [str(d) for d in decoded.diagnostics]
+
+
+# --- encodings ----------------------------------------------------------------------------
+
+def test_plain_utf8_is_decoded_unchanged_without_diagnostics():
+    decoded = decode_source("Title — Questions and Answers\nQuestion 1: é?\n".encode(), PATH)
+    assert decoded.text == "Title — Questions and Answers\nQuestion 1: é?\n"
+    assert decoded.encoding == "utf-8"
+    assert decoded.diagnostics == ()
+
+
+def test_utf8_bom_is_removed():
+    decoded = decode_source(b"\xef\xbb\xbfTitle\nline", PATH)
+    assert decoded.text == "Title\nline"
+    assert not decoded.text.startswith("\ufeff")
+    assert decoded.encoding == "utf-8"
+    assert decoded.diagnostics == ()
+
+
+def test_crlf_and_lone_cr_become_lf():
+    decoded = decode_source(b"one\r\ntwo\rthree\nfour\r\n\r\nsix\r", PATH)
+    assert decoded.text == "one\ntwo\nthree\nfour\n\nsix\n"
+    assert decoded.diagnostics == ()
+
+
+def test_cp1252_bytes_are_decoded_with_a_warning_at_the_first_bad_line():
+    data = b"Title\nfine line\n" + "café — x".encode("cp1252") + b"\nlast \x93q\x94"
+    decoded = decode_source(data, PATH)
+    assert decoded.text == "Title\nfine line\ncafé — x\nlast “q”"
+    assert decoded.encoding == "cp1252"
+    assert shown(decoded) == [f"{PATH}:3: warning: " + NOT_UTF8.format(enc="cp1252")]
+
+
+def test_cp1252_line_number_counts_crlf_lines():
+    decoded = decode_source(b"a\r\nb\r\nc\xe9", PATH)
+    assert decoded.text == "a\nb\ncé"
+    assert [d.line for d in decoded.diagnostics] == [3]
+
+
+def test_cp1252_after_a_bom_is_still_decoded():
+    decoded = decode_source(b"\xef\xbb\xbfna\xefve", PATH)
+    assert decoded.text == "naïve"
+    assert decoded.encoding == "cp1252"
+    assert [d.line for d in decoded.diagnostics] == [1]
+
+
+def test_cp1252_line_number_counts_lone_cr_lines():
+    decoded = decode_source(b"a\rb\rc\xe9", PATH)
+    assert decoded.text == "a\nb\ncé"
+    assert [d.line for d in decoded.diagnostics] == [3]
+
+
+def test_bytes_undefined_in_cp1252_fall_back_to_latin1_without_raising():
+    decoded = decode_source(b"ok\nline2\nbad \x81 x", PATH)
+    assert decoded.encoding == "latin-1"
+    # U+0081 is a C1 control character: dropped, and reported on the same line.
+    assert decoded.text == "ok\nline2\nbad  x"
+    assert shown(decoded) == [
+        f"{PATH}:3: warning: " + NOT_UTF8.format(enc="latin-1"),
+        f"{PATH}:3: warning: " + CONTROLS,
+    ]
+
+
+# --- repairs inside the text --------------------------------------------------------------
+
+def test_mojibake_is_repaired_with_a_warning_at_its_line():
+    decoded = decode_source("Title\nA â€” B\nok".encode(), PATH)
+    assert decoded.text == "Title\nA — B\nok"
+    assert decoded.encoding == "utf-8"
+    assert shown(decoded) == [
+        f"{PATH}:2: warning: repaired encoding damage: 'A â€” B' read as 'A — B'; "
+        "fix the source file"
+    ]
+
+
+def test_mojibake_repair_message_shortens_long_lines():
+    line = "x" * 70 + " â€” y"
+    decoded = decode_source(line.encode(), PATH)
+    assert decoded.text == "x" * 70 + " — y"
+    (diag,) = decoded.diagnostics
+    assert diag.message.startswith("repaired encoding damage: '" + "x" * 59 + "…' read as '")
+
+
+@pytest.mark.parametrize("line", [
+    "N× larger",
+    "β1 = 0.9",
+    "naïve café",
+    "“quoted” and ‘single’ … ﬁne ＡＢ",
+    "Straße 日本語 → ≤ 0.5 µs °C ±1 ½ σ²",
+    "SÃO PAULO",
+    "non\u00a0breaking",
+])
+def test_legitimate_non_ascii_text_is_not_changed(line):
+    text = f"Title\n{line}\n"
+    decoded = decode_source(text.encode(), PATH)
+    assert decoded.text == text
+    assert decoded.diagnostics == ()
+
+
+def test_replacement_character_is_kept_and_reported():
+    decoded = decode_source("ok\nlost \ufffd here".encode(), PATH)
+    assert decoded.text == "ok\nlost \ufffd here"
+    assert shown(decoded) == [f"{PATH}:2: warning: " + FFFD]
+
+
+def test_nul_and_control_characters_are_removed_with_a_warning():
+    decoded = decode_source(b"ok\na\x00b\x07c\td\x1b\nend", PATH)
+    assert decoded.text == "ok\nabc\td\nend"  # the tab is kept
+    assert shown(decoded) == [f"{PATH}:2: warning: " + CONTROLS]
+
+
+def test_all_diagnostics_are_warnings():
+    decoded = decode_source(b"\x81\x00 \xef\xbf\xbd", PATH)
+    assert decoded.diagnostics
+    assert {d.severity for d in decoded.diagnostics} == {Severity.WARNING}
+
+
+# --- properties ---------------------------------------------------------------------------
+
+_PIECES = st.sampled_from([
+    b"\r", b"\n", b"\r\n", b"\xef\xbb\xbf", b"\x81", b"\x8d", b"\x00", b"\x85", b"\x1b",
+    b"\xe9", b"\x97", b"\xc3", b"\xe2\x80", "—".encode(), "â€”".encode(), "Ã©".encode(),
+    "\ufffd".encode(), "β".encode(), b"Question 1: ", b"- a (Correct answer)", b" ", b"x",
+])
+_BYTES = st.one_of(st.binary(max_size=300), st.lists(_PIECES, max_size=40).map(b"".join))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_BYTES)
+def test_decode_never_raises_and_never_leaves_cr_or_stray_controls(data):
+    decoded = decode_source(data, PATH)
+    assert "\r" not in decoded.text
+    assert all(ch in "\t\n" or ord(ch) >= 0x20 and not 0x7F <= ord(ch) <= 0x9F
+               for ch in decoded.text)
+    assert decoded.encoding in ("utf-8", "cp1252", "latin-1")
+    n_lines = decoded.text.count("\n") + 1
+    assert all(1 <= d.line <= n_lines for d in decoded.diagnostics)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.one_of(st.characters(codec="ascii", exclude_categories=("Cc",)),
+                                  st.just("\n")), max_size=200))
+def test_printable_ascii_with_lf_is_returned_unchanged(text):
+    decoded = decode_source(text.encode(), PATH)
+    assert decoded.text == text
+    assert decoded.diagnostics == ()

@@ -1,0 +1,575 @@
+"""Tests for nca_anki.parse: question text in, ParsedFile plus positioned diagnostics out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nca_anki.decode import decode_source
+from nca_anki.diagnostics import Severity
+from nca_anki.parse import Choice, parse
+
+SOURCE = Path(__file__).resolve().parent.parent / "source"
+PATH = "q.txt"
+TITLE = "Sample Topic 3 — Questions and Answers"
+
+
+def doc(*lines: str) -> str:
+    """A file whose line N (1-based) is ``lines[N - 1]``."""
+    return "\n".join(lines)
+
+
+def question(number: int = 1, prompt: str = "What is 2 + 2?",
+             choices: tuple[str, ...] = ("3", "4 (Correct answer)", "5"),
+             answer: str | None = "4",
+             explanation: tuple[str, ...] = ("Two plus two is four.",)) -> list[str]:
+    lines = [f"Question {number}: {prompt}", *(f"- {c}" for c in choices)]
+    if answer is not None:
+        lines.append(f"Correct answer: {answer}")
+    return [*lines, *explanation]
+
+
+def diags(result, severity: Severity | None = None) -> list[tuple[int, str, str]]:
+    return sorted((d.line, d.severity.value, d.message) for d in result.diagnostics
+                  if severity is None or d.severity is severity)
+
+
+def errors(result) -> list[tuple[int, str, str]]:
+    return diags(result, Severity.ERROR)
+
+
+def warnings_(result) -> list[tuple[int, str, str]]:
+    return diags(result, Severity.WARNING)
+
+
+def numbers(result) -> list[int]:
+    return [q.number for q in result.file.questions]
+
+
+# --- the real source files ----------------------------------------------------------------
+
+REAL = {
+    "deep-learning-training-techniques-and-optimization-2.txt": dict(
+        count=6, title="Deep Learning Training Techniques and Optimization 2",
+        name="Deep Learning Training Techniques and Optimization", part=2,
+        prompt="What is knowledge distillation in deep learning?",
+        choices=("Extracting knowledge from datasets using unsupervised methods",
+                 "Training a smaller student model to mimic the soft output probabilities "
+                 "of a larger teacher model",
+                 "Compressing model weights through quantization",
+                 "Using ensemble predictions to label unlabeled data"),
+        last_explanation="Warm-up gradually increases the learning rate from zero, "
+                         "stabilizing early training when model parameters and optimizer "
+                         "state estimates are poorly initialized."),
+    "nca-ai-deep-learning-frameworks-4.txt": dict(
+        count=7, title="NCA AI & Deep Learning Frameworks 4",
+        name="NCA AI & Deep Learning Frameworks", part=4,
+        prompt="What problem does gradient clipping solve during training of deep neural "
+               "networks, particularly RNNs?",
+        choices=("Vanishing gradients caused by deep networks",
+                 "Exploding gradients that cause parameter updates to become excessively "
+                 "large",
+                 "Overfitting due to large weight magnitudes",
+                 "Slow convergence caused by sparse gradients"),
+        last_explanation="DALI (Data Loading Library) moves data preprocessing and "
+                         "augmentation operations to the GPU, eliminating CPU bottlenecks "
+                         "in training pipelines."),
+    "neural-network-applications-and-frameworks-2.txt": dict(
+        count=6, title="Neural Network Neural Network Applications and Frameworks 2",
+        name="Neural Network Neural Network Applications and Frameworks", part=2,
+        prompt="What is model quantization in the context of deploying neural networks?",
+        choices=("Measuring model performance with specific metrics",
+                 "Reducing numerical precision of weights (e.g., from FP32 to INT8) to "
+                 "decrease model size and inference latency",
+                 "Counting the number of parameters in a model",
+                 "Converting a model to run on quantum computing hardware"),
+        last_explanation="TensorFlow Lite is a lightweight runtime for deploying trained "
+                         "TensorFlow models on mobile (Android/iOS) and embedded "
+                         "(microcontrollers) devices with optimized performance."),
+}
+
+
+def parse_real(name: str):
+    path = SOURCE / name
+    decoded = decode_source(path.read_bytes(), str(path))
+    assert decoded.diagnostics == ()
+    return parse(decoded.text, str(path))
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+def test_real_file_title_name_part_and_question_count(name):
+    want = REAL[name]
+    result = parse_real(name)
+    assert result.file.path == str(SOURCE / name)
+    assert result.file.title == want["title"]
+    assert result.file.name == want["name"]
+    assert result.file.part == want["part"]
+    assert numbers(result) == list(range(1, want["count"] + 1))
+    assert errors(result) == []
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+def test_real_file_first_question(name):
+    want = REAL[name]
+    first = parse_real(name).file.questions[0]
+    assert first.line == 2
+    assert first.prompt == want["prompt"]
+    assert tuple(c.text for c in first.choices) == want["choices"]
+    assert [c.line for c in first.choices] == [3, 4, 5, 6]
+    assert first.correct_indexes == (1,)
+    assert first.explanation and "\n" not in first.explanation
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+def test_real_file_every_question_has_four_choices_one_correct_and_an_explanation(name):
+    for q in parse_real(name).file.questions:
+        assert len(q.choices) == 4, q.number
+        assert len(q.correct_indexes) == 1, q.number
+        assert q.explanation, q.number
+        assert "Correct answer" not in q.explanation, q.number
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+def test_real_file_footer_is_neither_a_question_nor_part_of_the_last_explanation(name):
+    want = REAL[name]
+    questions = parse_real(name).file.questions
+    assert questions[-1].explanation == want["last_explanation"]
+    assert all(want["title"] not in q.explanation for q in questions)
+    assert want["prompt"] not in questions[-1].explanation
+
+
+def test_real_files_without_damage_have_no_diagnostics():
+    for name in ("deep-learning-training-techniques-and-optimization-2.txt",
+                 "nca-ai-deep-learning-frameworks-4.txt"):
+        assert parse_real(name).diagnostics == (), name
+
+
+def test_real_file_with_damaged_beta_warns_at_title_and_explanation_lines():
+    name = "neural-network-applications-and-frameworks-2.txt"
+    result = parse_real(name)
+    assert [(d.line, d.severity) for d in result.diagnostics] == [
+        (1, Severity.WARNING), (29, Severity.WARNING)]
+    assert "damaged character 'β'" in result.diagnostics[0].message
+    assert result.diagnostics[1].message.startswith("'β' between words")
+    q4 = result.file.questions[3]
+    assert q4.number == 4
+    assert "without centralizing data β each device trains locally" in q4.explanation
+
+
+# --- title line ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sep", ["—", "–", "-", "--", "―"])
+def test_title_separator_variants(sep):
+    result = parse(doc(f"Sample Topic 3 {sep} Questions and Answers", *question()), PATH)
+    assert (result.file.title, result.file.name, result.file.part) == (
+        "Sample Topic 3", "Sample Topic", 3)
+    assert result.diagnostics == ()
+
+
+def test_title_suffix_is_case_insensitive():
+    result = parse(doc("Sample Topic 3 — questions and answers", *question()), PATH)
+    assert result.file.title == "Sample Topic 3"
+    assert result.diagnostics == ()
+
+
+def test_damaged_title_separator_is_read_as_a_dash_with_a_warning():
+    result = parse(doc("Sample Topic 3 β Questions and Answers", *question()), PATH)
+    assert (result.file.title, result.file.name, result.file.part) == (
+        "Sample Topic 3", "Sample Topic", 3)
+    assert diags(result) == [(1, "warning", "damaged character 'β' where the title's dash "
+                              "separator belongs (encoding damage); read as '—'")]
+
+
+def test_damaged_character_between_words_elsewhere_is_reported_not_repaired():
+    text = doc("Sample Topic 3 β Questions and Answers",
+               *question(explanation=("First line.", "Data stays local β each device trains.",
+                                      "Adam uses β1 = 0.9.")))
+    result = parse(text, PATH)
+    assert warnings_(result) == [
+        (1, "warning", "damaged character 'β' where the title's dash separator belongs "
+                       "(encoding damage); read as '—'"),
+        (8, "warning", "'β' between words: probably the same encoding damage as the title's "
+                       "separator (a lost '—'); not repaired because it may be meant; fix the "
+                       "source file"),
+    ]
+    assert result.file.questions[0].explanation == (
+        "First line.\nData stays local β each device trains.\nAdam uses β1 = 0.9.")
+
+
+def test_greek_letter_between_words_is_not_reported_when_the_title_is_intact():
+    result = parse(doc(TITLE, *question(explanation=("Rate β is small.",))), PATH)
+    assert result.diagnostics == ()
+    assert result.file.questions[0].explanation == "Rate β is small."
+
+
+def test_title_without_part_number_is_part_1_with_a_warning():
+    result = parse(doc("Sample Topic — Questions and Answers", *question()), PATH)
+    assert (result.file.title, result.file.name, result.file.part) == (
+        "Sample Topic", "Sample Topic", 1)
+    assert diags(result) == [
+        (1, "warning", "title has no part number at its end; taken as part 1")]
+
+
+def test_title_without_suffix_is_taken_whole_with_a_warning():
+    result = parse(doc("Sample Topic 3", *question()), PATH)
+    assert (result.file.title, result.file.name, result.file.part) == (
+        "Sample Topic 3", "Sample Topic", 3)
+    assert diags(result) == [
+        (1, "warning", "title line does not end with '— Questions and Answers'; the whole "
+                       "line is taken as the title")]
+
+
+def test_title_after_blank_lines_is_found_with_a_warning():
+    result = parse(doc("", "  ", TITLE, *question()), PATH)
+    assert result.file.title == "Sample Topic 3"
+    assert diags(result) == [
+        (3, "warning", "title is not on the first line; blank lines before it ignored")]
+    assert result.file.questions[0].line == 4
+
+
+def test_title_without_separator_drops_the_suffix_whatever_the_last_word():
+    short = parse(doc("Intro to NLP Questions and Answers", *question()), PATH)
+    assert short.file.title == "Intro to NLP"  # works today
+    long = parse(doc("Intro to Transformers Questions and Answers", *question()), PATH)
+    assert long.file.title == "Intro to Transformers"
+
+
+def test_damaged_title_after_blank_lines_is_reported_once():
+    result = parse(doc("", "Sample Topic 3 β Questions and Answers", *question()), PATH)
+    assert [(line, msg.split(" ")[0]) for line, _, msg in diags(result)] == [
+        (2, "damaged"), (2, "title")]
+
+
+# --- errors -------------------------------------------------------------------------------
+
+def test_question_without_choices_is_an_error_at_its_line_and_others_remain():
+    text = doc(TITLE,
+               *question(1),                                        # lines 2-7
+               "Question 2: What is 3 + 3?", "Correct answer: 6",   # lines 8-9
+               *question(3))                                        # lines 10-15
+    result = parse(text, PATH)
+    assert errors(result) == [
+        (8, "error", "Question 2 has no choices; list them as '- <choice>' lines after the "
+                     "prompt")]
+    assert numbers(result) == [1, 3]
+    assert result.file.questions[1].line == 10
+
+
+def test_only_one_choice_is_an_error():
+    result = parse(doc(TITLE, *question(choices=("4 (Correct answer)",))), PATH)
+    assert errors(result) == [
+        (2, "error", "Question 1 has only one choice; a multiple-choice question needs at "
+                     "least two")]
+    assert result.file.questions == ()
+
+
+def test_no_choice_marked_correct_is_an_error_naming_the_answer_line_choice():
+    result = parse(doc(TITLE, *question(choices=("3", "4", "5"))), PATH)
+    assert errors(result) == [
+        (2, "error", "Question 1 has no choice ending in '(Correct answer)'; the 'Correct "
+                     "answer:' line names the choice at line 4")]
+    assert result.file.questions == ()
+
+
+def test_no_choice_marked_and_answer_matching_nothing_has_no_hint():
+    result = parse(doc(TITLE, *question(choices=("3", "4", "5"), answer="7")), PATH)
+    assert errors(result) == [
+        (2, "error", "Question 1 has no choice ending in '(Correct answer)'")]
+
+
+def test_two_choices_marked_correct_is_an_error_at_the_second():
+    text = doc(TITLE, *question(choices=("3 (Correct answer)", "4", "5 (Correct answer)")))
+    result = parse(text, PATH)
+    assert errors(result) == [
+        (5, "error", "Question 1 marks 2 choices '(Correct answer)' (lines 3, 5); mark "
+                     "exactly one")]
+    assert result.file.questions == ()
+
+
+def test_answer_line_disagreeing_with_marked_choice_is_an_error_at_the_answer_line():
+    result = parse(doc(TITLE, *question(answer="5")), PATH)
+    assert errors(result) == [
+        (6, "error", "'Correct answer: 5' disagrees with the choice marked '(Correct "
+                     "answer)' at line 4: '4'")]
+    assert result.file.questions == ()
+
+
+def test_answer_line_comparison_ignores_case_and_spacing():
+    text = doc(TITLE, *question(choices=("a", "Big  Model (Correct answer)"),
+                                answer="big model"))
+    result = parse(text, PATH)
+    assert result.diagnostics == ()
+    assert result.file.questions[0].choices[1] == Choice("Big  Model", True)
+
+
+def test_missing_correct_answer_line_is_an_error_at_the_question_line():
+    text = doc(TITLE, *question(1, answer=None, explanation=()), *question(2))
+    result = parse(text, PATH)
+    assert errors(result) == [
+        (2, "error", "Question 1 has no 'Correct answer: <choice>' line after its choices")]
+    assert numbers(result) == [2]
+
+
+@pytest.mark.parametrize("empty", ["-", "- ", "- (Correct answer)", "-   (correct answer)"])
+def test_empty_choice_is_an_error_at_its_line(empty):
+    text = doc(TITLE, "Question 1: Pick", "- a (Correct answer)", empty, "- c",
+               "Correct answer: a", "Because.")
+    result = parse(text, PATH)
+    assert (4, "error", "choice is empty") in errors(result)
+    assert result.file.questions == ()
+
+
+def test_empty_prompt_is_an_error_at_the_question_line():
+    text = doc(TITLE, *question(1, prompt=""), *question(2))
+    result = parse(text, PATH)
+    assert errors(result) == [(2, "error", "Question 1 has no prompt")]
+    assert numbers(result) == [2]
+
+
+def test_stray_text_among_choices_is_an_error_at_its_line():
+    text = doc(TITLE, "Question 1: Pick", "- a (Correct answer)", "stray words", "- b",
+               "Correct answer: a", "Because.")
+    result = parse(text, PATH)
+    assert errors(result) == [
+        (4, "error", "unexpected text among the choices; expected '- <choice>' or "
+                     "'Correct answer: <choice>'")]
+    assert result.file.questions == ()
+
+
+def test_blank_lines_among_choices_are_fine():
+    text = doc(TITLE, "Question 1: Pick", "", "- a (Correct answer)", "", "- b", "",
+               "Correct answer: a", "Because.")
+    result = parse(text, PATH)
+    assert result.diagnostics == ()
+    assert [c.line for c in result.file.questions[0].choices] == [4, 6]
+
+
+@pytest.mark.parametrize("text", ["", "\n", "  \n\t\n"])
+def test_empty_file_is_an_error(text):
+    result = parse(text, PATH)
+    assert diags(result) == [
+        (1, "error", "file is empty; expected a first line '<title> — Questions and "
+                     "Answers'")]
+    assert result.file.questions == ()
+    assert result.file.title == ""
+
+
+def test_questions_without_a_title_line_is_an_error_at_line_1():
+    result = parse(doc(*question(1), *question(2)), PATH)
+    assert diags(result) == [
+        (1, "error", "missing title line; expected '<title> — Questions and Answers' before "
+                     "the first question")]
+    assert result.file.title == ""
+    assert numbers(result) == [1, 2]  # still parsed, so their own mistakes are reported too
+
+
+def test_title_without_questions_is_an_error():
+    result = parse(doc(TITLE, "", "Nothing here."), PATH)
+    assert errors(result) == [
+        (1, "error", "no questions found; expected 'Question 1: <prompt>' lines")]
+    assert result.file.title == "Sample Topic 3"
+
+
+def test_every_error_in_a_file_is_reported_in_one_pass():
+    text = doc(TITLE,
+               *question(1, choices=("3", "4")),                       # 2-6: none marked
+               *question(2, prompt=""),                                # 7-12: no prompt
+               *question(3, answer="3"),                               # 13-18: disagrees
+               *question(4))                                           # 19-24: fine
+    result = parse(text, PATH)
+    assert [line for line, _, _ in errors(result)] == [2, 7, 17]
+    assert numbers(result) == [4]
+
+
+# --- warnings -----------------------------------------------------------------------------
+
+def test_out_of_sequence_number_is_a_warning_and_the_question_is_kept():
+    result = parse(doc(TITLE, *question(1), *question(3)), PATH)
+    assert diags(result) == [
+        (8, "warning", "Question 3 is numbered out of sequence (expected Question 2)")]
+    assert numbers(result) == [1, 3]
+
+
+def test_text_before_the_first_question_is_a_warning():
+    result = parse(doc(TITLE, "Some introduction.", "", *question()), PATH)
+    assert diags(result) == [
+        (2, "warning", "text before the first 'Question N:' line is ignored")]
+    assert result.file.questions[0].prompt == "What is 2 + 2?"
+    assert result.file.questions[0].line == 4
+
+
+def test_missing_explanation_is_a_warning():
+    result = parse(doc(TITLE, *question(1, explanation=()), *question(2)), PATH)
+    assert diags(result) == [(2, "warning", "Question 1 has no explanation")]
+    assert result.file.questions[0].explanation == ""
+
+
+def test_duplicate_choice_is_a_warning_at_the_repeat():
+    result = parse(doc(TITLE, *question(choices=("3", "4 (Correct answer)", " 3 "))), PATH)
+    assert diags(result) == [(5, "warning", "Question 1 lists the choice '3' twice")]
+
+
+# --- content ------------------------------------------------------------------------------
+
+def test_question_fields_and_positions():
+    result = parse(doc(TITLE, *question()), PATH)
+    (q,) = result.file.questions
+    assert (q.number, q.prompt, q.explanation) == (1, "What is 2 + 2?",
+                                                    "Two plus two is four.")
+    assert q.choices == (Choice("3", False), Choice("4", True), Choice("5", False))
+    assert [c.line for c in q.choices] == [3, 4, 5]
+    assert (q.path, q.line) == (PATH, 2)
+    assert q.correct_indexes == (1,)
+
+
+def test_question_number_may_end_with_a_dot():
+    result = parse(doc(TITLE, "Question 1. Pick", "- a (Correct answer)", "- b",
+                       "Correct answer: a", "E"), PATH)
+    assert result.file.questions[0].prompt == "Pick"
+    assert result.diagnostics == ()
+
+
+def test_multi_line_prompt_is_kept():
+    result = parse(doc(TITLE, "Question 1: What is", "the answer?", "- a (Correct answer)",
+                       "- b", "Correct answer: a", "E"), PATH)
+    assert result.file.questions[0].prompt == "What is\nthe answer?"
+
+
+def test_multi_paragraph_explanation_keeps_blank_lines():
+    text = doc(TITLE, *question(1, explanation=("First paragraph.", "", "Second paragraph.",
+                                                "    code line", "", "")), *question(2))
+    result = parse(text, PATH)
+    assert result.file.questions[0].explanation == (
+        "First paragraph.\n\nSecond paragraph.\n    code line")
+    assert result.diagnostics == ()
+
+
+@pytest.mark.parametrize("marker", ["(Correct answer)", "(correct answer)",
+                                    "(CORRECT ANSWER)", "( Correct  Answer )",
+                                    "(Correct answer)   "])
+def test_correct_answer_marker_is_case_and_space_insensitive(marker):
+    result = parse(doc(TITLE, "Question 1: Pick", "- a", f"- b {marker}",
+                       "Correct answer: b", "E"), PATH)
+    assert result.diagnostics == ()
+    assert result.file.questions[0].choices == (Choice("a", False), Choice("b", True))
+
+
+def test_marker_not_at_the_end_of_the_choice_does_not_count():
+    result = parse(doc(TITLE, "Question 1: Pick", "- a (Correct answer) really",
+                       "- b (Correct answer)", "Correct answer: b", "E"), PATH)
+    assert result.diagnostics == ()
+    assert result.file.questions[0].choices[0] == Choice("a (Correct answer) really", False)
+
+
+def test_markdown_and_html_are_kept_verbatim():
+    text = doc(TITLE,
+               "Question 1: What does **`<b>`** do & why?",
+               "- Makes text <b>bold</b> (Correct answer)",
+               "- <script>alert(1)</script>",
+               "Correct answer: Makes text <b>bold</b>",
+               "Use `a < b && c > d`; see [docs](http://x/?a=1&b=2).",
+               "",
+               "* item one",
+               "* item two")
+    result = parse(text, PATH)
+    assert result.diagnostics == ()
+    (q,) = result.file.questions
+    assert q.prompt == "What does **`<b>`** do & why?"
+    assert [c.text for c in q.choices] == ["Makes text <b>bold</b>",
+                                           "<script>alert(1)</script>"]
+    assert q.explanation == ("Use `a < b && c > d`; see [docs](http://x/?a=1&b=2).\n\n"
+                             "* item one\n* item two")
+
+
+def test_footer_title_then_first_prompt_is_stripped():
+    text = doc(TITLE, *question(1), *question(2, prompt="Other?"), "", "Sample Topic 3",
+               "What is 2 + 2?", "")
+    result = parse(text, PATH)
+    assert result.diagnostics == ()
+    assert numbers(result) == [1, 2]
+    assert result.file.questions[-1].explanation == "Two plus two is four."
+
+
+def test_footer_title_alone_is_stripped():
+    result = parse(doc(TITLE, *question(1), "Sample Topic 3"), PATH)
+    assert result.file.questions[0].explanation == "Two plus two is four."
+
+
+def test_text_resembling_the_footer_mid_explanation_is_kept():
+    result = parse(doc(TITLE, *question(1, explanation=("Sample Topic 3", "More."))), PATH)
+    assert result.file.questions[0].explanation == "Sample Topic 3\nMore."
+
+
+# --- properties ---------------------------------------------------------------------------
+
+_LINE = st.one_of(
+    st.builds(lambda n, t: f"Question {n}: {t}", st.integers(0, 12), st.text(max_size=12)),
+    st.builds(lambda n: f"Question {n}:", st.integers(0, 12)),
+    st.builds(lambda t, m: f"- {t}{m}", st.sampled_from(["a", "b", "", "a ", "A"]),
+              st.sampled_from(["", " (Correct answer)", " (correct answer)", "(Correct answer)"])),
+    st.builds(lambda t: f"Correct answer: {t}", st.sampled_from(["a", "b", "", "A", "c"])),
+    st.sampled_from(["", " ", "-", "Title 2 — Questions and Answers",
+                     "Title 2 β Questions and Answers", "Title 2", "x β y",
+                     "Questions and Answers", "Correct answer:"]),
+    st.text(max_size=20),
+)
+_PLAUSIBLE = st.lists(_LINE, max_size=40).map("\n".join)
+
+
+def _check_invariants(text: str) -> None:
+    result = parse(text, PATH)
+    n_lines = len(text.split("\n"))
+    for d in result.diagnostics:
+        assert 0 <= d.line <= n_lines, d
+        assert d.path == PATH
+    for q in result.file.questions:
+        assert len(q.choices) >= 2
+        assert len(q.correct_indexes) == 1
+        assert all(c.text for c in q.choices)
+        assert q.prompt
+        assert 1 <= q.line <= n_lines
+    assert result.file.part >= 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_parse_never_raises_on_arbitrary_text(text):
+    _check_invariants(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PLAUSIBLE)
+def test_parse_never_raises_on_plausible_lines(text):
+    _check_invariants(text)
+
+
+_WORD = st.text(alphabet=st.characters(categories=("L", "N")), min_size=1, max_size=8)
+
+
+@st.composite
+def _well_formed(draw):
+    specs = []
+    for _ in range(draw(st.integers(1, 5))):
+        texts = draw(st.lists(_WORD, min_size=2, max_size=5,
+                              unique_by=lambda w: w.casefold()))
+        specs.append(("P " + draw(_WORD) + "?", tuple("C " + t for t in texts),
+                      draw(st.integers(0, len(texts) - 1)), "E " + draw(_WORD)))
+    return specs
+
+
+@settings(max_examples=200, deadline=None)
+@given(_well_formed())
+def test_well_formed_files_round_trip_without_diagnostics(specs):
+    lines = [TITLE]
+    for n, (prompt, choices, correct, explanation) in enumerate(specs, start=1):
+        lines.append(f"Question {n}: {prompt}")
+        lines += [f"- {c}" + (" (Correct answer)" if i == correct else "")
+                  for i, c in enumerate(choices)]
+        lines += [f"Correct answer: {choices[correct]}", explanation, ""]
+    result = parse("\n".join(lines), PATH)
+    assert result.diagnostics == ()
+    assert [(q.prompt, tuple(c.text for c in q.choices), q.correct_indexes[0], q.explanation)
+            for q in result.file.questions] == specs
