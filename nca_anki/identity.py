@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, replace
-from difflib import SequenceMatcher
-from typing import Iterable
 
 from .diagnostics import Diagnostic, error, warning
 from .render import NoteType, RenderedNote
@@ -22,10 +21,14 @@ from .render import NoteType, RenderedNote
 LOCK_NAME = "nca-anki.lock.json"
 LOCK_FORMAT = 1
 
-# A question whose prompt and choices are this similar to a lock entry is "the same question,
-# edited". Below it, a question is new: better a new card than a wrong card's history.
+# A question whose prompt, choices and explanation are this similar to a lock entry is "the
+# same question, edited". Below it, a question is new: better a new card than a wrong card's
+# history. Similarity is the Dice coefficient of word pairs, so a shared stock opening
+# ("Which of the following…") or shared stop words count for little.
 MATCH_THRESHOLD = 0.6
-_PROMPT_WEIGHT = 0.6
+_WEIGHTS = {"prompt": 0.45, "choices": 0.25, "explanation": 0.30}
+# A different correct answer makes an edit less likely to be the same question.
+_ANSWER_CHANGED_FACTOR = 0.8
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class LockEntry:
     mod: int
     prompt: str
     choices: tuple[str, ...]
+    answer: int  # index of the correct choice
+    explanation: str
     removed: int | None = None  # when the question left the source; kept to revive it
 
 
@@ -70,19 +75,53 @@ def content_hash(note: RenderedNote) -> str:
     return hashlib.sha256(data.encode()).hexdigest()
 
 
-def _choices_text(choices: Iterable[str]) -> str:
-    return "\n".join(choices)
+def _shingles(text: str) -> frozenset[str]:
+    words = re.findall(r"\w+", text.casefold())
+    if len(words) < 2:
+        return frozenset(words)
+    return frozenset(f"{a} {b}" for a, b in zip(words, words[1:]))
 
 
-def _similarity(prompt: str, choices: str, entry: LockEntry) -> float:
-    other = _choices_text(entry.choices)
-    prompt_ratio = SequenceMatcher(None, prompt, entry.prompt, autojunk=False)
-    choice_ratio = SequenceMatcher(None, choices, other, autojunk=False)
-    # Cheap upper bounds first: most pairs are clearly different questions.
-    if (_PROMPT_WEIGHT * prompt_ratio.real_quick_ratio()
-            + (1 - _PROMPT_WEIGHT) * choice_ratio.real_quick_ratio()) < MATCH_THRESHOLD:
-        return 0.0
-    return _PROMPT_WEIGHT * prompt_ratio.ratio() + (1 - _PROMPT_WEIGHT) * choice_ratio.ratio()
+def _dice(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a and not b:
+        return 1.0
+    return 2 * len(a & b) / (len(a) + len(b))
+
+
+@dataclass(frozen=True)
+class _Features:
+    """What similarity is measured on, for a question or a lock entry."""
+
+    prompt: frozenset[str]
+    choices: frozenset[str]
+    explanation: frozenset[str]
+    answer: frozenset[str]
+
+    @classmethod
+    def of(cls, prompt: str, choices: tuple[str, ...], answer: int, explanation: str
+           ) -> "_Features":
+        return cls(_shingles(prompt), frozenset().union(*map(_shingles, choices)),
+                   _shingles(explanation),
+                   _shingles(choices[answer]) if 0 <= answer < len(choices) else frozenset())
+
+
+def _similarity(a: _Features, b: _Features) -> float:
+    score = (_WEIGHTS["prompt"] * _dice(a.prompt, b.prompt)
+             + _WEIGHTS["choices"] * _dice(a.choices, b.choices)
+             + _WEIGHTS["explanation"] * _dice(a.explanation, b.explanation))
+    if _dice(a.answer, b.answer) < 0.5:
+        score *= _ANSWER_CHANGED_FACTOR
+    return score
+
+
+def _question_features(note: RenderedNote) -> _Features:
+    q = note.question
+    return _Features.of(q.prompt, tuple(c.text for c in q.choices), _answer(note), q.explanation)
+
+
+def _answer(note: RenderedNote) -> int:
+    correct = note.question.correct_indexes
+    return correct[0] if correct else -1
 
 
 def _new_guid(topic: str, note: RenderedNote, taken: set[str]) -> str:
@@ -117,21 +156,26 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
             matched[i] = candidates[free[0]]
             used.add(free[0])
 
-    pairs = []
-    for i, (_, note) in enumerate(notes):
-        if i in matched:
-            continue
-        prompt = note.question.prompt
-        choices = _choices_text(c.text for c in note.question.choices)
+    # Similar questions: within a topic, then across to topics that are gone (a renamed
+    # title). Not across all topics: that is quadratic in the whole bank, for a rare move.
+    features = {i: _question_features(note) for i, (_, note) in enumerate(notes)
+                if i not in matched}
+    live_topics = {topic for topic, _ in notes}
+    for same_topic in (True, False):
+        pairs = []
         for j, entry in enumerate(candidates):
-            if j not in used:
-                score = _similarity(prompt, choices, entry)
-                if score >= MATCH_THRESHOLD:
-                    pairs.append((-score, i, j))
-    for _, i, j in sorted(pairs):
-        if i not in matched and j not in used:
-            matched[i] = candidates[j]
-            used.add(j)
+            if j in used or (entry.topic in live_topics) != same_topic:
+                continue
+            other = _Features.of(entry.prompt, entry.choices, entry.answer, entry.explanation)
+            for i, mine in features.items():
+                if i not in matched and (notes[i][0] == entry.topic or not same_topic):
+                    score = _similarity(mine, other)
+                    if score >= MATCH_THRESHOLD:
+                        pairs.append((-score, i, j))
+        for _, i, j in sorted(pairs):
+            if i not in matched and j not in used:
+                matched[i] = candidates[j]
+                used.add(j)
 
     taken = {e.guid for e in lock.entries}
     identified, entries = [], []
@@ -145,7 +189,8 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
             guid, mod, status = entry.guid, max(entry.mod + 1, now), "changed"
         identified.append(IdentifiedNote(note, topic, guid, mod, status))
         entries.append(LockEntry(guid, topic, note.part, hashes[i], mod, note.question.prompt,
-                                 tuple(c.text for c in note.question.choices)))
+                                 tuple(c.text for c in note.question.choices), _answer(note),
+                                 note.question.explanation))
 
     newly_removed = []
     kept_removed = []
@@ -185,6 +230,8 @@ def dump_lock(lock: Lock) -> str:
                 **({"removed": e.removed} if e.removed is not None else {}),
                 "prompt": e.prompt,
                 "choices": list(e.choices),
+                "answer": e.answer,
+                "explanation": e.explanation,
             }
             for e in lock.entries
         ],
@@ -208,6 +255,7 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
         entries = tuple(
             LockEntry(str(q["guid"]), str(q["topic"]), int(q["part"]), str(q["hash"]),
                       int(q["mod"]), str(q["prompt"]), tuple(str(c) for c in q["choices"]),
+                      int(q["answer"]), str(q["explanation"]),
                       None if q.get("removed") is None else int(q["removed"]))
             for q in data["questions"]
         )

@@ -1,0 +1,403 @@
+"""Tests for nca_anki.identity: GUIDs and mods that survive edits, and the lock file."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+
+import pytest
+
+from nca_anki.diagnostics import error, warning
+from nca_anki.identity import (
+    Assignment, Lock, LockEntry, assign, content_hash, dump_lock, future_mods, load_lock,
+)
+from nca_anki.parse import Choice, Question
+from nca_anki.render import (
+    CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, RenderedNote,
+)
+
+T0 = 1_700_000_000
+T1 = T0 + 3_600
+T2 = T0 + 7_200
+LOCK_PATH = "source/nca-anki.lock.json"
+ADVICE = ("restore it from version control; deleting it gives every question a new "
+          "identity, and learners would get duplicate cards")
+
+NOTE_TYPE = NoteType(NOTE_TYPE_ID, NOTE_TYPE_NAME, FIELDS, CARD_TEMPLATE_NAME,
+                     "{{Prompt}}<br>{{Choices}}", "{{FrontSide}}<hr id=answer>{{Answer}}",
+                     ".card { color: black; }")
+
+BANK = (
+    ("Which GPU architecture first introduced Tensor Cores?",
+     ("Pascal", "Volta", "Turing", "Ampere"), 1),
+    ("What does NVIDIA Triton Inference Server do?",
+     ("Trains models", "Serves models in production", "Labels data", "Compresses video"), 1),
+    ("Which NVIDIA library accelerates deep neural network primitives?",
+     ("cuDNN", "cuFFT", "NCCL", "nvJPEG"), 0),
+    ("What is the main purpose of NCCL?",
+     ("Image decoding", "Multi-GPU collective communication", "Speech synthesis",
+      "Video encoding"), 1),
+)
+
+
+def make_note(prompt: str, choices: tuple[str, ...], correct: int = 0,
+              explanation: str = "See the documentation.", part: int = 1, number: int = 1,
+              slug: str = "deep-learning", deck: str = "Deep Learning") -> RenderedNote:
+    question = Question(number, prompt,
+                        tuple(Choice(c, i == correct) for i, c in enumerate(choices)),
+                        explanation, f"source/{slug}-{part}.txt", 2 + 6 * number)
+    fields = (prompt, "<ol>" + "".join(f"<li>{c}</li>" for c in choices) + "</ol>",
+              "ABCDEFGHIJ"[correct], f"<p>{explanation}</p>", f"{deck} — part {part}")
+    return RenderedNote(question, part, fields, (f"{slug}::part-{part}",))
+
+
+def bank(topic: str = "Deep Learning", start: int = 1) -> tuple[tuple[str, RenderedNote], ...]:
+    return tuple((topic, make_note(p, c, k, number=n))
+                 for n, (p, c, k) in enumerate(BANK, start=start))
+
+
+def by_prompt(result: Assignment) -> dict[str, tuple[str, int, str]]:
+    return {n.note.question.prompt: (n.guid, n.mod, n.status) for n in result.notes}
+
+
+# --- first build ---------------------------------------------------------------------------
+
+def test_fresh_lock_makes_every_note_new() -> None:
+    notes = bank()
+    result = assign(notes, NOTE_TYPE, Lock(), frozenset(), T0)
+    assert [n.status for n in result.notes] == ["new"] * 4
+    assert [n.mod for n in result.notes] == [T0] * 4
+    assert [n.note for n in result.notes] == [note for _, note in notes]
+    assert {n.topic for n in result.notes} == {"Deep Learning"}
+    guids = [n.guid for n in result.notes]
+    assert all(re.fullmatch(r"nca-[0-9a-f]{16}", g) for g in guids)
+    assert len(set(guids)) == 4
+    assert result.removed == ()
+    assert result.note_type_mod == T0
+    assert result.lock.note_type_hash == NOTE_TYPE.fingerprint
+    assert result.lock.note_type_mod == T0
+    assert [(e.guid, e.topic, e.part, e.mod, e.removed) for e in result.lock.entries] == [
+        (g, "Deep Learning", 1, T0, None) for g in guids]
+    assert [e.content_hash for e in result.lock.entries] == [
+        content_hash(note) for _, note in notes]
+    assert [(e.prompt, e.choices) for e in result.lock.entries] == [
+        (p, c) for p, c, _ in BANK]
+
+
+def test_guids_are_deterministic_across_independent_fresh_builds() -> None:
+    first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0)
+    second = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T2)
+    assert [n.guid for n in first.notes] == [n.guid for n in second.notes]
+
+
+def test_guid_depends_on_the_topic() -> None:
+    a = assign(bank("Deep Learning"), NOTE_TYPE, Lock(), frozenset(), T0)
+    b = assign(bank("GPU Computing"), NOTE_TYPE, Lock(), frozenset(), T0)
+    assert not {n.guid for n in a.notes} & {n.guid for n in b.notes}
+
+
+def test_identical_questions_get_distinct_stable_guids() -> None:
+    prompt, choices, correct = BANK[0]
+    notes = (("DL", make_note(prompt, choices, correct, number=1)),
+             ("DL", make_note(prompt, choices, correct, number=2)))
+    first = assign(notes, NOTE_TYPE, Lock(), frozenset(), T0)
+    assert len({n.guid for n in first.notes}) == 2
+    second = assign(notes, NOTE_TYPE, first.lock, frozenset(), T1)
+    assert [(n.guid, n.status) for n in second.notes] == [
+        (n.guid, "unchanged") for n in first.notes]
+
+
+# --- later builds ----------------------------------------------------------------------------
+
+def test_second_build_with_same_notes_is_unchanged() -> None:
+    first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0)
+    second = assign(bank(), NOTE_TYPE, first.lock, frozenset(), T1)
+    assert [(n.guid, n.mod, n.status) for n in second.notes] == [
+        (n.guid, T0, "unchanged") for n in first.notes]
+    assert second.lock == first.lock
+    assert second.note_type_mod == T0
+    assert second.removed == ()
+
+
+def test_typo_fix_keeps_guid_and_bumps_mod_to_now() -> None:
+    first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0)
+    notes = list(bank())
+    prompt, choices, correct = BANK[1]
+    notes[1] = ("Deep Learning", make_note(prompt.replace("Inference", "Inferense"), choices,
+                                           correct, number=2))
+    second = assign(tuple(notes), NOTE_TYPE, first.lock, frozenset(), T1)
+    assert [(n.guid, n.mod, n.status) for n in second.notes] == [
+        (first.notes[0].guid, T0, "unchanged"),
+        (first.notes[1].guid, T1, "changed"),
+        (first.notes[2].guid, T0, "unchanged"),
+        (first.notes[3].guid, T0, "unchanged"),
+    ]
+    entry = [e for e in second.lock.entries if e.guid == first.notes[1].guid]
+    assert [(e.mod, e.prompt, e.content_hash) for e in entry] == [
+        (T1, notes[1][1].question.prompt, content_hash(notes[1][1]))]
+
+
+def test_changed_mod_is_strictly_newer_even_when_the_clock_is_behind() -> None:
+    first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T1)
+    notes = list(bank())
+    prompt, choices, correct = BANK[0]
+    notes[0] = ("Deep Learning", make_note(prompt + " ", choices, correct,
+                                           explanation="Volta, 2017.", number=1))
+    second = assign(tuple(notes), NOTE_TYPE, first.lock, frozenset(), T0)  # clock went back
+    changed = second.notes[0]
+    assert (changed.guid, changed.status, changed.mod) == (first.notes[0].guid, "changed",
+                                                           T1 + 1)
+    assert changed.mod > first.notes[0].mod
+    # Equal clock: still strictly newer.
+    third = assign(tuple(bank()), NOTE_TYPE, second.lock, frozenset(), T1 + 1)
+    assert (third.notes[0].status, third.notes[0].mod) == ("changed", T1 + 2)
+
+
+def test_explanation_only_edit_is_changed_with_same_guid() -> None:
+    first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0)
+    notes = list(bank())
+    prompt, choices, correct = BANK[2]
+    notes[2] = ("Deep Learning", make_note(prompt, choices, correct,
+                                           explanation="cuDNN: convolutions, pooling, RNNs.",
+                                           number=3))
+    second = assign(tuple(notes), NOTE_TYPE, first.lock, frozenset(), T1)
+    assert [n.status for n in second.notes] == ["unchanged", "unchanged", "changed", "unchanged"]
+    assert (second.notes[2].guid, second.notes[2].mod) == (first.notes[2].guid, T1)
+
+
+def test_moving_a_question_to_another_part_keeps_its_guid() -> None:
+    first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0)
+    prompt, choices, correct = BANK[3]
+    notes = bank()[:3] + (("Deep Learning", make_note(prompt, choices, correct, part=2)),)
+    second = assign(notes, NOTE_TYPE, first.lock, frozenset(), T1)
+    assert (second.notes[3].guid, second.notes[3].status) == (first.notes[3].guid, "changed")
+    assert [e.part for e in second.lock.entries if e.guid == first.notes[3].guid] == [2]
+
+
+def test_inserting_a_question_at_the_front_and_renumbering() -> None:
+    first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0)
+    newcomer = ("Deep Learning", make_note(
+        "Which tool profiles individual CUDA kernels?",
+        ("Nsight Compute", "DeepStream", "Riva", "Triton"), 0, number=1))
+    notes = (newcomer,) + bank(start=2)  # every old question renumbered
+    second = assign(notes, NOTE_TYPE, first.lock, frozenset(), T1)
+    assert [n.status for n in second.notes] == ["new", "unchanged", "unchanged", "unchanged",
+                                                "unchanged"]
+    assert [(n.guid, n.mod) for n in second.notes[1:]] == [
+        (n.guid, n.mod) for n in first.notes]
+    assert second.notes[0].mod == T1
+    assert second.notes[0].guid not in {n.guid for n in first.notes}
+    assert second.removed == ()
+
+
+def test_deleted_question_is_kept_as_removed_and_revives_with_old_guid() -> None:
+    first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0)
+    gone = first.notes[1]
+    without = bank()[:1] + bank()[2:]
+    second = assign(without, NOTE_TYPE, first.lock, frozenset(), T1)
+    assert [n.status for n in second.notes] == ["unchanged"] * 3
+    old_entry = [e for e in first.lock.entries if e.guid == gone.guid][0]
+    assert second.removed == (replace(old_entry, removed=T1),)
+    assert [e for e in second.lock.entries if e.removed is not None] == [
+        replace(old_entry, removed=T1)]
+    assert len(second.lock.entries) == 4
+
+    # Still gone a build later: kept, with its original removal time, not reported again.
+    third = assign(without, NOTE_TYPE, second.lock, frozenset(), T2)
+    assert third.removed == ()
+    assert [e for e in third.lock.entries if e.removed is not None] == [
+        replace(old_entry, removed=T1)]
+
+    # Back in the source: the old GUID (and mod: its content never changed).
+    fourth = assign(bank(), NOTE_TYPE, third.lock, frozenset(), T2 + 1)
+    assert (fourth.notes[1].guid, fourth.notes[1].mod, fourth.notes[1].status) == (
+        gone.guid, T0, "unchanged")
+    assert all(e.removed is None for e in fourth.lock.entries)
+    assert fourth.removed == ()
+
+
+def test_different_question_replacing_another_gets_a_new_guid() -> None:
+    first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0)
+    notes = list(bank())
+    notes[1] = ("Deep Learning", make_note(
+        "Which tool profiles individual CUDA kernels?",
+        ("Nsight Compute", "DeepStream", "Riva", "Omniverse"), 0, number=2))
+    second = assign(tuple(notes), NOTE_TYPE, first.lock, frozenset(), T1)
+    assert second.notes[1].status == "new"
+    assert second.notes[1].guid not in {n.guid for n in first.notes}
+    assert [e.guid for e in second.removed] == [first.notes[1].guid]
+
+
+def test_different_question_with_stock_stem_gets_a_new_guid() -> None:
+    old = ("Deep Learning", make_note(
+        "Which of the following is a benefit of using mixed precision training?",
+        ("Faster training", "Lower memory use", "Both of the above", "None of the above"), 2,
+        "FP16 math runs on Tensor Cores and halves activation memory."))
+    new = ("Deep Learning", make_note(
+        "Which of the following is a benefit of using NVIDIA DALI?",
+        ("Faster data loading", "Lower CPU use", "Both of the above", "None of the above"), 2,
+        "DALI moves decoding and augmentation from the CPU to the GPU."))
+    first = assign((old,), NOTE_TYPE, Lock(), frozenset(), T0)
+    second = assign((new,), NOTE_TYPE, first.lock, frozenset(), T1)
+    assert second.notes[0].status == "new"
+    assert second.notes[0].guid != first.notes[0].guid
+
+
+def test_same_question_reworded_throughout_keeps_its_guid() -> None:
+    old = ("Deep Learning", make_note(
+        "What is gradient accumulation used for in training large models?",
+        ("Averaging loss values", "Simulating a larger effective batch size", "Storing gradients"),
+        1, "Gradient accumulation sums gradients over N mini-batches before one optimizer step."))
+    new = ("Deep Learning", make_note(
+        "What is gradient accumulation used for when training large models?",
+        ("Averaging loss values for stability", "Simulating a larger effective batch size",
+         "Storing gradients"),
+        1, "Gradient accumulation sums the gradients of N mini-batches before one optimizer "
+           "step, so the effective batch is N times larger."))
+    first = assign((old,), NOTE_TYPE, Lock(), frozenset(), T0)
+    second = assign((new,), NOTE_TYPE, first.lock, frozenset(), T1)
+    assert (second.notes[0].status, second.notes[0].guid) == ("changed", first.notes[0].guid)
+
+
+def test_exact_content_match_wins_over_similarity() -> None:
+    prompt, choices, correct = BANK[0]
+    a = ("DL", make_note(prompt, choices, correct, explanation="A."))
+    b = ("DL", make_note(prompt, choices, correct, explanation="B."))
+    first = assign((a, b), NOTE_TYPE, Lock(), frozenset(), T0)
+    swapped = assign((b, a), NOTE_TYPE, first.lock, frozenset(), T1)
+    assert [(n.guid, n.status) for n in swapped.notes] == [
+        (first.notes[1].guid, "unchanged"), (first.notes[0].guid, "unchanged")]
+
+
+def test_frozen_topic_entries_are_carried_over_untouched() -> None:
+    notes = bank("Deep Learning") + bank("GPU Computing")
+    first = assign(notes, NOTE_TYPE, Lock(), frozenset(), T0)
+    frozen_entries = [e for e in first.lock.entries if e.topic == "GPU Computing"]
+    assert len(frozen_entries) == 4
+
+    # GPU Computing failed to build this time: only Deep Learning's notes come in.
+    second = assign(bank("Deep Learning"), NOTE_TYPE, first.lock, frozenset({"GPU Computing"}),
+                    T1)
+    assert second.removed == ()
+    assert [e for e in second.lock.entries if e.topic == "GPU Computing"] == frozen_entries
+    assert [n.status for n in second.notes] == ["unchanged"] * 4
+
+    # Without freezing, the same build would remove them.
+    unfrozen = assign(bank("Deep Learning"), NOTE_TYPE, first.lock, frozenset(), T1)
+    assert sorted(e.guid for e in unfrozen.removed) == sorted(e.guid for e in frozen_entries)
+    assert all(e.removed == T1 for e in unfrozen.removed)
+
+
+def test_notes_never_match_a_frozen_topic_entry() -> None:
+    first = assign(bank("GPU Computing"), NOTE_TYPE, Lock(), frozenset(), T0)
+    # The very same question text under another topic, while GPU Computing is frozen.
+    prompt, choices, correct = BANK[0]
+    moved = (("Deep Learning", make_note(prompt, choices, correct, slug="gpu-computing",
+                                         deck="GPU Computing")),)
+    second = assign(moved, NOTE_TYPE, first.lock, frozenset({"GPU Computing"}), T1)
+    assert second.notes[0].status == "new"
+    assert second.notes[0].guid not in {n.guid for n in first.notes}
+    assert [e for e in second.lock.entries if e.topic == "GPU Computing"] == \
+        list(first.lock.entries)
+
+
+def test_note_type_mod_kept_when_fingerprint_same_and_bumped_when_css_changes() -> None:
+    first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0)
+    same = assign(bank(), NOTE_TYPE, first.lock, frozenset(), T1)
+    assert (same.note_type_mod, same.lock.note_type_mod) == (T0, T0)
+
+    restyled = replace(NOTE_TYPE, css=NOTE_TYPE.css + "\n.nca-prompt { font-weight: 700; }")
+    bumped = assign(bank(), restyled, same.lock, frozenset(), T2)
+    assert (bumped.note_type_mod, bumped.lock.note_type_mod) == (T2, T2)
+    assert bumped.lock.note_type_hash == restyled.fingerprint != NOTE_TYPE.fingerprint
+    assert [n.status for n in bumped.notes] == ["unchanged"] * 4
+
+    # A clock behind the lock still gives a strictly newer note type.
+    back = assign(bank(), NOTE_TYPE, bumped.lock, frozenset(), T0)
+    assert back.note_type_mod == T2 + 1
+
+
+# --- the lock file -----------------------------------------------------------------------------
+
+def sample_lock() -> Lock:
+    first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0)
+    return assign(bank()[1:], NOTE_TYPE, first.lock, frozenset(), T1).lock
+
+
+def test_dump_and_load_round_trip() -> None:
+    lock = sample_lock()
+    assert any(e.removed == T1 for e in lock.entries)
+    text = dump_lock(lock)
+    assert text.endswith("}\n")
+    assert load_lock(text, LOCK_PATH) == (lock, ())
+    assert dump_lock(load_lock(text, LOCK_PATH)[0]) == text
+
+
+def test_dump_lock_format() -> None:
+    lock = Lock("abc", 5, (LockEntry("nca-1", "Tópic", 2, "h", 7, "Prompt “quoted”?",
+                                     ("a", "b"), 1, "Why.", None),
+                           LockEntry("nca-2", "T", 1, "h2", 8, "P", ("c",), 0, "", 9)))
+    data = json.loads(dump_lock(lock))
+    assert data["format"] == 1
+    assert data["note_type"] == {"hash": "abc", "mod": 5}
+    assert data["questions"] == [
+        {"guid": "nca-1", "topic": "Tópic", "part": 2, "hash": "h", "mod": 7,
+         "prompt": "Prompt “quoted”?", "choices": ["a", "b"], "answer": 1,
+         "explanation": "Why."},
+        {"guid": "nca-2", "topic": "T", "part": 1, "hash": "h2", "mod": 8, "removed": 9,
+         "prompt": "P", "choices": ["c"], "answer": 0, "explanation": ""},
+    ]
+    assert "Tópic" in dump_lock(lock)  # readable in diffs, not \\u-escaped
+
+
+def test_empty_lock_round_trip() -> None:
+    assert load_lock(dump_lock(Lock()), LOCK_PATH) == (Lock(), ())
+
+
+def test_load_lock_invalid_json_reports_line() -> None:
+    lock, problems = load_lock('{\n  "format": 1,\n  oops\n}\n', LOCK_PATH)
+    assert lock is None
+    assert problems == (error(LOCK_PATH, 3, "lock file is not valid JSON (Expecting property "
+                                            f"name enclosed in double quotes); {ADVICE}"),)
+
+
+@pytest.mark.parametrize("data, shown", [({"format": 2}, "2"), ({}, "None"),
+                                         ({"format": "1"}, "'1'")])
+def test_load_lock_wrong_format(data: dict, shown: str) -> None:
+    assert load_lock(json.dumps(data), LOCK_PATH) == (None, (error(
+        LOCK_PATH, 0, f"lock file format {shown} is not 1; use the nca-anki version that "
+                      "wrote it"),))
+
+
+@pytest.mark.parametrize("data, why", [
+    ({"format": 1, "questions": []}, "KeyError: 'note_type'"),
+    ({"format": 1, "note_type": {"hash": "h", "mod": 1}}, "KeyError: 'questions'"),
+    ({"format": 1, "note_type": {"hash": "h", "mod": 1},
+      "questions": [{"guid": "g", "topic": "t", "part": 1, "hash": "h", "mod": 1,
+                     "prompt": "p"}]}, "KeyError: 'choices'"),
+    ({"format": 1, "note_type": {"hash": "h", "mod": 1},
+      "questions": [{"guid": "g", "topic": "t", "part": "one", "hash": "h", "mod": 1,
+                     "prompt": "p", "choices": [], "answer": 0, "explanation": ""}]},
+     "ValueError: invalid literal for int() with base 10: 'one'"),
+    ([], "AttributeError: 'list' object has no attribute 'get'"),
+])
+def test_load_lock_damaged(data: object, why: str) -> None:
+    assert load_lock(json.dumps(data), LOCK_PATH) == (None, (error(
+        LOCK_PATH, 0, f"lock file is damaged ({why}); {ADVICE}"),))
+
+
+def test_load_lock_duplicate_guids() -> None:
+    entry = LockEntry("nca-0000", "T", 1, "h", 1, "p", ("a", "b"), 0, "")
+    text = dump_lock(Lock("h", 1, (entry, replace(entry, prompt="other"))))
+    assert load_lock(text, LOCK_PATH) == (None, (error(
+        LOCK_PATH, 0, f"lock file lists a GUID twice; {ADVICE}"),))
+
+
+def test_future_mods_warns_about_clock() -> None:
+    lock = Lock("h", T2, (LockEntry("g1", "T", 1, "h", T2, "p", (), 0, ""),
+                          LockEntry("g2", "T", 1, "h", T0, "p", (), 0, "")))
+    assert future_mods(lock, T1, LOCK_PATH) == (warning(
+        LOCK_PATH, 0, "2 time(s) in the lock file are ahead of this machine's clock; "
+                      "check the clock"),)
+    assert future_mods(lock, T2, LOCK_PATH) == ()
