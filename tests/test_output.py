@@ -1,0 +1,116 @@
+"""Tests for nca_anki.output: atomic writes and the inside() path check."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from nca_anki.output import WriteError, inside, write_atomic
+
+SUFFIX = ("; check that the folder is writable (the previous file, if any, is unchanged)")
+
+
+def test_writes_new_file_and_creates_folders(tmp_path: Path) -> None:
+    target = tmp_path / "dist" / "decks" / "deep-learning.apkg"
+    assert write_atomic(target, b"PK\x03\x04 data") is True
+    assert target.read_bytes() == b"PK\x03\x04 data"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert sorted(p.name for p in target.parent.iterdir()) == ["deep-learning.apkg"]
+
+
+def test_replaces_different_content(tmp_path: Path) -> None:
+    target = tmp_path / "deck.apkg"
+    target.write_bytes(b"old")
+    assert write_atomic(target, b"new content") is True
+    assert target.read_bytes() == b"new content"
+    assert [p.name for p in tmp_path.iterdir()] == ["deck.apkg"]
+
+
+def test_identical_content_is_not_rewritten(tmp_path: Path) -> None:
+    target = tmp_path / "deck.apkg"
+    assert write_atomic(target, b"same") is True
+    os.utime(target, ns=(1_000_000_000_000_000_000, 1_000_000_000_000_000_000))
+    inode = target.stat().st_ino
+    assert write_atomic(target, b"same") is False
+    assert target.stat().st_mtime_ns == 1_000_000_000_000_000_000
+    assert target.stat().st_ino == inode
+    assert target.read_bytes() == b"same"
+
+
+def test_empty_content(tmp_path: Path) -> None:
+    target = tmp_path / "empty"
+    assert write_atomic(target, b"") is True
+    assert write_atomic(target, b"") is False
+    assert target.read_bytes() == b""
+
+
+def test_no_temp_files_left_after_many_writes(tmp_path: Path) -> None:
+    for n in range(5):
+        write_atomic(tmp_path / f"deck-{n % 2}.apkg", bytes([n]) * 100)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck-0.apkg", "deck-1.apkg"]
+    assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*"))
+
+
+def test_parent_is_a_file_raises_write_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "dist"
+    blocker.write_bytes(b"not a folder")
+    target = blocker / "deck.apkg"
+    with pytest.raises(WriteError) as caught:
+        write_atomic(target, b"data")
+    assert caught.value.path == target
+    assert caught.value.reason == "cannot write: File exists" + SUFFIX
+    assert str(caught.value) == f"{target}: cannot write: File exists{SUFFIX}"
+    assert blocker.read_bytes() == b"not a folder"
+    assert [p.name for p in tmp_path.iterdir()] == ["dist"]
+
+
+def test_grandparent_is_a_file_raises_write_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "dist"
+    blocker.write_bytes(b"x")
+    target = blocker / "sub" / "deck.apkg"
+    with pytest.raises(WriteError) as caught:
+        write_atomic(target, b"data")
+    assert (caught.value.path, caught.value.reason) == (
+        target, "cannot write: Not a directory" + SUFFIX)
+    assert [p.name for p in tmp_path.iterdir()] == ["dist"]
+
+
+def test_failed_replace_removes_its_temp_file(tmp_path: Path) -> None:
+    # The target is a non-empty folder: the temp file is written, the rename fails.
+    target = tmp_path / "deck.apkg"
+    target.mkdir()
+    (target / "keep").write_bytes(b"k")
+    with pytest.raises(WriteError) as caught:
+        write_atomic(target, b"data")
+    assert caught.value.path == target
+    assert caught.value.reason.startswith("cannot write: ")
+    assert caught.value.reason.endswith(SUFFIX)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.apkg"]
+    assert [p.name for p in target.iterdir()] == ["keep"]
+
+
+def test_write_error_is_an_exception_with_path_and_reason() -> None:
+    exc = WriteError(Path("a/b.apkg"), "because")
+    assert isinstance(exc, Exception)
+    assert (exc.path, exc.reason, str(exc)) == (Path("a/b.apkg"), "because", "a/b.apkg: because")
+
+
+def test_inside(tmp_path: Path) -> None:
+    folder = tmp_path / "dist"
+    folder.mkdir()
+    assert inside(folder, folder / "deck.apkg")
+    assert inside(folder, folder / "sub" / ".." / "deck.apkg")
+    assert not inside(folder, folder / ".." / "x")
+    assert not inside(folder, folder / "../x")
+    assert not inside(folder, folder / ".." / "dist-evil" / "x")
+    assert not inside(folder, Path("/etc/passwd"))
+
+
+def test_inside_follows_symlinks(tmp_path: Path) -> None:
+    folder = tmp_path / "dist"
+    folder.mkdir()
+    (folder / "escape").symlink_to(tmp_path)
+    assert not inside(folder, folder / "escape" / "x")

@@ -1,0 +1,196 @@
+"""Tests for nca_anki.package: deterministic, deflated .apkg bytes with per-note mods."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+import tempfile
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from nca_anki.identity import IdentifiedNote
+from nca_anki.package import DeckSpec, build_package, deck_id
+from nca_anki.parse import Choice, Question
+from nca_anki.render import (
+    CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, RenderedNote, Renderer,
+)
+from nca_anki.topics import Topic
+
+T0 = 1_700_000_000
+NOTE_TYPE = NoteType(NOTE_TYPE_ID, NOTE_TYPE_NAME, FIELDS, CARD_TEMPLATE_NAME,
+                     "{{Prompt}}<br>{{Choices}}", "{{FrontSide}}<hr id=answer>{{Answer}}",
+                     ".card { color: black; }")
+DECK = "NCA::Deep Learning"
+
+
+def identified(number: int, mod: int, guid: str | None = None, part: int = 1) -> IdentifiedNote:
+    prompt = f"Question number {number}?"
+    question = Question(number, prompt, (Choice("Yes", True), Choice("No", False)),
+                        f"Because {number}.", "source/dl-1.txt", number * 6)
+    fields = (prompt, "<ol><li>Yes</li><li>No</li></ol>", "A", f"<p>Because {number}.</p>",
+              f"Deep Learning — part {part}")
+    note = RenderedNote(question, part, fields, (f"deep-learning::part-{part}",))
+    return IdentifiedNote(note, "Deep Learning", guid or f"nca-{number:016x}", mod, "new")
+
+
+NOTES = (identified(1, T0 + 10), identified(2, T0), identified(3, T0 + 500, part=2))
+SPEC = DeckSpec(DECK, "Questions on deep learning.", NOTES)
+
+
+def open_collection(package: bytes) -> sqlite3.Connection:
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:
+        data = archive.read("collection.anki2")
+    conn = sqlite3.connect(":memory:")
+    conn.deserialize(data)
+    return conn
+
+
+@pytest.fixture
+def collection() -> sqlite3.Connection:
+    conn = open_collection(build_package(SPEC, NOTE_TYPE, T0 - 100))
+    yield conn
+    conn.close()
+
+
+def test_zip_layout_is_deflated_with_fixed_dates() -> None:
+    package = build_package(SPEC, NOTE_TYPE, T0)
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:
+        assert archive.testzip() is None
+        infos = archive.infolist()
+        assert [i.filename for i in infos] == ["collection.anki2", "media"]
+        assert [i.compress_type for i in infos] == [zipfile.ZIP_DEFLATED] * 2
+        assert [i.date_time for i in infos] == [(1980, 1, 1, 0, 0, 0)] * 2
+        assert archive.read("media") == b"{}"
+        collection = infos[0]
+        assert collection.compress_size < collection.file_size // 4
+        assert archive.read("collection.anki2").startswith(b"SQLite format 3\x00")
+
+
+def test_same_input_gives_identical_bytes() -> None:
+    first = build_package(SPEC, NOTE_TYPE, T0)
+    second = build_package(DeckSpec(DECK, "Questions on deep learning.", NOTES), NOTE_TYPE, T0)
+    assert first == second
+
+
+def test_different_mod_gives_different_bytes() -> None:
+    changed = SPEC.notes[:1] + (replace(SPEC.notes[1], mod=T0 + 1),) + SPEC.notes[2:]
+    assert build_package(SPEC, NOTE_TYPE, T0) != build_package(replace(SPEC, notes=changed),
+                                                               NOTE_TYPE, T0)
+
+
+def test_no_files_left_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    build_package(SPEC, NOTE_TYPE, T0)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_each_note_keeps_its_own_mod_and_guid(collection: sqlite3.Connection) -> None:
+    rows = collection.execute("SELECT guid, mod, mid FROM notes ORDER BY id").fetchall()
+    assert rows == [(n.guid, n.mod, NOTE_TYPE_ID) for n in NOTES]
+
+
+def test_note_fields_and_tags(collection: sqlite3.Connection) -> None:
+    rows = collection.execute("SELECT flds, tags FROM notes ORDER BY id").fetchall()
+    assert rows == [("\x1f".join(n.note.fields), f" {n.note.tags[0]} ") for n in NOTES]
+
+
+def test_cards_are_in_study_order_in_the_deck(collection: sqlite3.Connection) -> None:
+    rows = collection.execute(
+        "SELECT n.guid, c.did, c.ord, c.due, c.mod FROM cards c JOIN notes n ON c.nid = n.id "
+        "ORDER BY c.id").fetchall()
+    assert rows == [(n.guid, deck_id(DECK), 0, position, n.mod)
+                    for position, n in enumerate(NOTES)]
+
+
+def test_ids_are_unique(collection: sqlite3.Connection) -> None:
+    ids = [r[0] for r in collection.execute("SELECT id FROM notes UNION ALL SELECT id FROM cards")]
+    assert len(ids) == len(set(ids)) == 6
+
+
+def test_deck_is_named_in_col_decks(collection: sqlite3.Connection) -> None:
+    decks = json.loads(collection.execute("SELECT decks FROM col").fetchone()[0])
+    named = {v["name"]: (int(k), v["desc"]) for k, v in decks.items()}
+    assert named[DECK] == (deck_id(DECK), "Questions on deep learning.")
+    assert set(named) == {"Default", DECK}
+
+
+def test_note_type_in_col_models(collection: sqlite3.Connection) -> None:
+    models = json.loads(collection.execute("SELECT models FROM col").fetchone()[0])
+    assert list(models) == [str(NOTE_TYPE_ID)]
+    model = models[str(NOTE_TYPE_ID)]
+    assert int(model["id"]) == NOTE_TYPE_ID  # genanki stores it as a string
+    assert model["name"] == NOTE_TYPE_NAME
+    assert model["mod"] == T0 - 100
+    assert [f["name"] for f in model["flds"]] == list(FIELDS)
+    assert [(t["name"], t["qfmt"], t["afmt"]) for t in model["tmpls"]] == [
+        (CARD_TEMPLATE_NAME, NOTE_TYPE.front, NOTE_TYPE.back)]
+    assert model["css"] == NOTE_TYPE.css
+
+
+def test_deck_id_is_stable_and_in_range() -> None:
+    assert deck_id(DECK) == deck_id("NCA::Deep Learning")
+    assert deck_id(DECK) != deck_id("NCA::Deep  Learning")
+    for name in (DECK, "NCA::GPU Computing", "", "日本語"):
+        assert 1 << 30 <= deck_id(name) < 1 << 41
+
+
+def test_empty_deck_builds() -> None:
+    conn = open_collection(build_package(DeckSpec(DECK, "", ()), NOTE_TYPE, T0))
+    assert conn.execute("SELECT count(*) FROM notes").fetchone() == (0,)
+    decks = json.loads(conn.execute("SELECT decks FROM col").fetchone()[0])
+    assert DECK in {v["name"] for v in decks.values()}
+
+
+def test_package_from_real_templates() -> None:
+    templates = Path(__file__).resolve().parent.parent / "templates"
+    renderer = Renderer(templates, "templates")
+    note_type, problems = renderer.note_type()
+    assert problems == ()
+    topic = Topic("Deep Learning", DECK, "deep-learning", ())
+    question = Question(1, "What is `nvcc`?", (Choice("A compiler", True),
+                                                Choice("A & B", False)), "**Yes.**")
+    note, problems = renderer.note(topic, 1, question)
+    assert problems == ()
+    item = IdentifiedNote(note, "Deep Learning", "nca-00000000000000aa", T0, "new")
+    conn = open_collection(build_package(DeckSpec(DECK, "", (item,)), note_type, T0))
+    (flds,) = conn.execute("SELECT flds FROM notes").fetchone()
+    assert tuple(flds.split("\x1f")) == note.fields
+    models = json.loads(conn.execute("SELECT models FROM col").fetchone()[0])
+    assert models[str(NOTE_TYPE_ID)]["tmpls"][0]["qfmt"] == note_type.front
+
+
+def test_real_anki_updates_only_notes_with_a_newer_mod(tmp_path: Path) -> None:
+    anki_client = pytest.importorskip("anki_client")
+    col = anki_client.open_collection(tmp_path / "collection.anki2")
+    try:
+        first = tmp_path / "first.apkg"
+        first.write_bytes(build_package(SPEC, NOTE_TYPE, T0))
+        counts = anki_client.import_package(col, first)
+        assert (counts.new, counts.updated, counts.duplicate) == (3, 0, 0)
+
+        def edited(item: IdentifiedNote, mod: int) -> IdentifiedNote:
+            fields = ("Edited prompt?",) + item.note.fields[1:]
+            return replace(item, note=replace(item.note, fields=fields), mod=mod)
+
+        # Note 1 edited with the same mod (must be ignored), note 2 with a newer one.
+        notes = (edited(NOTES[0], NOTES[0].mod), edited(NOTES[1], NOTES[1].mod + 1), NOTES[2])
+        second = tmp_path / "second.apkg"
+        second.write_bytes(build_package(replace(SPEC, notes=notes), NOTE_TYPE, T0))
+        counts = anki_client.import_package(col, second)
+        assert (counts.new, counts.updated, counts.duplicate) == (0, 1, 2)
+
+        cards = anki_client.cards_in_deck(col, DECK)
+        assert sorted((c.guid, c.fields["Prompt"], c.note_mod) for c in cards) == sorted([
+            (NOTES[0].guid, "Question number 1?", NOTES[0].mod),
+            (NOTES[1].guid, "Edited prompt?", NOTES[1].mod + 1),
+            (NOTES[2].guid, "Question number 3?", NOTES[2].mod),
+        ])
+        assert anki_client.note_type_names(col).count(NOTE_TYPE_NAME) == 1
+    finally:
+        col.close()

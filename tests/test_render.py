@@ -1,0 +1,364 @@
+"""Tests for nca_anki.render: note type, note fields, Markdown, sanitising, template errors."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from nca_anki.diagnostics import error
+from nca_anki.parse import Choice, Question, parse
+from nca_anki.render import (
+    CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, Renderer,
+)
+from nca_anki.topics import Topic
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+SHOWN = "templates"
+TOPIC = Topic("Deep Learning", "NCA::Deep Learning", "deep-learning", ())
+
+
+@pytest.fixture(scope="module")
+def renderer() -> Renderer:
+    return Renderer(TEMPLATES, SHOWN)
+
+
+def make_question(prompt: str = "Which GPU architecture introduced Tensor Cores?",
+                  choices: tuple[str, ...] = ("Pascal", "Volta", "Turing"),
+                  correct: int = 1, explanation: str = "Volta (2017).",
+                  number: int = 4, line: int = 17, path: str = "source/dl-1.txt") -> Question:
+    return Question(number, prompt,
+                    tuple(Choice(c, i == correct, line + 1 + i) for i, c in enumerate(choices)),
+                    explanation, path, line)
+
+
+def fields_of(renderer: Renderer, question: Question, part: int = 1,
+              topic: Topic = TOPIC) -> dict[str, str]:
+    note, problems = renderer.note(topic, part, question)
+    assert problems == ()
+    assert note is not None
+    return dict(zip(FIELDS, note.fields))
+
+
+class _Tags(HTMLParser):
+    """Every start tag with its attributes, as a browser would see them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    handle_startendtag = handle_starttag
+
+
+def live_tags(html: str) -> list[tuple[str, dict[str, str | None]]]:
+    parser = _Tags()
+    parser.feed(html)
+    parser.close()
+    return parser.tags
+
+
+# --- the note type --------------------------------------------------------------------------
+
+def test_note_type_identity_and_fields(renderer: Renderer) -> None:
+    note_type, problems = renderer.note_type()
+    assert problems == ()
+    assert note_type is not None
+    assert note_type.fields == ("Prompt", "Choices", "Answer", "Explanation", "Source") == FIELDS
+    assert (note_type.id, note_type.name, note_type.template_name) == (
+        NOTE_TYPE_ID, NOTE_TYPE_NAME, CARD_TEMPLATE_NAME)
+
+
+def test_front_does_not_give_the_answer_away(renderer: Renderer) -> None:
+    note_type, _ = renderer.note_type()
+    assert "{{Prompt}}" in note_type.front
+    assert "{{Choices}}" in note_type.front
+    assert "{{Answer}}" not in note_type.front
+    assert "{{Explanation}}" not in note_type.front
+
+
+def test_back_shows_answer_and_explanation(renderer: Renderer) -> None:
+    note_type, _ = renderer.note_type()
+    for name in ("{{Prompt}}", "{{Choices}}", "{{Answer}}", "{{Explanation}}", "{{Source}}"):
+        assert name in note_type.back, name
+
+
+def test_css_marks_every_label(renderer: Renderer) -> None:
+    note_type, _ = renderer.note_type()
+    for index, label in enumerate(LABELS, start=1):
+        assert f'[data-answer~="{label}"] .nca-choice-list li:nth-child({index})' \
+            in note_type.css
+    assert "{%" not in note_type.css and "{{" not in note_type.css
+
+
+def test_note_type_fingerprint_follows_content(renderer: Renderer) -> None:
+    note_type, _ = renderer.note_type()
+    again, _ = Renderer(TEMPLATES, SHOWN).note_type()
+    assert again == note_type and again.fingerprint == note_type.fingerprint
+    restyled = NoteType(note_type.id, note_type.name, note_type.fields,
+                        note_type.template_name, note_type.front, note_type.back,
+                        note_type.css + "\n.x { color: red; }")
+    assert restyled.fingerprint != note_type.fingerprint
+    assert re.fullmatch(r"[0-9a-f]{64}", note_type.fingerprint)
+
+
+# --- note fields ----------------------------------------------------------------------------
+
+def test_choices_field_is_a_lettered_list(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(choices=("Pascal", "Volta", "Turing", "Ampere")))
+    choices = fields["Choices"]
+    opening = re.match(r"<ol\b[^>]*>", choices)
+    assert opening and 'type="A"' in opening.group(0)
+    assert choices.endswith("</ol>")
+    assert re.findall(r"<li>(.*?)</li>", choices) == ["Pascal", "Volta", "Turing", "Ampere"]
+    assert choices.count("<li") == 4
+
+
+def test_answer_field_is_the_letter(renderer: Renderer) -> None:
+    assert fields_of(renderer, make_question(correct=1))["Answer"] == "B"
+    assert fields_of(renderer, make_question(correct=0))["Answer"] == "A"
+
+
+def test_ten_choices_are_labelled_a_to_j(renderer: Renderer) -> None:
+    texts = tuple(f"Choice {n}" for n in range(10))
+    fields = fields_of(renderer, make_question(choices=texts, correct=9))
+    assert fields["Answer"] == "J"
+    assert fields["Choices"].count("<li>") == 10
+
+
+def test_more_than_ten_choices_is_an_error_at_the_question(renderer: Renderer) -> None:
+    question = make_question(choices=tuple(f"Choice {n}" for n in range(11)), number=7,
+                             line=42, path="source/big-1.txt")
+    note, problems = renderer.note(TOPIC, 1, question)
+    assert note is None
+    assert problems == (error("source/big-1.txt", 42,
+                              "Question 7 has 11 choices; at most 10 are supported"),)
+
+
+def test_source_field_and_tags(renderer: Renderer) -> None:
+    note, _ = renderer.note(TOPIC, 2, make_question())
+    assert note.fields[FIELDS.index("Source")] == "Deep Learning — part 2"
+    assert note.tags == ("deep-learning::part-2",)
+    assert note.part == 2
+    assert note.question == make_question()
+
+
+def test_source_field_escapes_the_deck_name(renderer: Renderer) -> None:
+    topic = Topic("AI", "NCA::AI & <DL>", "ai-dl", ())
+    assert fields_of(renderer, make_question(), topic=topic)["Source"] == \
+        "AI &amp; &lt;DL&gt; — part 1"
+
+
+def test_note_from_parsed_text(renderer: Renderer) -> None:
+    result = parse(
+        "Deep Learning 1 — Questions and Answers\n"
+        "Question 1: What does `cudaMalloc` return?\n"
+        "- A host pointer\n"
+        "- An error code (Correct answer)\n"
+        "Correct answer: An error code\n"
+        "It returns a **cudaError_t**.\n", "source/dl-1.txt")
+    assert result.diagnostics == ()
+    fields = fields_of(renderer, result.file.questions[0])
+    assert fields == {
+        "Prompt": "What does <code>cudaMalloc</code> return?",
+        "Choices": fields["Choices"],
+        "Answer": "B",
+        "Explanation": "<p>It returns a <strong>cudaError_t</strong>.</p>",
+        "Source": "Deep Learning — part 1",
+    }
+    assert re.findall(r"<li>(.*?)</li>", fields["Choices"]) == ["A host pointer", "An error code"]
+
+
+# --- Markdown ---------------------------------------------------------------------------------
+
+def test_inline_markdown_in_prompt(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(prompt="What does `nvcc` do, **exactly**?"))
+    assert fields["Prompt"] == "What does <code>nvcc</code> do, <strong>exactly</strong>?"
+
+
+def test_inline_markdown_in_choices(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(choices=("`cuBLAS`", "*cuDNN*", "plain")))
+    assert re.findall(r"<li>(.*?)</li>", fields["Choices"]) == [
+        "<code>cuBLAS</code>", "<em>cuDNN</em>", "plain"]
+
+
+def test_explanation_list_and_paragraphs(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(
+        explanation="Two reasons:\n\n- speed\n- memory\n\nSee the **docs**."))
+    assert fields["Explanation"] == (
+        "<p>Two reasons:</p>\n<ul>\n<li>speed</li>\n<li>memory</li>\n</ul>\n"
+        "<p>See the <strong>docs</strong>.</p>")
+
+
+def test_blank_line_makes_two_paragraphs(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(explanation="First.\n\nSecond."))
+    assert fields["Explanation"] == "<p>First.</p>\n<p>Second.</p>"
+
+
+def test_empty_explanation_is_empty(renderer: Renderer) -> None:
+    assert fields_of(renderer, make_question(explanation=""))["Explanation"] == ""
+
+
+def test_renderer_state_does_not_leak_between_notes(renderer: Renderer) -> None:
+    fields_of(renderer, make_question(explanation="- a\n- b"))
+    assert fields_of(renderer, make_question(explanation="Plain."))["Explanation"] == \
+        "<p>Plain.</p>"
+
+
+# --- source text is never live markup --------------------------------------------------------
+
+ATTACKS = (
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "[x](javascript:alert(1))",
+    '<a href="javascript:alert(1)">x</a>',
+    "<iframe src=//evil></iframe>",
+    '<div onclick="alert(1)">x</div>',
+    "<style>body{display:none}</style>",
+)
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+@pytest.mark.parametrize("where", ["prompt", "choice", "explanation"])
+def test_html_in_source_is_never_live(renderer: Renderer, attack: str, where: str) -> None:
+    question = make_question(
+        prompt=attack if where == "prompt" else "Prompt?",
+        choices=(attack, "Safe") if where == "choice" else ("One", "Two"),
+        explanation=f"Before.\n\n{attack}\n\nAfter." if where == "explanation" else "Fine.")
+    fields = fields_of(renderer, question)
+    html = fields["Choices"] if where == "choice" else fields[where.capitalize()]
+    # Raw HTML is kept as escaped text ("&lt;img ... onerror=...&gt;"), which is harmless;
+    # what must never appear is a live element or attribute.
+    assert "<script" not in html.lower()
+    if attack.startswith("["):  # a Markdown link: its unsafe URL is dropped entirely
+        assert "javascript:" not in html.lower()
+    for tag, attrs in live_tags(html):
+        assert tag not in {"script", "img", "iframe", "style", "div"}, (tag, html)
+        assert not any(name.startswith("on") for name in attrs), (tag, attrs)
+        assert not (attrs.get("href") or "").lower().startswith("javascript"), attrs
+
+
+def test_raw_html_is_shown_as_text(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(
+        prompt="<script>alert(1)</script>",
+        choices=("<img src=x onerror=alert(1)>", "[x](javascript:alert(1))"),
+        explanation="Use <b>bold</b>."))
+    assert fields["Prompt"] == "&lt;script&gt;alert(1)&lt;/script&gt;"
+    assert re.findall(r"<li>(.*?)</li>", fields["Choices"]) == [
+        "&lt;img src=x onerror=alert(1)&gt;", '<a rel="noopener noreferrer">x</a>']
+    assert fields["Explanation"] == "<p>Use &lt;b&gt;bold&lt;/b&gt;.</p>"
+
+
+def test_safe_links_survive(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(explanation="[docs](https://docs.nvidia.com)"))
+    assert fields["Explanation"] == \
+        '<p><a href="https://docs.nvidia.com" rel="noopener noreferrer">docs</a></p>'
+
+
+def test_ampersand_is_escaped(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(prompt="R&D and A & B", choices=("x & y", "z"),
+                                               explanation="Q&A"))
+    assert fields["Prompt"] == "R&amp;D and A &amp; B"
+    assert re.findall(r"<li>(.*?)</li>", fields["Choices"]) == ["x &amp; y", "z"]
+    assert fields["Explanation"] == "<p>Q&amp;A</p>"
+
+
+# --- template errors ----------------------------------------------------------------------------
+
+@pytest.fixture
+def templates_copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, folder)
+    return folder
+
+
+def test_templates_copy_renders_like_the_original(renderer: Renderer,
+                                                  templates_copy: Path) -> None:
+    assert Renderer(templates_copy, "my/templates").note_type() == renderer.note_type()
+
+
+@pytest.mark.parametrize("missing", ["front.html", "back.html", "style.css"])
+def test_missing_template_names_file_and_searched_folder(templates_copy: Path,
+                                                         missing: str) -> None:
+    (templates_copy / missing).unlink()
+    note_type, problems = Renderer(templates_copy, "my/templates").note_type()
+    assert note_type is None
+    assert problems == (error(f"my/templates/{missing}", 0,
+                              "template not found; searched my/templates; restore it from "
+                              "the project's templates/"),)
+
+
+def test_missing_choices_template_fails_the_note(templates_copy: Path) -> None:
+    (templates_copy / "choices.html").unlink()
+    note, problems = Renderer(templates_copy, "my/templates/").note(TOPIC, 1, make_question())
+    assert note is None
+    assert problems == (error("my/templates/choices.html", 0,
+                              "template not found; searched my/templates/; restore it from "
+                              "the project's templates/"),)
+
+
+def test_all_broken_templates_are_reported_at_once(templates_copy: Path) -> None:
+    (templates_copy / "front.html").unlink()
+    (templates_copy / "style.css").unlink()
+    _, problems = Renderer(templates_copy, "t").note_type()
+    assert [p.path for p in problems] == ["t/front.html", "t/style.css"]
+
+
+def test_template_syntax_error_reports_its_line(templates_copy: Path) -> None:
+    (templates_copy / "back.html").write_text(
+        '<div>\n{{ field("Prompt") }}\n{% if %}\n</div>\n', encoding="utf-8")
+    note_type, problems = Renderer(templates_copy, "t").note_type()
+    assert note_type is None
+    assert problems == (error("t/back.html", 3, "template syntax error: Expected an "
+                                                "expression, got 'end of statement block'"),)
+
+
+def test_undefined_variable_is_an_error_naming_the_template(templates_copy: Path) -> None:
+    (templates_copy / "front.html").write_text(
+        '<div>\n{{ field("Prompt") }}\n\n{{ answer_text }}\n</div>\n', encoding="utf-8")
+    note_type, problems = Renderer(templates_copy, "t").note_type()
+    assert note_type is None
+    assert problems == (error("t/front.html", 4, "template error: 'answer_text' is undefined"),)
+
+
+def test_undefined_variable_in_choices_template(templates_copy: Path) -> None:
+    (templates_copy / "choices.html").write_text(
+        "<ol>\n{% for c in choices %}<li>{{ c.missing }}</li>{% endfor %}</ol>\n",
+        encoding="utf-8")
+    note, problems = Renderer(templates_copy, "t").note(TOPIC, 1, make_question())
+    assert note is None
+    assert len(problems) == 1
+    assert (problems[0].path, problems[0].line) == ("t/choices.html", 2)
+    assert problems[0].message.startswith("template error: ")
+    assert "'missing'" in problems[0].message
+
+
+def test_unknown_field_is_an_error(templates_copy: Path) -> None:
+    (templates_copy / "front.html").write_text(
+        '<div>\n{{ field("Prompt") }}\n{{ field("Nope") }}\n</div>\n', encoding="utf-8")
+    note_type, problems = Renderer(templates_copy, "t").note_type()
+    assert note_type is None
+    assert problems == (error(
+        "t/front.html", 3,
+        "template error: KeyError: \"no field 'Nope'; the fields are Prompt, Choices, "
+        "Answer, Explanation, Source\""),)
+
+
+def test_template_edits_show_in_note_type(templates_copy: Path) -> None:
+    (templates_copy / "front.html").write_text(
+        '<section>{{ field("Prompt") }}|{{ field("Choices") }}</section>\n', encoding="utf-8")
+    note_type, problems = Renderer(templates_copy, "t").note_type()
+    assert problems == ()
+    assert note_type.front == "<section>{{Prompt}}|{{Choices}}</section>"
+
+
+def test_templates_autoescape(templates_copy: Path) -> None:
+    (templates_copy / "front.html").write_text('{{ "<b>&" }}{{ field("Prompt") }}\n',
+                                               encoding="utf-8")
+    note_type, _ = Renderer(templates_copy, "t").note_type()
+    assert note_type.front == "&lt;b&gt;&amp;{{Prompt}}"
