@@ -52,6 +52,7 @@ class BuildReport:
     topics: tuple[TopicResult, ...]
     diagnostics: tuple[Diagnostic, ...]
     removed: tuple[LockEntry, ...] = ()
+    templates_changed: bool = False  # the note type (card layout or CSS) has a new version
 
     @property
     def ok(self) -> bool:
@@ -207,7 +208,8 @@ def build(options: BuildOptions) -> BuildReport:
         count = {s: sum(n.status == s for n in notes) for s in ("new", "changed", "unchanged")}
         results.append(TopicResult(topic.deck_name, shown, len(topic.questions), **count,
                                    status=statuses.get(topic.name, "failed")))
-    return BuildReport(tuple(results), diag.sort_diagnostics(problems), assignment.removed)
+    return BuildReport(tuple(results), diag.sort_diagnostics(problems), assignment.removed,
+                       assignment.note_type_mod != lock.note_type_mod)
 
 
 def _failed_results(topics: tuple[Topic, ...], out: Path, failed: set[str]

@@ -193,7 +193,9 @@ def test_template_edit_updates_the_note_type_in_place(project, cli, col):
     names = note_type_names(col)
     css = project / "templates" / "style.css"
     css.write_text(css.read_text() + "\n.nca-prompt { letter-spacing: 0.01em; }\n")
-    assert cli().status == 0
+    run = cli()
+    assert run.status == 0
+    assert run.out.startswith("card templates changed: the decks carry the new layout\n")
     counts = import_package(col, project / "dist" / apkg)
     assert counts.conflicting == 0 and counts.new == 0
     assert note_type_names(col) == names
