@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import diagnostics as diag
-from .config import CONFIG_NAME, load_config
+from .config import CONFIG_NAME, Config, load_config
 from .decode import decode_source
 from .diagnostics import Diagnostic
 from .identity import LOCK_NAME, Lock, LockEntry, assign, dump_lock, future_mods, load_lock
 from .output import WriteError, inside, write_atomic
 from .package import DeckSpec, build_package
 from .parse import ParsedFile, parse
-from .render import RenderedNote, Renderer
-from .topics import Topic, group_topics
+from .render import NoteType, RenderedNote, Renderer
+from .topics import Topic, deck_for, group_topics
 
 SOURCE_SUFFIX = ".txt"
 
@@ -127,89 +127,148 @@ def _check_folders(options: BuildOptions) -> list[Diagnostic]:
     return problems
 
 
+@dataclass(frozen=True)
+class _Inputs:
+    """Everything read and checked before anything is written."""
+
+    config: Config
+    topics: tuple[Topic, ...]
+    orphans: tuple[ParsedFile, ...]  # files whose title could not be read
+    note_type: NoteType | None
+    lock: Lock | None
+    problems: tuple[Diagnostic, ...]
+    global_failure: bool  # settings, templates or lock broken: no topic can be built
+
+
+def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs:
+    config_path = _display(options.source, CONFIG_NAME)
+    files, problems = _read_sources(options.source)
+    config, config_problems = load_config(options.source, config_path)
+    topics, topic_problems = group_topics(files, config, config_path)
+    note_type, template_problems = renderer.note_type()
+    lock, lock_problems = _read_lock(options.source / LOCK_NAME,
+                                     _display(options.source, LOCK_NAME), now)
+    shared = [*config_problems, *template_problems, *lock_problems]
+    # Without any question file every lock entry would look removed: stop instead.
+    return _Inputs(config, topics, tuple(f for f in files if not f.title), note_type, lock,
+                   (*problems, *topic_problems, *shared),
+                   diag.has_errors(shared) or not files)
+
+
+def _render_notes(renderer: Renderer, topics: tuple[Topic, ...]
+                  ) -> tuple[dict[str, list[RenderedNote]], list[Diagnostic]]:
+    rendered: dict[str, list[RenderedNote]] = {}
+    problems: list[Diagnostic] = []
+    for topic in topics:
+        notes = rendered.setdefault(topic.name, [])
+        for part, question in topic.questions:
+            note, note_problems = renderer.note(topic, part, question)
+            problems += note_problems
+            if note is not None:
+                notes.append(note)
+    return rendered, problems
+
+
+def _topics_of_orphans(inputs: _Inputs) -> set[str]:
+    """Topics the lock places questions of a title-less file in: building them without
+    that file would drop a whole part from the learners' deck."""
+    prompts = {q.prompt for orphan in inputs.orphans for q in orphan.questions}
+    entries = inputs.lock.entries if inputs.lock else ()
+    return {e.topic for e in entries if e.prompt in prompts}
+
+
+def _failed_topics(inputs: _Inputs, problems: list[Diagnostic]) -> set[str]:
+    """Topics that must not be built: an error in one of their files, or in a file whose
+    title is unreadable but whose questions belong to the topic."""
+    if inputs.global_failure:
+        return {t.name for t in inputs.topics}
+    error_paths = {d.path for d in problems if d.is_error}
+    return {t.name for t in inputs.topics if error_paths & set(t.paths)} \
+        | _topics_of_orphans(inputs)
+
+
+def _orphaned_topics(inputs: _Inputs) -> tuple[Topic, ...]:
+    """Topics known only through an orphan file's questions, for the report."""
+    named = {t.name for t in inputs.topics}
+    return tuple(Topic(name, *deck_for(name, inputs.config), ())
+                 for name in sorted(_topics_of_orphans(inputs) - named))
+
+
+def _write_outputs(lock_path: Path, lock_text: str,
+                   packages: list[tuple[Topic, Path, bytes]]
+                   ) -> tuple[dict[str, str], list[Diagnostic]]:
+    """Write the lock, then each package; a package that cannot be written fails alone.
+    Without the lock on disk no package is written: it could not be rebuilt identically."""
+    try:
+        write_atomic(lock_path, lock_text.encode())
+    except WriteError as exc:
+        return {}, [diag.error(exc.path.as_posix(), 0, exc.reason)]
+    statuses, problems = {}, []
+    for topic, path, data in packages:
+        try:
+            statuses[topic.name] = "written" if write_atomic(path, data) else "unchanged"
+        except WriteError as exc:
+            problems.append(diag.error(exc.path.as_posix(), 0, exc.reason))
+    return statuses, problems
+
+
 def build(options: BuildOptions) -> BuildReport:
     problems = _check_folders(options)
     if problems:
         return BuildReport((), diag.sort_diagnostics(problems))
     now, real_clock = _clock(options)
-    config_path = _display(options.source, CONFIG_NAME)
-    lock_path = options.source / LOCK_NAME
-    lock_shown = _display(options.source, LOCK_NAME)
-
-    files, problems = _read_sources(options.source)
-    config, config_problems = load_config(options.source, config_path)
-    topics, topic_problems = group_topics(files, config, config_path)
     renderer = Renderer(options.templates, options.templates.as_posix())
-    note_type, template_problems = renderer.note_type()
-    lock, lock_problems = _read_lock(lock_path, lock_shown, now)
-    problems += list(config_problems) + list(topic_problems) + list(template_problems) \
-        + lock_problems
-    # Settings, templates and lock concern every topic: their errors stop all of them.
-    global_failure = diag.has_errors(list(config_problems) + list(template_problems)
-                                     + lock_problems)
-
+    inputs = _read_inputs(options, renderer, now)
+    problems = list(inputs.problems)
     rendered: dict[str, list[RenderedNote]] = {}
-    if note_type is not None:
-        for topic in topics:
-            notes = rendered.setdefault(topic.name, [])
-            for part, question in topic.questions:
-                note, note_problems = renderer.note(topic, part, question)
-                problems += note_problems
-                if note is not None:
-                    notes.append(note)
-
-    error_paths = {d.path for d in problems if d.is_error}
-    failed = {t.name for t in topics if global_failure or error_paths & set(t.paths)}
-    for topic in topics:
-        target = options.out / f"{topic.slug}.apkg"
-        if not inside(options.out, target):  # slugify makes this impossible; keep it so
-            problems.append(diag.error(topic.paths[0], 1, f"output {target} is outside "
-                                       f"{options.out}"))
-            failed.add(topic.name)
-
-    if global_failure or note_type is None or lock is None:
-        return BuildReport(_failed_results(topics, options.out, failed),
+    if inputs.note_type is not None:
+        rendered, render_problems = _render_notes(renderer, inputs.topics)
+        problems += render_problems
+    failed = _failed_topics(inputs, problems)
+    if inputs.global_failure or inputs.note_type is None or inputs.lock is None:
+        return BuildReport(_failed_results(inputs.topics, options.out, failed),
                            diag.sort_diagnostics(problems))
 
-    good = [t for t in topics if t.name not in failed]
-    assignment = assign(tuple((t.name, n) for t in good for n in rendered.get(t.name, ())),
-                        note_type, lock, frozenset(failed), now)
+    good = [t for t in inputs.topics if t.name not in failed]
+    assignment = assign(tuple((t.name, n) for t in good for n in rendered[t.name]),
+                        inputs.note_type, inputs.lock, frozenset(failed), now)
+    lock_shown = _display(options.source, LOCK_NAME)
     for entry in assignment.removed:
         problems.append(diag.warning(lock_shown, 0, f"question removed from the source: "
-                                     f"{entry.prompt[:60]!r} (topic {entry.topic!r}); learners "
+                                     f"{diag.clip(entry.prompt, 60)!r} (topic {entry.topic!r}); learners "
                                      "who imported it keep its card"))
 
-    packages: list[tuple[Topic, Path, bytes, DeckSpec]] = []
+    packages = []
     for topic in good:
+        path = options.out / f"{topic.slug}.apkg"
+        if not inside(options.out, path):  # slugify makes this impossible; keep it so
+            problems.append(diag.error(topic.paths[0], 1, f"output {path} would be outside "
+                                       f"{options.out}; not written"))
+            continue
         notes = tuple(n for n in assignment.notes if n.topic == topic.name)
-        spec = DeckSpec(topic.deck_name, _description(topic), notes)
-        packages.append((topic, options.out / f"{topic.slug}.apkg",
-                         build_package(spec, note_type, assignment.note_type_mod), spec))
+        data = build_package(DeckSpec(topic.deck_name, _description(topic), notes),
+                             inputs.note_type, assignment.note_type_mod)
+        packages.append((topic, path, data))
 
-    statuses: dict[str, str] = {}
-    if real_clock and not options.check:
-        _wait_until(max([assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
     if options.check:
-        for topic, path, data, _ in packages:
-            same = path.is_file() and path.read_bytes() == data
-            statuses[topic.name] = "unchanged" if same else "would write"
+        statuses = {topic.name: "unchanged" if path.is_file() and path.read_bytes() == data
+                    else "would write" for topic, path, data in packages}
     else:
-        try:
-            write_atomic(lock_path, dump_lock(assignment.lock).encode())
-            for topic, path, data, _ in packages:
-                statuses[topic.name] = "written" if write_atomic(path, data) else "unchanged"
-        except WriteError as exc:
-            problems.append(diag.error(exc.path.as_posix(), 0, exc.reason))
+        if real_clock:
+            _wait_until(max([assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
+        statuses, write_problems = _write_outputs(options.source / LOCK_NAME,
+                                                  dump_lock(assignment.lock), packages)
+        problems += write_problems
 
     results = []
-    for topic in topics:
-        shown = _display(options.out, f"{topic.slug}.apkg")
+    for topic in inputs.topics + _orphaned_topics(inputs):
         notes = [n for n in assignment.notes if n.topic == topic.name]
         count = {s: sum(n.status == s for n in notes) for s in ("new", "changed", "unchanged")}
-        results.append(TopicResult(topic.deck_name, shown, len(topic.questions), **count,
+        results.append(TopicResult(topic.deck_name, _display(options.out, f"{topic.slug}.apkg"),
+                                   len(topic.questions), **count,
                                    status=statuses.get(topic.name, "failed")))
     return BuildReport(tuple(results), diag.sort_diagnostics(problems), assignment.removed,
-                       assignment.note_type_mod != lock.note_type_mod)
+                       assignment.note_type_mod != inputs.lock.note_type_mod)
 
 
 def _failed_results(topics: tuple[Topic, ...], out: Path, failed: set[str]

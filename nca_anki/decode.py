@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import ftfy
 
-from .diagnostics import Diagnostic, warning
+from .diagnostics import Diagnostic, clip, warning
 
 # Only undo mis-decoded UTF-8 (e.g. "â€”" for "—"); every other ftfy "fix" would change
 # what the author wrote (quotes, ligatures, widths) and is not ours to make.
@@ -91,8 +91,8 @@ def decode_source(data: bytes, path: str) -> DecodedText:
         fixed = line if line.isascii() else ftfy.fix_text(line, _FTFY_CONFIG)
         if fixed != line:
             diagnostics.append(
-                warning(path, number, f"repaired encoding damage: {_shorten(line)!r} "
-                        f"read as {_shorten(fixed)!r}; fix the source file")
+                warning(path, number, f"repaired encoding damage: {clip(line, 60)!r} "
+                        f"read as {clip(fixed, 60)!r}; fix the source file")
             )
             lines[number - 1] = line = fixed
         if "\ufffd" in line:
@@ -107,7 +107,3 @@ def decode_source(data: bytes, path: str) -> DecodedText:
             lines[number - 1] = "".join(ch for ch in line if not _is_stray_control(ch))
     return DecodedText("\n".join(lines), encoding, tuple(diagnostics))
 
-
-def _shorten(text: str, limit: int = 60) -> str:
-    text = text.strip()
-    return text if len(text) <= limit else text[: limit - 1] + "…"

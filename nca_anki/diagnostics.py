@@ -40,6 +40,12 @@ def warning(path: str, line: int, message: str) -> Diagnostic:
     return Diagnostic(path, line, Severity.WARNING, message)
 
 
+def clip(text: str, limit: int = 80) -> str:
+    """Source text quoted in a message: stripped, and cut with '…' past ``limit``."""
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
     return any(d.is_error for d in diagnostics)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .diagnostics import Diagnostic, error, warning
+from .diagnostics import Diagnostic, clip, error, warning
 
 TITLE_SUFFIX = "Questions and Answers"
 _SEPARATORS = ("—", "–", "-", "--", "―")
@@ -225,9 +225,9 @@ class _Parser:
             ok = False
         elif len(marked) == 1 and _norm(draft.answer).casefold() != texts[
                 draft.choices.index(marked[0])]:
-            self.error(draft.answer_line, f"'Correct answer: {_clip(draft.answer)}' disagrees "
+            self.error(draft.answer_line, f"'Correct answer: {clip(draft.answer)}' disagrees "
                        f"with the choice marked '(Correct answer)' at line {marked[0].line}: "
-                       f"{_clip(marked[0].text)!r}")
+                       f"{clip(marked[0].text)!r}")
             ok = False
         explanation = "\n".join(text for _, text in draft.explanation).strip()
         if ok and not explanation:
@@ -279,6 +279,3 @@ def parse(text: str, path: str) -> ParseResult:
     return ParseResult(ParsedFile(path, title, name, part, questions),
                        tuple(parser.diagnostics))
 
-
-def _clip(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

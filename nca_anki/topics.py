@@ -59,6 +59,12 @@ def slugify(name: str) -> str:
     return slug[:_SLUG_MAX].rstrip("-") or "topic"
 
 
+def deck_for(name: str, config: Config) -> tuple[str, str]:
+    """The full deck name and the file slug of the topic called ``name``."""
+    leaf = config.deck_names.get(name, name)
+    return f"{config.parent_deck}::{leaf}", slugify(leaf)
+
+
 def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
                  ) -> tuple[tuple[Topic, ...], tuple[Diagnostic, ...]]:
     """Group ``files`` by cleaned topic name; report clashes of parts and file names."""
@@ -88,7 +94,7 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
                 problems.append(error(member.path, 1, f"deck name {leaf!r} {why}; set one in "
                                       "nca-anki.toml [deck_names]"))
             continue
-        topics.append(Topic(name, f"{config.parent_deck}::{leaf}", slugify(leaf), tuple(members)))
+        topics.append(Topic(name, *deck_for(name, config), tuple(members)))
 
     for key in sorted(set(config.deck_names) - set(by_name)):
         problems.append(warning(config_path, 0, f"[deck_names] names topic {key!r}, "

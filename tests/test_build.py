@@ -1,0 +1,105 @@
+"""The pipeline as a library: which topics build, what is kept, what the lock records."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+from nca_anki.build import BuildOptions, build
+
+AI = "nca-ai-deep-learning-frameworks-4.txt"
+AI_DECK = "ai-deep-learning-frameworks.apkg"
+
+
+def options(root: Path, **kwargs) -> BuildOptions:
+    """Options as the CLI passes them, relative to the project folder (the current one)."""
+    assert Path.cwd() == root
+    return BuildOptions(Path("source"), Path("templates"), Path("dist"), **kwargs)
+
+
+def lock_entries(root: Path) -> list[dict]:
+    return json.loads((root / "source" / "nca-anki.lock.json").read_text())["questions"]
+
+
+def test_unreadable_title_keeps_the_topic_its_questions_belong_to(project):
+    assert build(options(project)).ok
+    deck = (project / "dist" / AI_DECK).read_bytes()
+    lock = (project / "source" / "nca-anki.lock.json").read_bytes()
+    source = project / "source" / AI
+    lines = source.read_text(encoding="utf-8").split("\n")
+    source.write_text("\n".join(lines[1:]), encoding="utf-8")  # the title line is gone
+
+    report = build(options(project))
+    assert not report.ok
+    assert [str(d) for d in report.diagnostics if d.is_error] == [
+        f"source/{AI}:1: error: missing title line; expected '<title> — Questions and Answers'"
+        " before the first question"]
+    status = {t.deck_name: t.status for t in report.topics}
+    assert status["NCA::AI & Deep Learning Frameworks"] == "failed"
+    assert (project / "dist" / AI_DECK).read_bytes() == deck
+    assert (project / "source" / "nca-anki.lock.json").read_bytes() == lock
+    assert not report.removed
+
+
+def test_one_unwritable_deck_does_not_stop_the_others(project):
+    (project / "dist" / AI_DECK).mkdir(parents=True)  # a folder where the file should go
+    report = build(options(project))
+    errors = [str(d) for d in report.diagnostics if d.is_error]
+    assert len(errors) == 1 and errors[0].startswith(f"dist/{AI_DECK}: error: cannot write")
+    statuses = sorted(t.status for t in report.topics)
+    assert statuses == ["failed", "written", "written"]
+    assert not [p for p in (project / "dist").iterdir() if p.name.startswith(".")]
+
+
+def test_removed_question_is_reported_kept_in_the_lock_and_revived(project):
+    assert build(options(project, now=1_900_000_000)).ok
+    source = project / "source" / AI
+    original = source.read_text(encoding="utf-8")
+    start = original.index("Question 3:")
+    end = original.index("Question 4:")
+    removed_prompt = original[start:end].split("\n")[0].split(": ", 1)[1]
+    guid = next(e["guid"] for e in lock_entries(project) if e["prompt"] == removed_prompt)
+    source.write_text(original[:start] + original[end:], encoding="utf-8")
+
+    report = build(options(project, now=1_900_000_100))
+    assert report.ok
+    assert [e.guid for e in report.removed] == [guid]
+    warnings = [str(d) for d in report.diagnostics if "removed from the source" in str(d)]
+    assert warnings == [f"source/nca-anki.lock.json: warning: question removed from the "
+                        f"source: 'In ONNX (Open Neural Network Exchange), what is the primary…' (topic 'AI & Deep Learning "
+                        "Frameworks'); learners who imported it keep its card"]
+    entry = next(e for e in lock_entries(project) if e["guid"] == guid)
+    assert entry["removed"] == 1_900_000_100
+
+    source.write_text(original, encoding="utf-8")
+    report = build(options(project, now=1_900_000_200))
+    assert report.ok and not report.removed
+    entry = next(e for e in lock_entries(project) if e["guid"] == guid)
+    assert "removed" not in entry
+    ai = next(t for t in report.topics if t.output.endswith(AI_DECK))
+    assert (ai.new, ai.unchanged) == (0, 7)
+
+
+def test_edits_within_one_second_get_rising_mods_never_ahead_of_the_clock(project):
+    assert build(options(project)).ok
+    source = project / "source" / AI
+    mods = []
+    for word in ("limits", "bounds", "restricts"):
+        text = re.sub(r"Gradient clipping \w+", f"Gradient clipping {word}",
+                      source.read_text(encoding="utf-8"), count=1)
+        source.write_text(text, encoding="utf-8")
+        assert build(options(project)).ok
+        mods.append(next(e["mod"] for e in lock_entries(project)
+                         if e["prompt"].startswith("What problem does gradient clipping")))
+        assert mods[-1] <= time.time()
+    assert mods == sorted(set(mods))
+
+
+def test_no_questions_is_an_error(project):
+    for path in (project / "source").glob("*.txt"):
+        path.unlink()
+    report = build(options(project))
+    assert [str(d) for d in report.diagnostics] == [
+        "source: error: no question files (*.txt) found; add some or pass --source DIR"]
