@@ -177,14 +177,16 @@ def _topics_of_orphans(inputs: _Inputs) -> set[str]:
     return {e.topic for e in entries if e.prompt in prompts}
 
 
-def _failed_topics(inputs: _Inputs, problems: list[Diagnostic]) -> set[str]:
-    """Topics that must not be built: an error in one of their files, or in a file whose
-    title is unreadable but whose questions belong to the topic."""
+def _failed_topics(inputs: _Inputs, rendered: dict[str, list[RenderedNote]],
+                   problems: list[Diagnostic]) -> set[str]:
+    """Topics that must not be built: an error in one of their files, a question that did
+    not become a note (say, a broken choices template), or a file whose title is
+    unreadable but whose questions belong to the topic."""
     if inputs.global_failure:
         return {t.name for t in inputs.topics}
     error_paths = {d.path for d in problems if d.is_error}
-    return {t.name for t in inputs.topics if error_paths & set(t.paths)} \
-        | _topics_of_orphans(inputs)
+    return {t.name for t in inputs.topics if error_paths & set(t.paths)
+            or len(rendered.get(t.name, ())) != len(t.questions)} | _topics_of_orphans(inputs)
 
 
 def _orphaned_topics(inputs: _Inputs) -> tuple[Topic, ...]:
@@ -224,7 +226,7 @@ def build(options: BuildOptions) -> BuildReport:
     if inputs.note_type is not None:
         rendered, render_problems = _render_notes(renderer, inputs.topics)
         problems += render_problems
-    failed = _failed_topics(inputs, problems)
+    failed = _failed_topics(inputs, rendered, problems)
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None:
         return BuildReport(_failed_results(inputs.topics, options.out, failed),
                            diag.sort_diagnostics(problems))

@@ -135,3 +135,18 @@ def test_readme_test_command_is_what_ci_runs():
     assert "build_decks.py" in build_command
     assert "pytest" in test_command
     assert test_command in ci
+
+
+def test_broken_choices_template_builds_nothing_and_keeps_decks(project, cli):
+    assert cli().status == 0
+    before = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    lock = (project / "source" / "nca-anki.lock.json").read_bytes()
+    (project / "templates" / "choices.html").write_text("{{ choices | no_such_filter }}")
+    run = cli()
+    assert run.status == 1
+    assert [l for l in run.err.splitlines() if ": error: " in l] == [
+        "templates/choices.html:1: error: template syntax error: No filter named "
+        "'no_such_filter'."]
+    assert run.out.count(": failed;") == 3
+    assert before == {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    assert (project / "source" / "nca-anki.lock.json").read_bytes() == lock
