@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
+from importlib.metadata import PackageNotFoundError, distribution
+
+import pytest
 
 from conftest import REPO
+from nca_anki.cli import main
 
 
 def test_help_and_usage_errors_exit_0_and_2(cli):
@@ -150,3 +153,12 @@ def test_broken_choices_template_builds_nothing_and_keeps_decks(project, cli):
     assert run.out.count(": failed;") == 3
     assert before == {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
     assert (project / "source" / "nca-anki.lock.json").read_bytes() == lock
+
+
+def test_console_command_is_installed_and_points_at_the_cli():
+    try:
+        scripts = distribution("nca-anki").entry_points.select(group="console_scripts")
+    except PackageNotFoundError:
+        pytest.skip("nca-anki is not installed in this environment (pip install -e .)")
+    (script,) = [s for s in scripts if s.name == "nca-anki"]
+    assert script.load() is main
