@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Build the Anki decks: ``python build_decks.py [--source DIR] [--templates DIR] [--out DIR] [--check]``."""
+"""Build the Anki decks from source/ into dist/ (see README.md).
+
+    python build_decks.py [--source DIR] [--templates DIR] [--out DIR] [--check]
+"""
 
 import sys
 

@@ -236,9 +236,9 @@ def build(options: BuildOptions) -> BuildReport:
                         inputs.note_type, inputs.lock, frozenset(failed), now)
     lock_shown = _display(options.source, LOCK_NAME)
     for entry in assignment.removed:
-        problems.append(diag.warning(lock_shown, 0, f"question removed from the source: "
-                                     f"{diag.clip(entry.prompt, 60)!r} (topic {entry.topic!r}); learners "
-                                     "who imported it keep its card"))
+        problems.append(diag.warning(
+            lock_shown, 0, f"question removed from the source: {diag.clip(entry.prompt, 60)!r} "
+                           f"(topic {entry.topic!r}); learners who imported it keep its card"))
 
     packages = []
     for topic in good:

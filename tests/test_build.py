@@ -67,9 +67,10 @@ def test_removed_question_is_reported_kept_in_the_lock_and_revived(project):
     assert report.ok
     assert [e.guid for e in report.removed] == [guid]
     warnings = [str(d) for d in report.diagnostics if "removed from the source" in str(d)]
-    assert warnings == [f"source/nca-anki.lock.json: warning: question removed from the "
-                        f"source: 'In ONNX (Open Neural Network Exchange), what is the primary…' (topic 'AI & Deep Learning "
-                        "Frameworks'); learners who imported it keep its card"]
+    assert warnings == ["source/nca-anki.lock.json: warning: question removed from the "
+                        "source: 'In ONNX (Open Neural Network Exchange), what is the primary…' "
+                        "(topic 'AI & Deep Learning Frameworks'); learners who imported it keep "
+                        "its card"]
     entry = next(e for e in lock_entries(project) if e["guid"] == guid)
     assert entry["removed"] == 1_900_000_100
 

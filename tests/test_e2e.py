@@ -78,7 +78,7 @@ def test_seed_decks_import_with_clean_names_and_full_cards(project, cli, col):
         assert len(cards) == count
         expected = read_questions(project / "source" / source_name)
         assert len(expected) == count  # the footer is not a question
-        for card, q in zip(cards, expected):
+        for card, q in zip(cards, expected, strict=True):
             front = html_to_text(card.question_html)
             back = html_to_text(card.answer_html)
             assert text(q["prompt"]) in front
