@@ -264,8 +264,8 @@ def build(options: BuildOptions) -> BuildReport:
 
     results = []
     for topic in inputs.topics + _orphaned_topics(inputs):
-        notes = [n for n in assignment.notes if n.topic == topic.name]
-        count = {s: sum(n.status == s for n in notes) for s in ("new", "changed", "unchanged")}
+        mine = [n for n in assignment.notes if n.topic == topic.name]
+        count = {s: sum(n.status == s for n in mine) for s in ("new", "changed", "unchanged")}
         results.append(TopicResult(topic.deck_name, _display(options.out, f"{topic.slug}.apkg"),
                                    len(topic.questions), **count,
                                    status=statuses.get(topic.name, "failed")))

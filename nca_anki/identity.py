@@ -180,13 +180,13 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
     taken = {e.guid for e in lock.entries}
     identified, entries = [], []
     for i, (topic, note) in enumerate(notes):
-        entry = matched.get(i)
-        if entry is None:
+        previous = matched.get(i)
+        if previous is None:
             guid, mod, status = _new_guid(topic, note, taken), now, "new"
-        elif entry.content_hash == hashes[i]:
-            guid, mod, status = entry.guid, entry.mod, "unchanged"
+        elif previous.content_hash == hashes[i]:
+            guid, mod, status = previous.guid, previous.mod, "unchanged"
         else:
-            guid, mod, status = entry.guid, max(entry.mod + 1, now), "changed"
+            guid, mod, status = previous.guid, max(previous.mod + 1, now), "changed"
         identified.append(IdentifiedNote(note, topic, guid, mod, status))
         entries.append(LockEntry(guid, topic, note.part, hashes[i], mod, note.question.prompt,
                                  tuple(c.text for c in note.question.choices), _answer(note),
@@ -194,13 +194,13 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
 
     newly_removed = []
     kept_removed = []
-    for j, entry in enumerate(candidates):
+    for j, gone in enumerate(candidates):
         if j in used:
             continue
-        if entry.removed is None:
-            entry = replace(entry, removed=now)
-            newly_removed.append(entry)
-        kept_removed.append(entry)
+        if gone.removed is None:
+            gone = replace(gone, removed=now)
+            newly_removed.append(gone)
+        kept_removed.append(gone)
 
     if note_type.fingerprint == lock.note_type_hash:
         note_type_mod = lock.note_type_mod

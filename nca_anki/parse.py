@@ -149,14 +149,15 @@ class _Parser:
 
     def feed(self, draft: _Draft, number: int, raw: str, line: str) -> None:
         answer = _ANSWER_RE.match(line)
+        choice = _CHOICE_RE.match(line)
         if draft.state == "explanation":
             draft.explanation.append((number, raw.rstrip()))
         elif answer:
             draft.answer = answer.group("text").strip()
             draft.answer_line = number
             draft.state = "explanation"
-        elif line.startswith("-") and _CHOICE_RE.match(line):
-            text = _CHOICE_RE.match(line).group("text")
+        elif choice:
+            text = choice.group("text")
             mark = _MARK_RE.search(text)
             text = text[: mark.start()].strip() if mark else text.strip()
             if not text:

@@ -147,15 +147,18 @@ class Renderer:
             return Markup("{{%s}}" % name)
 
         context: dict[str, object] = {"field": field, "fields": FIELDS, "labels": LABELS}
-        rendered, problems = {}, []
+        rendered: list[str] = []
+        problems: list[Diagnostic] = []
         for name in ("front.html", "back.html", "style.css"):
-            rendered[name], problem = self._render(name, context)
+            text, problem = self._render(name, context)
             if problem:
                 problems.append(problem)
+            rendered.append(text or "")
         if problems:
             return None, tuple(problems)
+        front, back, css = rendered
         return NoteType(NOTE_TYPE_ID, NOTE_TYPE_NAME, FIELDS, CARD_TEMPLATE_NAME,
-                        rendered["front.html"], rendered["back.html"], rendered["style.css"]), ()
+                        front, back, css), ()
 
     def note(self, topic: Topic, part: int, question: Question
              ) -> tuple[RenderedNote | None, tuple[Diagnostic, ...]]:
