@@ -17,7 +17,7 @@ _SEPARATORS = ("—", "–", "-", "--", "―")
 _SUFFIX_RE = re.compile(r"\s*" + re.escape(TITLE_SUFFIX) + r"\s*$", re.IGNORECASE)
 _PART_RE = re.compile(r"^(?P<name>.*?)\s+(?P<part>\d{1,4})$")
 _QUESTION_RE = re.compile(r"^Question\s+(?P<number>\d{1,6})\s*[:.]\s*(?P<prompt>.*)$")
-_CHOICE_RE = re.compile(r"^-\s*(?P<text>.*)$")
+_CHOICE_RE = re.compile(r"^-(?:\s+|$)(?P<text>.*)$")  # "-1 is odd" is not a choice
 _MARK_RE = re.compile(r"\s*\(\s*correct\s+answer\s*\)\s*$", re.IGNORECASE)
 _ANSWER_RE = re.compile(r"^Correct\s+answer\s*:\s*(?P<text>.*)$", re.IGNORECASE)
 

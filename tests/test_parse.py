@@ -573,3 +573,12 @@ def test_well_formed_files_round_trip_without_diagnostics(specs):
     assert result.diagnostics == ()
     assert [(q.prompt, tuple(c.text for c in q.choices), q.correct_indexes[0], q.explanation)
             for q in result.file.questions] == specs
+
+
+def test_a_prompt_line_starting_with_a_minus_number_is_not_a_choice():
+    result = parse(doc("Sample Topic 1 — Questions and Answers", "Question 1: Which is true?",
+                       "-1 squared is 1, so", "- it is odd (Correct answer)", "- it is even",
+                       "Correct answer: it is odd", "Because."), PATH)
+    (question,) = result.file.questions
+    assert question.prompt == "Which is true?\n-1 squared is 1, so"
+    assert [c.text for c in question.choices] == ["it is odd", "it is even"]
