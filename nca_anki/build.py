@@ -262,6 +262,7 @@ def build(options: BuildOptions) -> BuildReport:
                                                   dump_lock(assignment.lock), packages)
         problems += write_problems
 
+    problems += _stale_outputs(options.out, inputs.topics + _orphaned_topics(inputs))
     results = []
     for topic in inputs.topics + _orphaned_topics(inputs):
         mine = [n for n in assignment.notes if n.topic == topic.name]
@@ -271,6 +272,16 @@ def build(options: BuildOptions) -> BuildReport:
                                    status=statuses.get(topic.name, "failed")))
     return BuildReport(tuple(results), diag.sort_diagnostics(problems), assignment.removed,
                        assignment.note_type_mod != inputs.lock.note_type_mod)
+
+
+def _stale_outputs(out: Path, topics: tuple[Topic, ...]) -> list[Diagnostic]:
+    """Decks in the output folder that no topic builds any more (a renamed or deleted
+    topic): learners could still download them, so say so."""
+    expected = {f"{t.slug}.apkg" for t in topics}
+    stale = sorted(p.name for p in out.glob("*.apkg") if p.name not in expected) \
+        if out.is_dir() else []
+    return [diag.warning(_display(out, name), 0, "no topic builds this deck any more; delete "
+                         "it if its topic was renamed or removed") for name in stale]
 
 
 def _failed_results(topics: tuple[Topic, ...], out: Path, failed: set[str]

@@ -104,3 +104,14 @@ def test_no_questions_is_an_error(project):
     report = build(options(project))
     assert [str(d) for d in report.diagnostics] == [
         "source: error: no question files (*.txt) found; add some or pass --source DIR"]
+
+
+def test_a_deck_no_topic_builds_any_more_is_pointed_out(project):
+    (project / "dist").mkdir()
+    (project / "dist" / "old-topic-name.apkg").write_bytes(b"PK")
+    report = build(options(project))
+    assert report.ok
+    assert [str(d) for d in report.diagnostics if "dist/" in d.path] == [
+        "dist/old-topic-name.apkg: warning: no topic builds this deck any more; delete it if "
+        "its topic was renamed or removed"]
+    assert (project / "dist" / "old-topic-name.apkg").read_bytes() == b"PK"
