@@ -9,7 +9,7 @@ characters) is reported with its line; it is repaired only where the repair is u
 from __future__ import annotations
 
 import codecs
-import unicodedata
+import re
 from dataclasses import dataclass
 
 import ftfy
@@ -77,8 +77,8 @@ def _decode_bytes(data: bytes, path: str) -> tuple[str, str, list[Diagnostic]]:
     raise AssertionError("latin-1 decodes every byte string")  # pragma: no cover
 
 
-def _is_stray_control(ch: str) -> bool:
-    return ch not in "\t\n" and unicodedata.category(ch) in ("Cc", "Cs")
+# Control characters (Unicode category Cc) other than tab and newline, and lone surrogates.
+_STRAY_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def decode_source(data: bytes, path: str) -> DecodedText:
@@ -100,10 +100,10 @@ def decode_source(data: bytes, path: str) -> DecodedText:
                 warning(path, number, "text contains U+FFFD (a character lost in an earlier "
                         "encoding conversion); it cannot be repaired, fix the source file")
             )
-        if any(_is_stray_control(ch) for ch in line):
+        if _STRAY_CONTROL_RE.search(line):
             diagnostics.append(
                 warning(path, number, "control characters removed; fix the source file")
             )
-            lines[number - 1] = "".join(ch for ch in line if not _is_stray_control(ch))
+            lines[number - 1] = _STRAY_CONTROL_RE.sub("", line)
     return DecodedText("\n".join(lines), encoding, tuple(diagnostics))
 
