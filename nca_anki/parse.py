@@ -118,9 +118,10 @@ class _Parser:
         head, _, last = title.rpartition(" ")
         if title and title[-1] in "".join(_SEPARATORS):
             title = title.rstrip("".join(_SEPARATORS) + " ")
-        elif head and len(last) <= 3 and not last.isascii():
-            # Not a separator we know and not ASCII: what an em dash becomes when its
-            # bytes are decoded with the wrong code page (the seed has 'β').
+        elif head.rpartition(" ")[2].isdigit() and len(last) <= 3 and not last.isascii():
+            # Between the part number and the suffix, where only a dash belongs, a short
+            # non-ASCII token is what an em dash becomes when its bytes are decoded with
+            # the wrong code page (the seed has 'β').
             self.damaged_separator = last
             self.warn(number, f"damaged character {last!r} where the title's dash "
                       "separator belongs (encoding damage); read as '—'")

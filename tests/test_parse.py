@@ -582,3 +582,9 @@ def test_a_prompt_line_starting_with_a_minus_number_is_not_a_choice():
     (question,) = result.file.questions
     assert question.prompt == "Which is true?\n-1 squared is 1, so"
     assert [c.text for c in question.choices] == ["it is odd", "it is even"]
+
+
+def test_short_non_ascii_word_ending_a_title_without_part_number_is_kept():
+    result = parse(doc("AI 入門 Questions and Answers", *question()), PATH)
+    assert result.file.title == "AI 入門"
+    assert not [d for d in result.diagnostics if "damaged" in d.message]
