@@ -3,8 +3,9 @@
 Anki matches notes by GUID and updates one only when the package's ``mod`` is strictly
 newer (ANKI_IMPORT_FACTS.md). The lock file, ``nca-anki.lock.json`` in the source folder
 and committed with it, records for each question its GUID, content hash and ``mod``. An
-edited question is matched to its entry (exact content first, then by similarity of prompt
-and choices), so it keeps its GUID and gets a newer ``mod``; untouched questions keep both.
+edited question is matched to its entry (exact content first, then by similarity of
+prompt, choices and explanation), so it keeps its GUID and gets a newer ``mod``; untouched
+questions keep both.
 The same source and lock therefore give the same notes on any machine, at any time.
 """
 
@@ -136,24 +137,18 @@ def _new_guid(topic: str, note: RenderedNote, taken: set[str]) -> str:
     raise AssertionError("unreachable: 1000 GUID collisions")  # pragma: no cover
 
 
-def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, lock: Lock,
-           frozen_topics: frozenset[str], now: int) -> Assignment:
-    """Match ``notes`` (topic name, note) to ``lock`` and return their identities and the
-    new lock. Entries of ``frozen_topics`` (topics that failed to build) are kept as they are.
-    """
-    frozen = [e for e in lock.entries if e.topic in frozen_topics]
-    candidates = [e for e in lock.entries if e.topic not in frozen_topics]
-    hashes = [content_hash(note) for _, note in notes]
-    matched: dict[int, LockEntry] = {}
+def _match(notes: tuple[tuple[str, RenderedNote], ...], hashes: list[str],
+           candidates: list[LockEntry]) -> dict[int, int]:
+    """Pair notes with lock entries (note index -> entry index), best pairs first."""
+    matched: dict[int, int] = {}
     used: set[int] = set()
-
     by_hash: dict[str, list[int]] = {}
-    for index, entry in enumerate(candidates):
-        by_hash.setdefault(entry.content_hash, []).append(index)
+    for j, entry in enumerate(candidates):
+        by_hash.setdefault(entry.content_hash, []).append(j)
     for i, digest in enumerate(hashes):
         free = [j for j in by_hash.get(digest, ()) if j not in used]
         if free:
-            matched[i] = candidates[free[0]]
+            matched[i] = free[0]
             used.add(free[0])
 
     # Similar questions: within a topic, then across to topics that are gone (a renamed
@@ -174,13 +169,26 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
                         pairs.append((-score, i, j))
         for _, i, j in sorted(pairs):
             if i not in matched and j not in used:
-                matched[i] = candidates[j]
+                matched[i] = j
                 used.add(j)
+    return matched
+
+
+def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, lock: Lock,
+           frozen_topics: frozenset[str], now: int) -> Assignment:
+    """Match ``notes`` (topic name, note) to ``lock`` and return their identities and the
+    new lock. Entries of ``frozen_topics`` (topics that failed to build) are kept as they are.
+    """
+    frozen = [e for e in lock.entries if e.topic in frozen_topics]
+    candidates = [e for e in lock.entries if e.topic not in frozen_topics]
+    hashes = [content_hash(note) for _, note in notes]
+    matched = _match(notes, hashes, candidates)
+    used = set(matched.values())
 
     taken = {e.guid for e in lock.entries}
     identified, entries = [], []
     for i, (topic, note) in enumerate(notes):
-        previous = matched.get(i)
+        previous = candidates[matched[i]] if i in matched else None
         if previous is None:
             guid, mod, status = _new_guid(topic, note, taken), now, "new"
         elif previous.content_hash == hashes[i]:
