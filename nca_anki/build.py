@@ -17,7 +17,8 @@ from . import diagnostics as diag
 from .config import CONFIG_NAME, Config, load_config
 from .decode import decode_source
 from .diagnostics import Diagnostic
-from .identity import LOCK_NAME, Lock, LockEntry, assign, dump_lock, future_mods, load_lock
+from .identity import (LOCK_NAME, Assignment, Lock, LockEntry, assign, dump_lock, future_mods,
+                       load_lock)
 from .output import WriteError, inside, write_atomic
 from .package import DeckSpec, build_package
 from .parse import ParsedFile, parse
@@ -44,7 +45,7 @@ class TopicResult:
     new: int = 0
     changed: int = 0
     unchanged: int = 0
-    status: str = "failed"  # "written", "unchanged", "would write", "failed"
+    status: str = "failed"  # "written", "unchanged", "would write" (--check), "failed"
 
 
 @dataclass(frozen=True)
@@ -228,7 +229,8 @@ def build(options: BuildOptions) -> BuildReport:
         problems += render_problems
     failed = _failed_topics(inputs, rendered, problems)
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None:
-        return BuildReport(_failed_results(inputs.topics, options.out, failed),
+        nothing = Assignment((), 0, Lock(), ())
+        return BuildReport(_results(inputs.topics, nothing, {}, options.out),
                            diag.sort_diagnostics(problems))
 
     good = [t for t in inputs.topics if t.name not in failed]
@@ -240,17 +242,9 @@ def build(options: BuildOptions) -> BuildReport:
             lock_shown, 0, f"question removed from the source: {diag.clip(entry.prompt, 60)!r} "
                            f"(topic {entry.topic!r}); learners who imported it keep its card"))
 
-    packages = []
-    for topic in good:
-        path = options.out / f"{topic.slug}.apkg"
-        if not inside(options.out, path):  # slugify makes this impossible; keep it so
-            problems.append(diag.error(topic.paths[0], 1, f"output {path} would be outside "
-                                       f"{options.out}; not written"))
-            continue
-        notes = tuple(n for n in assignment.notes if n.topic == topic.name)
-        data = build_package(DeckSpec(topic.deck_name, _description(topic), notes),
-                             inputs.note_type, assignment.note_type_mod)
-        packages.append((topic, path, data))
+    packages, package_problems = _package_topics(good, assignment, inputs.note_type,
+                                                 options.out)
+    problems += package_problems
 
     if options.check:
         statuses = {topic.name: "unchanged" if path.is_file() and path.read_bytes() == data
@@ -262,16 +256,39 @@ def build(options: BuildOptions) -> BuildReport:
                                                   dump_lock(assignment.lock), packages)
         problems += write_problems
 
-    problems += _stale_outputs(options.out, inputs.topics + _orphaned_topics(inputs))
+    reported = inputs.topics + _orphaned_topics(inputs)
+    problems += _stale_outputs(options.out, reported)
+    return BuildReport(_results(reported, assignment, statuses, options.out),
+                       diag.sort_diagnostics(problems), assignment.removed,
+                       assignment.note_type_mod != inputs.lock.note_type_mod)
+
+
+def _package_topics(topics: list[Topic], assignment: Assignment, note_type: NoteType,
+                    out: Path) -> tuple[list[tuple[Topic, Path, bytes]], list[Diagnostic]]:
+    packages, problems = [], []
+    for topic in topics:
+        path = out / f"{topic.slug}.apkg"
+        if not inside(out, path):  # slugify makes this impossible; keep it so
+            problems.append(diag.error(topic.paths[0], 1, f"output {path} would be outside "
+                                       f"{out}; not written"))
+            continue
+        notes = tuple(n for n in assignment.notes if n.topic == topic.name)
+        data = build_package(DeckSpec(topic.deck_name, _description(topic), notes),
+                             note_type, assignment.note_type_mod)
+        packages.append((topic, path, data))
+    return packages, problems
+
+
+def _results(topics: tuple[Topic, ...], assignment: Assignment, statuses: dict[str, str],
+             out: Path) -> tuple[TopicResult, ...]:
     results = []
-    for topic in inputs.topics + _orphaned_topics(inputs):
+    for topic in topics:
         mine = [n for n in assignment.notes if n.topic == topic.name]
         count = {s: sum(n.status == s for n in mine) for s in ("new", "changed", "unchanged")}
-        results.append(TopicResult(topic.deck_name, _display(options.out, f"{topic.slug}.apkg"),
+        results.append(TopicResult(topic.deck_name, _display(out, f"{topic.slug}.apkg"),
                                    len(topic.questions), **count,
                                    status=statuses.get(topic.name, "failed")))
-    return BuildReport(tuple(results), diag.sort_diagnostics(problems), assignment.removed,
-                       assignment.note_type_mod != inputs.lock.note_type_mod)
+    return tuple(results)
 
 
 def _stale_outputs(out: Path, topics: tuple[Topic, ...]) -> list[Diagnostic]:
@@ -282,13 +299,6 @@ def _stale_outputs(out: Path, topics: tuple[Topic, ...]) -> list[Diagnostic]:
         if out.is_dir() else []
     return [diag.warning(_display(out, name), 0, "no topic builds this deck any more; delete "
                          "it if its topic was renamed or removed") for name in stale]
-
-
-def _failed_results(topics: tuple[Topic, ...], out: Path, failed: set[str]
-                    ) -> tuple[TopicResult, ...]:
-    return tuple(TopicResult(t.deck_name, _display(out, f"{t.slug}.apkg"), len(t.questions),
-                             status="failed" if t.name in failed else "not built")
-                 for t in topics)
 
 
 def _description(topic: Topic) -> str:

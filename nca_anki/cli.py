@@ -34,7 +34,7 @@ def _summary(report: BuildReport, out: TextIO) -> None:
     if report.templates_changed and any(t.status != "failed" for t in report.topics):
         print("card templates changed: the decks carry the new layout", file=out)
     for topic in report.topics:
-        if topic.status in ("failed", "not built"):
+        if topic.status == "failed":
             print(f"{topic.deck_name}: {topic.status}; {topic.output} left as it was", file=out)
             continue
         counts = ", ".join(f"{n} {label}" for n, label in ((topic.new, "new"),
