@@ -53,8 +53,9 @@ def test_cp1252_bytes_are_decoded_with_a_warning_at_the_first_bad_line():
     assert shown(decoded) == [f"{PATH}:3: warning: " + NOT_UTF8.format(enc="cp1252")]
 
 
-def test_cp1252_line_number_counts_crlf_lines():
-    decoded = decode_source(b"a\r\nb\r\nc\xe9", PATH)
+@pytest.mark.parametrize("newline", [b"\r\n", b"\r"])
+def test_cp1252_line_number_counts_crlf_and_lone_cr_lines(newline):
+    decoded = decode_source(newline.join([b"a", b"b", b"c\xe9"]), PATH)
     assert decoded.text == "a\nb\ncé"
     assert [d.line for d in decoded.diagnostics] == [3]
 
@@ -64,12 +65,6 @@ def test_cp1252_after_a_bom_is_still_decoded():
     assert decoded.text == "naïve"
     assert decoded.encoding == "cp1252"
     assert [d.line for d in decoded.diagnostics] == [1]
-
-
-def test_cp1252_line_number_counts_lone_cr_lines():
-    decoded = decode_source(b"a\rb\rc\xe9", PATH)
-    assert decoded.text == "a\nb\ncé"
-    assert [d.line for d in decoded.diagnostics] == [3]
 
 
 def test_bytes_undefined_in_cp1252_fall_back_to_latin1_without_raising():
