@@ -22,7 +22,7 @@ from .identity import (LOCK_NAME, Assignment, Lock, LockEntry, assign, dump_lock
 from .output import WriteError, inside, write_atomic
 from .package import DeckSpec, build_package
 from .parse import ParsedFile, parse
-from .render import NoteType, RenderedNote, Renderer
+from .render import NoteType, RenderedNote, Renderer, deck_description
 from .topics import Topic, deck_for, group_topics
 
 SOURCE_SUFFIX = ".txt"
@@ -273,7 +273,7 @@ def _package_topics(topics: list[Topic], assignment: Assignment, note_type: Note
                                        f"{out}; not written"))
             continue
         notes = tuple(n for n in assignment.notes if n.topic == topic.name)
-        data = build_package(DeckSpec(topic.deck_name, _description(topic), notes),
+        data = build_package(DeckSpec(topic.deck_name, deck_description(topic), notes),
                              note_type, assignment.note_type_mod)
         packages.append((topic, path, data))
     return packages, problems
@@ -299,9 +299,3 @@ def _stale_outputs(out: Path, topics: tuple[Topic, ...]) -> list[Diagnostic]:
         if out.is_dir() else []
     return [diag.warning(_display(out, name), 0, "no topic builds this deck any more; delete "
                          "it if its topic was renamed or removed") for name in stale]
-
-
-def _description(topic: Topic) -> str:
-    parts = ", ".join(str(f.part) for f in topic.files)
-    return (f"{len(topic.questions)} multiple-choice questions on {topic.name} "
-            f"(part{'s' if len(topic.files) > 1 else ''} {parts}). Built by nca-anki.")

@@ -183,3 +183,9 @@ class Renderer:
         return RenderedNote(question, part, fields, (f"{topic.slug}::part-{part}",)), ()
 
 
+def deck_description(topic: Topic) -> str:
+    """The deck's description (HTML), shown on the deck's overview screen in Anki."""
+    parts = ", ".join(str(f.part) for f in topic.files)
+    return str(escape(f"{len(topic.questions)} multiple-choice questions on {topic.name} "
+                      f"(part{'s' if len(topic.files) > 1 else ''} {parts}). "
+                      "Built by nca-anki."))
