@@ -260,7 +260,8 @@ def build(options: BuildOptions) -> BuildReport:
     problems += _stale_outputs(options.out, reported)
     return BuildReport(_results(reported, assignment, statuses, options.out),
                        diag.sort_diagnostics(problems), assignment.removed,
-                       assignment.note_type_mod != inputs.lock.note_type_mod)
+                       bool(inputs.lock.note_type_hash)  # not on a first build
+                       and assignment.note_type_mod != inputs.lock.note_type_mod)
 
 
 def _package_topics(topics: list[Topic], assignment: Assignment, note_type: NoteType,

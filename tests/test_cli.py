@@ -162,3 +162,11 @@ def test_console_command_is_installed_and_points_at_the_cli():
         pytest.skip("nca-anki is not installed in this environment (pip install -e .)")
     (script,) = [s for s in scripts if s.name == "nca-anki"]
     assert script.load() is main
+
+
+def test_first_build_without_a_lock_does_not_claim_changed_templates(project, cli):
+    (project / "source" / "nca-anki.lock.json").unlink()
+    run = cli()
+    assert run.status == 0
+    assert "card templates changed" not in run.out
+    assert run.out.count("(7 new)") == 1 and run.out.count("(6 new)") == 2
