@@ -32,7 +32,7 @@ NOTE_TYPE_NAME = "NCA Multiple Choice (nca-anki)"
 CARD_TEMPLATE_NAME = "Multiple choice"
 FIELDS = ("Prompt", "Choices", "Answer", "Explanation", "Source")
 
-TEMPLATE_FILES = ("front.html", "back.html", "style.css", "choices.html")
+_NOTE_TYPE_FILES = ("front.html", "back.html", "style.css")  # choices.html is per note
 LABELS = tuple(string.ascii_uppercase[:10])  # choices beyond J are an error
 
 _ALLOWED_TAGS = {
@@ -106,7 +106,6 @@ class Renderer:
     """Renders with the templates in ``templates_dir`` (shown as ``display`` in messages)."""
 
     def __init__(self, templates_dir: Path, display: str) -> None:
-        self.dir = templates_dir
         self.display = display
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(templates_dir)),
@@ -149,7 +148,7 @@ class Renderer:
         context: dict[str, object] = {"field": field, "fields": FIELDS, "labels": LABELS}
         rendered: list[str] = []
         problems: list[Diagnostic] = []
-        for name in ("front.html", "back.html", "style.css"):
+        for name in _NOTE_TYPE_FILES:
             text, problem = self._render(name, context)
             if problem:
                 problems.append(problem)

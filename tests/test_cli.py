@@ -147,7 +147,7 @@ def test_broken_choices_template_builds_nothing_and_keeps_decks(project, cli):
     (project / "templates" / "choices.html").write_text("{{ choices | no_such_filter }}")
     run = cli()
     assert run.status == 1
-    assert [l for l in run.err.splitlines() if ": error: " in l] == [
+    assert [line for line in run.err.splitlines() if ": error: " in line] == [
         "templates/choices.html:1: error: template syntax error: No filter named "
         "'no_such_filter'."]
     assert run.out.count(": failed;") == 3

@@ -50,7 +50,7 @@ def read_questions(path: Path) -> list[dict]:
         elif questions and questions[-1]["explanation"]:
             questions[-1]["explanation"].append(line)
     for q in questions:
-        q["explanation"] = " ".join(l for l in q["explanation"] if l).strip()
+        q["explanation"] = " ".join(line for line in q["explanation"] if line).strip()
     return questions
 
 
@@ -115,8 +115,8 @@ def edit(path: Path, old: str, new: str, count: int = 1) -> None:
 def insert_question_at_top(path: Path) -> None:
     """Insert a question before Question 1 and renumber every question after it."""
     lines = path.read_bytes().decode("utf-8").split("\n")
-    renumbered = [re.sub(r"^Question (\d+):", lambda m: f"Question {int(m.group(1)) + 1}:", l)
-                  for l in lines]
+    renumbered = [re.sub(r"^Question (\d+):", lambda m: f"Question {int(m.group(1)) + 1}:", line)
+                  for line in lines]
     new = ["Question 1: What does NCCL provide for multi-GPU training?",
            "- A model file format", "- Optimised collective communication such as all-reduce "
            "(Correct answer)", "- A data-loading library",
@@ -237,7 +237,7 @@ def test_broken_topic_keeps_its_last_good_deck_and_others_build(project, cli, co
          "configurations using search algorithms",
          "Correct answer: Manually designing optimal neural network architectures")
     lines = broken.read_text(encoding="utf-8").split("\n")
-    q5 = lines.index(next(l for l in lines if l.startswith("Question 5:")))
+    q5 = lines.index(next(line for line in lines if line.startswith("Question 5:")))
     del lines[q5 + 1:q5 + 5]  # Question 5 loses its four choices
     broken.write_text("\n".join(lines), encoding="utf-8")
     other = project / "source" / "deep-learning-training-techniques-and-optimization-2.txt"
@@ -246,7 +246,7 @@ def test_broken_topic_keeps_its_last_good_deck_and_others_build(project, cli, co
     run = cli()
     assert run.status == 1
     path = "source/neural-network-applications-and-frameworks-2.txt"
-    errors = [l for l in run.err.splitlines() if ": error: " in l]
+    errors = [line for line in run.err.splitlines() if ": error: " in line]
     assert errors == [
         f"{path}:14: error: 'Correct answer: Manually designing optimal neural network "
         "architectures' disagrees with the choice marked '(Correct answer)' at line 11: "
