@@ -19,6 +19,7 @@ from .decode import decode_source
 from .diagnostics import Diagnostic
 from .identity import (LOCK_NAME, Assignment, Lock, LockEntry, assign, dump_lock, future_mods,
                        load_lock)
+from .lint import giveaways
 from .output import WriteError, inside, write_atomic
 from .package import DeckSpec, build_package
 from .parse import ParsedFile, parse
@@ -234,6 +235,7 @@ def build(options: BuildOptions) -> BuildReport:
                            diag.sort_diagnostics(problems))
 
     good = [t for t in inputs.topics if t.name not in failed]
+    problems += [d for topic in good for d in giveaways(topic)]  # warnings: never fail a topic
     assignment = assign(tuple((t.name, n) for t in good for n in rendered[t.name]),
                         inputs.note_type, inputs.lock, frozenset(failed), now)
     lock_shown = _display(options.source, LOCK_NAME)

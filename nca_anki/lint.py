@@ -1,0 +1,75 @@
+"""Warn authors about answers that give themselves away: a correct choice much longer than
+every distractor, and correct answers that cluster on one position in the source order.
+
+Pure: a topic's parsed questions in, warnings out (no Jinja, no genanki); never an error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from .diagnostics import Diagnostic, warning
+from .parse import Question
+from .topics import Topic
+
+# Longest-answer giveaway: both thresholds must hold, so short choices ("Volta" against
+# "Pascal") never warn, however different their lengths in proportion.
+LONGEST_RATIO = 1.5
+LONGEST_MARGIN = 15  # characters
+# Position cluster: too few questions say nothing about the author's habit.
+CLUSTER_MIN_QUESTIONS = 5
+CLUSTER_SHARE = 0.4  # warn above this share on one position ...
+CLUSTER_MIN_COUNT = 4  # ... held by at least this many questions
+
+_MARKUP_RE = re.compile(r"[`*_]")
+
+
+def visible_length(text: str) -> int:
+    """The length of ``text`` as a learner reads it: Markdown emphasis and code marks
+    dropped (roughly), runs of whitespace counted as one space."""
+    return len(" ".join(_MARKUP_RE.sub("", text).split()))
+
+
+def _longest_answer(question: Question) -> Diagnostic | None:
+    if len(question.choices) < 2 or len(question.correct_indexes) != 1:
+        return None  # the parser reports these
+    correct = question.correct_indexes[0]
+    answer = visible_length(question.choices[correct].text)
+    distractor = max(visible_length(c.text) for i, c in enumerate(question.choices)
+                     if i != correct)
+    if answer < LONGEST_RATIO * distractor or answer - distractor < LONGEST_MARGIN:
+        return None
+    return warning(question.path, question.line,
+                   f"Question {question.number}'s correct choice is the longest by far "
+                   f"({answer} characters; the longest distractor has {distractor}): learners "
+                   "can guess it without knowing; make the distractors as specific as the "
+                   "answer")
+
+
+def _position_cluster(topic: Topic) -> Diagnostic | None:
+    # The cards shuffle the choices on every review, so a cluster is no giveaway there:
+    # this is a warning about the author's habit, for decks or questions that keep the
+    # written order (shuffling off, choices named by letter), never an error.
+    positions = [q.correct_indexes[0] for _, q in topic.questions
+                 if len(q.correct_indexes) == 1]
+    if len(positions) < CLUSTER_MIN_QUESTIONS or not topic.files:
+        return None
+    # most_common keeps first-seen order among ties: the earliest in the source wins.
+    position, count = Counter(positions).most_common(1)[0]
+    if count <= CLUSTER_SHARE * len(positions) or count < CLUSTER_MIN_COUNT:
+        return None
+    letter = chr(ord("A") + position)
+    return warning(topic.files[0].path, 1,
+                   f"correct answers cluster on {letter} in the source order ({count} of "
+                   f"{len(positions)} questions); the cards shuffle choices when shown, but a "
+                   "deck with shuffling turned off, or questions that cannot be shuffled, show "
+                   "this order: vary where the correct choice goes")
+
+
+def giveaways(topic: Topic) -> tuple[Diagnostic, ...]:
+    """Warnings for ``topic``: each question whose correct choice is the longest by far,
+    then, once for the topic, a cluster of correct answers on one position."""
+    found = [_longest_answer(q) for _, q in topic.questions]
+    found.append(_position_cluster(topic))
+    return tuple(d for d in found if d is not None)
