@@ -24,6 +24,7 @@ from .output import WriteError, inside, write_atomic
 from .package import DeckSpec, build_package
 from .parse import ParsedFile, parse
 from .render import NoteType, RenderedNote, Renderer, deck_description
+from .shuffle import plan, prompt_key
 from .topics import Topic, deck_for, group_topics
 
 SOURCE_SUFFIX = ".txt"
@@ -157,14 +158,18 @@ def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs
                    diag.has_errors(shared) or not files)
 
 
-def _render_notes(renderer: Renderer, topics: tuple[Topic, ...]
+def _render_notes(renderer: Renderer, inputs: _Inputs
                   ) -> tuple[dict[str, list[RenderedNote]], list[Diagnostic]]:
     rendered: dict[str, list[RenderedNote]] = {}
     problems: list[Diagnostic] = []
-    for topic in topics:
+    entries = inputs.lock.entries if inputs.lock else ()
+    for topic in inputs.topics:
         notes = rendered.setdefault(topic.name, [])
-        for part, question in topic.questions:
-            note, note_problems = renderer.note(topic, part, question)
+        kept = {prompt_key(e.prompt): e.slot for e in entries
+                if e.topic == topic.name and e.slot is not None}
+        layouts = plan([q for _, q in topic.questions], inputs.config.shuffles(topic.name), kept)
+        for (part, question), layout in zip(topic.questions, layouts, strict=True):
+            note, note_problems = renderer.note(topic, part, question, layout)
             problems += note_problems
             if note is not None:
                 notes.append(note)
@@ -226,7 +231,7 @@ def build(options: BuildOptions) -> BuildReport:
     problems = list(inputs.problems)
     rendered: dict[str, list[RenderedNote]] = {}
     if inputs.note_type is not None:
-        rendered, render_problems = _render_notes(renderer, inputs.topics)
+        rendered, render_problems = _render_notes(renderer, inputs)
         problems += render_problems
     failed = _failed_topics(inputs, rendered, problems)
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None:

@@ -7,6 +7,9 @@
     [deck_names]                 # topic name (as the build prints it) = deck name
     "AI & Deep Learning Frameworks" = "AI and Deep Learning Frameworks"
 
+    [shuffle]                    # topic name = false: choices stay in the written order
+    "Neural Network Applications and Frameworks" = false
+
 Returns a ``Config`` and diagnostics; never raises.
 """
 
@@ -29,6 +32,11 @@ DEFAULT_PARENT_DECK = "NCA"
 class Config:
     parent_deck: str = DEFAULT_PARENT_DECK
     deck_names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    shuffle: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
+
+    def shuffles(self, topic: str) -> bool:
+        """Whether the cards of ``topic`` may show its choices in another order."""
+        return self.shuffle.get(topic, True)
 
 
 def _line_of(text: str, key: str) -> int:
@@ -40,9 +48,9 @@ def _line_of(text: str, key: str) -> int:
     return 0
 
 
-def _section_line(text: str) -> int:
+def _section_line(text: str, section: str) -> int:
     for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip().startswith("[deck_names]"):
+        if line.strip().startswith(f"[{section}]"):
             return number
     return 0
 
@@ -80,9 +88,9 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
         return Config(), (error(display, 0, f"cannot read settings file: {exc.strerror}"),)
 
     problems: list[Diagnostic] = []
-    for key in sorted(set(data) - {"parent_deck", "deck_names"}):
+    for key in sorted(set(data) - {"parent_deck", "deck_names", "shuffle"}):
         problems.append(error(display, _line_of(text, key), f"unknown setting {key!r}; "
-                              "known settings: parent_deck, deck_names"))
+                              "known settings: parent_deck, deck_names, shuffle"))
     parent = data.get("parent_deck", DEFAULT_PARENT_DECK)
     if not isinstance(parent, str) or deck_name_problem(parent):
         why = "must be a string" if not isinstance(parent, str) else deck_name_problem(parent)
@@ -91,7 +99,8 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
     names = data.get("deck_names", {})
     clean: dict[str, str] = {}
     if not isinstance(names, dict):
-        problems.append(error(display, _line_of(text, "deck_names") or _section_line(text),
+        problems.append(error(display, _line_of(text, "deck_names")
+                              or _section_line(text, "deck_names"),
                               "deck_names must be a table of \"topic\" = \"deck name\""))
         names = {}
     for topic, name in names.items():
@@ -100,4 +109,19 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
             problems.append(error(display, _line_of(text, topic), f"deck name for {topic!r} {why}"))
         else:
             clean[topic] = " ".join(name.split())
-    return Config(" ".join(parent.split()), MappingProxyType(clean)), tuple(problems)
+    shuffle, shuffle_problems = _shuffle_table(data.get("shuffle", {}), text, display)
+    return (Config(" ".join(parent.split()), MappingProxyType(clean), shuffle),
+            (*problems, *shuffle_problems))
+
+
+def _shuffle_table(table: object, text: str, display: str
+                   ) -> tuple[Mapping[str, bool], tuple[Diagnostic, ...]]:
+    if not isinstance(table, dict):
+        return MappingProxyType({}), (error(
+            display, _line_of(text, "shuffle") or _section_line(text, "shuffle"),
+            "shuffle must be a table of \"topic\" = true or false"),)
+    problems = [error(display, _line_of(text, topic), f"shuffle for {topic!r} must be true "
+                      f"or false, not {value!r}")
+                for topic, value in table.items() if not isinstance(value, bool)]
+    return (MappingProxyType({t: v for t, v in table.items() if isinstance(v, bool)}),
+            tuple(problems))

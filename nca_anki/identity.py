@@ -44,6 +44,7 @@ class LockEntry:
     answer: int  # index of the correct choice
     explanation: str
     removed: int | None = None  # when the question left the source; kept to revive it
+    slot: int | None = None  # the correct choice's place in the static order (shuffle.py)
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,7 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
         identified.append(IdentifiedNote(note, topic, guid, mod, status))
         entries.append(LockEntry(guid, topic, note.part, hashes[i], mod, note.question.prompt,
                                  tuple(c.text for c in note.question.choices), _answer(note),
-                                 note.question.explanation))
+                                 note.question.explanation, slot=note.slot))
 
     newly_removed = []
     kept_removed = []
@@ -240,6 +241,7 @@ def dump_lock(lock: Lock) -> str:
                 "choices": list(e.choices),
                 "answer": e.answer,
                 "explanation": e.explanation,
+                **({"slot": e.slot} if e.slot is not None else {}),
             }
             for e in lock.entries
         ],
@@ -264,7 +266,8 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
             LockEntry(str(q["guid"]), str(q["topic"]), int(q["part"]), str(q["hash"]),
                       int(q["mod"]), str(q["prompt"]), tuple(str(c) for c in q["choices"]),
                       int(q["answer"]), str(q["explanation"]),
-                      None if q.get("removed") is None else int(q["removed"]))
+                      None if q.get("removed") is None else int(q["removed"]),
+                      None if q.get("slot") is None else int(q["slot"]))
             for q in data["questions"]
         )
         note_type = data["note_type"]

@@ -22,6 +22,7 @@ from markupsafe import Markup, escape
 
 from .diagnostics import Diagnostic, error
 from .parse import Question
+from .shuffle import Layout
 from .topics import Topic
 
 # The note type's identity. Anki matches note types by id, and any change to the field
@@ -68,6 +69,7 @@ class RenderedNote:
     part: int
     fields: tuple[str, ...]
     tags: tuple[str, ...]
+    slot: int | None = None  # where the correct choice sits in the static order (the lock keeps it)
 
 
 class _MarkdownRenderer:
@@ -159,18 +161,22 @@ class Renderer:
         return NoteType(NOTE_TYPE_ID, NOTE_TYPE_NAME, FIELDS, CARD_TEMPLATE_NAME,
                         front, back, css), ()
 
-    def note(self, topic: Topic, part: int, question: Question
+    def note(self, topic: Topic, part: int, question: Question, layout: Layout
              ) -> tuple[RenderedNote | None, tuple[Diagnostic, ...]]:
+        """Render ``question`` with its choices in ``layout.order`` (see shuffle.py)."""
         if len(question.choices) > len(LABELS):
             return None, (error(question.path, question.line,
                                 f"Question {question.number} has {len(question.choices)} "
                                 f"choices; at most {len(LABELS)} are supported"),)
-        choices = [{"label": label, "html": Markup(self.markdown.inline(choice.text))}
-                   for label, choice in zip(LABELS, question.choices)]
-        choices_html, problem = self._render("choices.html", {"choices": choices})
+        choices = [{"label": label,
+                    "html": Markup(self.markdown.inline(question.choices[source].text)),
+                    "pinned": source in layout.pinned}
+                   for label, source in zip(LABELS, layout.order)]
+        choices_html, problem = self._render("choices.html",
+                                             {"choices": choices, "shuffle": layout.shuffle})
         if problem:
             return None, (problem,)
-        answer = " ".join(LABELS[i] for i in question.correct_indexes)
+        answer = " ".join(LABELS[layout.order.index(i)] for i in question.correct_indexes)
         source = escape(f"{topic.deck_name.split('::')[-1]} — part {part}")
         fields = (
             self.markdown.inline(question.prompt),
@@ -179,7 +185,8 @@ class Renderer:
             self.markdown.block(question.explanation),
             str(source),
         )
-        return RenderedNote(question, part, fields, (f"{topic.slug}::part-{part}",)), ()
+        return RenderedNote(question, part, fields, (f"{topic.slug}::part-{part}",),
+                            layout.slot), ()
 
 
 def deck_description(topic: Topic) -> str:

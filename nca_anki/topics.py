@@ -96,9 +96,10 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
             continue
         topics.append(Topic(name, *deck_for(name, config), tuple(members)))
 
-    for key in sorted(set(config.deck_names) - set(by_name)):
-        problems.append(warning(config_path, 0, f"[deck_names] names topic {key!r}, "
-                                f"which no source file has; topics: {', '.join(sorted(by_name))}"))
+    for section, table in (("deck_names", config.deck_names), ("shuffle", config.shuffle)):
+        for key in sorted(set(table) - set(by_name)):
+            problems.append(warning(config_path, 0, f"[{section}] names topic {key!r}, which "
+                                    f"no source file has; topics: {', '.join(sorted(by_name))}"))
 
     by_slug: dict[str, list[Topic]] = {}
     for topic in topics:

@@ -91,7 +91,7 @@ def test_invalid_toml_diagnostic_carries_the_line(tmp_path: Path) -> None:
 def test_unknown_key_is_an_error_naming_it(tmp_path: Path) -> None:
     config, problems = load(tmp_path, 'parent_deck = "X"\n\ncolour = "blue"\n')
     assert problems == (error(SHOWN, 3, "unknown setting 'colour'; known settings: "
-                                        "parent_deck, deck_names"),)
+                                        "parent_deck, deck_names, shuffle"),)
     assert config.parent_deck == "X"  # the known settings still apply
 
 
@@ -161,7 +161,7 @@ def test_all_problems_are_collected_in_one_pass(tmp_path: Path) -> None:
     ))
     assert sorted(problems) == [
         error(SHOWN, 1, "parent_deck must be a string"),
-        error(SHOWN, 2, "unknown setting 'extra'; known settings: parent_deck, deck_names"),
+        error(SHOWN, 2, "unknown setting 'extra'; known settings: parent_deck, deck_names, shuffle"),
         error(SHOWN, 4, "deck name for 'T' is empty"),
     ]
     assert all(isinstance(p, Diagnostic) for p in problems)
@@ -178,3 +178,20 @@ def test_all_problems_are_collected_in_one_pass(tmp_path: Path) -> None:
 ])
 def test_deck_name_problem(name: str, expected: str | None) -> None:
     assert deck_name_problem(name) == expected
+
+
+def test_shuffle_table_turns_shuffling_off_per_topic(tmp_path: Path) -> None:
+    config, problems = load(tmp_path, '[shuffle]\n"Deep Learning" = false\n"Other" = true\n')
+    assert problems == ()
+    assert config.shuffles("Deep Learning") is False
+    assert config.shuffles("Other") is True
+    assert config.shuffles("Anything else") is True  # shuffling is on by default
+
+
+def test_shuffle_values_must_be_true_or_false(tmp_path: Path) -> None:
+    config, problems = load(tmp_path, '[shuffle]\n"Deep Learning" = "no"\n')
+    assert problems == (error(SHOWN, 2, "shuffle for 'Deep Learning' must be true or false, "
+                                        "not 'no'"),)
+    assert config.shuffles("Deep Learning") is True
+    _, problems = load(tmp_path, 'shuffle = false\n')
+    assert problems == (error(SHOWN, 1, 'shuffle must be a table of "topic" = true or false'),)

@@ -12,6 +12,7 @@ import re
 import shutil
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,22 @@ def text(fragment: str) -> str:
     return html_to_text(html.escape(fragment))
 
 
+# The note type's own script, the only script a card may carry (templates/card.js).
+_CARD_SCRIPT_RE = re.compile(r"<script>\s*/\* nca-anki multiple-choice card script.*?</script>",
+                             re.DOTALL)
+
+
+def without_card_script(card_html: str) -> str:
+    return _CARD_SCRIPT_RE.sub("", card_html)
+
+
+def static_letters(card_html: str) -> dict[str, str]:
+    """Choice text -> the letter the card shows it under without JavaScript."""
+    return {html_to_text(body): label for label, body in re.findall(
+        r'<span class="nca-label">([A-J])</span> <span class="nca-text">(.*?)</span></li>',
+        card_html)}
+
+
 @pytest.fixture
 def col(tmp_path: Path):
     collection = open_collection(tmp_path / "anki" / "collection.anki2")
@@ -70,6 +87,7 @@ def test_seed_decks_import_with_clean_names_and_full_cards(project, cli, col):
     assert run.status == 0, run.err
     built = sorted(p.name for p in (project / "dist").iterdir())
     assert built == sorted(apkg for _, apkg, _ in DECKS.values())
+    positions: Counter[str] = Counter()
 
     for source_name, (deck, apkg, count) in DECKS.items():
         counts = import_package(col, project / "dist" / apkg)
@@ -86,15 +104,24 @@ def test_seed_decks_import_with_clean_names_and_full_cards(project, cli, col):
                 assert text(choice) in front
             # Nothing on the front gives the answer away.
             assert "correct" not in front.lower()
-            assert "data-answer" not in card.question_html
+            assert "data-answer" not in without_card_script(card.question_html)
             assert text(q["explanation"][:40]) not in front
-            # The back marks the correct choice in words and explains it.
-            letter = "ABCDEFGHIJ"[q["choices"].index(q["answer"])]
+            # Every choice is labelled once; the back names and marks the correct one by
+            # the letter the card shows it under.
+            letters = static_letters(card.question_html)
+            assert sorted(letters) == sorted(text(c) for c in q["choices"])
+            assert sorted(letters.values()) == list("ABCDEFGHIJ"[:len(q["choices"])])
+            letter = letters[text(q["answer"])]
             assert f"Correct answer: {letter}" in back
             assert f'data-answer="{letter}"' in card.answer_html
             assert text(q["answer"]) in back
             assert text(q["explanation"][:60]) in back
             assert card.fields["Answer"] == letter
+            positions[letter] += 1
+
+    # The static order gives nothing away: no letter holds more than 40% of the answers.
+    assert sum(positions.values()) == 19
+    assert max(positions.values()) / 19 <= 0.4, positions
 
     names = set(deck_names(col))
     assert {deck for deck, _, _ in DECKS.values()} <= names
@@ -167,6 +194,43 @@ def test_rebuild_after_edits_updates_notes_in_place_keeping_history(
     assert len(changed) == 2
     assert all(after[g].note_mod > before[g].note_mod for g in changed)
     assert all(after[g].note_mod <= time.time() for g in after)
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def test_new_card_reaches_learners_of_the_first_decks_in_place(project, cli, col):
+    """Learners who imported the first published decks (tests/fixtures/decks-v0.1, copied
+    from dist/ before the interactive card) re-import the new ones: the same notes are
+    updated, the note type is replaced in place, nothing conflicts, history stays."""
+    old_decks = sorted((FIXTURES / "decks-v0.1").glob("*.apkg"))
+    assert len(old_decks) == 3
+    for path in old_decks:
+        assert import_package(col, path).new > 0
+    reviewed = sum(review_all_new(col, deck) for deck, _, _ in DECKS.values())
+    assert reviewed == 19
+    before = {c.guid: c for deck, _, _ in DECKS.values() for c in cards_in_deck(col, deck)}
+    note_types = note_type_names(col)
+    assert "NcaMcq" not in next(iter(before.values())).question_html
+
+    assert cli().status == 0
+    totals = Counter()
+    for _, apkg, _ in DECKS.values():
+        counts = import_package(col, project / "dist" / apkg)
+        totals.update(new=counts.new, updated=counts.updated, conflicting=counts.conflicting,
+                      duplicate=counts.duplicate)
+    assert totals == Counter(updated=19)
+    after = {c.guid: c for deck, _, _ in DECKS.values() for c in cards_in_deck(col, deck)}
+    assert set(after) == set(before)
+    for guid, old in before.items():
+        new = after[guid]
+        assert (new.card_id, new.reps, new.ivl, new.due, new.queue) == \
+            (old.card_id, old.reps, old.ivl, old.due, old.queue)
+        assert 'NcaMcq.start("front")' in new.question_html
+        assert 'NcaMcq.start("back")' in new.answer_html
+    assert revlog_count(col) == 19
+    assert note_type_names(col) == note_types  # no "+" copy of the note type
+    assert note_types.count(NOTE_TYPE_NAME) == 1
 
 
 def test_learner_edit_survives_rebuild_of_other_questions(project, cli, col):
@@ -295,6 +359,8 @@ def test_source_markup_is_shown_as_text_in_anki(project, cli, col):
     import_package(col, project / "dist" / "web-safety.apkg")
     card, = cards_in_deck(col, "NCA::Web Safety")
     for rendered in (card.question_html, card.answer_html):
+        assert rendered.count("<script") == 1  # the card's own script
+        rendered = without_card_script(rendered)
         assert "<script" not in rendered and "<img" not in rendered
         assert "<iframe" not in rendered and "javascript:" not in rendered
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in card.question_html

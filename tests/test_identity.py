@@ -334,6 +334,16 @@ def test_dump_and_load_round_trip() -> None:
     assert dump_lock(load_lock(text, LOCK_PATH)[0]) == text
 
 
+def test_the_lock_keeps_each_questions_answer_slot() -> None:
+    notes = tuple((topic, replace(note, slot=n % 4)) for n, (topic, note) in enumerate(bank()))
+    lock = assign(notes, NOTE_TYPE, Lock(), frozenset(), T0).lock
+    assert sorted(e.slot for e in lock.entries) == sorted(n % 4 for n in range(len(notes)))
+    assert load_lock(dump_lock(lock), LOCK_PATH) == (lock, ())
+    unplaced = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0).lock
+    assert all(e.slot is None for e in unplaced.entries)
+    assert '"slot"' not in dump_lock(unplaced)
+
+
 def test_dump_lock_format() -> None:
     lock = Lock("abc", 5, (LockEntry("nca-1", "Tópic", 2, "h", 7, "Prompt “quoted”?",
                                      ("a", "b"), 1, "Why.", None),

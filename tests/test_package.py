@@ -18,6 +18,7 @@ from nca_anki.parse import Choice, Question
 from nca_anki.render import (
     CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, RenderedNote, Renderer,
 )
+from nca_anki.shuffle import as_written
 from nca_anki.topics import Topic
 
 T0 = 1_700_000_000
@@ -155,7 +156,7 @@ def test_package_from_real_templates() -> None:
     topic = Topic("Deep Learning", DECK, "deep-learning", ())
     question = Question(1, "What is `nvcc`?", (Choice("A compiler", True),
                                                 Choice("A & B", False)), "**Yes.**")
-    note, problems = renderer.note(topic, 1, question)
+    note, problems = renderer.note(topic, 1, question, as_written(question))
     assert problems == ()
     item = IdentifiedNote(note, "Deep Learning", "nca-00000000000000aa", T0, "new")
     conn = open_collection(build_package(DeckSpec(DECK, "", (item,)), note_type, T0))

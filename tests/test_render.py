@@ -15,6 +15,7 @@ from nca_anki.render import (
     CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, Renderer,
     deck_description,
 )
+from nca_anki.shuffle import Layout, as_written, plan
 from nca_anki.topics import Topic
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -37,8 +38,8 @@ def make_question(prompt: str = "Which GPU architecture introduced Tensor Cores?
 
 
 def fields_of(renderer: Renderer, question: Question, part: int = 1,
-              topic: Topic = TOPIC) -> dict[str, str]:
-    note, problems = renderer.note(topic, part, question)
+              topic: Topic = TOPIC, layout: Layout | None = None) -> dict[str, str]:
+    note, problems = renderer.note(topic, part, question, layout or as_written(question))
     assert problems == ()
     assert note is not None
     return dict(zip(FIELDS, note.fields))
@@ -89,12 +90,23 @@ def test_back_shows_answer_and_explanation(renderer: Renderer) -> None:
         assert name in note_type.back, name
 
 
-def test_css_marks_every_label(renderer: Renderer) -> None:
+def test_css_marks_every_label_on_the_static_back(renderer: Renderer) -> None:
     note_type, _ = renderer.note_type()
     for index, label in enumerate(LABELS, start=1):
-        assert f'[data-answer~="{label}"] .nca-choice-list li:nth-child({index})' \
-            in note_type.css
+        assert (f'.nca-back:not(.nca-js) .nca-choices[data-answer~="{label}"] '
+                f'.nca-choice-list > li:nth-child({index})') in note_type.css
     assert "{%" not in note_type.css and "{{" not in note_type.css
+
+
+def test_card_script_is_inline_on_both_sides_and_holds_no_anki_field_markers(
+        renderer: Renderer) -> None:
+    note_type, _ = renderer.note_type()
+    for side, html in (("front", note_type.front), ("back", note_type.back)):
+        assert html.count("<script>") == 1 and f'NcaMcq.start("{side}")' in html
+        script = html[html.index("<script>"):html.index("</script>")]
+        assert "{{" not in script and "src=" not in script  # nothing fetched, no field read
+        # Anki desktop runs card scripts again on one page: a const/let would throw there.
+        assert re.search(r"\b(const|let)\s", script) is None
 
 
 def test_note_type_fingerprint_follows_content(renderer: Renderer) -> None:
@@ -110,14 +122,43 @@ def test_note_type_fingerprint_follows_content(renderer: Renderer) -> None:
 
 # --- note fields ----------------------------------------------------------------------------
 
-def test_choices_field_is_a_lettered_list(renderer: Renderer) -> None:
+def choice_items(choices_html: str) -> list[tuple[str, str, bool]]:
+    """(label, text, pinned) of each choice in a Choices field, in order."""
+    return [(label, text, pinned == " data-nca-pinned=\"\"") for pinned, label, text in re.findall(
+        r'<li( data-nca-pinned="")?><span class="nca-label">(.*?)</span> '
+        r'<span class="nca-text">(.*?)</span></li>', choices_html)]
+
+
+def test_choices_field_as_written_is_a_labelled_list(renderer: Renderer) -> None:
     fields = fields_of(renderer, make_question(choices=("Pascal", "Volta", "Turing", "Ampere")))
     choices = fields["Choices"]
-    opening = re.match(r"<ol\b[^>]*>", choices)
-    assert opening and 'type="A"' in opening.group(0)
+    assert re.match(r'<ol class="nca-choice-list" data-nca-shuffle="no">', choices)
     assert choices.endswith("</ol>")
-    assert re.findall(r"<li>(.*?)</li>", choices) == ["Pascal", "Volta", "Turing", "Ampere"]
+    assert choice_items(choices) == [("A", "Pascal", False), ("B", "Volta", False),
+                                     ("C", "Turing", False), ("D", "Ampere", False)]
     assert choices.count("<li") == 4
+
+
+def test_choices_follow_the_layout_and_the_answer_letter_follows_them(
+        renderer: Renderer) -> None:
+    question = make_question(choices=("Pascal", "Volta", "Turing", "Ampere"), correct=1)
+    layout = Layout((3, 1, 0, 2), frozenset(), True, slot=1)
+    fields = fields_of(renderer, question, layout=layout)
+    assert 'data-nca-shuffle="yes"' in fields["Choices"]
+    assert [text for _, text, _ in choice_items(fields["Choices"])] == [
+        "Ampere", "Volta", "Pascal", "Turing"]
+    assert fields["Answer"] == "B"
+    moved = Layout((1, 0, 2, 3), frozenset(), True, slot=0)
+    assert fields_of(renderer, question, layout=moved)["Answer"] == "A"
+
+
+def test_pinned_choices_are_marked_for_the_card_script(renderer: Renderer) -> None:
+    question = make_question(choices=("Pascal", "Volta", "Turing", "All of the above"),
+                             correct=1)
+    (layout,) = plan((question,))
+    items = choice_items(fields_of(renderer, question, layout=layout)["Choices"])
+    assert items[3] == ("D", "All of the above", True)
+    assert [pinned for _, _, pinned in items[:3]] == [False, False, False]
 
 
 def test_answer_field_is_the_letter(renderer: Renderer) -> None:
@@ -129,20 +170,20 @@ def test_ten_choices_are_labelled_a_to_j(renderer: Renderer) -> None:
     texts = tuple(f"Choice {n}" for n in range(10))
     fields = fields_of(renderer, make_question(choices=texts, correct=9))
     assert fields["Answer"] == "J"
-    assert fields["Choices"].count("<li>") == 10
+    assert [label for label, _, _ in choice_items(fields["Choices"])] == list("ABCDEFGHIJ")
 
 
 def test_more_than_ten_choices_is_an_error_at_the_question(renderer: Renderer) -> None:
     question = make_question(choices=tuple(f"Choice {n}" for n in range(11)), number=7,
                              line=42, path="source/big-1.txt")
-    note, problems = renderer.note(TOPIC, 1, question)
+    note, problems = renderer.note(TOPIC, 1, question, as_written(question))
     assert note is None
     assert problems == (error("source/big-1.txt", 42,
                               "Question 7 has 11 choices; at most 10 are supported"),)
 
 
 def test_source_field_and_tags(renderer: Renderer) -> None:
-    note, _ = renderer.note(TOPIC, 2, make_question())
+    note, _ = renderer.note(TOPIC, 2, make_question(), as_written(make_question()))
     assert note.fields[FIELDS.index("Source")] == "Deep Learning — part 2"
     assert note.tags == ("deep-learning::part-2",)
     assert note.part == 2
@@ -172,7 +213,7 @@ def test_note_from_parsed_text(renderer: Renderer) -> None:
         "Explanation": "<p>It returns a <strong>cudaError_t</strong>.</p>",
         "Source": "Deep Learning — part 1",
     }
-    assert re.findall(r"<li>(.*?)</li>", fields["Choices"]) == ["A host pointer", "An error code"]
+    assert [text for _, text, _ in choice_items(fields["Choices"])] == ["A host pointer", "An error code"]
 
 
 # --- Markdown ---------------------------------------------------------------------------------
@@ -184,7 +225,7 @@ def test_inline_markdown_in_prompt(renderer: Renderer) -> None:
 
 def test_inline_markdown_in_choices(renderer: Renderer) -> None:
     fields = fields_of(renderer, make_question(choices=("`cuBLAS`", "*cuDNN*", "plain")))
-    assert re.findall(r"<li>(.*?)</li>", fields["Choices"]) == [
+    assert [text for _, text, _ in choice_items(fields["Choices"])] == [
         "<code>cuBLAS</code>", "<em>cuDNN</em>", "plain"]
 
 
@@ -250,7 +291,7 @@ def test_raw_html_is_shown_as_text(renderer: Renderer) -> None:
         choices=("<img src=x onerror=alert(1)>", "[x](javascript:alert(1))"),
         explanation="Use <b>bold</b>."))
     assert fields["Prompt"] == "&lt;script&gt;alert(1)&lt;/script&gt;"
-    assert re.findall(r"<li>(.*?)</li>", fields["Choices"]) == [
+    assert [text for _, text, _ in choice_items(fields["Choices"])] == [
         "&lt;img src=x onerror=alert(1)&gt;", '<a rel="noopener noreferrer">x</a>']
     assert fields["Explanation"] == "<p>Use &lt;b&gt;bold&lt;/b&gt;.</p>"
 
@@ -265,7 +306,7 @@ def test_ampersand_is_escaped(renderer: Renderer) -> None:
     fields = fields_of(renderer, make_question(prompt="R&D and A & B", choices=("x & y", "z"),
                                                explanation="Q&A"))
     assert fields["Prompt"] == "R&amp;D and A &amp; B"
-    assert re.findall(r"<li>(.*?)</li>", fields["Choices"]) == ["x &amp; y", "z"]
+    assert [text for _, text, _ in choice_items(fields["Choices"])] == ["x &amp; y", "z"]
     assert fields["Explanation"] == "<p>Q&amp;A</p>"
 
 
@@ -296,7 +337,7 @@ def test_missing_template_names_file_and_searched_folder(templates_copy: Path,
 
 def test_missing_choices_template_fails_the_note(templates_copy: Path) -> None:
     (templates_copy / "choices.html").unlink()
-    note, problems = Renderer(templates_copy, "my/templates/").note(TOPIC, 1, make_question())
+    note, problems = Renderer(templates_copy, "my/templates/").note(TOPIC, 1, make_question(), as_written(make_question()))
     assert note is None
     assert problems == (error("my/templates/choices.html", 0,
                               "template not found; searched my/templates/; restore it from "
@@ -331,7 +372,7 @@ def test_undefined_variable_in_choices_template(templates_copy: Path) -> None:
     (templates_copy / "choices.html").write_text(
         "<ol>\n{% for c in choices %}<li>{{ c.missing }}</li>{% endfor %}</ol>\n",
         encoding="utf-8")
-    note, problems = Renderer(templates_copy, "t").note(TOPIC, 1, make_question())
+    note, problems = Renderer(templates_copy, "t").note(TOPIC, 1, make_question(), as_written(make_question()))
     assert note is None
     assert len(problems) == 1
     assert (problems[0].path, problems[0].line) == ("t/choices.html", 2)

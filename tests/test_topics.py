@@ -196,6 +196,14 @@ def test_override_for_unknown_topic_is_a_warning() -> None:
                                                 "source file has; topics: Alpha, Beta"),)
 
 
+def test_shuffle_setting_for_unknown_topic_is_a_warning() -> None:
+    files = (pfile("a.txt", "Alpha", 1),)
+    settings = Config(shuffle=MappingProxyType({"Alpah": False}))
+    _, problems = group_topics(files, settings, CONFIG_PATH)
+    assert problems == (warning(CONFIG_PATH, 0, "[shuffle] names topic 'Alpah', which no "
+                                                "source file has; topics: Alpha"),)
+
+
 def test_bad_override_is_an_error_on_every_file_of_the_topic() -> None:
     files = (pfile("a1.txt", "Alpha", 1), pfile("a2.txt", "Alpha", 2))
     topics, problems = group_topics(files, config(**{"Alpha": "X::"}), CONFIG_PATH)

@@ -1,0 +1,152 @@
+"""Decide how a question's choices may move on the card: which are pinned, whether the
+question may be shuffled at all, and the fixed order the card shows without JavaScript.
+
+Pure functions of the question's text (no Jinja, no genanki), so the same source always
+gives the same order. The card's script shuffles again on every review, within the same
+rules (templates/card.js reads them from the attributes render.py writes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .parse import Question
+
+# Choices that only make sense in one place: "All of the above", "None of these" …
+_PINNED_RE = re.compile(
+    r"^(?:all|none|both|neither|any|each|either)\s+(?:of\s+)?(?:the\s+)?"
+    r"(?:above|these|those|them|previous|preceding|options|choices|answers)\b"
+    r"|^(?:all|none)\s+(?:are|is)\s+(?:correct|true|false|wrong)\b"
+    r"|^(?:not\s+enough\s+information|cannot\s+be\s+determined)\b",
+    re.IGNORECASE)
+# Text that names choices by letter ("Both A and B", "option C", "A, B and D"): once the
+# choices move, those letters would point at other choices. The words match in any case,
+# the letters only as capitals ("a and b" is prose).
+_LETTER = r"\(?[A-J]\)?"
+_LETTERED_RE = re.compile(
+    rf"\b(?i:options?|choices?|answers?)\s+{_LETTER}(?![\w'’])"
+    rf"|(?<![\w/])[A-J](?:\s*,\s*[A-J])*\s*(?:,\s*)?(?:and|or|nor|&)\s+{_LETTER}(?![\w/'’])"
+    rf"|\b(?i:both|either|neither|only)\s+{_LETTER}(?![\w/'’])")
+# Markdown code spans are not prose: `A and B` in code names no choice.
+_CODE_RE = re.compile(r"`[^`]*`")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a question's choices are laid out on the card.
+
+    ``order`` lists the source choices (their index in the question) in the order the
+    card shows them without JavaScript; ``pinned`` holds source indexes that never move;
+    ``shuffle`` says whether the card may reorder the others on each review.
+    """
+
+    order: tuple[int, ...]
+    pinned: frozenset[int]
+    shuffle: bool
+    reason: str = ""  # why the choices stay as written
+    slot: int | None = None  # where the correct choice sits in ``order``, if it was placed
+
+
+def _prose(text: str) -> str:
+    return _CODE_RE.sub(" ", text)
+
+
+def is_pinned(text: str) -> bool:
+    """True for a choice such as "All of the above" that must keep its place."""
+    return bool(_PINNED_RE.match(" ".join(_prose(text).strip(" .*_").split())))
+
+
+def names_choices_by_letter(text: str) -> bool:
+    """True if ``text`` refers to choices by their letter ("Both A and B", "option C")."""
+    return bool(_LETTERED_RE.search(_prose(text)))
+
+
+def _seeded_permutation(items: list[int], seed: str) -> list[int]:
+    """Fisher–Yates driven by a hash of ``seed``: uniform over orders, and the same order
+    for the same seed on every machine and build."""
+    result = list(items)
+    counter = 0
+    pool = b""
+    for i in range(len(result) - 1, 0, -1):
+        if len(pool) < 8:
+            pool += hashlib.sha256(f"{seed}\x1f{counter}".encode()).digest()
+            counter += 1
+        value, pool = int.from_bytes(pool[:8], "big"), pool[8:]
+        j = value % (i + 1)  # bias below 2**-60: irrelevant for at most 10 choices
+        result[i], result[j] = result[j], result[i]
+    return result
+
+
+def prompt_key(prompt: str) -> str:
+    """What a question's remembered slot is filed under: its prompt, whitespace-normalised."""
+    return " ".join(prompt.split())
+
+
+def _fixed_reason(question: Question, pinned: frozenset[int], shuffle: bool) -> str:
+    """Why ``question``'s choices must stay as written ("" if they may move)."""
+    if not shuffle:
+        return "shuffling is off for this deck"
+    texts = (question.prompt, question.explanation, *(c.text for c in question.choices))
+    if any(names_choices_by_letter(text) for text in texts):
+        return "the question names choices by letter"
+    if len(question.choices) - len(pinned) < 2:
+        return "fewer than two choices can move"
+    return ""
+
+
+def plan(questions: Sequence[Question], shuffle: bool = True,
+         kept: Mapping[str, int] | None = None) -> tuple[Layout, ...]:
+    """The layouts of one deck's ``questions`` (in source order).
+
+    The correct choice's place in the static order (its *slot*) is remembered per prompt
+    in ``kept`` (from the lock): a question keeps its slot from build to build, so adding
+    or editing other questions never reorders it. Questions without one take the slot
+    used least so far in the deck, so no position gives the answer away. The distractors
+    fill the other places in an order seeded by the prompt.
+    """
+    kept = kept or {}
+    layouts: list[Layout | None] = [None] * len(questions)
+    fresh: list[tuple[int, Question, frozenset[int], list[int]]] = []
+    use: Counter[int] = Counter()
+    for n, question in enumerate(questions):
+        count = len(question.choices)
+        pinned = frozenset(i for i, c in enumerate(question.choices) if is_pinned(c.text))
+        reason = _fixed_reason(question, pinned, shuffle)
+        correct = question.correct_indexes
+        if reason or len(correct) != 1 or correct[0] in pinned:
+            layouts[n] = Layout(tuple(range(count)), pinned, False,
+                                reason or "the correct choice cannot move")
+            continue
+        places = [i for i in range(count) if i not in pinned]
+        slot = kept.get(prompt_key(question.prompt))
+        if slot in places:
+            layouts[n] = _arrange(question, pinned, places, slot)
+            use[slot] += 1
+        else:
+            fresh.append((n, question, pinned, places))
+    for n, question, pinned, places in fresh:
+        least = min(use[p] for p in places)
+        tied = [p for p in places if use[p] == least]
+        slot = _seeded_permutation(tied, prompt_key(question.prompt))[0]
+        layouts[n] = _arrange(question, pinned, places, slot)
+        use[slot] += 1
+    return tuple(layout for layout in layouts if layout is not None)
+
+
+def _arrange(question: Question, pinned: frozenset[int], places: list[int], slot: int
+             ) -> Layout:
+    correct = question.correct_indexes[0]
+    distractors = iter(_seeded_permutation(
+        [i for i in places if i != correct], prompt_key(question.prompt)))
+    order = tuple(i if i in pinned else correct if i == slot else next(distractors)
+                  for i in range(len(question.choices)))
+    return Layout(order, pinned, True, slot=slot)
+
+
+def as_written(question: Question) -> Layout:
+    """The choices exactly as written, never moved (a deck with shuffling off)."""
+    return plan((question,), shuffle=False)[0]

@@ -1,0 +1,122 @@
+"""Tests for nca_anki.shuffle: pinned and lettered choices, balanced static order, slots."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from nca_anki.parse import Choice, Question
+from nca_anki.shuffle import as_written, is_pinned, names_choices_by_letter, plan
+
+
+def question(prompt: str, choices: tuple[str, ...] = ("Pascal", "Volta", "Turing", "Ampere"),
+             correct: int = 1, explanation: str = "Because.") -> Question:
+    return Question(1, prompt, tuple(Choice(c, i == correct) for i, c in enumerate(choices)),
+                    explanation)
+
+
+@pytest.mark.parametrize("text", ["All of the above", "None of the above.", "none of these",
+                                  "**All of the above**", "Both of the above", "Any of these",
+                                  "Neither of them", "All are correct"])
+def test_choices_that_refer_to_the_others_are_pinned(text: str) -> None:
+    assert is_pinned(text)
+
+
+@pytest.mark.parametrize("text", ["All layers are trainable", "None", "Above-average loss",
+                                  "Both GPUs share memory", "Nothing"])
+def test_ordinary_choices_are_not_pinned(text: str) -> None:
+    assert not is_pinned(text)
+
+
+@pytest.mark.parametrize("text", ["Both A and B", "A and C", "A, B and D", "Options B or D",
+                                  "only C", "Either (A) or (B)", "See option C above",
+                                  "Neither A nor B", "B & D"])
+def test_text_naming_choices_by_letter(text: str) -> None:
+    assert names_choices_by_letter(text)
+
+
+@pytest.mark.parametrize("text", ["A/B testing of two models", "A100 and H100 GPUs",
+                                  "`A and B` are tensors", "Plan A", "Type B error",
+                                  "Vitamin D and calcium", "An adapter and a base model"])
+def test_text_that_names_no_choice(text: str) -> None:
+    assert not names_choices_by_letter(text)
+
+
+def test_order_is_a_permutation_with_the_answer_at_its_slot() -> None:
+    (layout,) = plan([question("Which GPU architecture introduced Tensor Cores?")])
+    assert layout.shuffle and layout.reason == ""
+    assert sorted(layout.order) == [0, 1, 2, 3]
+    assert layout.slot is not None and layout.order[layout.slot] == 1
+
+
+def test_same_question_same_order_every_build() -> None:
+    questions = [question(f"Question about topic {n}?") for n in range(6)]
+    assert plan(questions) == plan(list(questions))
+
+
+def test_answers_spread_evenly_over_positions_in_a_deck() -> None:
+    # Authors put the answer at B every time (as the seeds do): the static order does not.
+    questions = [question(f"What does feature {n} do?") for n in range(12)]
+    slots = Counter(layout.slot for layout in plan(questions))
+    assert slots == {0: 3, 1: 3, 2: 3, 3: 3}
+
+
+def test_a_question_keeps_its_slot_when_others_are_added() -> None:
+    questions = [question(f"What does feature {n} do?") for n in range(5)]
+    first = plan(questions)
+    kept = {q.prompt: layout.slot for q, layout in zip(questions, first)}
+    inserted = [question("A brand-new first question?"), *questions]
+    again = plan(inserted, kept=kept)
+    assert again[1:] == first
+    # The newcomer takes the least used slot.
+    used = Counter(layout.slot for layout in first)
+    assert used[again[0].slot] == min(used[s] for s in range(4))
+
+
+def test_a_remembered_slot_that_no_longer_fits_is_placed_again() -> None:
+    q = question("Short now?", choices=("Yes", "No"), correct=0)
+    (layout,) = plan([q], kept={"Short now?": 3})
+    assert layout.slot in (0, 1) and layout.order[layout.slot] == 0
+
+
+def test_editing_a_choice_keeps_the_order() -> None:
+    before = question("Which GPU architecture introduced Tensor Cores?")
+    after = question("Which GPU architecture introduced Tensor Cores?",
+                     choices=("Pascal (2016)", "Volta", "Turing", "Ampere"))
+    assert plan([before])[0].order == plan([after])[0].order
+
+
+def test_pinned_choice_stays_last_and_never_holds_the_answer_slot() -> None:
+    q = question("Which are GPUs?", choices=("Volta", "Xeon", "EPYC", "None of the above"),
+                 correct=0)
+    layouts = plan([question(f"Q{n}?") for n in range(3)] + [q])
+    assert layouts[-1].order[3] == 3 and layouts[-1].pinned == frozenset({3})
+    assert layouts[-1].slot in (0, 1, 2)
+
+
+def test_questions_naming_choices_by_letter_keep_the_written_order() -> None:
+    q = question("Which are true?", choices=("FP16 halves memory", "BF16 keeps FP32 range",
+                                             "Both A and B", "Neither"), correct=2)
+    (layout,) = plan([q])
+    assert layout.order == (0, 1, 2, 3) and not layout.shuffle and layout.slot is None
+    assert layout.reason == "the question names choices by letter"
+    explained = question("Pick one", explanation="Option B is wrong because …")
+    assert not plan([explained])[0].shuffle
+
+
+def test_a_deck_with_shuffling_off_keeps_the_written_order() -> None:
+    layouts = plan([question(f"Q{n}?") for n in range(4)], shuffle=False)
+    assert all(layout.order == (0, 1, 2, 3) and not layout.shuffle for layout in layouts)
+    assert layouts[0].reason == "shuffling is off for this deck"
+    assert as_written(question("Q?")).order == (0, 1, 2, 3)
+
+
+def test_the_seeded_order_is_uniform() -> None:
+    # Over many prompts every choice lands in every place about equally often.
+    places: Counter[tuple[int, int]] = Counter()
+    for n in range(4000):
+        layout = plan([question(f"prompt {n}")])[0]
+        places.update((choice, place) for place, choice in enumerate(layout.order))
+    for count in places.values():
+        assert 850 <= count <= 1150  # 1000 expected; fixed seeds, so never flaky
