@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from card_browser import CardServer, Reviewer, launch, require_chromium
 from nca_anki.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -43,3 +45,37 @@ def cli(capsys: pytest.CaptureFixture[str]):
         return Run(status, captured.out, captured.err)
 
     return run
+
+
+# --- headless Chromium, for the card's browser tests (tests/card_browser.py) --------------------
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the whole run; skipped without one, failed under CI."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[CardServer]:
+    with CardServer() as server:
+        yield server
+
+
+@pytest.fixture
+def reviewer(browser, server):
+    """Factory: ``reviewer(mode, **options)`` opens a Reviewer; all are closed after the test."""
+    opened: list[Reviewer] = []
+
+    def make(mode: str, **options) -> Reviewer:
+        opened.append(Reviewer(browser, server, mode=mode, **options))
+        return opened[-1]
+
+    yield make
+    for each in opened:
+        each.close()
