@@ -254,6 +254,7 @@ window.NcaMcq = (function () {
 
   return {
     version: VERSION,
+    shuffledOrder: shuffledOrder,  /* exposed so tests can measure the shuffle's uniformity */
     start: function (side) {
       var root = findRoot(side);
       if (!root || root.getAttribute("data-nca-started")) return;
