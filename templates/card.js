@@ -238,9 +238,10 @@ window.NcaMcq = (function () {
         pickedLetter = LABELS.charAt(p);
         shown[p].classList.add(isCorrect ? "nca-picked-right" : "nca-picked-wrong");
       }
-      if (isCorrect && source === picked) mark(shown[p], "\u2713 Correct \u2014 your choice", "correct");
-      else if (isCorrect) mark(shown[p], "\u2713 Correct answer", "correct");
-      else if (source === picked) mark(shown[p], "\u2717 Your choice", "wrong");
+      /* A no-break space keeps each sign with its word when a mark wraps. */
+      if (isCorrect && source === picked) mark(shown[p], "\u2713\u00a0Correct \u2014 your\u00a0choice", "correct");
+      else if (isCorrect) mark(shown[p], "\u2713\u00a0Correct answer", "correct");
+      else if (source === picked) mark(shown[p], "\u2717\u00a0Your choice", "wrong");
     }
     check(shown, picked === null ? -1 : order.indexOf(picked));
 

@@ -154,7 +154,7 @@ def shown(r: Reviewer) -> Shown:
     items = data["items"]
     return Shown(data["role"], *(tuple(item[key] for item in items) for key in
                                  ("label", "text", "role", "checked")),
-                 tuple(tuple(item["marks"]) for item in items),
+                 tuple(tuple(" ".join(m.split()) for m in item["marks"]) for item in items),
                  tuple(item["correct"] for item in items))
 
 
@@ -417,6 +417,21 @@ def test_on_a_phone_the_verdict_and_both_marked_choices_are_in_view(reviewer, se
                 ".nca-verdict", ".nca-prompt", ".nca-choice-list > li.nca-correct",
                 ".nca-choice-list > li.nca-picked-wrong"])
             assert visible == [True, True, True, True], (mode, card.choices)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_narrow_phone_with_large_text_never_scrolls_sideways(reviewer, seeds, mode):
+    r = reviewer(mode, viewport=(320, 568), night=True)
+    large = "() => { document.body.style.fontSize = '30px'; }"  # text zoom of about 160%
+    overflow = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    for card in seeds:
+        r.show_question(card.html)
+        r.page.evaluate(large)
+        assert r.page.evaluate(overflow) <= 0
+        r.page.locator(".nca-choice-list > li").last.click()
+        r.show_answer(card.html)
+        r.page.evaluate(large)
+        assert r.page.evaluate(overflow) <= 0
 
 
 # --- without JavaScript ---------------------------------------------------------------------
