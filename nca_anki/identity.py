@@ -1,8 +1,9 @@
 """Give every question a lasting identity: a GUID and a modification time (``mod``).
 
 Anki matches notes by GUID and updates one only when the package's ``mod`` is strictly
-newer (ANKI_IMPORT_FACTS.md). The lock file, ``nca-anki.lock.json`` in the source folder
-and committed with it, records for each question its GUID, content hash and ``mod``. An
+newer (docs/anki-import.md). The lock file, ``nca-anki.lock.json`` in the source folder
+and committed with it, records for each question its GUID, content hash, ``mod`` and the
+slot of its correct choice in the static order (shuffle.py). An
 edited question is matched to its entry (exact content first, then by similarity of
 prompt, choices and explanation), so it keeps its GUID and gets a newer ``mod``; untouched
 questions keep both.

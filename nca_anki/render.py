@@ -27,7 +27,7 @@ from .topics import Topic
 
 # The note type's identity. Anki matches note types by id, and any change to the field
 # names/order or template names is a schema change that strands every learner's notes in a
-# duplicated "+ " note type (ANKI_IMPORT_FACTS.md). These values are frozen: do not edit.
+# duplicated "+ " note type (docs/anki-import.md). These values are frozen: do not edit.
 NOTE_TYPE_ID = 1607392319_001
 NOTE_TYPE_NAME = "NCA Multiple Choice (nca-anki)"
 CARD_TEMPLATE_NAME = "Multiple choice"

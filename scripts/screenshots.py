@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Screenshots of a built card, front and back, day and night, phone and desktop.
+
+    .venv/bin/python scripts/screenshots.py [--dist dist] [--out docs/screenshots]
+
+Imports the decks in ``dist/`` into a throw-away collection with the real ``anki`` backend,
+shows one card in headless Chromium the way Anki's clients do (tests/card_browser.py),
+picks a wrong choice on the front and flips. The shuffle is seeded so the pictures only
+change when the card does. Needs the test set-up (README) and Debian's chromium.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from anki_client import cards_in_deck, import_package, open_collection  # noqa: E402
+from card_browser import CardHtml, CardServer, Reviewer, chromium_path, launch  # noqa: E402
+
+DECK = "NCA::Neural Network Applications and Frameworks"
+PROMPT = "What is model quantization"  # a card with a long correct choice: a hard layout
+SIZES = {"phone": (390, 700), "desktop": (1000, 640)}
+# Replaces crypto.getRandomValues with a fixed sequence, so the shuffle is the same each run.
+SEEDED_RANDOM = """(() => {
+    let state = 20261130;
+    crypto.getRandomValues = (array) => {
+        for (let i = 0; i < array.length; i++) {
+            state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+            array[i] = state;
+        }
+        return array;
+    };
+})();"""
+
+
+def the_card(dist: Path) -> CardHtml:
+    with tempfile.TemporaryDirectory() as folder:
+        col = open_collection(Path(folder) / "collection.anki2")
+        try:
+            for apkg in sorted(dist.glob("*.apkg")):
+                import_package(col, apkg)
+            view = next(c for c in cards_in_deck(col, DECK) if PROMPT in c.question_html)
+        finally:
+            col.close()
+    return CardHtml(view.question_html, view.answer_html, view.css)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dist", type=Path, default=ROOT / "dist")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    args = parser.parse_args(argv)
+    if chromium_path() is None:
+        print("screenshots: Debian's chromium is not installed (apt-get install chromium)",
+              file=sys.stderr)
+        return 1
+    from playwright.sync_api import sync_playwright
+
+    card = the_card(args.dist)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright, CardServer() as server:
+        browser = launch(playwright)
+        for size, viewport in SIZES.items():
+            for theme in ("day", "night"):
+                mode = "mobile" if size == "phone" else "desktop"
+                with Reviewer(browser, server, mode=mode, night=theme == "night",
+                              viewport=viewport, device_scale_factor=1) as reviewer:
+                    reviewer.page.add_init_script(SEEDED_RANDOM)
+                    reviewer.page.evaluate(SEEDED_RANDOM)  # desktop: page already loaded
+                    reviewer.show_question(card)
+                    choices = reviewer.page.locator(".nca-choice-list > li")
+                    choices.nth(0).click()  # with this seed, a wrong choice
+                    reviewer.page.mouse.move(0, 0)  # no hover shading in the picture
+                    for side in ("front", "back"):
+                        if side == "back":
+                            reviewer.show_answer(card)
+                        path = args.out / f"{side}-{size}-{theme}.png"
+                        reviewer.page.screenshot(path=str(path))
+                        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+                    if reviewer.console_errors():
+                        print(f"screenshots: card errors: {reviewer.console_errors()}",
+                              file=sys.stderr)
+                        return 1
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
