@@ -162,12 +162,17 @@ def verdict(r: Reviewer) -> str:
     return " ".join((r.page.text_content(".nca-verdict") or "").split())
 
 
+def choice(r: Reviewer, text: str):
+    """The displayed choice whose text is ``text``, as a Playwright locator."""
+    return r.page.locator(".nca-choice-list > li").nth(shown(r).texts.index(text))
+
+
 def review(r: Reviewer, card: Built, pick: str | None = None) -> tuple[Shown, Shown]:
     """Show the front, pick the choice with text ``pick`` (by a tap), flip; both sides seen."""
     r.show_question(card.html)
     front = shown(r)
     if pick is not None:
-        r.page.locator(".nca-choice-list > li").nth(front.texts.index(pick)).click()
+        choice(r, pick).click()
     r.show_answer(card.html)
     return front, shown(r)
 
@@ -192,7 +197,7 @@ def test_wrong_pick_is_kept_across_the_flip_with_a_verdict_in_words(reviewer, se
     assert front.labels == LABELS[:len(card.choices)]
     assert sorted(front.texts) == sorted(card.choices)
     assert front.checked == ("false",) * len(card.choices)
-    r.page.locator(".nca-choice-list > li").nth(front.texts.index(wrong)).click()
+    choice(r, wrong).click()
     picked = shown(r)
     assert picked.checked == tuple("true" if t == wrong else "false" for t in front.texts)
 
@@ -254,8 +259,7 @@ def test_a_pick_is_saved_on_pointer_down_before_any_flip(reviewer, seeds, mode):
     r = reviewer(mode)
     r.show_question(card.html)
     wrong = a_wrong_choice(card)
-    item = r.page.locator(".nca-choice-list > li").nth(shown(r).texts.index(wrong))
-    item.dispatch_event("pointerdown", {"isPrimary": True, "button": 0, "bubbles": True})
+    choice(r, wrong).dispatch_event("pointerdown", {"isPrimary": True, "button": 0, "bubbles": True})
     r.show_answer(card.html)
     assert verdict(r).startswith(f"✗ You chose {shown(r).letter_of(wrong)};")
 
@@ -373,7 +377,7 @@ def test_without_session_storage_the_card_still_works(reviewer, seeds, mode):
     assert r.page.evaluate(STORAGE_DENIED) is True
     wrong = a_wrong_choice(card)
     front = shown(r)
-    r.page.locator(".nca-choice-list > li").nth(front.texts.index(wrong)).click()
+    choice(r, wrong).click()
     r.show_answer(card.html)
     assert r.page.evaluate(STORAGE_DENIED) is True
     back = shown(r)
@@ -383,6 +387,18 @@ def test_without_session_storage_the_card_still_works(reviewer, seeds, mode):
     else:  # a new page and no storage: nothing to carry it, so the plain answer
         assert verdict(r) == f"The answer is {back.letter_of(card.answer)}."
     assert r.console_errors() == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_card_asks_the_network_for_nothing(reviewer, seeds, mode):
+    # No CDN script, font or image: the card works offline and leaks nothing.
+    r = reviewer(mode)
+    requested: list[str] = []
+    r.page.on("request", lambda request: requested.append(request.url))
+    review(r, seeds[9], pick=seeds[9].answer)
+    pages = [url for url in requested if not url.endswith("/favicon.ico")]
+    assert all(url.startswith(r.server.url_for("")) for url in pages), pages
+    assert len(pages) == (0 if mode == "desktop" else 2)  # mobile: the two page loads
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -411,7 +427,7 @@ def test_on_a_phone_the_verdict_and_both_marked_choices_are_in_view(reviewer, se
             r.show_question(card.html)
             front = shown(r)
             wrong = next(t for t in reversed(front.texts) if t != card.answer)
-            r.page.locator(".nca-choice-list > li").nth(front.texts.index(wrong)).click()
+            choice(r, wrong).click()
             r.show_answer(card.html)
             visible = r.page.evaluate(_IN_VIEW_JS, [
                 ".nca-verdict", ".nca-prompt", ".nca-choice-list > li.nca-correct",
