@@ -1,7 +1,9 @@
 """Command line: parse arguments, run ``build``, print the report, set the exit status.
 
 Exit status: 0 built (warnings allowed), 1 errors in the input (or an output that could
-not be written), 2 usage errors. Nothing here raises to the user: no tracebacks.
+not be written), 2 usage errors, 3 a bug of ours. Nothing here raises to the user: no
+tracebacks, not even for Ctrl-C while the libraries load (the pipeline is imported inside
+``main``) or for a terminal that cannot show a deck's name.
 """
 
 from __future__ import annotations
@@ -9,9 +11,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import TYPE_CHECKING, Sequence, TextIO
 
-from .build import BuildOptions, BuildReport, build
+if TYPE_CHECKING:
+    from .build import BuildReport
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -19,15 +22,46 @@ def _parser() -> argparse.ArgumentParser:
         prog="build_decks.py",
         description="Build one Anki deck (.apkg) per topic from the question files in SOURCE.",
     )
-    parser.add_argument("--source", type=Path, default=Path("source"),
+    parser.add_argument("--source", default="source",
                         help="folder of question files, settings and lock (default: source)")
-    parser.add_argument("--templates", type=Path, default=Path("templates"),
+    parser.add_argument("--templates", default="templates",
                         help="folder of card templates and CSS (default: templates)")
-    parser.add_argument("--out", type=Path, default=Path("dist"),
+    parser.add_argument("--out", default="dist",
                         help="folder for the .apkg files (default: dist)")
     parser.add_argument("--check", action="store_true",
                         help="validate everything and report, but write nothing")
     return parser
+
+
+def _folder_problems(args: argparse.Namespace) -> list[str]:
+    """Usage errors in the folder arguments, each as a line to print. An empty value (an
+    unset shell variable) would otherwise mean the current folder."""
+    problems = []
+    for flag, value, must_exist in (("--source", args.source, True),
+                                    ("--templates", args.templates, True),
+                                    ("--out", args.out, False)):
+        path = Path(value)
+        if not value.strip():
+            problems.append(f"{flag}: error: {flag} is empty; name a folder (is a shell "
+                            "variable unset?)")
+        elif path.exists() and not path.is_dir():
+            problems.append(f"{value}: error: {flag} names a file, not a folder; pass "
+                            f"{flag} DIR")
+        elif must_exist and not path.exists():
+            what = flag.removeprefix("--")
+            problems.append(f"{value}: error: {what} folder not found; run from the project "
+                            f"folder or pass {flag} DIR")
+    return problems
+
+
+def _tolerant_output() -> None:
+    """Print what a terminal cannot encode as escapes instead of failing after the build
+    (a deck name with a dash on an ASCII or legacy Windows console)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError):
+            pass  # not a text stream we own (a test's capture, say): leave it
 
 
 def _summary(report: BuildReport, out: TextIO) -> None:
@@ -45,12 +79,20 @@ def _summary(report: BuildReport, out: TextIO) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _tolerant_output()
     try:
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help
         return int(exc.code or 0)
+    problems = _folder_problems(args)
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return 2
     try:
-        report = build(BuildOptions(args.source, args.templates, args.out, check=args.check))
+        from .build import BuildOptions, build  # heavy imports, inside the Ctrl-C guard
+
+        report = build(BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
+                                    check=args.check))
     except KeyboardInterrupt:
         print("interrupted; nothing half-written was left behind", file=sys.stderr)
         return 130

@@ -63,7 +63,7 @@ def test_check_reports_errors_with_status_1(project, cli):
 def test_missing_source_and_templates_folders_are_named(tmp_path, cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
     run = cli()
-    assert run.status == 1
+    assert run.status == 2
     assert run.err.splitlines()[:2] == [
         "source: error: source folder not found; run from the project folder or pass "
         "--source DIR",
@@ -96,9 +96,60 @@ def test_undefined_template_variable_is_an_error_at_its_line(project, cli):
 def test_unwritable_output_is_a_clear_error_without_traceback(project, cli):
     (project / "dist").write_text("not a folder")
     run = cli()
-    assert run.status == 1
-    assert "dist: error: output path exists and is not a folder; pass --out DIR" in run.err
+    assert run.status == 2
+    assert run.err == "dist: error: --out names a file, not a folder; pass --out DIR\n"
     assert "Traceback" not in run.err
+
+
+@pytest.mark.parametrize("flag", ["--source", "--templates", "--out"])
+def test_an_empty_folder_argument_is_a_usage_error_and_writes_nothing(project, cli, flag):
+    # `--source "$SRC"` with SRC unset must not build the current folder as source.
+    before = sorted(p.relative_to(project) for p in project.rglob("*"))
+    run = cli(flag, "")
+    assert run.status == 2
+    assert run.err == (f"{flag}: error: {flag} is empty; name a folder (is a shell variable "
+                       "unset?)\n")
+    assert sorted(p.relative_to(project) for p in project.rglob("*")) == before
+
+
+def test_source_naming_a_file_is_a_usage_error(project, cli):
+    run = cli("--source", "source/nca-anki.lock.json")
+    assert run.status == 2
+    assert run.err == ("source/nca-anki.lock.json: error: --source names a file, not a "
+                       "folder; pass --source DIR\n")
+    assert not (project / "dist").exists()
+
+
+def test_ctrl_c_while_the_pipeline_loads_or_runs_is_not_a_traceback(project, cli, monkeypatch):
+    import nca_anki.build
+
+    def interrupted(options):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(nca_anki.build, "build", interrupted)
+    run = cli()
+    assert run.status == 130
+    assert run.err == "interrupted; nothing half-written was left behind\n"
+
+
+def test_the_command_line_module_loads_no_pipeline_library():
+    # So a Ctrl-C during the slow imports lands inside main()'s guard.
+    code = ("import sys, nca_anki.cli; "
+            "print(sorted(m for m in ('genanki', 'jinja2', 'markdown', 'nca_anki.build') "
+            "if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout == "[]\n"
+
+
+def test_a_terminal_that_cannot_show_the_text_gets_escapes_not_a_traceback(project):
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run([sys.executable, str(REPO / "build_decks.py")], cwd=project, env=env,
+                          capture_output=True, text=True, encoding="ascii")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "damaged character '\\u03b2'" in done.stderr  # the seed's 'β', escaped
+    assert done.stdout.count(" written") == 3
 
 
 def test_output_folder_that_cannot_be_created(project, cli):
