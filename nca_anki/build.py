@@ -20,7 +20,7 @@ from .diagnostics import Diagnostic
 from .identity import (LOCK_NAME, Assignment, Lock, LockEntry, assign, dump_lock, future_mods,
                        load_lock)
 from .lint import giveaways
-from .output import WriteError, inside, write_atomic
+from .output import WriteError, inside, remove_stale_temporaries, write_atomic
 from .package import DeckSpec, build_package
 from .parse import ParsedFile, parse
 from .render import NoteType, RenderedNote, Renderer, deck_description
@@ -208,6 +208,9 @@ def _write_outputs(lock_path: Path, lock_text: str,
                    ) -> tuple[dict[str, str], list[Diagnostic]]:
     """Write the lock, then each package; a package that cannot be written fails alone.
     Without the lock on disk no package is written: it could not be rebuilt identically."""
+    remove_stale_temporaries(lock_path.parent, lock_path.name)
+    if packages:
+        remove_stale_temporaries(packages[0][1].parent, ".apkg")
     try:
         write_atomic(lock_path, lock_text.encode())
     except WriteError as exc:

@@ -8,8 +8,16 @@ is not rewritten (the file and its time stay as they are). Errors come back as m
 from __future__ import annotations
 
 import os
+import re
 import tempfile
+import time
 from pathlib import Path
+
+# A temporary file is named ".<target>.<8 random characters>.tmp" next to its target.
+_TEMP_RE = re.compile(r"^\.(?P<target>.+)\.[A-Za-z0-9_]{8}\.tmp$")
+# A write renames its temporary file within moments; one older than this belongs to a
+# build that was killed (SIGKILL, power loss) and can go.
+STALE_AFTER_SECONDS = 60
 
 
 class WriteError(Exception):
@@ -50,6 +58,29 @@ def write_atomic(path: Path, data: bytes) -> bool:
             except OSError:
                 pass
     return True
+
+
+def remove_stale_temporaries(folder: Path, target_suffix: str, now: float | None = None
+                             ) -> list[Path]:
+    """Delete temporary files a killed build left in ``folder`` for targets ending in
+    ``target_suffix``; return them. Young ones may belong to a build running right now."""
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        candidates = list(folder.iterdir())
+    except OSError:
+        return []
+    for path in candidates:
+        found = _TEMP_RE.match(path.name)
+        if not found or not found.group("target").endswith(target_suffix):
+            continue
+        try:
+            if path.is_file() and now - path.stat().st_mtime > STALE_AFTER_SECONDS:
+                path.unlink()
+                removed.append(path)
+        except OSError:
+            pass  # gone already, or not ours to delete: the build goes on
+    return removed
 
 
 def inside(folder: Path, path: Path) -> bool:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from pathlib import Path
 
 import pytest
 
-from nca_anki.output import WriteError, inside, write_atomic
+from nca_anki.output import WriteError, inside, remove_stale_temporaries, write_atomic
 
 SUFFIX = ("; check that the folder is writable (the previous file, if any, is unchanged)")
 
@@ -114,3 +115,31 @@ def test_inside_follows_symlinks(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "escape").symlink_to(tmp_path)
     assert not inside(folder, folder / "escape" / "x")
+
+
+def test_stale_temporaries_of_a_killed_build_are_removed(tmp_path: Path) -> None:
+    old, young, other, foreign = (tmp_path / ".deck.apkg.a1b2c3d4.tmp",
+                                  tmp_path / ".deck.apkg.zz99yy88.tmp",
+                                  tmp_path / ".nca-anki.lock.json.k3j4h5g6.tmp",
+                                  tmp_path / ".deck.apkg.notours.tmp.bak")
+    for path in (old, young, other, foreign):
+        path.write_bytes(b"half")
+    now = time.time()
+    os.utime(old, (now - 3600, now - 3600))
+    os.utime(other, (now - 3600, now - 3600))
+    removed = remove_stale_temporaries(tmp_path, ".apkg", now)
+    assert removed == [old]
+    # a young one may belong to a build running right now; other targets are not touched
+    assert young.exists() and other.exists() and foreign.exists()
+    assert remove_stale_temporaries(tmp_path, "nca-anki.lock.json", now) == [other]
+
+
+def test_the_next_build_sweeps_what_a_killed_build_left(project, cli) -> None:
+    assert cli().status == 0
+    leftovers = [project / "dist" / ".ai-deep-learning-frameworks.apkg.q1w2e3r4.tmp",
+                 project / "source" / ".nca-anki.lock.json.t5y6u7i8.tmp"]
+    for path in leftovers:
+        path.write_bytes(b"half-written")
+        os.utime(path, (time.time() - 120, time.time() - 120))
+    assert cli().status == 0
+    assert not any(path.exists() for path in leftovers)
