@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,13 +83,17 @@ def _wait_until(moment: int) -> None:
         time.sleep(delay)
 
 
-def _read_sources(source: Path) -> tuple[tuple[ParsedFile, ...], list[Diagnostic]]:
+def _read_sources(source: Path
+                  ) -> tuple[tuple[ParsedFile, ...], dict[str, str], list[Diagnostic]]:
+    """Parse every question file; also return each file's shown path -> its path inside
+    ``source`` (what the lock records), for every file found, readable or not."""
     files, problems = [], []
     paths = sorted(p for p in source.rglob(f"*{SOURCE_SUFFIX}")
                    if p.is_file() and not any(part.startswith(".") for part in
                                               p.relative_to(source).parts))
-    for path in paths:
-        shown = _display(source, path.relative_to(source))
+    found = {_display(source, p.relative_to(source)): p.relative_to(source).as_posix()
+             for p in paths}
+    for path, shown in zip(paths, found):
         try:
             data = path.read_bytes()
         except OSError as exc:
@@ -101,7 +106,7 @@ def _read_sources(source: Path) -> tuple[tuple[ParsedFile, ...], list[Diagnostic
     if not paths:
         problems.append(diag.error(source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
                                    "found; add some or pass --source DIR"))
-    return tuple(files), problems
+    return tuple(files), found, problems
 
 
 def _read_lock(path: Path, shown: str, now: int) -> tuple[Lock | None, list[Diagnostic]]:
@@ -137,6 +142,7 @@ class _Inputs:
     config: Config
     topics: tuple[Topic, ...]
     orphans: tuple[ParsedFile, ...]  # files whose title could not be read
+    sources: Mapping[str, str]  # every question file found: shown path -> path in the lock
     note_type: NoteType | None
     lock: Lock | None
     problems: tuple[Diagnostic, ...]
@@ -145,7 +151,7 @@ class _Inputs:
 
 def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs:
     config_path = _display(options.source, CONFIG_NAME)
-    files, problems = _read_sources(options.source)
+    files, sources, problems = _read_sources(options.source)
     config, config_problems = load_config(options.source, config_path)
     topics, topic_problems = group_topics(files, config, config_path)
     note_type, template_problems = renderer.note_type()
@@ -153,7 +159,8 @@ def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs
                                      _display(options.source, LOCK_NAME), now)
     shared = [*config_problems, *template_problems, *lock_problems]
     # Without any question file every lock entry would look removed: stop instead.
-    return _Inputs(config, topics, tuple(f for f in files if not f.title), note_type, lock,
+    return _Inputs(config, topics, tuple(f for f in files if not f.title), sources, note_type,
+                   lock,
                    (*problems, *topic_problems, *shared),
                    diag.has_errors(shared) or not files)
 
@@ -176,31 +183,38 @@ def _render_notes(renderer: Renderer, inputs: _Inputs
     return rendered, problems
 
 
-def _topics_of_orphans(inputs: _Inputs) -> set[str]:
-    """Topics the lock places questions of a title-less file in: building them without
-    that file would drop a whole part from the learners' deck."""
+def _topics_of_broken_files(inputs: _Inputs, problems: list[Diagnostic]) -> set[str]:
+    """Topics the lock places questions of a broken file in (unreadable, empty, no title,
+    or with any error): building them without that file would drop a whole part from the
+    learners' deck and mark its questions removed."""
+    broken = {inputs.sources[d.path] for d in problems if d.is_error and d.path in inputs.sources}
     prompts = {q.prompt for orphan in inputs.orphans for q in orphan.questions}
     entries = inputs.lock.entries if inputs.lock else ()
-    return {e.topic for e in entries if e.prompt in prompts}
+    # Entries written before the lock recorded files are recognised by their prompt.
+    return {e.topic for e in entries
+            if e.file in broken or (e.file is None and e.prompt in prompts)}
 
 
 def _failed_topics(inputs: _Inputs, rendered: dict[str, list[RenderedNote]],
                    problems: list[Diagnostic]) -> set[str]:
-    """Topics that must not be built: an error in one of their files, a question that did
-    not become a note (say, a broken choices template), or a file whose title is
-    unreadable but whose questions belong to the topic."""
+    """The one place that decides which topics are frozen this build (not built; their
+    deck and lock entries kept exactly): an error in one of their files, a question that
+    did not become a note (say, a broken choices template), or a broken file whose
+    questions the lock places in the topic. Every other stage asks this set."""
     if inputs.global_failure:
         return {t.name for t in inputs.topics}
     error_paths = {d.path for d in problems if d.is_error}
     return {t.name for t in inputs.topics if error_paths & set(t.paths)
-            or len(rendered.get(t.name, ())) != len(t.questions)} | _topics_of_orphans(inputs)
+            or len(rendered.get(t.name, ())) != len(t.questions)} \
+        | _topics_of_broken_files(inputs, problems)
 
 
-def _orphaned_topics(inputs: _Inputs) -> tuple[Topic, ...]:
-    """Topics known only through an orphan file's questions, for the report."""
+def _absent_topics(inputs: _Inputs, failed: set[str]) -> tuple[Topic, ...]:
+    """Failed topics that no readable file names any more (a single-part topic whose file
+    is broken), so the report lists them and their decks are not called stale."""
     named = {t.name for t in inputs.topics}
     return tuple(Topic(name, *deck_for(name, inputs.config), ())
-                 for name in sorted(_topics_of_orphans(inputs) - named))
+                 for name in sorted(failed - named))
 
 
 def _write_outputs(lock_path: Path, lock_text: str,
@@ -245,7 +259,7 @@ def build(options: BuildOptions) -> BuildReport:
     good = [t for t in inputs.topics if t.name not in failed]
     problems += [d for topic in good for d in giveaways(topic)]  # warnings: never fail a topic
     assignment = assign(tuple((t.name, n) for t in good for n in rendered[t.name]),
-                        inputs.note_type, inputs.lock, frozenset(failed), now)
+                        inputs.note_type, inputs.lock, frozenset(failed), now, inputs.sources)
     lock_shown = _display(options.source, LOCK_NAME)
     for entry in assignment.removed:
         problems.append(diag.warning(
@@ -266,7 +280,7 @@ def build(options: BuildOptions) -> BuildReport:
                                                   dump_lock(assignment.lock), packages)
         problems += write_problems
 
-    reported = inputs.topics + _orphaned_topics(inputs)
+    reported = inputs.topics + _absent_topics(inputs, failed)
     problems += _stale_outputs(options.out, reported)
     return BuildReport(_results(reported, assignment, statuses, options.out),
                        diag.sort_diagnostics(problems), assignment.removed,

@@ -2,8 +2,9 @@
 
 Anki matches notes by GUID and updates one only when the package's ``mod`` is strictly
 newer (docs/anki-import.md). The lock file, ``nca-anki.lock.json`` in the source folder
-and committed with it, records for each question its GUID, content hash, ``mod`` and the
-slot of its correct choice in the static order (shuffle.py). An
+and committed with it, records for each question its GUID, content hash, ``mod``, the
+slot of its correct choice in the static order (shuffle.py) and its file (so a topic
+whose file breaks can be frozen whole). An
 edited question is matched to its entry (exact content first, then by similarity of
 prompt, choices and explanation), so it keeps its GUID and gets a newer ``mod``; untouched
 questions keep both.
@@ -15,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from .diagnostics import Diagnostic, error, warning
@@ -46,6 +48,7 @@ class LockEntry:
     explanation: str
     removed: int | None = None  # when the question left the source; kept to revive it
     slot: int | None = None  # the correct choice's place in the static order (shuffle.py)
+    file: str | None = None  # the question file, inside the source folder (None: not known)
 
 
 @dataclass(frozen=True)
@@ -177,10 +180,13 @@ def _match(notes: tuple[tuple[str, RenderedNote], ...], hashes: list[str],
 
 
 def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, lock: Lock,
-           frozen_topics: frozenset[str], now: int) -> Assignment:
+           frozen_topics: frozenset[str], now: int,
+           files: Mapping[str, str] | None = None) -> Assignment:
     """Match ``notes`` (topic name, note) to ``lock`` and return their identities and the
     new lock. Entries of ``frozen_topics`` (topics that failed to build) are kept as they are.
+    ``files`` maps a question's shown path to the path the lock records for it.
     """
+    files = files or {}
     frozen = [e for e in lock.entries if e.topic in frozen_topics]
     candidates = [e for e in lock.entries if e.topic not in frozen_topics]
     hashes = [content_hash(note) for _, note in notes]
@@ -200,7 +206,8 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
         identified.append(IdentifiedNote(note, topic, guid, mod, status))
         entries.append(LockEntry(guid, topic, note.part, hashes[i], mod, note.question.prompt,
                                  tuple(c.text for c in note.question.choices), _answer(note),
-                                 note.question.explanation, slot=note.slot))
+                                 note.question.explanation, slot=note.slot,
+                                 file=files.get(note.question.path)))
 
     newly_removed = []
     kept_removed = []
@@ -243,6 +250,7 @@ def dump_lock(lock: Lock) -> str:
                 "answer": e.answer,
                 "explanation": e.explanation,
                 **({"slot": e.slot} if e.slot is not None else {}),
+                **({"file": e.file} if e.file is not None else {}),
             }
             for e in lock.entries
         ],
@@ -268,7 +276,8 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
                       int(q["mod"]), str(q["prompt"]), tuple(str(c) for c in q["choices"]),
                       int(q["answer"]), str(q["explanation"]),
                       None if q.get("removed") is None else int(q["removed"]),
-                      None if q.get("slot") is None else int(q["slot"]))
+                      None if q.get("slot") is None else int(q["slot"]),
+                      None if q.get("file") is None else str(q["file"]))
             for q in data["questions"]
         )
         note_type = data["note_type"]

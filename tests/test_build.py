@@ -7,6 +7,8 @@ import re
 import time
 from pathlib import Path
 
+import pytest
+
 from nca_anki.build import BuildOptions, build
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
@@ -115,3 +117,73 @@ def test_a_deck_no_topic_builds_any_more_is_pointed_out(project):
         "dist/old-topic-name.apkg: warning: no topic builds this deck any more; delete it if "
         "its topic was renamed or removed"]
     assert (project / "dist" / "old-topic-name.apkg").read_bytes() == b"PK"
+
+
+# --- a topic with any broken file is frozen whole ------------------------------------------
+
+PART_5 = """NCA AI & Deep Learning Frameworks 5 — Questions and Answers
+Question 1: What does NCCL provide for multi-GPU training?
+- A model file format
+- Collective communication such as all-reduce (Correct answer)
+- A data-loading library
+Correct answer: Collective communication such as all-reduce
+NCCL implements collectives like all-reduce over NVLink and InfiniBand.
+"""
+
+
+def frozen_state(root: Path, deck: str) -> tuple[bytes, int, list[dict]]:
+    path = root / "dist" / deck
+    entries = [e for e in lock_entries(root) if e["topic"] == "AI & Deep Learning Frameworks"]
+    return path.read_bytes(), path.stat().st_mtime_ns, entries
+
+
+def break_file(root: Path, how: str, monkeypatch) -> str:
+    """Break the AI topic's part 4 file the way an author or a disk would."""
+    path = root / "source" / AI
+    if how == "empty":
+        path.write_bytes(b"")
+    elif how == "blank":
+        path.write_text("\n\n   \n", encoding="utf-8")
+    elif how == "title":
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text[text.index("\n") + 1:], encoding="utf-8")  # the title is gone
+    elif how == "unreadable":
+        real = Path.read_bytes
+
+        def read_bytes(self: Path) -> bytes:
+            if self.name == AI:
+                raise PermissionError(13, "Permission denied")
+            return real(self)
+
+        monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    elif how == "question":
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("- Volta (Correct answer)", "- Volta"), encoding="utf-8")
+    return f"source/{AI}"
+
+
+@pytest.mark.parametrize("parts", [1, 2])
+@pytest.mark.parametrize("how", ["empty", "blank", "title", "unreadable", "question"])
+def test_a_topic_with_a_broken_part_keeps_its_deck_and_lock_exactly(project, monkeypatch,
+                                                                    parts, how):
+    if parts == 2:
+        (project / "source" / "nca-ai-deep-learning-frameworks-5.txt").write_text(
+            PART_5, encoding="utf-8")
+    assert build(options(project)).ok
+    before = frozen_state(project, AI_DECK)
+    assert len(before[2]) == 7 + (parts == 2)
+    time.sleep(0.01)
+
+    broken = break_file(project, how, monkeypatch)
+    report = build(options(project))
+
+    assert not report.ok
+    assert {d.path for d in report.diagnostics if d.is_error} == {broken}
+    assert frozen_state(project, AI_DECK) == before  # bytes, file time, lock entries
+    assert not report.removed
+    assert not [d for d in report.diagnostics if "removed" in d.message
+                or "no topic builds this deck" in d.message]
+    status = {t.deck_name: t.status for t in report.topics}
+    assert status == {"NCA::AI & Deep Learning Frameworks": "failed",
+                      "NCA::Deep Learning Training Techniques and Optimization": "unchanged",
+                      "NCA::Neural Network Applications and Frameworks": "unchanged"}
