@@ -5,9 +5,9 @@ newer (docs/anki-import.md). The lock file, ``nca-anki.lock.json`` in the source
 and committed with it, records for each question its GUID, content hash, ``mod``, the
 slot of its correct choice in the static order (shuffle.py) and its file (so a topic
 whose file breaks can be frozen whole). An
-edited question is matched to its entry (exact content first, then by similarity of
-prompt, choices and explanation), so it keeps its GUID and gets a newer ``mod``; untouched
-questions keep both.
+edited question is matched to its entry (match.py: identical content, identical text,
+the same specific prompt, then similarity), so it keeps its GUID and gets a newer
+``mod``; untouched questions keep both.
 The same source and lock therefore give the same notes on any machine, at any time.
 """
 
@@ -15,25 +15,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .diagnostics import Diagnostic, error, warning
+from .match import Item, pair
 from .render import NoteType, RenderedNote
 
 LOCK_NAME = "nca-anki.lock.json"
 LOCK_FORMAT = 1
-
-# A question whose prompt, choices and explanation are this similar to a lock entry is "the
-# same question, edited". Below it, a question is new: better a new card than a wrong card's
-# history. Similarity is the Dice coefficient of word pairs, so a shared stock opening
-# ("Which of the following…") or shared stop words count for little.
-MATCH_THRESHOLD = 0.6
-_WEIGHTS = {"prompt": 0.45, "choices": 0.25, "explanation": 0.30}
-# A different correct answer makes an edit less likely to be the same question.
-_ANSWER_CHANGED_FACTOR = 0.8
-
 
 @dataclass(frozen=True)
 class LockEntry:
@@ -81,53 +71,33 @@ def content_hash(note: RenderedNote) -> str:
     return hashlib.sha256(data.encode()).hexdigest()
 
 
-def _shingles(text: str) -> frozenset[str]:
-    words = re.findall(r"\w+", text.casefold())
-    if len(words) < 2:
-        return frozenset(words)
-    return frozenset(f"{a} {b}" for a, b in zip(words, words[1:]))
-
-
-def _dice(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a and not b:
-        return 1.0
-    return 2 * len(a & b) / (len(a) + len(b))
-
-
-@dataclass(frozen=True)
-class _Features:
-    """What similarity is measured on, for a question or a lock entry."""
-
-    prompt: frozenset[str]
-    choices: frozenset[str]
-    explanation: frozenset[str]
-    answer: frozenset[str]
-
-    @classmethod
-    def of(cls, prompt: str, choices: tuple[str, ...], answer: int, explanation: str
-           ) -> "_Features":
-        return cls(_shingles(prompt), frozenset().union(*map(_shingles, choices)),
-                   _shingles(explanation),
-                   _shingles(choices[answer]) if 0 <= answer < len(choices) else frozenset())
-
-
-def _similarity(a: _Features, b: _Features) -> float:
-    score = (_WEIGHTS["prompt"] * _dice(a.prompt, b.prompt)
-             + _WEIGHTS["choices"] * _dice(a.choices, b.choices)
-             + _WEIGHTS["explanation"] * _dice(a.explanation, b.explanation))
-    if _dice(a.answer, b.answer) < 0.5:
-        score *= _ANSWER_CHANGED_FACTOR
-    return score
-
-
-def _question_features(note: RenderedNote) -> _Features:
-    q = note.question
-    return _Features.of(q.prompt, tuple(c.text for c in q.choices), _answer(note), q.explanation)
+def source_hash(prompt: str, choices: Sequence[str], answer: int, explanation: str) -> str:
+    """Hash of a question's text as written (whitespace-normalised): equal for a question
+    whose card layout changed but whose text did not."""
+    parts = [" ".join(text.split()) for text in (prompt, *choices, explanation)]
+    return hashlib.sha256("\x1f".join([*parts, str(answer)]).encode()).hexdigest()
 
 
 def _answer(note: RenderedNote) -> int:
     correct = note.question.correct_indexes
     return correct[0] if correct else -1
+
+
+def _note_item(topic: str, note: RenderedNote, content: str) -> Item:
+    q = note.question
+    choices = tuple(c.text for c in q.choices)
+    return Item.of(topic=topic, content=content,
+                   source=source_hash(q.prompt, choices, _answer(note), q.explanation),
+                   prompt=q.prompt, choices=choices, answer=_answer(note),
+                   explanation=q.explanation)
+
+
+def _entry_item(entry: LockEntry) -> Item:
+    return Item.of(topic=entry.topic, content=entry.content_hash,
+                   source=source_hash(entry.prompt, entry.choices, entry.answer,
+                                      entry.explanation),
+                   prompt=entry.prompt, choices=entry.choices, answer=entry.answer,
+                   explanation=entry.explanation)
 
 
 def _new_guid(topic: str, note: RenderedNote, taken: set[str]) -> str:
@@ -142,43 +112,6 @@ def _new_guid(topic: str, note: RenderedNote, taken: set[str]) -> str:
     raise AssertionError("unreachable: 1000 GUID collisions")  # pragma: no cover
 
 
-def _match(notes: tuple[tuple[str, RenderedNote], ...], hashes: list[str],
-           candidates: list[LockEntry]) -> dict[int, int]:
-    """Pair notes with lock entries (note index -> entry index), best pairs first."""
-    matched: dict[int, int] = {}
-    used: set[int] = set()
-    by_hash: dict[str, list[int]] = {}
-    for j, entry in enumerate(candidates):
-        by_hash.setdefault(entry.content_hash, []).append(j)
-    for i, digest in enumerate(hashes):
-        free = [j for j in by_hash.get(digest, ()) if j not in used]
-        if free:
-            matched[i] = free[0]
-            used.add(free[0])
-
-    # Similar questions: within a topic, then across to topics that are gone (a renamed
-    # title). Not across all topics: that is quadratic in the whole bank, for a rare move.
-    features = {i: _question_features(note) for i, (_, note) in enumerate(notes)
-                if i not in matched}
-    live_topics = {topic for topic, _ in notes}
-    for same_topic in (True, False):
-        pairs = []
-        for j, entry in enumerate(candidates):
-            if j in used or (entry.topic in live_topics) != same_topic:
-                continue
-            other = _Features.of(entry.prompt, entry.choices, entry.answer, entry.explanation)
-            for i, mine in features.items():
-                if i not in matched and (notes[i][0] == entry.topic or not same_topic):
-                    score = _similarity(mine, other)
-                    if score >= MATCH_THRESHOLD:
-                        pairs.append((-score, i, j))
-        for _, i, j in sorted(pairs):
-            if i not in matched and j not in used:
-                matched[i] = j
-                used.add(j)
-    return matched
-
-
 def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, lock: Lock,
            frozen_topics: frozenset[str], now: int,
            files: Mapping[str, str] | None = None) -> Assignment:
@@ -190,7 +123,8 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
     frozen = [e for e in lock.entries if e.topic in frozen_topics]
     candidates = [e for e in lock.entries if e.topic not in frozen_topics]
     hashes = [content_hash(note) for _, note in notes]
-    matched = _match(notes, hashes, candidates)
+    matched = pair([_note_item(topic, note, digest) for (topic, note), digest in zip(notes, hashes)],
+                   [_entry_item(entry) for entry in candidates])
     used = set(matched.values())
 
     taken = {e.guid for e in lock.entries}
