@@ -24,6 +24,7 @@ from .lint import giveaways
 from .output import WriteError, inside, remove_stale_temporaries, write_atomic
 from .package import DeckSpec, build_package
 from .parse import ParsedFile, parse
+from .recover import recover_lock
 from .render import NoteType, RenderedNote, Renderer, deck_description
 from .shuffle import plan, prompt_key
 from .topics import Topic, deck_for, group_topics
@@ -109,9 +110,13 @@ def _read_sources(source: Path
     return tuple(files), found, problems
 
 
-def _read_lock(path: Path, shown: str, now: int) -> tuple[Lock | None, list[Diagnostic]]:
+def _read_lock(path: Path, shown: str, now: int, out: Path, topics: tuple[Topic, ...]
+               ) -> tuple[Lock | None, list[Diagnostic]]:
+    """The lock file; if it is missing but decks were published, the lock they were built
+    with, recovered from them (never silently new identities for published questions)."""
     if not path.exists():
-        return Lock(), []
+        lock, recovered = recover_lock(out, {t.deck_name: t.name for t in topics}, shown)
+        return lock, list(recovered)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -156,7 +161,8 @@ def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs
     topics, topic_problems = group_topics(files, config, config_path)
     note_type, template_problems = renderer.note_type()
     lock, lock_problems = _read_lock(options.source / LOCK_NAME,
-                                     _display(options.source, LOCK_NAME), now)
+                                     _display(options.source, LOCK_NAME), now, options.out,
+                                     topics)
     shared = [*config_problems, *template_problems, *lock_problems]
     # Without any question file every lock entry would look removed: stop instead.
     return _Inputs(config, topics, tuple(f for f in files if not f.title), sources, note_type,

@@ -1,0 +1,126 @@
+"""Rebuild the identity lock from the published decks when the lock file is gone.
+
+Every ``.apkg`` in the output folder holds each note's GUID, ``mod``, fields and tags, and
+the note type's templates: enough to give each question back its identity (and its place
+in the static order), so a lost lock never re-keys a bank (learners would get duplicates).
+Reads SQLite and JSON only; no genanki, no Anki. Never raises: problems come back as
+diagnostics.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+import sqlite3
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .diagnostics import Diagnostic, error, warning
+from .identity import Lock, LockEntry
+from .render import FIELDS, LABELS, NOTE_TYPE_ID, NoteType
+
+_TAG_RE = re.compile(r"<[^>]+>")
+_PART_RE = re.compile(r"::part-(\d+)$")
+# A choice in the Choices field: the current layout's text span, or the whole item.
+_CHOICE_RE = re.compile(r'<li\b[^>]*>(?:<span class="nca-label">[^<]*</span>\s*)?'
+                        r'(?:<span class="nca-text">(?P<text>.*?)</span>|(?P<item>.*?))</li>',
+                        re.DOTALL)
+
+
+def _text(field_html: str) -> str:
+    return " ".join(html.unescape(_TAG_RE.sub(" ", field_html)).split())
+
+
+@dataclass(frozen=True)
+class _Deck:
+    name: str
+    note_type: NoteType | None
+    note_type_mod: int
+    notes: tuple[tuple[str, int, tuple[str, ...], tuple[str, ...]], ...]  # guid, mod, fields, tags
+
+
+def _read_deck(path: Path) -> _Deck:
+    with zipfile.ZipFile(path) as archive:
+        data = archive.read("collection.anki2")
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.deserialize(data)
+        models_json, decks_json = conn.execute("SELECT models, decks FROM col").fetchone()
+        model = json.loads(models_json).get(str(NOTE_TYPE_ID))
+        decks = {int(k): v["name"] for k, v in json.loads(decks_json).items()}
+        rows = conn.execute(
+            "SELECT n.guid, n.mod, n.flds, n.tags, min(c.did) FROM notes n JOIN cards c "
+            "ON c.nid = n.id WHERE n.mid = ? GROUP BY n.id ORDER BY n.id",
+            (NOTE_TYPE_ID,)).fetchall()
+    finally:
+        conn.close()
+    note_type = None
+    if model is not None:
+        template = model["tmpls"][0]
+        note_type = NoteType(NOTE_TYPE_ID, model["name"],
+                             tuple(f["name"] for f in model["flds"]), template["name"],
+                             template["qfmt"], template["afmt"], model["css"])
+    names = {decks.get(did, "") for *_, did in rows}
+    return _Deck(min(names) if names else "", note_type, int(model["mod"]) if model else 0,
+                 tuple((guid, int(mod), tuple(flds.split("\x1f")), tuple(tags.split()))
+                       for guid, mod, flds, tags, _ in rows))
+
+
+def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple[str, ...]
+           ) -> LockEntry | None:
+    if len(fields) != len(FIELDS):
+        return None
+    field = dict(zip(FIELDS, fields))
+    choices = tuple(_text(m.group("text") if m.group("text") is not None else m.group("item"))
+                    for m in _CHOICE_RE.finditer(field["Choices"]))
+    letter = field["Answer"].split()[0] if field["Answer"].split() else ""
+    answer = LABELS.index(letter) if letter in LABELS[:len(choices)] else -1
+    part = next((int(m.group(1)) for t in tags if (m := _PART_RE.search(t))), 1)
+    content = hashlib.sha256("\x1e".join(("\x1f".join(fields), " ".join(tags))).encode())
+    return LockEntry(guid, topic, part, content.hexdigest(), mod, _text(field["Prompt"]),
+                     choices, answer, _text(field["Explanation"]),
+                     slot=answer if answer >= 0 else None)
+
+
+def recover_lock(out: Path, topics_by_deck: Mapping[str, str], lock_shown: str
+                 ) -> tuple[Lock | None, tuple[Diagnostic, ...]]:
+    """The lock the decks in ``out`` were built with (as far as they tell), or ``None`` with
+    an error when a deck cannot be read. ``topics_by_deck`` maps this build's deck names to
+    topic names; a deck no topic builds any more keeps its own name as the topic."""
+    paths = sorted(out.glob("*.apkg")) if out.is_dir() else []
+    entries: list[LockEntry] = []
+    note_types: list[tuple[int, NoteType]] = []
+    problems: list[Diagnostic] = []
+    for path in paths:
+        shown = path.as_posix()
+        try:
+            deck = _read_deck(path)
+        except (OSError, KeyError, ValueError, TypeError, IndexError, zipfile.BadZipFile,
+                sqlite3.Error) as exc:
+            return None, (error(shown, 0, f"lock file {lock_shown} is missing and this deck "
+                                f"cannot be read to recover it ({type(exc).__name__}: {exc}); "
+                                f"restore {lock_shown} from version control, or move the "
+                                "decks out of the output folder to start new identities "
+                                "(learners who imported them would get duplicates)"),)
+        if deck.note_type is None:
+            problems.append(warning(shown, 0, "not built by nca-anki (no note type of ours); "
+                                    "ignored when recovering the lock"))
+            continue
+        note_types.append((deck.note_type_mod, deck.note_type))
+        topic = topics_by_deck.get(deck.name, deck.name.split("::")[-1])
+        entries += [e for note in deck.notes if (e := _entry(topic, *note)) is not None]
+    if not entries:
+        return Lock(), tuple(problems)
+    mod, note_type = max(note_types, key=lambda item: item[0])
+    guids = {e.guid for e in entries}
+    problems.append(warning(lock_shown, 0, f"lock file missing: recovered the identities of "
+                            f"{len(guids)} questions from {len(note_types)} deck(s) in "
+                            f"{out.as_posix()}; commit the new {lock_shown}"))
+    unique = {e.guid: e for e in entries}  # a GUID in two decks: one entry is enough
+    return (Lock(note_type.fingerprint, mod,
+                 tuple(sorted(unique.values(), key=lambda e: (e.topic, e.guid)))),
+            tuple(problems))
