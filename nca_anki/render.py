@@ -2,25 +2,30 @@
 
 The only module that knows Jinja and Markdown. Source text is data: Markdown is rendered
 with raw HTML disabled and the result passes an allow-list sanitiser, so nothing from a
-question file reaches a card as live markup. Templates come from the author's
-``templates/`` folder, with autoescaping on and undefined variables as errors.
+question file reaches a card as live markup. MathJax delimiters and identifiers such as
+``__init__`` or ``4*8*2`` reach the card as written; an image is an error until cards
+carry media. Templates come from the author's ``templates/`` folder, with autoescaping on
+and undefined variables as errors, and the note type is checked as Anki would check it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import string
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-
+from xml.etree.ElementTree import Element
 
 import jinja2
 import markdown
 import nh3
+from markdown.inlinepatterns import InlineProcessor
+from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup, escape
 
-from .diagnostics import Diagnostic, error
+from .diagnostics import Diagnostic, clip, error
 from .parse import Question
 from .shuffle import Layout
 from .topics import Topic
@@ -32,6 +37,8 @@ NOTE_TYPE_ID = 1607392319_001
 NOTE_TYPE_NAME = "NCA Multiple Choice (nca-anki)"
 CARD_TEMPLATE_NAME = "Multiple choice"
 FIELDS = ("Prompt", "Choices", "Answer", "Explanation", "Source")
+# What Anki itself fills in a template besides the note's fields.
+SPECIAL_FIELDS = ("FrontSide", "Tags", "Type", "Deck", "Subdeck", "Card", "CardFlag", "CardID")
 
 _NOTE_TYPE_FILES = ("front.html", "back.html", "style.css")  # choices.html is per note
 LABELS = tuple(string.ascii_uppercase[:10])  # choices beyond J are an error
@@ -72,6 +79,45 @@ class RenderedNote:
     slot: int | None = None  # where the correct choice sits in the static order (the lock keeps it)
 
 
+class _Verbatim(InlineProcessor):
+    """Keeps a match as plain text (still HTML-escaped), out of reach of later patterns."""
+
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[str, int, int]:
+        return m.group("text"), m.start("text"), m.end("text")
+
+
+# MathJax delimiters, \(...\) and \[...\], anywhere in a paragraph. Markdown would read
+# "\(" as an escaped "(" and the math inside as emphasis; Anki's MathJax needs both as
+# written. An even run of backslashes before them is Markdown's (escaped backslashes);
+# a backslash inside the math escapes the next character, so "\\" never closes it.
+# (pymdown-extensions' arithmatex keeps \[...\] only as a paragraph of its own, and makes
+# "\$" an escape everywhere, so it would not do.)
+_MATH_RE = (r"(?<!\\)(?:\\\\)*(?P<text>\\\((?:\\[^)]|[^\\\x02\x03])+?\\\)"
+            r"|\\\[(?:\\[^\]]|[^\\\x02\x03])+?\\\])")
+# A Python "dunder" name. Smart underscores already keep snake_case_name literal, but
+# around a whole word "__init__" would be bold (in every Markdown, pymdown-extensions'
+# betterem included); in this bank it is an identifier. Bold is **word**.
+_DUNDER_RE = r"(?<!\w)(?P<text>__[^\W_](?:\w*[^\W_])?__)(?!\w)"
+
+
+class _ImageFinder(Treeprocessor):
+    """Records each image Markdown made: the sanitiser would drop it without a word."""
+
+    def __init__(self, md: markdown.Markdown) -> None:
+        super().__init__(md)
+        self.found: tuple[str, ...] = ()
+
+    def run(self, root: Element) -> None:
+        self.found = tuple(f"![{img.get('alt', '')}]({img.get('src', '')})"
+                           for img in root.iter("img"))
+
+
+@dataclass(frozen=True)
+class _Html:
+    html: str
+    images: tuple[str, ...]  # each image in the source text, as ![alt](src)
+
+
 class _MarkdownRenderer:
     def __init__(self) -> None:
         self._md = markdown.Markdown(extensions=["sane_lists", "fenced_code", "tables"],
@@ -79,18 +125,56 @@ class _MarkdownRenderer:
         # Raw HTML in the source is shown as text, never passed through.
         self._md.preprocessors.deregister("html_block")
         self._md.inlinePatterns.deregister("html")
+        # Math after code spans (code stays code), before backslash escapes; dunder names
+        # before emphasis.
+        self._md.inlinePatterns.register(_Verbatim(_MATH_RE), "nca_math", 185)
+        self._md.inlinePatterns.register(_Verbatim(_DUNDER_RE), "nca_dunder", 65)
+        # Intra-word asterisks (4*8*2) stay literal, as underscores do, by Python-Markdown's
+        # own switch (>= 3.11.1); betterem would also change how ***both*** nests.
+        assert self._md.delimiters is not None
+        self._md.delimiters.add("*", "strong,em", smart=True)
+        self._images = _ImageFinder(self._md)
+        self._md.treeprocessors.register(self._images, "nca_images", 15)  # after "inline"
 
-    def block(self, text: str) -> str:
+    def block(self, text: str) -> _Html:
         self._md.reset()
         html = self._md.convert(text)
-        return nh3.clean(html, tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRIBUTES,
-                         url_schemes={"http", "https", "mailto"}).strip()
+        return _Html(nh3.clean(html, tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRIBUTES,
+                               url_schemes={"http", "https", "mailto"}).strip(),
+                     self._images.found)
 
-    def inline(self, text: str) -> str:
-        html = self.block(text)
+    def inline(self, text: str) -> _Html:
+        rendered = self.block(text)
+        html = rendered.html
         if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
-            html = html[3:-4]
-        return html
+            return _Html(html[3:-4], rendered.images)
+        return rendered
+
+
+# An Anki template tag runs from "{{" to the first "}}"; Anki trims the braces and spaces
+# around it, then reads "#", "^" or "/" as a section and, in a replacement, the text after
+# the last ":" as the field (the rest are filters: "type:", "cloze:", "text:"...).
+_ANKI_TAG_RE = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
+
+
+def _anki_tags(template: str) -> list[tuple[str, str, str]]:
+    """(tag as written, kind: "#", "^", "/" or "" for a replacement, field) of each tag."""
+    tags = []
+    for match in _ANKI_TAG_RE.finditer(template):
+        handle = match.group(1).lstrip("{").strip()
+        if len(handle) > 1 and handle[0] in "#^/":
+            tags.append((match.group(0), handle[0], handle[1:].strip()))
+        elif handle:  # Anki ignores an empty "{{ }}"
+            tags.append((match.group(0), "", handle.rsplit(":", 1)[-1]))
+    return tags
+
+
+def _occurrences(text: str, part: str) -> list[int]:
+    found, at = [], text.find(part)
+    while at >= 0:
+        found.append(at)
+        at = text.find(part, at + len(part))
+    return found
 
 
 def _template_line(exc: BaseException, filename: str | None) -> int:
@@ -158,8 +242,53 @@ class Renderer:
         if problems:
             return None, tuple(problems)
         front, back, css = rendered
+        problems = [*self._check_anki_template("front.html", front, front=True),
+                    *self._check_anki_template("back.html", back, front=False)]
+        if problems:
+            return None, tuple(problems)
         return NoteType(NOTE_TYPE_ID, NOTE_TYPE_NAME, FIELDS, CARD_TEMPLATE_NAME,
                         front, back, css), ()
+
+    def _check_anki_template(self, name: str, text: str, *, front: bool
+                             ) -> list[Diagnostic]:
+        """What Anki would reject or show as an error on every card: a field that does not
+        exist, a section left open, a front without a field ("this card is blank")."""
+        source = self.env.loader.get_source(self.env, name)[0] if self.env.loader else ""
+        where = self._where(name)
+        problems: list[Diagnostic] = []
+
+        def report(tag: str, message: str) -> None:
+            # The line of the tag as written in the template (0: made by an expression).
+            lines = [source.count("\n", 0, at) + 1 for at in _occurrences(source, tag)]
+            problems.extend(error(where, line, message) for line in lines or [0])
+
+        unknown: set[str] = set()
+        sections: list[tuple[str, str]] = []  # (tag, field) of each open {{#Field}}/{{^Field}}
+        shows_a_field = False
+        for tag, kind, field in _anki_tags(text):
+            if field not in FIELDS and field not in SPECIAL_FIELDS:
+                if tag not in unknown:
+                    unknown.add(tag)
+                    report(tag, f"unknown field {field!r} in {tag}: Anki would show an error "
+                                f"on every card; the fields are {', '.join(FIELDS)} (and "
+                                f"Anki's {', '.join(SPECIAL_FIELDS)})")
+            elif kind == "" and field in FIELDS:
+                shows_a_field = True
+            if kind in ("#", "^"):
+                sections.append((tag, field))
+            elif kind == "/":
+                if sections and sections[-1][1] == field:
+                    sections.pop()
+                else:
+                    report(tag, f"{tag} does not close the open {sections[-1][0]}" if sections
+                           else f"{tag} closes no open section")
+        for tag, field in sections:
+            report(tag, f"{tag} is never closed; end the section with {{{{/{field}}}}}")
+        if front and not shows_a_field:
+            problems.append(error(where, 0, 'the front shows no field: every card would say '
+                                  '"The front of this card is blank"; place one with '
+                                  '{{ field("Prompt") }}'))
+        return problems
 
     def note(self, topic: Topic, part: int, question: Question, layout: Layout
              ) -> tuple[RenderedNote | None, tuple[Diagnostic, ...]]:
@@ -168,8 +297,14 @@ class Renderer:
             return None, (error(question.path, question.line,
                                 f"Question {question.number} has {len(question.choices)} "
                                 f"choices; at most {len(LABELS)} are supported"),)
+        prompt = self.markdown.inline(question.prompt)
+        texts = [self.markdown.inline(choice.text) for choice in question.choices]
+        explanation = self.markdown.block(question.explanation)
+        images = _image_errors(question, prompt, texts, explanation)
+        if images:
+            return None, images
         choices = [{"label": label,
-                    "html": Markup(self.markdown.inline(question.choices[source].text)),
+                    "html": Markup(texts[source].html),
                     "pinned": source in layout.pinned}
                    for label, source in zip(LABELS, layout.order)]
         choices_html, problem = self._render("choices.html",
@@ -179,14 +314,30 @@ class Renderer:
         answer = " ".join(LABELS[layout.order.index(i)] for i in question.correct_indexes)
         source = escape(f"{topic.deck_name.split('::')[-1]} — part {part}")
         fields = (
-            self.markdown.inline(question.prompt),
+            prompt.html,
             choices_html or "",
             answer,
-            self.markdown.block(question.explanation),
+            explanation.html,
             str(source),
         )
         return RenderedNote(question, part, fields, (f"{topic.slug}::part-{part}",),
                             layout.slot), ()
+
+
+def _image_errors(question: Question, prompt: _Html, choices: list[_Html],
+                  explanation: _Html) -> tuple[Diagnostic, ...]:
+    """An image would reach the card as nothing at all (cards carry no media yet)."""
+    # Question knows the line of its header, where the prompt starts, and of each choice;
+    # the explanation's own line is not kept, so it is reported at the header.
+    places = [(question.line, "the prompt of", prompt),
+              *((choice.line, "a choice of", html)
+                for choice, html in zip(question.choices, choices)),
+              (question.line, "the explanation of", explanation)]
+    return tuple(error(question.path, line,
+                       f"image in {where} Question {question.number} ({clip(image)}): "
+                       "images are not supported yet; remove the image or describe it "
+                       "in words")
+                 for line, where, html in places for image in html.images)
 
 
 def deck_description(topic: Topic) -> str:

@@ -252,6 +252,76 @@ def test_renderer_state_does_not_leak_between_notes(renderer: Renderer) -> None:
         "<p>Plain.</p>"
 
 
+# --- technical text: MathJax, identifiers ------------------------------------------------------
+
+def test_mathjax_delimiters_reach_the_card_verbatim(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(
+        prompt=r"What is \(x^2\) at \(x=3\), and \[a_1 * b_1\] inline?",
+        choices=(r"\(9\)", r"\[3*3*1\]"),
+        explanation="The loss is\n\n\\[\nL = -\\sum_i y_i \\log p_i\n\\]\n\n"
+                    "where *p* is the **predicted** probability."))
+    assert fields["Prompt"] == r"What is \(x^2\) at \(x=3\), and \[a_1 * b_1\] inline?"
+    assert [text for _, text, _ in choice_items(fields["Choices"])] == [r"\(9\)", r"\[3*3*1\]"]
+    assert fields["Explanation"] == (
+        "<p>The loss is</p>\n<p>\\[\nL = -\\sum_i y_i \\log p_i\n\\]</p>\n"
+        "<p>where <em>p</em> is the <strong>predicted</strong> probability.</p>")
+
+
+def test_math_is_html_escaped_and_never_markdown(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(
+        prompt=r"Is \(a<b\) when \(a & b\) are \(x_1 *y* z_1\)?",
+        explanation="- \\(a_1\\) and \\(b_1\\)\n- \\[x*y*z\\]"))
+    assert fields["Prompt"] == r"Is \(a&lt;b\) when \(a &amp; b\) are \(x_1 *y* z_1\)?"
+    assert fields["Explanation"] == \
+        "<ul>\n<li>\\(a_1\\) and \\(b_1\\)</li>\n<li>\\[x*y*z\\]</li>\n</ul>"
+
+
+def test_markup_inside_math_is_inert_text(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(
+        prompt=r"\(<script>\)", choices=(r"\[<img src=x onerror=1>\]", "Safe"),
+        explanation=r"See \[<img src=x onerror=1>\] and \(<script>alert(1)</script>\)."))
+    assert fields["Prompt"] == r"\(&lt;script&gt;\)"
+    assert [text for _, text, _ in choice_items(fields["Choices"])] == [
+        r"\[&lt;img src=x onerror=1&gt;\]", "Safe"]
+    assert fields["Explanation"] == (r"<p>See \[&lt;img src=x onerror=1&gt;\] and "
+                                     r"\(&lt;script&gt;alert(1)&lt;/script&gt;\).</p>")
+    for html in fields.values():
+        assert {tag for tag, _ in live_tags(html)} <= {"p", "ol", "li", "span"}
+
+
+def test_escaped_backslashes_and_code_are_not_math(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(
+        prompt=r"Print \\(x\\) or `\(x\)`?", explanation=r"A lone \( is a parenthesis."))
+    assert fields["Prompt"] == r"Print \(x\) or <code>\(x\)</code>?"
+    assert fields["Explanation"] == "<p>A lone ( is a parenthesis.</p>"
+
+
+def test_dollar_signs_stay_text(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(prompt=r"Is $x$ worth $5 or \$6?"))
+    assert fields["Prompt"] == r"Is $x$ worth $5 or \$6?"
+
+
+@pytest.mark.parametrize("text", [
+    "__init__", "Call self.__init__() from __new__", "snake_case_name", "4*8*2",
+    "a*b*c and x**y**z", "__init__.py", "__a_b__",
+])
+def test_identifiers_keep_their_underscores_and_asterisks(renderer: Renderer,
+                                                          text: str) -> None:
+    fields = fields_of(renderer, make_question(prompt=text, choices=(text, "Other"),
+                                               explanation=text))
+    assert fields["Prompt"] == text
+    assert choice_items(fields["Choices"])[0][1] == text
+    assert fields["Explanation"] == f"<p>{text}</p>"
+
+
+def test_emphasis_between_words_still_works(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(
+        prompt="**bold** and *em*, _em_ and __two words__, ***both***: 2 * 3 * 4"))
+    assert fields["Prompt"] == ("<strong>bold</strong> and <em>em</em>, <em>em</em> and "
+                                "<strong>two words</strong>, <strong><em>both</em></strong>: "
+                                "2 * 3 * 4")
+
+
 # --- source text is never live markup --------------------------------------------------------
 
 ATTACKS = (
@@ -308,6 +378,60 @@ def test_ampersand_is_escaped(renderer: Renderer) -> None:
     assert fields["Prompt"] == "R&amp;D and A &amp; B"
     assert [text for _, text, _ in choice_items(fields["Choices"])] == ["x &amp; y", "z"]
     assert fields["Explanation"] == "<p>Q&amp;A</p>"
+
+
+# --- images (not supported yet) --------------------------------------------------------------
+
+IMAGE_ADVICE = "images are not supported yet; remove the image or describe it in words"
+
+
+@pytest.mark.parametrize("where, line, place", [
+    ("prompt", 17, "the prompt of"),
+    ("choice", 19, "a choice of"),
+    ("explanation", 17, "the explanation of"),
+])
+def test_image_is_an_error_at_its_line(renderer: Renderer, where: str, line: int,
+                                       place: str) -> None:
+    image = "![Volta die](img/volta.png)"
+    question = make_question(
+        prompt=image if where == "prompt" else "Which architecture is shown?",
+        choices=("Pascal", image if where == "choice" else "Volta", "Turing"),
+        explanation=f"Volta (2017).\n\n{image}" if where == "explanation" else "Volta.")
+    note, problems = renderer.note(TOPIC, 1, question, as_written(question))
+    assert note is None
+    assert problems == (error("source/dl-1.txt", line,
+                              f"image in {place} Question 4 ({image}): {IMAGE_ADVICE}"),)
+
+
+def test_every_image_of_a_question_is_reported(renderer: Renderer) -> None:
+    result = parse(
+        "Deep Learning 1 — Questions and Answers\n"
+        "Question 1: Which chart shows overfitting? ![a](a.png)\n"
+        "- [![b](b.png)](https://example.com/b)\n"
+        "- Chart C (Correct answer)\n"
+        "- Chart D\n"
+        "Correct answer: Chart C\n"
+        "It diverges, as ![d][chart-d] does.\n\n[chart-d]: d.png\n", "source/dl-1.txt")
+    assert result.diagnostics == ()
+    question = result.file.questions[0]
+    note, problems = renderer.note(TOPIC, 1, question, as_written(question))
+    assert note is None
+    assert problems == (
+        error("source/dl-1.txt", 2, f"image in the prompt of Question 1 (![a](a.png)): "
+                                    f"{IMAGE_ADVICE}"),
+        error("source/dl-1.txt", 3, f"image in a choice of Question 1 (![b](b.png)): "
+                                    f"{IMAGE_ADVICE}"),
+        error("source/dl-1.txt", 2, f"image in the explanation of Question 1 (![d](d.png)): "
+                                    f"{IMAGE_ADVICE}"),
+    )
+
+
+def test_image_like_text_that_is_no_image_renders(renderer: Renderer) -> None:
+    fields = fields_of(renderer, make_question(
+        prompt="Is `![x](y)` an image?", explanation=r"Not \![x](y), nor ![x][undefined]."))
+    assert fields["Prompt"] == "Is <code>![x](y)</code> an image?"
+    assert fields["Explanation"] == \
+        '<p>Not !<a href="y" rel="noopener noreferrer">x</a>, nor ![x][undefined].</p>'
 
 
 # --- template errors ----------------------------------------------------------------------------
@@ -413,3 +537,97 @@ def test_deck_description_counts_parts_and_escapes_the_name() -> None:
     topic = Topic("A & <B>", "NCA::A & <B>", "a-b", files)
     assert deck_description(topic) == ("2 multiple-choice questions on A &amp; &lt;B&gt; "
                                        "(parts 1, 2). Built by nca-anki.")
+
+
+# --- note types Anki cannot show ------------------------------------------------------------------
+
+FIELD_LIST = ("the fields are Prompt, Choices, Answer, Explanation, Source (and Anki's "
+              "FrontSide, Tags, Type, Deck, Subdeck, Card, CardFlag, CardID)")
+
+
+def test_unknown_anki_field_in_a_template_is_an_error(templates_copy: Path) -> None:
+    (templates_copy / "front.html").write_text(
+        '<div>\n{{ field("Choices") }}\n{% raw %}<p>{{Promt}}</p>{% endraw %}\n</div>\n',
+        encoding="utf-8")
+    note_type, problems = Renderer(templates_copy, "t").note_type()
+    assert note_type is None
+    assert problems == (error("t/front.html", 3,
+                              "unknown field 'Promt' in {{Promt}}: Anki would show an error "
+                              f"on every card; {FIELD_LIST}"),)
+
+
+def test_every_kind_of_anki_reference_is_checked(templates_copy: Path) -> None:
+    (templates_copy / "back.html").write_text(
+        '{{ field("Prompt") }}\n{% raw %}{{#Hint}}\n{{type:Answr}}\n{{/Hint}}\n'
+        '{{^Explanation}}-{{/Explanation}}{{text:Promt}}{{Promt}}\n{{cloze:Promt}}'
+        '{% endraw %}\n', encoding="utf-8")
+    _, problems = Renderer(templates_copy, "t").note_type()
+    assert problems == (
+        error("t/back.html", 2, f"unknown field 'Hint' in {{{{#Hint}}}}: Anki would show an "
+                                f"error on every card; {FIELD_LIST}"),
+        error("t/back.html", 3, f"unknown field 'Answr' in {{{{type:Answr}}}}: Anki would "
+                                f"show an error on every card; {FIELD_LIST}"),
+        error("t/back.html", 4, f"unknown field 'Hint' in {{{{/Hint}}}}: Anki would show an "
+                                f"error on every card; {FIELD_LIST}"),
+        error("t/back.html", 5, f"unknown field 'Promt' in {{{{text:Promt}}}}: Anki would "
+                                f"show an error on every card; {FIELD_LIST}"),
+        error("t/back.html", 5, f"unknown field 'Promt' in {{{{Promt}}}}: Anki would show an "
+                                f"error on every card; {FIELD_LIST}"),
+        error("t/back.html", 6, f"unknown field 'Promt' in {{{{cloze:Promt}}}}: Anki would "
+                                f"show an error on every card; {FIELD_LIST}"),
+    )
+
+
+def test_an_anki_reference_made_by_an_expression_is_reported_at_the_file(
+        templates_copy: Path) -> None:
+    (templates_copy / "back.html").write_text(
+        '{{ field("Prompt") }}\n{{ "{{" ~ "Nope" ~ "}}" }}\n', encoding="utf-8")
+    _, problems = Renderer(templates_copy, "t").note_type()
+    assert problems == (error("t/back.html", 0, "unknown field 'Nope' in {{Nope}}: Anki would "
+                                                f"show an error on every card; {FIELD_LIST}"),)
+
+
+def test_a_stray_section_end_is_an_error(templates_copy: Path) -> None:
+    (templates_copy / "back.html").write_text(
+        '{{ field("Prompt") }}{% raw %}{{/Prompt}}{% endraw %}\n', encoding="utf-8")
+    _, problems = Renderer(templates_copy, "t").note_type()
+    assert problems == (error("t/back.html", 1, "{{/Prompt}} closes no open section"),)
+
+
+def test_anki_sections_must_be_closed_in_order(templates_copy: Path) -> None:
+    (templates_copy / "back.html").write_text(
+        '{{ field("Prompt") }}\n{% raw %}{{#Explanation}}\n{{^Source}}\n{{/Explanation}}\n'
+        '{{/Source}}\n{{/Answer}}{% endraw %}\n', encoding="utf-8")
+    _, problems = Renderer(templates_copy, "t").note_type()
+    assert problems == (
+        error("t/back.html", 4, "{{/Explanation}} does not close the open {{^Source}}"),
+        error("t/back.html", 6, "{{/Answer}} does not close the open {{#Explanation}}"),
+        error("t/back.html", 2, "{{#Explanation}} is never closed; end the section with "
+                                "{{/Explanation}}"),
+    )
+
+
+@pytest.mark.parametrize("front", [
+    "<div>Pick one</div>\n",
+    "{% raw %}{{#Prompt}}x{{/Prompt}}{{Tags}}{{FrontSide}}{% endraw %}\n",
+])
+def test_front_without_a_field_is_an_error(templates_copy: Path, front: str) -> None:
+    (templates_copy / "front.html").write_text(front, encoding="utf-8")
+    note_type, problems = Renderer(templates_copy, "t").note_type()
+    assert note_type is None
+    assert problems == (error("t/front.html", 0,
+                              'the front shows no field: every card would say "The front of '
+                              'this card is blank"; place one with {{ field("Prompt") }}'),)
+
+
+def test_valid_anki_references_pass(templates_copy: Path) -> None:
+    (templates_copy / "front.html").write_text(
+        '{% raw %}{{ Prompt }}{{text:Choices}}{{#Source}}{{Source}}{{/Source}}{% endraw %}\n',
+        encoding="utf-8")
+    (templates_copy / "back.html").write_text(
+        '{% raw %}{{FrontSide}}{{type:Answer}}{{^Explanation}}-{{/Explanation}}{{Tags}}'
+        '{{Deck}}{{Subdeck}}{{Card}}{{CardFlag}}{{CardID}}{{Type}}{{hint:text:Explanation}}'
+        '{{ }}{% endraw %}\n', encoding="utf-8")
+    note_type, problems = Renderer(templates_copy, "t").note_type()
+    assert problems == ()
+    assert note_type is not None
