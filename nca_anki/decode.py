@@ -1,9 +1,11 @@
 """Turn a source file's bytes into text, never raising and never producing mojibake.
 
-UTF-8 (with or without BOM) is expected. Anything else is decoded as Windows-1252 (the usual
-culprit: a Windows editor), or Latin-1 as a last resort, with a warning. Line endings become
-``\\n``. Encoding damage inside the text (mojibake, replacement characters, stray control
-characters) is reported with its line; it is repaired only where the repair is unambiguous.
+UTF-8 (with or without BOM) is expected. UTF-16 is recognised by its byte-order mark or,
+without one, by its NUL bytes (in mostly-ASCII text every other byte is NUL), and read with a
+warning. Anything else is decoded as Windows-1252 (the usual culprit: a Windows editor), or
+Latin-1 as a last resort, with a warning. Line endings become ``\\n``. Encoding damage
+inside the text (mojibake, replacement characters, stray control characters) is reported
+with its line; it is repaired only where the repair is unambiguous.
 """
 
 from __future__ import annotations
@@ -49,6 +51,23 @@ def _line_of_byte(data: bytes, offset: int) -> int:
     return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
 
 
+def _utf16_without_bom(data: bytes) -> str | None:
+    """"utf-16-le" or "utf-16-be" when ``data`` has UTF-16's NUL pattern, else None.
+
+    Mostly-ASCII text in UTF-16 has a NUL as the high byte of nearly every character and
+    almost never as the low byte; text in any 8-bit encoding has no NULs at all.
+    """
+    pairs = len(data) // 2
+    if pairs < 2:
+        return None
+    even = data[0 : 2 * pairs : 2].count(0)
+    odd = data[1 : 2 * pairs : 2].count(0)
+    for high, low, encoding in ((odd, even, "utf-16-le"), (even, odd, "utf-16-be")):
+        if high >= 0.6 * pairs and low <= 0.05 * pairs:
+            return encoding
+    return None
+
+
 def _decode_bytes(data: bytes, path: str) -> tuple[str, str, list[Diagnostic]]:
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
@@ -57,6 +76,14 @@ def _decode_bytes(data: bytes, path: str) -> tuple[str, str, list[Diagnostic]]:
         text = data.decode("utf-16", errors="replace")
         return text, "utf-16", [warning(path, 1, "file is UTF-16; read it as such. Save it "
                                         "as UTF-8 to silence this warning")]
+    utf16 = _utf16_without_bom(data)
+    if utf16:
+        # Checked before UTF-8, which would accept the NULs as characters.
+        order = "little" if utf16.endswith("le") else "big"
+        text = data.decode(utf16, errors="replace")
+        return text, utf16, [warning(path, 1, f"file is UTF-16 ({order}-endian, without a "
+                                     "byte-order mark); read it as such. Save it as UTF-8 to "
+                                     "silence this warning")]
     try:
         return data.decode("utf-8"), "utf-8", []
     except UnicodeDecodeError as exc:

@@ -2,21 +2,49 @@
 
 Knows the source format and nothing else (no Jinja, no genanki). Never raises: whatever
 the text, the result is a ``ParsedFile`` plus diagnostics, each at its path and line.
+
+Nothing that merely looks like text is put on a card when it is really structure gone wrong:
+
+- **Question headers.** ``Question N: <prompt>`` (or ``Question N.``) starts a question,
+  wherever it appears. A line that is clearly a mistyped header is read as one, with a
+  warning naming the fix: ``question`` in another case, or without the space, or with ``#``
+  or ``No.`` before the number, followed by ``:`` (``QUESTION 3:``, ``Question3:``,
+  ``Question #3:``; also ``Question3.``). Other header-like lines (``Q3:``, ``Qn 3:``,
+  ``Question 3)``, ``QUESTION 3.``, a lone ``Question 3``) may be ordinary text, so they are
+  an error at their line, never read either way.
+- **Invisible characters** (format characters such as U+FEFF, U+200B-U+200D, U+2060) at the
+  start of a title, header, choice or ``Correct answer:`` line are ignored with a warning;
+  whitespace, NBSP included, is just whitespace.
+- **Inside an explanation**, a line ending in ``(Correct answer)`` or a ``Correct answer:``
+  line means a question header is missing or mistyped above it: an error at that line.
+- **The footer**: the title (with or without its suffix) alone on a line near the end,
+  followed by at most one non-empty line (the first question's prompt), is dropped; a
+  prompt or title there that no longer matches is reported, never put on a card.
+- **Encoding damage**: when the title's dash separator is a damaged character, the same
+  character standing alone between words elsewhere (``data β each``) is the same lost
+  ``—`` and is repaired with a warning; as part of a word or formula (``β1``, ``β-VAE``,
+  ``(β)``, ``β = 0.9``) it stays.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, clip, error, warning
 
 TITLE_SUFFIX = "Questions and Answers"
 _SEPARATORS = ("—", "–", "-", "--", "―")
+_DASHES = "—–-―‒−"
 
 _SUFFIX_RE = re.compile(r"\s*" + re.escape(TITLE_SUFFIX) + r"\s*$", re.IGNORECASE)
 _PART_RE = re.compile(r"^(?P<name>.*?)\s+(?P<part>\d{1,4})$")
 _QUESTION_RE = re.compile(r"^Question\s+(?P<number>\d{1,6})\s*[:.]\s*(?P<prompt>.*)$")
+# Anything a reader would take for a question header, exact or not.
+_HEADER_LIKE_RE = re.compile(
+    r"^(?P<word>question|ques|qn|q)\.?\s*(?P<sign>\#|no\.?|nr\.?|number)?\s*"
+    r"(?P<number>\d{1,6})\s*(?P<punct>[:.)]|$)\s*(?P<prompt>.*)$", re.IGNORECASE)
 _CHOICE_RE = re.compile(r"^-(?:\s+|$)(?P<text>.*)$")  # "-1 is odd" is not a choice
 _MARK_RE = re.compile(r"\s*\(\s*correct\s+answer\s*\)\s*$", re.IGNORECASE)
 _ANSWER_RE = re.compile(r"^Correct\s+answer\s*:\s*(?P<text>.*)$", re.IGNORECASE)
@@ -52,6 +80,7 @@ class ParsedFile:
     name: str  # the title without its part number
     part: int
     questions: tuple[Question, ...]
+    title_line: int = field(default=1, compare=False)  # 0: the file has no title line
 
 
 @dataclass(frozen=True)
@@ -62,6 +91,52 @@ class ParseResult:
 
 def _norm(text: str) -> str:
     return " ".join(text.split())
+
+
+def _unhide(raw: str) -> tuple[str, str]:
+    """``raw`` stripped of whitespace and of invisible (format) characters at its start,
+    and the invisible characters that were removed."""
+    line = raw.strip()
+    start = 0
+    while start < len(line) and (line[start].isspace()
+                                 or unicodedata.category(line[start]) == "Cf"):
+        start += 1
+    return line[start:].strip(), "".join(c for c in line[:start] if not c.isspace())
+
+
+def _invisible(chars: str, what: str) -> str:
+    names = [f"U+{ord(c):04X} ({unicodedata.name(c, 'unnamed')})" for c in dict.fromkeys(chars)]
+    noun, pronoun = ("character", "it") if len(names) == 1 else ("characters", "them")
+    return (f"invisible {noun} {', '.join(names)} at the start of the line; read as {what}; "
+            f"delete {pronoun}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Header:
+    """A line that starts, or looks as if it should start, a question."""
+
+    number: int
+    prompt: str
+    written: str  # the header as written when it is not exact, e.g. "QUESTION 3:"; "" if exact
+    readable: bool  # False: it may be ordinary text, so it is an error, not read either way
+
+
+def _header(line: str) -> _Header | None:
+    exact = _QUESTION_RE.match(line)
+    if exact:
+        return _Header(number=int(exact.group("number")), prompt=exact.group("prompt").strip(),
+                       written="", readable=True)
+    like = _HEADER_LIKE_RE.match(line)
+    if not like:
+        return None
+    word, punct = like.group("word"), like.group("punct")
+    if not punct and word.casefold() != "question":
+        return None  # "Q4" alone is too likely to be text ("released in\nQ4")
+    spelled_out = word.casefold() == "question"
+    readable = spelled_out and (punct == ":" or punct == "." and word == "Question")
+    written = line[: like.start("prompt")].strip()
+    return _Header(number=int(like.group("number")), prompt=like.group("prompt").strip(),
+                   written=written, readable=readable)
 
 
 @dataclass
@@ -77,6 +152,17 @@ class _Draft:
     explanation: list[tuple[int, str]] = field(default_factory=list)
     state: str = "prompt"  # prompt -> choices -> explanation
     broken: bool = False
+    bad_header: bool = False  # a mistyped header was reported in it: it explains what follows
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Footer:
+    start: int  # 0-based index of the footer's title line: the body ends before it
+    title_line: int  # 1-based line numbers
+    title_text: str
+    title_matches: bool
+    prompt_line: int = 0  # 0: the footer has no prompt line
+    prompt_text: str = ""
 
 
 class _Parser:
@@ -94,26 +180,29 @@ class _Parser:
         self.diagnostics.append(warning(self.path, line, message))
 
     # --- title -------------------------------------------------------------------------
-    def parse_title(self) -> tuple[int, str]:
-        """The title line's number and the title without its suffix (0, "" if none)."""
+    def parse_title(self) -> tuple[int, int, str]:
+        """The title's line (0 if none), the number of lines before the body, and the
+        title without its suffix ("" if none)."""
         for number, raw in enumerate(self.lines, start=1):
             if raw.strip():
                 break
         else:
             self.error(1, f"file is empty; expected a first line '<title> — {TITLE_SUFFIX}'")
-            return 0, ""
-        if number != 1:
-            self.warn(number, "title is not on the first line; blank lines before it ignored")
-        line = raw.strip()
-        if _QUESTION_RE.match(line):
+            return 0, len(self.lines), ""
+        line, hidden = _unhide(raw)
+        if _header(line):
             self.error(number, f"missing title line; expected '<title> — {TITLE_SUFFIX}' "
                        "before the first question")
-            return number - 1, ""
+            return 0, number - 1, ""
+        if number != 1:
+            self.warn(number, "title is not on the first line; blank lines before it ignored")
+        if hidden:
+            self.warn(number, _invisible(hidden, "the title"))
         suffix = _SUFFIX_RE.search(line)
         if not suffix:
             self.warn(number, f"title line does not end with '— {TITLE_SUFFIX}'; "
                       "the whole line is taken as the title")
-            return number, line
+            return number, number, line
         title = line[: suffix.start()].strip()
         head, _, last = title.rpartition(" ")
         if title and title[-1] in "".join(_SEPARATORS):
@@ -121,7 +210,8 @@ class _Parser:
         elif head.rpartition(" ")[2].isdigit() and len(last) <= 3 and not last.isascii():
             # Between the part number and the suffix, where only a dash belongs, a short
             # non-ASCII token is what an em dash becomes when its bytes are decoded with
-            # the wrong code page (the seed has 'β').
+            # the wrong code page (the seed has 'β'). This is the one place that decides
+            # which character is damaged; repair_damage() reuses it for the body.
             self.damaged_separator = last
             self.warn(number, f"damaged character {last!r} where the title's dash "
                       "separator belongs (encoding damage); read as '—'")
@@ -130,30 +220,137 @@ class _Parser:
             title = head.strip()  # an unusual but plain separator such as ':' or '|'
         if not title:
             self.error(number, "title is empty")
-        return number, title
+        return number, number, title
+
+    def title_key(self, text: str) -> str:
+        """``text`` compared as a title: without the suffix, trailing separators, case,
+        spacing, or the difference between dashes."""
+        text = _SUFFIX_RE.sub("", text)
+        while True:
+            trimmed = text.rstrip().rstrip(_DASHES)
+            if self.damaged_separator and trimmed.endswith(" " + self.damaged_separator):
+                trimmed = trimmed[: -len(self.damaged_separator)]
+            if trimmed == text:
+                break
+            text = trimmed
+        for dash in _DASHES:
+            text = text.replace(dash, "-")
+        return _norm(text).casefold()
+
+    # --- footer ------------------------------------------------------------------------
+    def find_footer(self, title: str, start: int) -> _Footer | None:
+        """The footer: a line that repeats the title, alone, after the last question's
+        header, followed by at most one non-empty line that is not question structure."""
+        if not title:
+            return None
+        filled = [i for i in range(start, len(self.lines)) if self.lines[i].strip()]
+        wanted = self.title_key(title)
+        candidates = [(filled[-1], None)] if filled else []
+        if len(filled) >= 2:
+            candidates.append((filled[-2], filled[-1]))
+        for index, prompt_at in candidates:
+            text = _unhide(self.lines[index])[0]
+            key = self.title_key(text)
+            same = key == wanted
+            if not key or not same and not self.is_other_title(text, key, wanted):
+                continue
+            prompt = _unhide(self.lines[prompt_at])[0] if prompt_at is not None else ""
+            if _header(prompt) or _ANSWER_RE.match(prompt) or _CHOICE_RE.match(prompt):
+                continue  # part of a question, not a footer
+            if not any(_header(_unhide(raw)[0]) for raw in self.lines[start:index]):
+                continue  # not after a question
+            return _Footer(start=index, title_line=index + 1, title_text=text,
+                           title_matches=same,
+                           prompt_line=prompt_at + 1 if prompt_at is not None else 0,
+                           prompt_text=prompt)
+        return None
+
+    def is_other_title(self, text: str, key: str, wanted: str) -> bool:
+        """Whether ``text`` is a title, though not this file's: the same topic with another
+        part number, or a whole title line, '<title> — Questions and Answers'."""
+        theirs, ours = _PART_RE.match(key), _PART_RE.match(wanted)
+        if theirs and ours and theirs.group("name") == ours.group("name"):
+            return True
+        suffix = _SUFFIX_RE.search(text)
+        if not suffix:
+            return False
+        head = text[: suffix.start()].rstrip()
+        sep = self.damaged_separator
+        return head.rstrip(_DASHES) != head or bool(sep) and head.endswith(" " + sep)
+
+    def check_footer(self, footer: _Footer, title: str) -> None:
+        if not footer.title_matches:
+            self.warn(footer.title_line, f"footer repeats the title "
+                      f"{clip(footer.title_text, 60)!r} but the title is now {clip(title, 60)!r}; "
+                      "update or delete the footer")
+        if not footer.prompt_line or not self.drafts:
+            return
+        first = self.drafts[0]
+        written = _norm(footer.prompt_text)
+        prompt = _norm(" ".join(first.prompt))
+        if written not in (prompt, _norm(first.prompt[0])):
+            self.warn(footer.prompt_line, f"footer repeats {clip(footer.prompt_text, 60)!r} "
+                      f"but Question {first.number} is now {clip(prompt, 60)!r}; update or "
+                      "delete the footer")
+
+    # --- encoding damage ---------------------------------------------------------------
+    def repair_damage(self, start: int, skip: int | None) -> None:
+        """Where the title's separator was damaged, the same character standing alone
+        between words elsewhere is the same lost '—': repair it, with a warning."""
+        sep = self.damaged_separator
+        if not sep:
+            return
+        alone = re.compile(r"(?<=[\w)\]\"'’”.,;:!?%*`]) " + re.escape(sep)
+                           + r" (?=[\w(\[\"'‘“*`])")
+        for index in range(start, len(self.lines)):
+            raw = self.lines[index]
+            if index == skip or sep not in raw:
+                continue
+            fixed = alone.sub(" — ", raw)
+            if fixed != raw:
+                self.lines[index] = fixed
+                self.warn(index + 1, f"damaged character {sep!r} between words, the same "
+                          "encoding damage as the title's separator; read as '—'. Write '—' "
+                          "in the source file")
 
     # --- questions ---------------------------------------------------------------------
-    def parse_body(self, start: int) -> None:
+    def parse_body(self, start: int, end: int) -> None:
         draft: _Draft | None = None
-        for number, raw in enumerate(self.lines[start:], start=start + 1):
-            line = raw.strip()
-            question = _QUESTION_RE.match(line)
-            if question:
-                draft = _Draft(int(question.group("number")), number,
-                               [question.group("prompt").strip()])
+        for number, raw in enumerate(self.lines[start:end], start=start + 1):
+            line, hidden = _unhide(raw)
+            header = _header(line)
+            if header and header.readable:
+                if hidden:
+                    self.warn(number, _invisible(
+                        hidden, f"the question header 'Question {header.number}:'"))
+                if header.written:
+                    self.warn(number, f"{header.written!r} read as a question header; write "
+                              f"'Question {header.number}:'")
+                draft = _Draft(header.number, number, [header.prompt])
                 self.drafts.append(draft)
+            elif header:
+                self.error(number, f"{header.written!r} looks like a mistyped question header; "
+                           f"write 'Question {header.number}: <prompt>' if it starts a "
+                           "question, or reword the line")
+                if draft is not None:
+                    draft.broken = draft.bad_header = True
             elif draft is None:
                 if line:
                     self.warn(number, "text before the first 'Question N:' line is ignored")
             else:
-                self.feed(draft, number, raw, line)
+                self.feed(draft, number, raw, line, hidden)
 
-    def feed(self, draft: _Draft, number: int, raw: str, line: str) -> None:
+    def feed(self, draft: _Draft, number: int, raw: str, line: str, hidden: str) -> None:
+        if draft.state == "explanation":
+            self.check_explanation_line(draft, number, line)
+            draft.explanation.append((number, raw.rstrip()))
+            return
         answer = _ANSWER_RE.match(line)
         choice = _CHOICE_RE.match(line)
-        if draft.state == "explanation":
-            draft.explanation.append((number, raw.rstrip()))
-        elif answer:
+        if hidden and (answer or choice):
+            self.warn(number, _invisible(
+                hidden, "the 'Correct answer:' line" if answer else "a choice"))
+        if answer:
             draft.answer = answer.group("text").strip()
             draft.answer_line = number
             draft.state = "explanation"
@@ -167,27 +364,32 @@ class _Parser:
             draft.choices.append(Choice(text, bool(mark), number))
             draft.state = "choices"
         elif draft.state == "prompt":
+            if _MARK_RE.search(line):
+                self.error(number, "line ending in '(Correct answer)' is not a choice; write "
+                           "it as '- <choice> (Correct answer)'")
+                draft.broken = True
             draft.prompt.append(raw.rstrip())
         elif line:
             self.error(number, "unexpected text among the choices; expected '- <choice>' "
                        "or 'Correct answer: <choice>'")
             draft.broken = True
 
-    # --- checks ------------------------------------------------------------------------
-    def strip_footer(self, title: str) -> None:
-        """Drop the trailing footer (the title, then the first prompt) from the last
-        question's explanation: it repeats the header and is not part of any question."""
-        if not self.drafts:
+    def check_explanation_line(self, draft: _Draft, number: int, line: str) -> None:
+        """Question structure inside an explanation means a header above it is missing or
+        mistyped: reading it as explanation would show another question on the card."""
+        if draft.bad_header:
+            return  # the mistyped header's error already covers it
+        if _ANSWER_RE.match(line):
+            what = "'Correct answer:' line"
+        elif _MARK_RE.search(line):
+            what = "line ending in '(Correct answer)'"
+        else:
             return
-        body = self.drafts[-1].explanation
-        filled = [i for i, (_, text) in enumerate(body) if text.strip()]
-        first_prompt = _norm(" ".join(self.drafts[0].prompt))
-        if len(filled) >= 2 and _norm(body[filled[-2]][1]) == _norm(title) \
-                and _norm(body[filled[-1]][1]) == first_prompt:
-            del body[filled[-2]:]
-        elif filled and _norm(body[filled[-1]][1]) == _norm(title):
-            del body[filled[-1]:]
+        self.error(number, f"{what} inside Question {draft.number}'s explanation; start its "
+                   "question with a 'Question N: <prompt>' line above it, or delete the line")
+        draft.broken = True
 
+    # --- checks ------------------------------------------------------------------------
     def finish(self, draft: _Draft) -> Question | None:
         prompt = "\n".join(draft.prompt).strip()
         ok = not draft.broken
@@ -247,37 +449,25 @@ class _Parser:
                           f"(expected Question {expected})")
             expected = draft.number + 1
 
-    def check_damage(self, title_line: int) -> None:
-        """Where the title separator was damaged, the same character standing alone
-        between words elsewhere is probably the same damage. It may also be real text
-        (a Greek letter), so it is reported, not repaired."""
-        sep = self.damaged_separator
-        if not sep:
-            return
-        for number, raw in enumerate(self.lines, start=1):
-            if number != title_line and f" {sep} " in raw:
-                self.warn(number, f"{sep!r} between words: probably the same encoding damage "
-                          "as the title's separator (a lost '—'); not repaired because it may "
-                          "be meant; fix the source file")
-
 
 def parse(text: str, path: str) -> ParseResult:
     """Parse ``text`` (already decoded, ``\\n`` line endings) read from ``path``."""
     parser = _Parser(text, path)
-    title_line, title = parser.parse_title()
-    parser.parse_body(title_line)
-    parser.strip_footer(title)
+    title_line, body_start, title = parser.parse_title()
+    footer = parser.find_footer(title, body_start)
+    parser.repair_damage(body_start, footer.start if footer else None)
+    parser.parse_body(body_start, footer.start if footer else len(parser.lines))
+    if footer:
+        parser.check_footer(footer, title)
     questions = tuple(q for q in map(parser.finish, parser.drafts) if q is not None)
     if not parser.drafts and title_line:
         parser.error(title_line, "no questions found; expected 'Question 1: <prompt>' lines")
     parser.check_numbers()
-    parser.check_damage(title_line)
     name, part = title, 1
     match = _PART_RE.match(title)
     if match:
         name, part = match.group("name").strip(), int(match.group("part"))
     elif title:
         parser.warn(title_line, "title has no part number at its end; taken as part 1")
-    return ParseResult(ParsedFile(path, title, name, part, questions),
+    return ParseResult(ParsedFile(path, title, name, part, questions, title_line),
                        tuple(parser.diagnostics))
-

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from nca_anki.decode import decode_source
@@ -16,6 +18,10 @@ NOT_UTF8 = ("file is not valid UTF-8 (first bad byte on this line); read it as {
 FFFD = ("text contains U+FFFD (a character lost in an earlier encoding conversion); "
         "it cannot be repaired, fix the source file")
 CONTROLS = "control characters removed; fix the source file"
+UTF16_NO_BOM = ("file is UTF-16 ({order}-endian, without a byte-order mark); read it as such. "
+                "Save it as UTF-8 to silence this warning")
+SEED = (Path(__file__).resolve().parent.parent / "source"
+        / "nca-ai-deep-learning-frameworks-4.txt")
 
 
 def shown(decoded) -> list[str]:
@@ -76,6 +82,39 @@ def test_bytes_undefined_in_cp1252_fall_back_to_latin1_without_raising():
         f"{PATH}:3: warning: " + NOT_UTF8.format(enc="latin-1"),
         f"{PATH}:3: warning: " + CONTROLS,
     ]
+
+
+@pytest.mark.parametrize("codec, order", [("utf-16-le", "little"), ("utf-16-be", "big")])
+def test_utf16_without_bom_is_detected_by_its_nul_bytes_and_decoded_with_a_warning(codec, order):
+    text = SEED.read_text(encoding="utf-8") + "\nCafé — naïve “quotes” 日本語\n"
+    decoded = decode_source(text.encode(codec), PATH)
+    assert decoded.text == text
+    assert decoded.encoding == codec
+    assert shown(decoded) == [f"{PATH}:1: warning: " + UTF16_NO_BOM.format(order=order)]
+
+
+@pytest.mark.parametrize("codec, order", [("utf-16-le", "little"), ("utf-16-be", "big")])
+def test_short_utf16_without_bom_with_crlf_is_decoded(codec, order):
+    decoded = decode_source("T 1 — Questions and Answers\r\nQ?\r\n".encode(codec), PATH)
+    assert decoded.text == "T 1 — Questions and Answers\nQ?\n"
+    assert shown(decoded) == [f"{PATH}:1: warning: " + UTF16_NO_BOM.format(order=order)]
+
+
+def test_utf16_without_bom_and_a_stray_last_byte_reports_the_lost_character():
+    decoded = decode_source("Title\nline".encode("utf-16-le") + b"x", PATH)
+    assert decoded.text == "Title\nline\ufffd"
+    assert decoded.encoding == "utf-16-le"
+    assert shown(decoded) == [f"{PATH}:1: warning: " + UTF16_NO_BOM.format(order="little"),
+                              f"{PATH}:2: warning: " + FFFD]
+
+
+@pytest.mark.parametrize("data, line", [(b"a\x00b", 1), (b"ok\na\x00b\x00", 2),
+                                        (b"abc\x00\x00\x00\x00\x00\x00", 1)])
+def test_a_few_nul_bytes_in_8_bit_text_are_not_taken_for_utf16(data, line):
+    decoded = decode_source(data, PATH)
+    assert decoded.encoding == "utf-8"
+    assert decoded.text == data.replace(b"\x00", b"").decode()
+    assert shown(decoded) == [f"{PATH}:{line}: warning: " + CONTROLS]
 
 
 # --- repairs inside the text --------------------------------------------------------------
@@ -142,14 +181,24 @@ _PIECES = st.sampled_from([
 _BYTES = st.one_of(st.binary(max_size=300), st.lists(_PIECES, max_size=40).map(b"".join))
 
 
+# Every encoding decode_source may report; a byte-order mark alone is an empty UTF-16 file.
+ENCODINGS = ("utf-8", "utf-16", "utf-16-le", "utf-16-be", "cp1252", "latin-1")
+
+
 @settings(max_examples=300, deadline=None)
 @given(_BYTES)
+@example(b"\xfe\xff")
+@example(b"\xff\xfe")
+@example(b"\xff\xfe\x00")
+@example(b"\xef\xbb\xbf\xff\xfe")
+@example(b"\x00x\x00\r\x00\n")
+@example(b"\r\x00\xe9\x00")
 def test_decode_never_raises_and_never_leaves_cr_or_stray_controls(data):
     decoded = decode_source(data, PATH)
     assert "\r" not in decoded.text
     assert all(ch in "\t\n" or ord(ch) >= 0x20 and not 0x7F <= ord(ch) <= 0x9F
                for ch in decoded.text)
-    assert decoded.encoding in ("utf-8", "cp1252", "latin-1")
+    assert decoded.encoding in ENCODINGS
     n_lines = decoded.text.count("\n") + 1
     assert all(1 <= d.line <= n_lines for d in decoded.diagnostics)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -147,16 +148,20 @@ def test_real_files_without_damage_have_no_diagnostics():
         assert parse_real(name).diagnostics == (), name
 
 
-def test_real_file_with_damaged_beta_warns_at_title_and_explanation_lines():
+REPAIRED_BETA = ("damaged character 'β' between words, the same encoding damage as the "
+                 "title's separator; read as '—'. Write '—' in the source file")
+DAMAGED_TITLE = ("damaged character 'β' where the title's dash separator belongs (encoding "
+                 "damage); read as '—'")
+
+
+def test_real_file_with_damaged_beta_repairs_it_at_title_and_explanation_lines():
     name = "neural-network-applications-and-frameworks-2.txt"
     result = parse_real(name)
-    assert [(d.line, d.severity) for d in result.diagnostics] == [
-        (1, Severity.WARNING), (29, Severity.WARNING)]
-    assert "damaged character 'β'" in result.diagnostics[0].message
-    assert result.diagnostics[1].message.startswith("'β' between words")
+    assert diags(result) == [(1, "warning", DAMAGED_TITLE), (29, "warning", REPAIRED_BETA)]
     q4 = result.file.questions[3]
     assert q4.number == 4
-    assert "without centralizing data β each device trains locally" in q4.explanation
+    assert "without centralizing data — each device trains locally" in q4.explanation
+    assert all("β" not in q.explanation for q in result.file.questions)
 
 
 # --- title line ---------------------------------------------------------------------------
@@ -179,24 +184,32 @@ def test_damaged_title_separator_is_read_as_a_dash_with_a_warning():
     result = parse(doc("Sample Topic 3 β Questions and Answers", *question()), PATH)
     assert (result.file.title, result.file.name, result.file.part) == (
         "Sample Topic 3", "Sample Topic", 3)
-    assert diags(result) == [(1, "warning", "damaged character 'β' where the title's dash "
-                              "separator belongs (encoding damage); read as '—'")]
+    assert diags(result) == [(1, "warning", DAMAGED_TITLE)]
 
 
-def test_damaged_character_between_words_elsewhere_is_reported_not_repaired():
+def test_damaged_character_between_words_elsewhere_is_repaired_with_a_warning():
     text = doc("Sample Topic 3 β Questions and Answers",
                *question(explanation=("First line.", "Data stays local β each device trains.",
-                                      "Adam uses β1 = 0.9.")))
+                                      "Adam uses β1 = 0.9, with β = 0.9; see β-VAE and (β).",
+                                      "Phones (e.g. Android) β and **laptops** β `x`.")))
     result = parse(text, PATH)
-    assert warnings_(result) == [
-        (1, "warning", "damaged character 'β' where the title's dash separator belongs "
-                       "(encoding damage); read as '—'"),
-        (8, "warning", "'β' between words: probably the same encoding damage as the title's "
-                       "separator (a lost '—'); not repaired because it may be meant; fix the "
-                       "source file"),
-    ]
+    assert diags(result) == [(1, "warning", DAMAGED_TITLE), (8, "warning", REPAIRED_BETA),
+                             (10, "warning", REPAIRED_BETA)]
     assert result.file.questions[0].explanation == (
-        "First line.\nData stays local β each device trains.\nAdam uses β1 = 0.9.")
+        "First line.\nData stays local — each device trains.\n"
+        "Adam uses β1 = 0.9, with β = 0.9; see β-VAE and (β).\n"
+        "Phones (e.g. Android) — and **laptops** — `x`.")
+
+
+def test_repaired_damage_in_a_choice_and_its_answer_line_still_agrees():
+    text = doc("Sample Topic 3 β Questions and Answers", "Question 1: Data β where?",
+               "- Local β private (Correct answer)", "- Central",
+               "Correct answer: Local β private", "Because.")
+    result = parse(text, PATH)
+    assert diags(result) == [(1, "warning", DAMAGED_TITLE), (2, "warning", REPAIRED_BETA),
+                             (3, "warning", REPAIRED_BETA), (5, "warning", REPAIRED_BETA)]
+    (q,) = result.file.questions
+    assert (q.prompt, q.choices[0].text) == ("Data — where?", "Local — private")
 
 
 def test_greek_letter_between_words_is_not_reported_when_the_title_is_intact():
@@ -499,8 +512,300 @@ def test_footer_title_alone_is_stripped():
 
 
 def test_text_resembling_the_footer_mid_explanation_is_kept():
-    result = parse(doc(TITLE, *question(1, explanation=("Sample Topic 3", "More."))), PATH)
-    assert result.file.questions[0].explanation == "Sample Topic 3\nMore."
+    # Followed by two more lines it is not the footer's shape (title, then one line, end).
+    result = parse(doc(TITLE, *question(1, explanation=("Sample Topic 3", "More.", "Even more."))),
+                   PATH)
+    assert result.file.questions[0].explanation == "Sample Topic 3\nMore.\nEven more."
+    assert result.diagnostics == ()
+
+
+# --- mistyped structure: never card text -------------------------------------------------
+
+def two_questions(header: str) -> str:
+    """Question 1 at lines 2-7; ``header`` at line 8 starts Question 2 (lines 8-13)."""
+    return doc(TITLE, *question(1), header + " What is 3 + 3?", "- 5", "- 6 (Correct answer)",
+               "- 7", "Correct answer: 6", "Three plus three is six.")
+
+
+@pytest.mark.parametrize("header", ["QUESTION 2:", "question 2:", "Question2:", "Question #2:",
+                                    "Question # 2:", "Question No. 2:", "question  2 :",
+                                    "Question2."])
+def test_mistyped_header_is_read_as_the_header_with_a_warning_naming_the_fix(header):
+    result = parse(two_questions(header), PATH)
+    assert diags(result) == [
+        (8, "warning", f"{header!r} read as a question header; write 'Question 2:'")]
+    assert numbers(result) == [1, 2]
+    assert result.file.questions[0].explanation == "Two plus two is four."
+    assert result.file.questions[1].prompt == "What is 3 + 3?"
+    assert result.file.questions[1].line == 8
+
+
+@pytest.mark.parametrize("char, name", [("\ufeff", "ZERO WIDTH NO-BREAK SPACE"),
+                                        ("\u200b", "ZERO WIDTH SPACE"),
+                                        ("\u200c", "ZERO WIDTH NON-JOINER"),
+                                        ("\u200d", "ZERO WIDTH JOINER"),
+                                        ("\u2060", "WORD JOINER")])
+def test_invisible_character_before_a_header_is_ignored_with_a_warning(char, name):
+    result = parse(two_questions(char + "Question 2:"), PATH)
+    assert diags(result) == [
+        (8, "warning", f"invisible character U+{ord(char):04X} ({name}) at the start of the "
+                       "line; read as the question header 'Question 2:'; delete it")]
+    assert numbers(result) == [1, 2]
+    assert result.file.questions[0].explanation == "Two plus two is four."
+
+
+def test_several_invisible_characters_and_a_mistyped_header_each_get_a_warning():
+    result = parse(two_questions(" \u200b\ufeff\u200b QUESTION 2:"), PATH)
+    assert diags(result) == [
+        (8, "warning", "'QUESTION 2:' read as a question header; write 'Question 2:'"),
+        (8, "warning", "invisible characters U+200B (ZERO WIDTH SPACE), U+FEFF (ZERO WIDTH "
+                       "NO-BREAK SPACE) at the start of the line; read as the question header "
+                       "'Question 2:'; delete them")]
+    assert numbers(result) == [1, 2]
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u202f", "\u3000", "\t "])
+def test_whitespace_before_a_header_nbsp_included_is_just_whitespace(space):
+    result = parse(two_questions(space + "Question 2:"), PATH)
+    assert result.diagnostics == ()
+    assert numbers(result) == [1, 2]
+
+
+@pytest.mark.parametrize("header", ["Q2:", "Q 2:", "q2.", "Q2)", "Qn 2:", "Ques. 2:",
+                                    "Question 2)", "QUESTION 2.", "question 2.",
+                                    "Question 2\n"])
+def test_header_like_line_that_may_be_text_is_an_error_at_its_line(header):
+    result = parse(two_questions(header), PATH)
+    header = header.strip()
+    # One error: the choices and 'Correct answer:' line after it are not reported again.
+    assert diags(result) == [
+        (8, "error", f"{header!r} looks like a mistyped question header; write 'Question 2: "
+                     "<prompt>' if it starts a question, or reword the line")]
+    assert result.file.questions == ()  # the topic is not built: nothing reaches a card
+
+
+@pytest.mark.parametrize("line", ["Q3 revenue grew.", "Q4", "Questions 3 and 4: both wrong.",
+                                  "question 3 asked about X.", "Quantization 8: bits",
+                                  "Qubits: 3", "Q&A: 3"])
+def test_text_that_only_starts_like_a_header_stays_explanation(line):
+    result = parse(doc(TITLE, *question(1, explanation=("Intro.", line, "End."))), PATH)
+    assert result.diagnostics == ()
+    assert result.file.questions[0].explanation == f"Intro.\n{line}\nEnd."
+
+
+def test_question_without_a_header_inside_an_explanation_is_an_error_at_its_marked_choice():
+    text = doc(TITLE, *question(1),                       # 2-7
+               "What is 3 + 3?", "- 5", "- 6 (Correct answer)", "- 7",   # 8-11
+               "Correct answer: 6", "Three plus three is six.")          # 12-13
+    result = parse(text, PATH)
+    assert diags(result) == [
+        (10, "error", "line ending in '(Correct answer)' inside Question 1's explanation; "
+                      "start its question with a 'Question N: <prompt>' line above it, or "
+                      "delete the line"),
+        (12, "error", "'Correct answer:' line inside Question 1's explanation; start its "
+                      "question with a 'Question N: <prompt>' line above it, or delete the "
+                      "line")]
+    assert result.file.questions == ()
+
+
+def test_second_correct_answer_line_is_an_error_not_explanation():
+    result = parse(doc(TITLE, *question(1, explanation=("Because.", "correct answer: 5"))),
+                   PATH)
+    assert errors(result) == [
+        (8, "error", "'Correct answer:' line inside Question 1's explanation; start its "
+                     "question with a 'Question N: <prompt>' line above it, or delete the "
+                     "line")]
+    assert result.file.questions == ()
+
+
+def test_a_marked_line_in_the_prompt_that_is_not_a_choice_is_an_error():
+    text = doc(TITLE, "Question 1: Pick", "* a (Correct answer)", "- b", "- c (Correct answer)",
+               "Correct answer: c", "Because.")
+    result = parse(text, PATH)
+    assert errors(result) == [
+        (3, "error", "line ending in '(Correct answer)' is not a choice; write it as "
+                     "'- <choice> (Correct answer)'")]
+    assert result.file.questions == ()
+
+
+def test_invisible_characters_before_choices_answer_and_title_are_ignored_with_warnings():
+    text = doc("\u200b" + TITLE, "Question 1: Pick", "\ufeff- a (Correct answer)", "- b",
+               "\u2060Correct answer: a", "Because.")
+    result = parse(text, PATH)
+    assert diags(result) == [
+        (1, "warning", "invisible character U+200B (ZERO WIDTH SPACE) at the start of the "
+                       "line; read as the title; delete it"),
+        (3, "warning", "invisible character U+FEFF (ZERO WIDTH NO-BREAK SPACE) at the start "
+                       "of the line; read as a choice; delete it"),
+        (5, "warning", "invisible character U+2060 (WORD JOINER) at the start of the line; "
+                       "read as the 'Correct answer:' line; delete it")]
+    assert result.file.title == "Sample Topic 3"
+    (q,) = result.file.questions
+    assert (q.choices, q.explanation) == ((Choice("a", True), Choice("b", False)), "Because.")
+
+
+def test_mistyped_first_header_is_read_and_not_ignored_as_text_before_the_questions():
+    result = parse(doc(TITLE, "QUESTION 1: What is 2 + 2?", *question(2)[1:]), PATH)
+    assert diags(result) == [
+        (2, "warning", "'QUESTION 1:' read as a question header; write 'Question 1:'")]
+    assert numbers(result) == [1]
+
+
+def test_mistyped_header_on_the_first_line_is_a_missing_title():
+    result = parse(doc("question 1: What is 2 + 2?", *question(2)[1:]), PATH)
+    assert diags(result) == [
+        (1, "error", "missing title line; expected '<title> — Questions and Answers' before "
+                     "the first question"),
+        (1, "warning", "'question 1:' read as a question header; write 'Question 1:'")]
+    assert numbers(result) == [1]
+
+
+# --- the footer ---------------------------------------------------------------------------
+
+STALE_FOOTER = ("footer repeats 'What is 2 + 2?' but Question 1 is now 'What is 9 + 9?'; "
+                "update or delete the footer")
+
+
+def test_stale_footer_prompt_is_dropped_with_a_warning_at_its_line():
+    # An author inserted a new Question 1 and did not update the footer.
+    text = doc(TITLE, *question(1, prompt="What is 9 + 9?"), *question(2, prompt="Other?"),
+               "Sample Topic 3", "What is 2 + 2?", "", "")   # footer at lines 14-15
+    result = parse(text, PATH)
+    assert diags(result) == [(15, "warning", STALE_FOOTER)]
+    assert numbers(result) == [1, 2]
+    assert result.file.questions[-1].explanation == "Two plus two is four."
+
+
+@pytest.mark.parametrize("footer_title", [
+    "Sample Topic 3 — Questions and Answers", "Sample Topic 3 - Questions and Answers",
+    "Sample Topic 3 – questions and answers", "  Sample  Topic 3  ", "Sample Topic 3 —",
+    "Sample Topic 3—Questions and Answers", "\u200bSample Topic 3"])
+def test_footer_title_variants_are_recognised(footer_title):
+    text = doc(TITLE, *question(1), footer_title, "What is 2 + 2?")
+    result = parse(text, PATH)
+    assert result.diagnostics == ()
+    assert result.file.questions[0].explanation == "Two plus two is four."
+
+
+def test_footer_prompt_may_differ_in_spacing_and_blank_lines_may_separate_it():
+    text = doc(TITLE, *question(1), "", "Sample Topic 3", "", "  What is  2 + 2? ", "")
+    result = parse(text, PATH)
+    assert result.diagnostics == ()
+    assert result.file.questions[0].explanation == "Two plus two is four."
+
+
+def test_stale_footer_title_from_another_part_is_dropped_with_a_warning():
+    text = doc(TITLE, *question(1), "Sample Topic 2", "What is 2 + 2?")
+    result = parse(text, PATH)
+    assert diags(result) == [
+        (8, "warning", "footer repeats the title 'Sample Topic 2' but the title is now "
+                       "'Sample Topic 3'; update or delete the footer")]
+    assert result.file.questions[0].explanation == "Two plus two is four."
+
+
+def test_stale_footer_with_a_whole_other_title_line_is_dropped_with_two_warnings():
+    text = doc(TITLE, *question(1, prompt="What is 9 + 9?"),
+               "Old Name 1 — Questions and Answers", "What is 2 + 2?")
+    result = parse(text, PATH)
+    assert diags(result) == [
+        (8, "warning", "footer repeats the title 'Old Name 1 — Questions and Answers' but the "
+                       "title is now 'Sample Topic 3'; update or delete the footer"),
+        (9, "warning", STALE_FOOTER)]
+    assert result.file.questions[0].explanation == "Two plus two is four."
+
+
+def test_footer_after_a_question_without_answer_line_is_not_among_its_choices():
+    text = doc(TITLE, *question(1), "Question 2: Q?", "- a (Correct answer)", "- b",
+               "Sample Topic 3", "What is 2 + 2?")
+    result = parse(text, PATH)
+    assert diags(result) == [
+        (8, "error", "Question 2 has no 'Correct answer: <choice>' line after its choices")]
+
+
+def test_a_title_like_line_before_the_last_answer_line_is_not_a_footer():
+    text = doc(TITLE, "Question 1: Pick", "- a (Correct answer)", "- b", "Sample Topic 3",
+               "Correct answer: a")
+    result = parse(text, PATH)
+    assert errors(result) == [
+        (5, "error", "unexpected text among the choices; expected '- <choice>' or 'Correct "
+                     "answer: <choice>'")]
+
+
+def test_footer_in_a_file_with_a_damaged_title_is_recognised_without_repair_warnings():
+    text = doc("Sample Topic 3 β Questions and Answers", *question(1),
+               "Sample Topic 3 β Questions and Answers", "What is 2 + 2?")
+    result = parse(text, PATH)
+    assert diags(result) == [(1, "warning", DAMAGED_TITLE)]
+    assert result.file.questions[0].explanation == "Two plus two is four."
+
+
+def test_a_question_after_a_title_like_line_is_a_question_not_a_footer():
+    text = doc(TITLE, *question(1), "Sample Topic 3", "Question 2: What is 3 + 3?",
+               "- 6 (Correct answer)", "- 7", "Correct answer: 6", "Six.")
+    result = parse(text, PATH)
+    assert numbers(result) == [1, 2]
+    assert result.file.questions[0].explanation == "Two plus two is four.\nSample Topic 3"
+
+
+def test_real_file_with_a_new_first_question_and_a_stale_footer():
+    name = "nca-ai-deep-learning-frameworks-4.txt"
+    lines = (SOURCE / name).read_text(encoding="utf-8").split("\n")
+    new = ["Question 1: What does NCCL provide for multi-GPU training?",
+           "- A model file format", "- Collective communication (Correct answer)",
+           "Correct answer: Collective communication", "NCCL implements all-reduce."]
+    renumbered = [re.sub(r"^Question (\d+):", lambda m: f"Question {int(m[1]) + 1}:", line)
+                  for line in lines]
+    text = "\n".join([renumbered[0], *new, *renumbered[1:]])
+    result = parse(text, name)
+    footer_prompt_line = len(lines) + len(new)
+    assert diags(result) == [
+        (footer_prompt_line, "warning", "footer repeats 'What problem does gradient clipping "
+                                        "solve during training o…' but Question 1 "
+                                        "is now 'What does NCCL provide for multi-GPU "
+                                        "training?'; update or delete the footer")]
+    assert result.file.questions[-1].explanation == REAL[name]["last_explanation"]
+
+
+# --- where title problems are reported ----------------------------------------------------
+
+@pytest.mark.parametrize("title, messages", [
+    ("Sample Topic 3", ["title line does not end with '— Questions and Answers'; the whole "
+                        "line is taken as the title"]),
+    ("Sample Topic — Questions and Answers", ["title has no part number at its end; taken "
+                                              "as part 1"]),
+    ("— Questions and Answers", ["title is empty"]),
+    ("Sample Topic 3 β Questions and Answers", [DAMAGED_TITLE]),
+    ("\u200bSample Topic 3 — Questions and Answers", [
+        "invisible character U+200B (ZERO WIDTH SPACE) at the start of the line; read as "
+        "the title; delete it"]),
+])
+def test_every_title_problem_is_reported_at_the_titles_real_line(title, messages):
+    result = parse(doc("", "  ", title, *question()), PATH)
+    assert diags(result) == sorted(
+        [(3, "warning", "title is not on the first line; blank lines before it ignored")]
+        + [(3, "error" if m == "title is empty" else "warning", m) for m in messages])
+    assert result.file.title_line == 3
+
+
+def test_title_line_is_recorded_in_the_parsed_file():
+    assert parse(doc(TITLE, *question()), PATH).file.title_line == 1
+    assert parse(doc("", TITLE, *question()), PATH).file.title_line == 2
+    assert parse(doc("", *question()), PATH).file.title_line == 0
+    assert parse("", PATH).file.title_line == 0
+
+
+def test_missing_title_after_blank_lines_is_one_error_at_the_first_question():
+    result = parse(doc("", "", *question()), PATH)
+    assert diags(result) == [
+        (3, "error", "missing title line; expected '<title> — Questions and Answers' before "
+                     "the first question")]
+    assert numbers(result) == [1]
+
+
+def test_title_without_questions_after_blank_lines_is_reported_at_the_title():
+    result = parse(doc("", TITLE, "Nothing here."), PATH)
+    assert errors(result) == [
+        (2, "error", "no questions found; expected 'Question 1: <prompt>' lines")]
 
 
 # --- properties ---------------------------------------------------------------------------
@@ -515,8 +820,20 @@ _LINE = st.one_of(
                      "Title 2 β Questions and Answers", "Title 2", "x β y",
                      "Questions and Answers", "Correct answer:"]),
     st.text(max_size=20),
+    st.builds(lambda head, n, tail: f"{head}{n}{tail}",
+              st.sampled_from(["QUESTION ", "question ", "Question", "Question #", "Q", "Q ",
+                               "Qn ", "\u200bQuestion ", "\ufeffquestion ", "\xa0Question ",
+                               "\u200b\u2060Q"]),
+              st.integers(0, 12), st.sampled_from([": x", ":", ". y", ")", "", " z", ".", ":a"])),
+    st.sampled_from(["Sample Topic 3", "Title 2", "Title 2 - questions and answers", "x",
+                     "\u200b- a (Correct answer)", "* a (Correct answer)", "a (Correct answer)",
+                     "\u200bCorrect answer: a", "data β each", "β1 = 0.9", " β ", "β",
+                     "\ufeff", "\u200b"]),
 )
 _PLAUSIBLE = st.lists(_LINE, max_size=40).map("\n".join)
+# Independent of the parser's own patterns: what must never reach a card's explanation.
+_STRUCTURE = re.compile(r"^[\s\u200b-\u200d\u2060\ufeff]*(question\s*#?\s*\d+\s*:|correct\s+"
+                        r"answer\s*:)|\(\s*correct\s+answer\s*\)\s*$", re.IGNORECASE)
 
 
 def _check_invariants(text: str) -> None:
@@ -531,6 +848,7 @@ def _check_invariants(text: str) -> None:
         assert all(c.text for c in q.choices)
         assert q.prompt
         assert 1 <= q.line <= n_lines
+        assert not any(_STRUCTURE.search(line) for line in q.explanation.split("\n")), q
     assert result.file.part >= 0
 
 
