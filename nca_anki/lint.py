@@ -60,7 +60,7 @@ def _position_cluster(topic: Topic) -> Diagnostic | None:
     if count <= CLUSTER_SHARE * len(positions) or count < CLUSTER_MIN_COUNT:
         return None
     letter = chr(ord("A") + position)
-    return warning(topic.files[0].path, 1,
+    return warning(topic.files[0].path, topic.files[0].title_line,
                    f"correct answers cluster on {letter} in the source order ({count} of "
                    f"{len(positions)} questions); the cards shuffle choices when shown, but a "
                    "deck with shuffling turned off, or questions that cannot be shuffled, show "

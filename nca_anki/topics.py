@@ -52,6 +52,56 @@ def clean_topic_name(name: str, parent_deck: str) -> str:
     return cleaned
 
 
+def _edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, or ``limit + 1`` as soon as it must exceed ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i]
+        for j, cb in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1,
+                               previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+def _plain(name: str) -> str:
+    """A topic name without case or punctuation."""
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", name.casefold()).split())
+
+
+def _name_key(name: str) -> str:
+    """The plain name without a trailing "Part": what a typo leaves."""
+    return _plain(name).removesuffix(" part")
+
+
+def _near_names(topics: list[Topic]) -> list[Diagnostic]:
+    """Warn when two topics' names differ by a typo ("Optimisation"/"Optimization") or a
+    stray "Part": most likely parts of one topic whose titles drifted apart."""
+    problems = []
+    for n, topic in enumerate(topics):
+        for other in topics[n + 1:]:
+            if _plain(topic.name) == _plain(other.name):
+                continue  # the same but for punctuation: the slug clash check speaks of it
+            a, b = _name_key(topic.name), _name_key(other.name)
+            if a != b and (min(len(a), len(b)) < 8 or _edit_distance(a, b, 2) > 2
+                           or re.sub(r"\d", "", a) == re.sub(r"\d", "", b)):
+                continue  # not alike, or alike but for a number ("CUDA 101", "CUDA 102")
+            # Report at the files of the likely stray: fewer parts, then later parts.
+            stray, kept = sorted((topic, other), key=lambda t: (
+                len(t.files), -min(f.part for f in t.files), t.name))
+            for member in stray.files:
+                problems.append(warning(member.path, member.title_line, (
+                    f"topic {stray.name!r} looks like {kept.name!r} (parts "
+                    f"{', '.join(str(f.part) for f in kept.files)}) with a typo: parts of one "
+                    "topic must share a title, or they become separate decks; if this file is "
+                    f"part {member.part} of {kept.name!r}, copy that title")))
+    return problems
+
+
 def slugify(name: str) -> str:
     """A safe file name stem: ASCII letters, digits and single hyphens only."""
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
@@ -76,7 +126,7 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
         name = clean_topic_name(parsed.name, config.parent_deck)
         repeat = _REPEAT_RE.search(parsed.name)
         if repeat:
-            problems.append(warning(parsed.path, 1, f"title repeats {repeat.group('phrase')!r}; "
+            problems.append(warning(parsed.path, parsed.title_line, f"title repeats {repeat.group('phrase')!r}; "
                                     f"the deck is named {name!r}"))
         by_name.setdefault(name, []).append(parsed)
 
@@ -85,13 +135,13 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
         members.sort(key=lambda f: (f.part, f.path))
         for earlier, later in zip(members, members[1:]):
             if earlier.part == later.part:
-                problems.append(error(later.path, 1, f"part {later.part} of topic {name!r} "
+                problems.append(error(later.path, later.title_line, f"part {later.part} of topic {name!r} "
                                       f"is also in {earlier.path}; give each part its own number"))
         leaf = config.deck_names.get(name, name)
         why = deck_name_problem(leaf)
         if why:
             for member in members:
-                problems.append(error(member.path, 1, f"deck name {leaf!r} {why}; set one in "
+                problems.append(error(member.path, member.title_line, f"deck name {leaf!r} {why}; set one in "
                                       "nca-anki.toml [deck_names]"))
             continue
         topics.append(Topic(name, *deck_for(name, config), tuple(members)))
@@ -101,6 +151,7 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
             problems.append(warning(config_path, 0, f"[{section}] names topic {key!r}, which "
                                     f"no source file has; topics: {', '.join(sorted(by_name))}"))
 
+    problems += _near_names(topics)
     by_slug: dict[str, list[Topic]] = {}
     for topic in topics:
         by_slug.setdefault(topic.slug, []).append(topic)
@@ -108,8 +159,9 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
         if len(clashing) > 1:
             names = " and ".join(repr(t.name) for t in clashing)
             for topic in clashing:
-                for path in topic.paths:
-                    problems.append(error(path, 1, f"topics {names} would both be written to "
+                for member in topic.files:
+                    problems.append(error(member.path, member.title_line, f"topics {names} "
+                                          "would both be written to "
                                           f"{slug}.apkg; rename one or set a deck name in "
                                           "nca-anki.toml [deck_names]"))
     return tuple(topics), tuple(problems)

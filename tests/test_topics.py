@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from types import MappingProxyType
 
 import pytest
@@ -220,3 +221,30 @@ def test_repeated_phrase_title_is_a_warning() -> None:
     assert problems == (warning(
         "nn.txt", 1, "title repeats 'Neural Network'; the deck is named "
                      "'Neural Network Applications and Frameworks'"),)
+
+
+def test_a_topic_name_a_typo_away_from_another_is_a_warning_at_its_title() -> None:
+    files = (pfile("opt-1.txt", "Training and Optimization", 1),
+             pfile("opt-2.txt", "Training and Optimization", 2),
+             replace(pfile("opt-3.txt", "Training and Optimisation", 3), title_line=3))
+    topics, problems = group_topics(files, config(), CONFIG_PATH)
+    assert len(topics) == 2
+    assert problems == (warning("opt-3.txt", 3, (
+        "topic 'Training and Optimisation' looks like 'Training and Optimization' (parts 1, 2) "
+        "with a typo: parts of one topic must share a title, or they become separate decks; "
+        "if this file is part 3 of 'Training and Optimization', copy that title")),)
+
+
+def test_a_stray_part_word_makes_a_near_name() -> None:
+    files = (pfile("a-1.txt", "Deep Learning Basics", 1),
+             pfile("a-3.txt", "Deep Learning Basics Part", 3))
+    _, problems = group_topics(files, config(), CONFIG_PATH)
+    assert [(p.path, p.line) for p in problems] == [("a-3.txt", 1)]
+    assert "looks like 'Deep Learning Basics' (parts 1)" in problems[0].message
+
+
+def test_different_topics_with_similar_short_names_are_not_flagged() -> None:
+    files = (pfile("a.txt", "CUDA 101", 1), pfile("b.txt", "CUDA 102", 1),
+             pfile("c.txt", "Large Language Models", 1), pfile("d.txt", "Vision Models", 1))
+    _, problems = group_topics(files, config(), CONFIG_PATH)
+    assert problems == ()
