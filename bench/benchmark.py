@@ -14,11 +14,13 @@ from __future__ import annotations
 import argparse
 import random
 import shutil
+import statistics
 import tempfile
 import time
 from pathlib import Path
 
 from nca_anki.build import BuildOptions, build
+from nca_anki.lockfile import LOCK_NAME, load_lock
 
 REPO = Path(__file__).resolve().parent.parent
 WORDS = ("gradient tensor kernel batch layer optimizer precision latency throughput "
@@ -81,12 +83,20 @@ def main() -> None:
             path.write_text(text, encoding="utf-8")
         edited = timed(BuildOptions(source, REPO / "templates", out, now=1_800_000_100))
         size = sum(p.stat().st_size for p in out.glob("*.apkg"))
+        lock_text = (source / LOCK_NAME).read_text(encoding="utf-8")
+        loads = []
+        for _ in range(5):
+            start = time.perf_counter()
+            load_lock(lock_text, LOCK_NAME)
+            loads.append(time.perf_counter() - start)
         print(f"{total} questions in {args.topics} topics")
         print(f"first build (no lock):        {first:6.2f} s  ({total / first:7.0f} questions/s)")
         print(f"rebuild, nothing changed:     {again:6.2f} s")
         print(f"rebuild, inserts and edits:   {edited:6.2f} s")
         print(f"output: {size / 1024:.0f} KiB in {args.topics} .apkg files "
               f"({size / total:.0f} bytes per question)")
+        print(f"lock: {len(lock_text.encode()) / total:.0f} bytes per question, loads in "
+              f"{statistics.median(loads) * 1000:.0f} ms (median of 5)")
     finally:
         shutil.rmtree(root)
 

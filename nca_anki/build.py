@@ -18,15 +18,17 @@ from . import diagnostics as diag
 from .config import CONFIG_NAME, Config, load_config
 from .decode import decode_source
 from .diagnostics import Diagnostic
-from .identity import (LOCK_NAME, Assignment, Lock, LockEntry, assign, dump_lock, future_mods,
-                       load_lock)
+from .identity import Assignment, Lock, LockEntry, assign
+from .lockfile import (LOCK_NAME, OLD_LOCK_NAME, dump_lock, future_mods, load_lock,
+                       load_old_lock)
 from .lint import giveaways
 from .output import WriteError, inside, remove_stale_temporaries, write_atomic
 from .package import DeckSpec, build_package
 from .parse import ParsedFile, parse
-from .recover import recover_lock
+from .recover import published_texts, recover_lock
 from .render import NoteType, RenderedNote, Renderer, deck_description
-from .shuffle import plan, prompt_key
+from .match import prompt_id
+from .shuffle import plan
 from .topics import Topic, deck_for, group_topics
 
 SOURCE_SUFFIX = ".txt"
@@ -110,18 +112,33 @@ def _read_sources(source: Path
     return tuple(files), found, problems
 
 
-def _read_lock(path: Path, shown: str, now: int, out: Path, topics: tuple[Topic, ...]
+def _read_lock(source: Path, now: int, out: Path, topics: tuple[Topic, ...]
                ) -> tuple[Lock | None, list[Diagnostic]]:
-    """The lock file; if it is missing but decks were published, the lock they were built
-    with, recovered from them (never silently new identities for published questions)."""
-    if not path.exists():
+    """The lock file; a format-1 ``nca-anki.lock.json`` (migrated when the build writes);
+    or, if neither exists but decks were published, the lock they were built with,
+    recovered from them (never silently new identities for published questions)."""
+    path, old_path = source / LOCK_NAME, source / OLD_LOCK_NAME
+    shown = _display(source, LOCK_NAME)
+    if path.exists():
+        reader, read_path = load_lock, path
+    elif old_path.exists():
+        reader, read_path = load_old_lock, old_path
+    else:
         lock, recovered = recover_lock(out, {t.deck_name: t.name for t in topics}, shown)
         return lock, list(recovered)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        return None, [diag.error(shown, 0, f"cannot read lock file: {exc}")]
-    lock, problems = load_lock(text, shown)
+        return None, [diag.error(_display(source, read_path.name), 0,
+                                 f"cannot read lock file: {exc}")]
+    lock, problems = reader(text, _display(source, read_path.name))
+    if lock is not None and lock.lines_lost and not any(out.glob("*.apkg")):
+        # The decks would fill in what the damage took; without them, questions it held
+        # would get new identities, and learners duplicates.
+        return None, [*problems, diag.error(shown, 0, (
+            f"{lock.lines_lost} line(s) of the lock file cannot be read and there are no "
+            f"published decks in {out.as_posix()} to recover them from; restore it from "
+            "version control"))]
     if lock is not None:
         problems += future_mods(lock, now, shown)
     return lock, list(problems)
@@ -160,9 +177,7 @@ def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs
     config, config_problems = load_config(options.source, config_path)
     topics, topic_problems = group_topics(files, config, config_path)
     note_type, template_problems = renderer.note_type()
-    lock, lock_problems = _read_lock(options.source / LOCK_NAME,
-                                     _display(options.source, LOCK_NAME), now, options.out,
-                                     topics)
+    lock, lock_problems = _read_lock(options.source, now, options.out, topics)
     shared = [*config_problems, *template_problems, *lock_problems]
     # Without any question file every lock entry would look removed: stop instead.
     return _Inputs(config, topics, tuple(f for f in files if not f.title), sources, note_type,
@@ -178,7 +193,7 @@ def _render_notes(renderer: Renderer, inputs: _Inputs
     entries = inputs.lock.entries if inputs.lock else ()
     for topic in inputs.topics:
         notes = rendered.setdefault(topic.name, [])
-        kept = {prompt_key(e.prompt): e.slot for e in entries
+        kept = {e.prompt_id or prompt_id(e.prompt): e.slot for e in entries
                 if e.topic == topic.name and e.slot is not None}
         layouts = plan([q for _, q in topic.questions], inputs.config.shuffles(topic.name), kept)
         for (part, question), layout in zip(topic.questions, layouts, strict=True):
@@ -194,11 +209,12 @@ def _topics_of_broken_files(inputs: _Inputs, problems: list[Diagnostic]) -> set[
     or with any error): building them without that file would drop a whole part from the
     learners' deck and mark its questions removed."""
     broken = {inputs.sources[d.path] for d in problems if d.is_error and d.path in inputs.sources}
-    prompts = {q.prompt for orphan in inputs.orphans for q in orphan.questions}
+    prompts = {prompt_id(q.prompt) for orphan in inputs.orphans for q in orphan.questions}
     entries = inputs.lock.entries if inputs.lock else ()
     # Entries written before the lock recorded files are recognised by their prompt.
     return {e.topic for e in entries
-            if e.file in broken or (e.file is None and e.prompt in prompts)}
+            if e.file in broken or (e.file is None and (e.prompt_id or prompt_id(e.prompt))
+                                    in prompts)}
 
 
 def _failed_topics(inputs: _Inputs, rendered: dict[str, list[RenderedNote]],
@@ -236,6 +252,12 @@ def _write_outputs(lock_path: Path, lock_text: str,
     except WriteError as exc:
         return {}, [diag.error(exc.path.as_posix(), 0, exc.reason)]
     statuses, problems = {}, []
+    old_lock = lock_path.with_name(OLD_LOCK_NAME)
+    try:
+        old_lock.unlink(missing_ok=True)  # migrated: the new lock holds all it held
+    except OSError as exc:
+        problems.append(diag.warning(old_lock.as_posix(), 0, f"migrated to {lock_path.name} "
+                                     f"but cannot delete it ({exc.strerror}); delete it"))
     for topic, path, data in packages:
         try:
             statuses[topic.name] = "written" if write_atomic(path, data) else "unchanged"
@@ -265,11 +287,16 @@ def build(options: BuildOptions) -> BuildReport:
     good = [t for t in inputs.topics if t.name not in failed]
     problems += [d for topic in good for d in giveaways(topic)]  # warnings: never fail a topic
     assignment = assign(tuple((t.name, n) for t in good for n in rendered[t.name]),
-                        inputs.note_type, inputs.lock, frozenset(failed), now, inputs.sources)
+                        inputs.note_type, inputs.lock, frozenset(failed), now, inputs.sources,
+                        texts=lambda: published_texts(options.out))
     lock_shown = _display(options.source, LOCK_NAME)
+    # The lock keeps only an excerpt of each prompt; the published deck has it whole.
+    shown = published_texts(options.out) if any(not e.has_text for e in assignment.removed) \
+        else {}
     for entry in assignment.removed:
+        prompt = shown[entry.guid].prompt if entry.guid in shown else entry.prompt
         problems.append(diag.warning(
-            lock_shown, 0, f"question removed from the source: {diag.clip(entry.prompt, 60)!r} "
+            lock_shown, 0, f"question removed from the source: {diag.clip(prompt, 60)!r} "
                            f"(topic {entry.topic!r}); learners who imported it keep its card"))
 
     packages, package_problems = _package_topics(good, assignment, inputs.note_type,

@@ -16,10 +16,12 @@ Similar questions are only sought within a topic, or towards topics that no long
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 # Below this score a question is new: better a new card than a wrong card's history.
 MATCH_THRESHOLD = 0.6
@@ -46,6 +48,11 @@ _CANDIDATES = 24
 _EXACT_LIMIT = 120
 
 
+def prompt_id(prompt: str) -> str:
+    """A prompt's identity key: a hash of its whitespace-normalised text."""
+    return hashlib.sha256(" ".join(prompt.split()).encode()).hexdigest()[:12]
+
+
 def shingles(text: str) -> frozenset[str]:
     """The word pairs of ``text`` (its single word if it has one)."""
     words = re.findall(r"\w+", text.casefold())
@@ -60,28 +67,44 @@ def _dice(a: frozenset[str], b: frozenset[str]) -> float:
     return 2 * len(a & b) / (len(a) + len(b))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Item:
-    """What matching sees of a question, or of a lock entry."""
+    """What matching sees of a question, or of a lock entry. The word pairs are worked out
+    only for what reaches the similarity steps: most questions pair by hash."""
 
     topic: str
     content: str  # hash of the note's fields and tags
     source: str  # hash of the question's text
-    prompt: str  # whitespace-normalised
-    prompt_pairs: frozenset[str]
-    choice_pairs: frozenset[str]
-    explanation_pairs: frozenset[str]
-    answer_pairs: frozenset[str]
+    prompt: str  # prompt_id() of the prompt
+    prompt_text: str = ""
+    choices: tuple[str, ...] = ()
+    answer: int = -1
+    explanation: str = ""
 
     @classmethod
     def of(cls, *, topic: str, content: str, source: str, prompt: str,
-           choices: Sequence[str], answer: int, explanation: str) -> Item:
+           choices: Sequence[str], answer: int, explanation: str,
+           prompt_key: str | None = None) -> Item:
         return cls(topic=topic, content=content, source=source,
-                   prompt=" ".join(prompt.split()), prompt_pairs=shingles(prompt),
-                   choice_pairs=frozenset().union(*map(shingles, choices)),
-                   explanation_pairs=shingles(explanation),
-                   answer_pairs=shingles(choices[answer]) if 0 <= answer < len(choices)
-                   else frozenset())
+                   prompt=prompt_key or prompt_id(prompt), prompt_text=prompt,
+                   choices=tuple(choices), answer=answer, explanation=explanation)
+
+    @cached_property
+    def prompt_pairs(self) -> frozenset[str]:
+        return shingles(self.prompt_text)
+
+    @cached_property
+    def choice_pairs(self) -> frozenset[str]:
+        return frozenset().union(*map(shingles, self.choices))
+
+    @cached_property
+    def explanation_pairs(self) -> frozenset[str]:
+        return shingles(self.explanation)
+
+    @cached_property
+    def answer_pairs(self) -> frozenset[str]:
+        return shingles(self.choices[self.answer]) if 0 <= self.answer < len(self.choices) \
+            else frozenset()
 
 
 def similarity(a: Item, b: Item) -> float:
@@ -155,6 +178,8 @@ def _pair_similar(questions: Sequence[Item], entries: Sequence[Item],
                   paired: dict[int, int], taken: set[int]) -> None:
     live = {q.topic for q in questions}
     open_e = [j for j in range(len(entries)) if j not in taken]
+    if not open_e or len(paired) == len(questions):
+        return
     index: dict[str, list[int]] = defaultdict(list)
     for j in open_e:
         entry = entries[j]
@@ -167,8 +192,8 @@ def _pair_similar(questions: Sequence[Item], entries: Sequence[Item],
             continue
         support: Counter[int] = Counter()
         for shingle in question.prompt_pairs | question.choice_pairs | question.explanation_pairs:
-            posting = index.get(shingle, ())
-            if len(posting) <= _COMMON:
+            posting = index.get(shingle)
+            if posting and len(posting) <= _COMMON:
                 support.update(posting)
         for j, _ in support.most_common(_CANDIDATES):
             entry = entries[j]

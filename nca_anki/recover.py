@@ -9,7 +9,6 @@ diagnostics.
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import re
@@ -20,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .diagnostics import Diagnostic, error, warning
-from .identity import Lock, LockEntry
+from .identity import Lock, LockEntry, fields_hash, source_hash
+from .match import prompt_id
 from .render import FIELDS, LABELS, NOTE_TYPE_ID, NoteType
 
 _TAG_RE = re.compile(r"<[^>]+>")
@@ -80,32 +80,35 @@ def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple
     letter = field["Answer"].split()[0] if field["Answer"].split() else ""
     answer = LABELS.index(letter) if letter in LABELS[:len(choices)] else -1
     part = next((int(m.group(1)) for t in tags if (m := _PART_RE.search(t))), 1)
-    content = hashlib.sha256("\x1e".join(("\x1f".join(fields), " ".join(tags))).encode())
-    return LockEntry(guid, topic, part, content.hexdigest(), mod, _text(field["Prompt"]),
-                     choices, answer, _text(field["Explanation"]),
-                     slot=answer if answer >= 0 else None)
+    prompt, explanation = _text(field["Prompt"]), _text(field["Explanation"])
+    return LockEntry(guid, topic, part, fields_hash(fields, tags), mod, prompt, choices, answer,
+                     explanation, slot=answer if answer >= 0 else None,
+                     source=source_hash(prompt, choices, answer, explanation),
+                     prompt_id=prompt_id(prompt))
 
 
-def recover_lock(out: Path, topics_by_deck: Mapping[str, str], lock_shown: str
-                 ) -> tuple[Lock | None, tuple[Diagnostic, ...]]:
-    """The lock the decks in ``out`` were built with (as far as they tell), or ``None`` with
-    an error when a deck cannot be read. ``topics_by_deck`` maps this build's deck names to
-    topic names; a deck no topic builds any more keeps its own name as the topic."""
-    paths = sorted(out.glob("*.apkg")) if out.is_dir() else []
+@dataclass(frozen=True)
+class _Published:
+    entries: list[LockEntry]
+    note_types: list[tuple[int, NoteType]]
+    problems: list[Diagnostic]
+    unreadable: tuple[str, str] | None = None  # (deck, why) when a deck cannot be read
+
+
+def _read_published(out: Path, topics_by_deck: Mapping[str, str]) -> _Published:
+    """Every note of ours in the decks in ``out``, as lock entries with their text;
+    reading stops at a deck that cannot be read."""
     entries: list[LockEntry] = []
     note_types: list[tuple[int, NoteType]] = []
     problems: list[Diagnostic] = []
-    for path in paths:
+    for path in sorted(out.glob("*.apkg")) if out.is_dir() else []:
         shown = path.as_posix()
         try:
             deck = _read_deck(path)
         except (OSError, KeyError, ValueError, TypeError, IndexError, zipfile.BadZipFile,
                 sqlite3.Error) as exc:
-            return None, (error(shown, 0, f"lock file {lock_shown} is missing and this deck "
-                                f"cannot be read to recover it ({type(exc).__name__}: {exc}); "
-                                f"restore {lock_shown} from version control, or move the "
-                                "decks out of the output folder to start new identities "
-                                "(learners who imported them would get duplicates)"),)
+            return _Published(entries, note_types, problems,
+                              (shown, f"{type(exc).__name__}: {exc}"))
         if deck.note_type is None:
             problems.append(warning(shown, 0, "not built by nca-anki (no note type of ours); "
                                     "ignored when recovering the lock"))
@@ -113,14 +116,36 @@ def recover_lock(out: Path, topics_by_deck: Mapping[str, str], lock_shown: str
         note_types.append((deck.note_type_mod, deck.note_type))
         topic = topics_by_deck.get(deck.name, deck.name.split("::")[-1])
         entries += [e for note in deck.notes if (e := _entry(topic, *note)) is not None]
+    return _Published(entries, note_types, problems)
+
+
+def published_texts(out: Path) -> dict[str, LockEntry]:
+    """GUID -> the question as the published decks show it, for similarity matching. A
+    deck that cannot be read contributes nothing (the build then makes new identities only
+    for questions it cannot recognise, as without the texts)."""
+    return {e.guid: e for e in _read_published(out, {}).entries}
+
+
+def recover_lock(out: Path, topics_by_deck: Mapping[str, str], lock_shown: str
+                 ) -> tuple[Lock | None, tuple[Diagnostic, ...]]:
+    """The lock the decks in ``out`` were built with (as far as they tell), or ``None`` with
+    an error when a deck cannot be read. ``topics_by_deck`` maps this build's deck names to
+    topic names; a deck no topic builds any more keeps its own name as the topic."""
+    published = _read_published(out, topics_by_deck)
+    entries, note_types, problems = published.entries, published.note_types, published.problems
+    if published.unreadable:
+        deck, why = published.unreadable
+        return None, (error(deck, 0, f"lock file {lock_shown} is missing and this deck cannot "
+                            f"be read to recover it ({why}); restore {lock_shown} from version "
+                            "control, or move the decks out of the output folder to start new "
+                            "identities (learners who imported them would get duplicates)"),)
     if not entries:
         return Lock(), tuple(problems)
     mod, note_type = max(note_types, key=lambda item: item[0])
-    guids = {e.guid for e in entries}
-    problems.append(warning(lock_shown, 0, f"lock file missing: recovered the identities of "
-                            f"{len(guids)} questions from {len(note_types)} deck(s) in "
-                            f"{out.as_posix()}; commit the new {lock_shown}"))
     unique = {e.guid: e for e in entries}  # a GUID in two decks: one entry is enough
+    problems.append(warning(lock_shown, 0, f"lock file missing: recovered the identities of "
+                            f"{len(unique)} questions from {len(note_types)} deck(s) in "
+                            f"{out.as_posix()}; commit the new {lock_shown}"))
     return (Lock(note_type.fingerprint, mod,
                  tuple(sorted(unique.values(), key=lambda e: (e.topic, e.guid)))),
             tuple(problems))

@@ -65,7 +65,7 @@ class NoteType:
     def fingerprint(self) -> str:
         """Changes whenever anything Anki stores for the note type changes."""
         parts = (self.name, *self.fields, self.template_name, self.front, self.back, self.css)
-        return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+        return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .match import prompt_id
 from .parse import Question
 
 # Choices that only make sense in one place: "All of the above", "None of these" …
@@ -103,7 +104,8 @@ def plan(questions: Sequence[Question], shuffle: bool = True,
     """The layouts of one deck's ``questions`` (in source order).
 
     The correct choice's place in the static order (its *slot*) is remembered per prompt
-    in ``kept`` (from the lock): a question keeps its slot from build to build, so adding
+    in ``kept`` (from the lock, by ``match.prompt_id``): a question keeps its slot from build
+    to build, so adding
     or editing other questions never reorders it. Questions without one take the slot
     used least so far in the deck, so no position gives the answer away. The distractors
     fill the other places in an order seeded by the prompt.
@@ -122,7 +124,7 @@ def plan(questions: Sequence[Question], shuffle: bool = True,
                                 reason or "the correct choice cannot move")
             continue
         places = [i for i in range(count) if i not in pinned]
-        slot = kept.get(prompt_key(question.prompt))
+        slot = kept.get(prompt_id(question.prompt))
         if slot in places:
             layouts[n] = _arrange(question, pinned, places, slot)
             use[slot] += 1

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import time
 from pathlib import Path
 
 import pytest
 
+from conftest import REPO
 from nca_anki.build import BuildOptions, build
+from nca_anki.lockfile import load_lock
+from nca_anki.match import prompt_id
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
 AI_DECK = "ai-deep-learning-frameworks.apkg"
@@ -22,13 +26,14 @@ def options(root: Path, **kwargs) -> BuildOptions:
 
 
 def lock_entries(root: Path) -> list[dict]:
-    return json.loads((root / "source" / "nca-anki.lock.json").read_text())["questions"]
+    lock, _ = load_lock((root / "source" / "nca-anki.lock").read_text(encoding="utf-8"), "")
+    return [e._asdict() for e in lock.entries]
 
 
 def test_unreadable_title_keeps_the_topic_its_questions_belong_to(project):
     assert build(options(project)).ok
     deck = (project / "dist" / AI_DECK).read_bytes()
-    lock = (project / "source" / "nca-anki.lock.json").read_bytes()
+    lock = (project / "source" / "nca-anki.lock").read_bytes()
     source = project / "source" / AI
     lines = source.read_text(encoding="utf-8").split("\n")
     source.write_text("\n".join(lines[1:]), encoding="utf-8")  # the title line is gone
@@ -41,7 +46,7 @@ def test_unreadable_title_keeps_the_topic_its_questions_belong_to(project):
     status = {t.deck_name: t.status for t in report.topics}
     assert status["NCA::AI & Deep Learning Frameworks"] == "failed"
     assert (project / "dist" / AI_DECK).read_bytes() == deck
-    assert (project / "source" / "nca-anki.lock.json").read_bytes() == lock
+    assert (project / "source" / "nca-anki.lock").read_bytes() == lock
     assert not report.removed
 
 
@@ -62,14 +67,15 @@ def test_removed_question_is_reported_kept_in_the_lock_and_revived(project):
     start = original.index("Question 3:")
     end = original.index("Question 4:")
     removed_prompt = original[start:end].split("\n")[0].split(": ", 1)[1]
-    guid = next(e["guid"] for e in lock_entries(project) if e["prompt"] == removed_prompt)
+    guid = next(e["guid"] for e in lock_entries(project)
+                if e["prompt_id"] == prompt_id(removed_prompt))
     source.write_text(original[:start] + original[end:], encoding="utf-8")
 
     report = build(options(project, now=1_900_000_100))
     assert report.ok
     assert [e.guid for e in report.removed] == [guid]
     warnings = [str(d) for d in report.diagnostics if "removed from the source" in str(d)]
-    assert warnings == ["source/nca-anki.lock.json: warning: question removed from the "
+    assert warnings == ["source/nca-anki.lock: warning: question removed from the "
                         "source: 'In ONNX (Open Neural Network Exchange), what is the primary…' "
                         "(topic 'AI & Deep Learning Frameworks'); learners who imported it keep "
                         "its card"]
@@ -80,7 +86,7 @@ def test_removed_question_is_reported_kept_in_the_lock_and_revived(project):
     report = build(options(project, now=1_900_000_200))
     assert report.ok and not report.removed
     entry = next(e for e in lock_entries(project) if e["guid"] == guid)
-    assert "removed" not in entry
+    assert entry["removed"] is None
     ai = next(t for t in report.topics if t.output.endswith(AI_DECK))
     assert (ai.new, ai.unchanged) == (0, 7)
 
@@ -95,7 +101,7 @@ def test_edits_within_one_second_get_rising_mods_never_ahead_of_the_clock(projec
         source.write_text(text, encoding="utf-8")
         assert build(options(project)).ok
         mods.append(next(e["mod"] for e in lock_entries(project)
-                         if e["prompt"].startswith("What problem does gradient clipping")))
+                         if e["prompt"].startswith("What problem does gradient clip")))
         assert mods[-1] <= time.time()
     assert mods == sorted(set(mods))
 
@@ -187,3 +193,26 @@ def test_a_topic_with_a_broken_part_keeps_its_deck_and_lock_exactly(project, mon
     assert status == {"NCA::AI & Deep Learning Frameworks": "failed",
                       "NCA::Deep Learning Training Techniques and Optimization": "unchanged",
                       "NCA::Neural Network Applications and Frameworks": "unchanged"}
+
+
+# --- the lock file's format -----------------------------------------------------------------
+
+def test_the_format_1_lock_migrates_with_every_guid_and_time_and_the_same_decks(project):
+    """tests/fixtures/lock-v1 is the project as committed with its format-1 lock: source,
+    templates and the decks in dist/ they built."""
+    fixture = REPO / "tests" / "fixtures" / "lock-v1"
+    for folder in ("source", "templates", "dist"):
+        shutil.rmtree(project / folder, ignore_errors=True)
+        shutil.copytree(fixture / folder, project / folder)
+    old = json.loads((project / "source" / "nca-anki.lock.json").read_text(encoding="utf-8"))
+    published = {p.name: p.read_bytes() for p in (project / "dist").glob("*.apkg")}
+
+    report = build(options(project))
+    assert report.ok
+    assert {(t.new, t.changed) for t in report.topics} == {(0, 0)}
+    assert not (project / "source" / "nca-anki.lock.json").exists()
+    assert {e["guid"]: e["mod"] for e in lock_entries(project)} == {
+        q["guid"]: q["mod"] for q in old["questions"]}
+    assert {p.name: p.read_bytes() for p in (project / "dist").glob("*.apkg")} == published
+    assert len((project / "source" / "nca-anki.lock").read_bytes()) < \
+        len((fixture / "source" / "nca-anki.lock.json").read_bytes()) / 5

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from importlib.metadata import PackageNotFoundError, distribution
@@ -39,7 +40,7 @@ def test_summary_names_each_topic_count_file_and_change(project, cli):
 
 
 def test_check_validates_without_writing(project, cli):
-    lock = (project / "source" / "nca-anki.lock.json").read_bytes()
+    lock = (project / "source" / "nca-anki.lock").read_bytes()
     (project / "source" / "new.txt").write_text(
         "Extra Topic 1 — Questions and Answers\nQuestion 1: Q?\n- a (Correct answer)\n- b\n"
         "Correct answer: a\nWhy.\n", encoding="utf-8")
@@ -47,7 +48,7 @@ def test_check_validates_without_writing(project, cli):
     assert run.status == 0, run.err
     assert "NCA::Extra Topic: 1 question (1 new) -> dist/extra-topic.apkg would write" in run.out
     assert not (project / "dist").exists()
-    assert (project / "source" / "nca-anki.lock.json").read_bytes() == lock
+    assert (project / "source" / "nca-anki.lock").read_bytes() == lock
 
 
 def test_check_reports_errors_with_status_1(project, cli):
@@ -113,9 +114,9 @@ def test_an_empty_folder_argument_is_a_usage_error_and_writes_nothing(project, c
 
 
 def test_source_naming_a_file_is_a_usage_error(project, cli):
-    run = cli("--source", "source/nca-anki.lock.json")
+    run = cli("--source", "source/nca-anki.lock")
     assert run.status == 2
-    assert run.err == ("source/nca-anki.lock.json: error: --source names a file, not a "
+    assert run.err == ("source/nca-anki.lock: error: --source names a file, not a "
                        "folder; pass --source DIR\n")
     assert not (project / "dist").exists()
 
@@ -161,14 +162,29 @@ def test_output_folder_that_cannot_be_created(project, cli):
     assert "Traceback" not in run.err
 
 
-def test_damaged_lock_stops_the_build_and_says_how_to_recover(project, cli):
-    lock = project / "source" / "nca-anki.lock.json"
-    lock.write_text(lock.read_text()[:200])
+def test_damaged_lock_without_decks_stops_the_build_and_says_how_to_recover(project, cli):
+    lock = project / "source" / "nca-anki.lock"
+    text = lock.read_text()
+    lock.write_text(text[:text.index("\nQ ") + 20])  # cut in the first question line
     run = cli()
     assert run.status == 1
-    assert "source/nca-anki.lock.json:" in run.err
-    assert "restore it from version control" in run.err
+    assert ("source/nca-anki.lock: error: 1 line(s) of the lock file cannot be read and there "
+            "are no published decks in dist to recover them from; restore it from version "
+            "control") in run.err
     assert not (project / "dist").exists()
+
+
+def test_damaged_lock_is_filled_in_from_the_published_decks(project, cli):
+    assert cli().status == 0
+    lock = project / "source" / "nca-anki.lock"
+    whole = lock.read_text()
+    guids = sorted(re.findall(r"^Q (\S+)", whole, re.MULTILINE))
+    lock.write_text(whole[:len(whole) // 2])  # cut in the middle of a question line
+    run = cli()
+    assert run.status == 0, run.err
+    assert "ends in the middle of a line (cut short?)" in run.err
+    assert " new" not in run.out
+    assert sorted(re.findall(r"^Q (\S+)", lock.read_text(), re.MULTILINE)) == guids
 
 
 def test_entry_point_script_runs_as_documented(project):
@@ -194,7 +210,7 @@ def test_readme_test_command_is_what_ci_runs():
 def test_broken_choices_template_builds_nothing_and_keeps_decks(project, cli):
     assert cli().status == 0
     before = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
-    lock = (project / "source" / "nca-anki.lock.json").read_bytes()
+    lock = (project / "source" / "nca-anki.lock").read_bytes()
     (project / "templates" / "choices.html").write_text("{{ choices | no_such_filter }}")
     run = cli()
     assert run.status == 1
@@ -203,7 +219,7 @@ def test_broken_choices_template_builds_nothing_and_keeps_decks(project, cli):
         "'no_such_filter'."]
     assert run.out.count(": failed;") == 3
     assert before == {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
-    assert (project / "source" / "nca-anki.lock.json").read_bytes() == lock
+    assert (project / "source" / "nca-anki.lock").read_bytes() == lock
 
 
 def test_console_command_is_installed_and_points_at_the_cli():
@@ -216,7 +232,7 @@ def test_console_command_is_installed_and_points_at_the_cli():
 
 
 def test_first_build_without_a_lock_does_not_claim_changed_templates(project, cli):
-    (project / "source" / "nca-anki.lock.json").unlink()
+    (project / "source" / "nca-anki.lock").unlink()
     run = cli()
     assert run.status == 0
     assert "card templates changed" not in run.out

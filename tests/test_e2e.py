@@ -347,8 +347,8 @@ def test_hostile_titles_write_only_inside_the_output_folder(project, cli, tmp_pa
     assert run.status == 0, run.err
     created = {p for p in set(tmp_path.rglob("*")) - before if p.is_file()}
     dist = (project / "dist").resolve()
-    assert created - {source / "nca-anki.lock.json"}
-    for path in created - {source / "nca-anki.lock.json"}:
+    assert created - {source / "nca-anki.lock"}
+    for path in created - {source / "nca-anki.lock"}:
         assert path.resolve().parent == dist, path
     assert (project / "dist" / "tcp-ip-basics.apkg").is_file()
     assert (project / "dist" / "escape.apkg").is_file()

@@ -1,17 +1,12 @@
-"""Tests for nca_anki.identity: GUIDs and mods that survive edits, and the lock file."""
+"""Tests for nca_anki.identity: GUIDs and mods that survive edits."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
 
-import pytest
 
-from nca_anki.diagnostics import error, warning
-from nca_anki.identity import (
-    Assignment, Lock, LockEntry, assign, content_hash, dump_lock, future_mods, load_lock,
-)
+from nca_anki.identity import Assignment, Lock, LockEntry, assign, content_hash
 from nca_anki.parse import Choice, Question
 from nca_anki.render import (
     CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, RenderedNote,
@@ -20,9 +15,6 @@ from nca_anki.render import (
 T0 = 1_700_000_000
 T1 = T0 + 3_600
 T2 = T0 + 7_200
-LOCK_PATH = "source/nca-anki.lock.json"
-ADVICE = ("restore it from version control; deleting it gives every question a new "
-          "identity, and learners would get duplicate cards")
 
 NOTE_TYPE = NoteType(NOTE_TYPE_ID, NOTE_TYPE_NAME, FIELDS, CARD_TEMPLATE_NAME,
                      "{{Prompt}}<br>{{Choices}}", "{{FrontSide}}<hr id=answer>{{Answer}}",
@@ -198,16 +190,16 @@ def test_deleted_question_is_kept_as_removed_and_revives_with_old_guid() -> None
     second = assign(without, NOTE_TYPE, first.lock, frozenset(), T1)
     assert [n.status for n in second.notes] == ["unchanged"] * 3
     old_entry = [e for e in first.lock.entries if e.guid == gone.guid][0]
-    assert second.removed == (replace(old_entry, removed=T1),)
+    assert second.removed == (old_entry._replace(removed=T1),)
     assert [e for e in second.lock.entries if e.removed is not None] == [
-        replace(old_entry, removed=T1)]
+        old_entry._replace(removed=T1)]
     assert len(second.lock.entries) == 4
 
     # Still gone a build later: kept, with its original removal time, not reported again.
     third = assign(without, NOTE_TYPE, second.lock, frozenset(), T2)
     assert third.removed == ()
     assert [e for e in third.lock.entries if e.removed is not None] == [
-        replace(old_entry, removed=T1)]
+        old_entry._replace(removed=T1)]
 
     # Back in the source: the old GUID (and mod: its content never changed).
     fourth = assign(bank(), NOTE_TYPE, third.lock, frozenset(), T2 + 1)
@@ -316,98 +308,3 @@ def test_note_type_mod_kept_when_fingerprint_same_and_bumped_when_css_changes() 
     # A clock behind the lock still gives a strictly newer note type.
     back = assign(bank(), NOTE_TYPE, bumped.lock, frozenset(), T0)
     assert back.note_type_mod == T2 + 1
-
-
-# --- the lock file -----------------------------------------------------------------------------
-
-def sample_lock() -> Lock:
-    first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0)
-    return assign(bank()[1:], NOTE_TYPE, first.lock, frozenset(), T1).lock
-
-
-def test_dump_and_load_round_trip() -> None:
-    lock = sample_lock()
-    assert any(e.removed == T1 for e in lock.entries)
-    text = dump_lock(lock)
-    assert text.endswith("}\n")
-    assert load_lock(text, LOCK_PATH) == (lock, ())
-    assert dump_lock(load_lock(text, LOCK_PATH)[0]) == text
-
-
-def test_the_lock_keeps_each_questions_answer_slot() -> None:
-    notes = tuple((topic, replace(note, slot=n % 4)) for n, (topic, note) in enumerate(bank()))
-    lock = assign(notes, NOTE_TYPE, Lock(), frozenset(), T0).lock
-    assert sorted(e.slot for e in lock.entries) == sorted(n % 4 for n in range(len(notes)))
-    assert load_lock(dump_lock(lock), LOCK_PATH) == (lock, ())
-    unplaced = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0).lock
-    assert all(e.slot is None for e in unplaced.entries)
-    assert '"slot"' not in dump_lock(unplaced)
-
-
-def test_dump_lock_format() -> None:
-    lock = Lock("abc", 5, (LockEntry("nca-1", "Tópic", 2, "h", 7, "Prompt “quoted”?",
-                                     ("a", "b"), 1, "Why.", None),
-                           LockEntry("nca-2", "T", 1, "h2", 8, "P", ("c",), 0, "", 9)))
-    data = json.loads(dump_lock(lock))
-    assert data["format"] == 1
-    assert data["note_type"] == {"hash": "abc", "mod": 5}
-    assert data["questions"] == [
-        {"guid": "nca-1", "topic": "Tópic", "part": 2, "hash": "h", "mod": 7,
-         "prompt": "Prompt “quoted”?", "choices": ["a", "b"], "answer": 1,
-         "explanation": "Why."},
-        {"guid": "nca-2", "topic": "T", "part": 1, "hash": "h2", "mod": 8, "removed": 9,
-         "prompt": "P", "choices": ["c"], "answer": 0, "explanation": ""},
-    ]
-    assert "Tópic" in dump_lock(lock)  # readable in diffs, not \\u-escaped
-
-
-def test_empty_lock_round_trip() -> None:
-    assert load_lock(dump_lock(Lock()), LOCK_PATH) == (Lock(), ())
-
-
-def test_load_lock_invalid_json_reports_line() -> None:
-    lock, problems = load_lock('{\n  "format": 1,\n  oops\n}\n', LOCK_PATH)
-    assert lock is None
-    assert problems == (error(LOCK_PATH, 3, "lock file is not valid JSON (Expecting property "
-                                            f"name enclosed in double quotes); {ADVICE}"),)
-
-
-@pytest.mark.parametrize("data, shown", [({"format": 2}, "2"), ({}, "None"),
-                                         ({"format": "1"}, "'1'")])
-def test_load_lock_wrong_format(data: dict, shown: str) -> None:
-    assert load_lock(json.dumps(data), LOCK_PATH) == (None, (error(
-        LOCK_PATH, 0, f"lock file format {shown} is not 1; use the nca-anki version that "
-                      "wrote it"),))
-
-
-@pytest.mark.parametrize("data, why", [
-    ({"format": 1, "questions": []}, "KeyError: 'note_type'"),
-    ({"format": 1, "note_type": {"hash": "h", "mod": 1}}, "KeyError: 'questions'"),
-    ({"format": 1, "note_type": {"hash": "h", "mod": 1},
-      "questions": [{"guid": "g", "topic": "t", "part": 1, "hash": "h", "mod": 1,
-                     "prompt": "p"}]}, "KeyError: 'choices'"),
-    ({"format": 1, "note_type": {"hash": "h", "mod": 1},
-      "questions": [{"guid": "g", "topic": "t", "part": "one", "hash": "h", "mod": 1,
-                     "prompt": "p", "choices": [], "answer": 0, "explanation": ""}]},
-     "ValueError: invalid literal for int() with base 10: 'one'"),
-    ([], "AttributeError: 'list' object has no attribute 'get'"),
-])
-def test_load_lock_damaged(data: object, why: str) -> None:
-    assert load_lock(json.dumps(data), LOCK_PATH) == (None, (error(
-        LOCK_PATH, 0, f"lock file is damaged ({why}); {ADVICE}"),))
-
-
-def test_load_lock_duplicate_guids() -> None:
-    entry = LockEntry("nca-0000", "T", 1, "h", 1, "p", ("a", "b"), 0, "")
-    text = dump_lock(Lock("h", 1, (entry, replace(entry, prompt="other"))))
-    assert load_lock(text, LOCK_PATH) == (None, (error(
-        LOCK_PATH, 0, f"lock file lists a GUID twice; {ADVICE}"),))
-
-
-def test_future_mods_warns_about_clock() -> None:
-    lock = Lock("h", T2, (LockEntry("g1", "T", 1, "h", T2, "p", (), 0, ""),
-                          LockEntry("g2", "T", 1, "h", T0, "p", (), 0, "")))
-    assert future_mods(lock, T1, LOCK_PATH) == (warning(
-        LOCK_PATH, 0, "2 time(s) in the lock file are ahead of this machine's clock; "
-                      "check the clock"),)
-    assert future_mods(lock, T2, LOCK_PATH) == ()

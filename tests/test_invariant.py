@@ -10,7 +10,6 @@ question) against the built seed bank. ``derandomize`` keeps the run the same ev
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import shutil
@@ -23,6 +22,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from anki_client import import_package, note_type_names, open_collection
 from conftest import REPO
 from nca_anki.cli import main
+from nca_anki.lockfile import load_lock
 
 FILES = ("nca-ai-deep-learning-frameworks-4.txt",
          "deep-learning-training-techniques-and-optimization-2.txt",
@@ -120,9 +120,9 @@ edits = st.lists(st.tuples(st.sampled_from(FILES),
                  min_size=1, max_size=3)
 
 
-def lock_entries(folder: Path, topic: str) -> list[dict]:
-    lock = json.loads((folder / "source" / "nca-anki.lock.json").read_text(encoding="utf-8"))
-    return [e for e in lock["questions"] if e["topic"] == topic]
+def lock_entries(folder: Path, topic: str) -> list:
+    lock, _ = load_lock((folder / "source" / "nca-anki.lock").read_text(encoding="utf-8"), "")
+    return [e for e in lock.entries if e.topic == topic]
 
 
 def notes(col) -> dict[str, str]:

@@ -120,7 +120,7 @@ def test_inside_follows_symlinks(tmp_path: Path) -> None:
 def test_stale_temporaries_of_a_killed_build_are_removed(tmp_path: Path) -> None:
     old, young, other, foreign = (tmp_path / ".deck.apkg.a1b2c3d4.tmp",
                                   tmp_path / ".deck.apkg.zz99yy88.tmp",
-                                  tmp_path / ".nca-anki.lock.json.k3j4h5g6.tmp",
+                                  tmp_path / ".nca-anki.lock.k3j4h5g6.tmp",
                                   tmp_path / ".deck.apkg.notours.tmp.bak")
     for path in (old, young, other, foreign):
         path.write_bytes(b"half")
@@ -131,13 +131,13 @@ def test_stale_temporaries_of_a_killed_build_are_removed(tmp_path: Path) -> None
     assert removed == [old]
     # a young one may belong to a build running right now; other targets are not touched
     assert young.exists() and other.exists() and foreign.exists()
-    assert remove_stale_temporaries(tmp_path, "nca-anki.lock.json", now) == [other]
+    assert remove_stale_temporaries(tmp_path, "nca-anki.lock", now) == [other]
 
 
 def test_the_next_build_sweeps_what_a_killed_build_left(project, cli) -> None:
     assert cli().status == 0
     leftovers = [project / "dist" / ".ai-deep-learning-frameworks.apkg.q1w2e3r4.tmp",
-                 project / "source" / ".nca-anki.lock.json.t5y6u7i8.tmp"]
+                 project / "source" / ".nca-anki.lock.t5y6u7i8.tmp"]
     for path in leftovers:
         path.write_bytes(b"half-written")
         os.utime(path, (time.time() - 120, time.time() - 120))

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from conftest import REPO
 from nca_anki.build import BuildOptions, build
+from nca_anki.lockfile import load_lock
 
-LOCK = Path("source") / "nca-anki.lock.json"
+LOCK = Path("source") / "nca-anki.lock"
 
 
 def options() -> BuildOptions:
@@ -17,7 +18,8 @@ def options() -> BuildOptions:
 
 
 def identities(root: Path) -> dict[str, int]:
-    return {q["guid"]: q["mod"] for q in json.loads((root / LOCK).read_text())["questions"]}
+    lock, _ = load_lock((root / LOCK).read_text(encoding="utf-8"), "")
+    return {e.guid: e.mod for e in lock.entries}
 
 
 def decks(root: Path) -> dict[str, bytes]:
@@ -30,9 +32,9 @@ def test_a_deleted_lock_is_recovered_from_the_decks_with_nothing_changed(project
     (project / LOCK).unlink()
     report = build(options())
     assert report.ok
-    assert [str(d) for d in report.diagnostics if d.path == "source/nca-anki.lock.json"] == [
-        "source/nca-anki.lock.json: warning: lock file missing: recovered the identities of "
-        "19 questions from 3 deck(s) in dist; commit the new source/nca-anki.lock.json"]
+    assert [str(d) for d in report.diagnostics if d.path == "source/nca-anki.lock"] == [
+        "source/nca-anki.lock: warning: lock file missing: recovered the identities of "
+        "19 questions from 3 deck(s) in dist; commit the new source/nca-anki.lock"]
     assert identities(project) == before
     assert decks(project) == published  # the same notes, times and note type: same bytes
     assert {(t.new, t.changed) for t in report.topics} == {(0, 0)}
@@ -75,10 +77,10 @@ def test_an_unreadable_deck_stops_the_build_and_writes_nothing(project):
     assert not report.ok
     (problem,) = [d for d in report.diagnostics if d.is_error]
     assert str(problem).startswith(
-        "dist/ai-deep-learning-frameworks.apkg: error: lock file source/nca-anki.lock.json is "
+        "dist/ai-deep-learning-frameworks.apkg: error: lock file source/nca-anki.lock is "
         "missing and this deck cannot be read to recover it (BadZipFile: ")
     assert str(problem).endswith(
-        "restore source/nca-anki.lock.json from version control, or move the decks out of the "
+        "restore source/nca-anki.lock from version control, or move the decks out of the "
         "output folder to start new identities (learners who imported them would get "
         "duplicates)")
     assert not (project / LOCK).exists()

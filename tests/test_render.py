@@ -117,7 +117,7 @@ def test_note_type_fingerprint_follows_content(renderer: Renderer) -> None:
                         note_type.template_name, note_type.front, note_type.back,
                         note_type.css + "\n.x { color: red; }")
     assert restyled.fingerprint != note_type.fingerprint
-    assert re.fullmatch(r"[0-9a-f]{64}", note_type.fingerprint)
+    assert re.fullmatch(r"[0-9a-f]{16}", note_type.fingerprint)
 
 
 # --- note fields ----------------------------------------------------------------------------

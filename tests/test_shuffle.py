@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from nca_anki.match import prompt_id
 from nca_anki.parse import Choice, Question
 from nca_anki.shuffle import as_written, is_pinned, names_choices_by_letter, plan
 
@@ -65,7 +66,7 @@ def test_answers_spread_evenly_over_positions_in_a_deck() -> None:
 def test_a_question_keeps_its_slot_when_others_are_added() -> None:
     questions = [question(f"What does feature {n} do?") for n in range(5)]
     first = plan(questions)
-    kept = {q.prompt: layout.slot for q, layout in zip(questions, first)}
+    kept = {prompt_id(q.prompt): layout.slot for q, layout in zip(questions, first)}
     inserted = [question("A brand-new first question?"), *questions]
     again = plan(inserted, kept=kept)
     assert again[1:] == first
@@ -76,7 +77,7 @@ def test_a_question_keeps_its_slot_when_others_are_added() -> None:
 
 def test_a_remembered_slot_that_no_longer_fits_is_placed_again() -> None:
     q = question("Short now?", choices=("Yes", "No"), correct=0)
-    (layout,) = plan([q], kept={"Short now?": 3})
+    (layout,) = plan([q], kept={prompt_id("Short now?"): 3})
     assert layout.slot in (0, 1) and layout.order[layout.slot] == 0
 
 

@@ -1,0 +1,203 @@
+"""Read and write the identity lock, ``source/nca-anki.lock``: one line per question.
+
+::
+
+    # nca-anki lock 2 ...                       (a comment: what the file is)
+    N <note type hash> <mod>                    the card templates' version
+    T <topic key> <topic name>                  one line per topic
+    F <file key> <file path>                    one line per question file
+    Q <guid> <topic key> <part> <mod> <content hash> <source hash> <prompt id> <slot|->
+      <file key|-> <removed|-> <prompt excerpt>  one line per question (on one line)
+
+Lines are sorted (N, T, F, then questions by topic and GUID) and carry no text but a short
+prompt excerpt for humans, so a question is about 140 bytes and a diff shows exactly the
+questions that changed. The file is marked ``merge=union`` in ``.gitattributes``: a merge
+of two branches keeps the lines of both, never conflict markers. Reading therefore
+tolerates what a union (or a hand-resolved conflict) leaves: the same line twice, two
+lines for one GUID (the newer wins), two note-type lines (the newer wins), marker lines;
+each with a warning. The question texts that similarity matching needs come from the
+published decks (recover.py), not from here.
+
+The previous format, ``nca-anki.lock.json`` (format 1, full texts), is read for migration.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import replace
+
+from .diagnostics import Diagnostic, error, warning
+from .identity import Lock, LockEntry
+
+LOCK_NAME = "nca-anki.lock"
+OLD_LOCK_NAME = "nca-anki.lock.json"
+FORMAT = 2
+LINE_LIMIT = 140  # bytes; the excerpt is cut to keep each question line within it
+_HEADER = (f"# nca-anki lock {FORMAT}: each question's lasting identity (GUID, change time, "
+           "hashes). Commit it with the source; never edit it by hand.")
+_MARKER_RE = re.compile(r"^(<{7}|={7}|>{7}|\|{7})( |$)")
+_HEX = r"[0-9a-f]"
+def _question_row(line: str) -> tuple[str, ...] | None:
+    """The eleven fields of a question line, or None if it is not one. Split, not a regex,
+    and only cheap checks (a wrong character in a hash can only make it match nothing):
+    a lock of 100,000 questions must load in a blink."""
+    fields = line.split(" ", 11)
+    if len(fields) == 11:
+        fields.append("")
+    if len(fields) != 12:
+        return None
+    _, guid, topic, part, mod, content, source, prompt, slot, file_key, removed, excerpt = fields
+    if not (guid and part.isdigit() and mod.isdigit() and len(topic) == 6
+            and len(content) == 16 and len(source) in (1, 16) and len(prompt) in (1, 12)
+            and (slot == "-" or slot.isdigit()) and len(file_key) in (1, 6)
+            and (removed == "-" or removed.isdigit())):
+        return None
+    return (guid, topic, part, mod, content, source, prompt, slot, file_key, removed, excerpt)
+
+
+_N_RE = re.compile(rf"^N (?P<hash>{_HEX}{{16}}|-) (?P<mod>\d+)$")
+_T_RE = re.compile(rf"^(?P<kind>[TF]) (?P<key>{_HEX}{{6}}) (?P<name>.+)$")
+
+
+def key(name: str) -> str:
+    """The short key a topic name or file path is known by in question lines."""
+    return hashlib.sha256(name.encode()).hexdigest()[:6]
+
+
+def _excerpt(text: str, room: int) -> str:
+    """``text`` on one line, cut (with "…") to at most ``room`` UTF-8 bytes."""
+    data = " ".join(text.split()).encode()
+    if len(data) <= room:
+        return data.decode()
+    return data[:room - 3].decode(errors="ignore").rstrip() + "…"
+
+
+def dump_lock(lock: Lock) -> str:
+    topics = sorted({e.topic for e in lock.entries})
+    files = sorted({e.file for e in lock.entries if e.file})
+    lines = [_HEADER, f"N {lock.note_type_hash[:16] or '-'} {lock.note_type_mod}"]
+    lines += [f"T {key(name)} {name}" for name in topics]
+    lines += [f"F {key(path)} {path}" for path in files]
+    for e in sorted(lock.entries, key=lambda e: (e.topic, e.guid)):
+        head = (f"Q {e.guid} {key(e.topic)} {e.part} {e.mod} {e.content_hash[:16]} "
+                f"{e.source[:16] or '-'} {e.prompt_id[:12] or '-'} "
+                f"{'-' if e.slot is None else e.slot} {key(e.file) if e.file else '-'} "
+                f"{'-' if e.removed is None else e.removed}")
+        room = LINE_LIMIT - len(head.encode()) - 1
+        lines.append(f"{head} {_excerpt(e.prompt, room)}" if room > 4 else head)
+    return "\n".join(lines) + "\n"
+
+
+def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]]:
+    """Parse a lock file, resolving what a union merge leaves behind (see module doc).
+    Only a file that is not a lock at all is an error."""
+    problems: list[Diagnostic] = []
+    names: dict[str, dict[str, str]] = {"T": {}, "F": {}}
+    note_type: tuple[int, str] | None = None
+    rows: list[tuple[int, tuple[str, ...]]] = []
+    markers = lost = 0
+    lines = text.split("\n")
+    if text and not text.endswith("\n"):  # the writer ends every line: this was cut short
+        lost += 1
+        problems.append(warning(path, len(lines), "the lock file ends in the middle of a line "
+                                "(cut short?); the decks in the output folder fill in what it "
+                                "held"))
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        if line[:2] == "Q " and (row := _question_row(line)) is not None:  # most lines
+            rows.append((number, row))
+        elif not line.strip() or line[0] == "#":
+            continue
+        elif _MARKER_RE.match(line):
+            markers += 1
+        elif found := _N_RE.match(line):
+            mod, digest = int(found["mod"]), found["hash"].replace("-", "")
+            if note_type is not None and note_type != (mod, digest):
+                problems.append(warning(path, number, "two note-type lines (a merge?); the "
+                                        "newer is kept"))
+            note_type = max(note_type or (mod, digest), (mod, digest))
+        elif found := _T_RE.match(line):
+            names[found["kind"]][found["key"]] = found["name"]
+        else:
+            lost += 1
+            problems.append(warning(path, number, f"not a lock line, ignored: "
+                                    f"{line[:60]!r}; the decks in the output folder fill in "
+                                    "what it held"))
+    if note_type is None and not rows:
+        return None, (error(path, 0, "not an nca-anki lock (no note-type or question line); "
+                            "restore it from version control, or delete it to recover it "
+                            "from the decks in the output folder"),)
+    if markers:
+        problems.append(warning(path, 0, f"{markers} merge conflict marker line(s) ignored and "
+                                "both sides kept; mark the lock merge=union (see README)"))
+    entries: dict[str, tuple[int, LockEntry]] = {}
+    topics, files = names["T"], names["F"]
+    for number, (guid, topic_key, part, mod, content, source, prompt, slot, file_key,
+                 removed, excerpt) in rows:
+        topic = topics.get(topic_key)
+        if topic is None:
+            problems.append(warning(path, number, f"question {guid} names topic key "
+                                    f"{topic_key}, which no T line defines; ignored"))
+            continue
+        entry = LockEntry(guid, topic, int(part), content, int(mod), excerpt, (), -1, "",
+                          None if removed == "-" else int(removed),
+                          None if slot == "-" else int(slot), files.get(file_key),
+                          "" if source == "-" else source, "" if prompt == "-" else prompt)
+        if guid in entries:
+            earlier = entries[guid][1]
+            if earlier != entry:
+                problems.append(warning(path, number, f"two lines for {guid} (a merge?); "
+                                        "the newer is kept"))
+            if (entry.mod, entry.removed is None) <= (earlier.mod, earlier.removed is None):
+                continue
+        entries[guid] = (number, entry)
+    mod, digest = note_type or (0, "")
+    return (Lock(digest, mod, tuple(e for _, e in entries.values()), lost),
+            tuple(problems))
+
+
+def load_old_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]]:
+    """Read a format-1 lock (``nca-anki.lock.json``), for migration: every field kept."""
+    advice = "restore it from version control"
+    try:
+        data = json.loads(text)
+        if data.get("format") != 1:
+            return None, (error(path, 0, f"lock file format {data.get('format')!r} is not 1; "
+                                "use the nca-anki version that wrote it"),)
+        entries = tuple(
+            LockEntry(str(q["guid"]), str(q["topic"]), int(q["part"]), str(q["hash"])[:16],
+                      int(q["mod"]), str(q["prompt"]), tuple(str(c) for c in q["choices"]),
+                      int(q["answer"]), str(q["explanation"]),
+                      None if q.get("removed") is None else int(q["removed"]),
+                      None if q.get("slot") is None else int(q["slot"]),
+                      None if q.get("file") is None else str(q["file"]))
+            for q in data["questions"])
+        note_type = data["note_type"]
+        return Lock(str(note_type["hash"])[:16], int(note_type["mod"]), entries), ()
+    except json.JSONDecodeError as exc:
+        return None, (error(path, exc.lineno, f"lock file is not valid JSON ({exc.msg}); "
+                            f"{advice}"),)
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        return None, (error(path, 0, f"lock file is damaged ({type(exc).__name__}: {exc}); "
+                            f"{advice}"),)
+
+
+def with_texts(lock: Lock, texts: dict[str, LockEntry]) -> Lock:
+    """``lock`` with each entry's question text taken from ``texts`` (by GUID) where the
+    lock does not hold it; identities, times and hashes stay the lock's."""
+    return replace(lock, entries=tuple(
+        e._replace(prompt=t.prompt, choices=t.choices, answer=t.answer,
+                   explanation=t.explanation)
+        if not e.choices and (t := texts.get(e.guid)) is not None else e
+        for e in lock.entries))
+
+
+def future_mods(lock: Lock, now: int, path: str) -> tuple[Diagnostic, ...]:
+    """Warn about times ahead of this machine's clock: a future mod blocks later updates."""
+    ahead = [e for e in lock.entries if e.mod > now]
+    if lock.note_type_mod > now or ahead:
+        return (warning(path, 0, f"{len(ahead) + (lock.note_type_mod > now)} time(s) in the lock "
+                        "file are ahead of this machine's clock; check the clock"),)
+    return ()

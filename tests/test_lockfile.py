@@ -1,0 +1,141 @@
+"""Tests for nca_anki.lockfile: a small, line-per-question lock that survives git merges."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from nca_anki.diagnostics import error, warning
+from nca_anki.identity import Lock, LockEntry, assign
+from nca_anki.lockfile import (LINE_LIMIT, dump_lock, future_mods, load_lock, load_old_lock,
+                               with_texts)
+from test_identity import NOTE_TYPE, T0, T1, T2, bank
+
+LOCK_PATH = "source/nca-anki.lock"
+
+
+def identity(entry: LockEntry) -> tuple:
+    """What the lock file keeps of an entry (its question text comes from the decks)."""
+    return (entry.guid, entry.topic, entry.part, entry.content_hash, entry.mod, entry.removed,
+            entry.slot, entry.file, entry.source, entry.prompt_id)
+
+
+def sample_lock() -> Lock:
+    first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0,
+                   files={"source/deep-learning-1.txt": "deep-learning-1.txt"})
+    return assign(bank()[1:], NOTE_TYPE, first.lock, frozenset(), T1).lock
+
+
+def test_round_trip_keeps_every_identity_and_the_text_stays_out() -> None:
+    lock = sample_lock()
+    assert any(e.removed == T1 for e in lock.entries) and any(e.file for e in lock.entries)
+    text = dump_lock(lock)
+    loaded, problems = load_lock(text, LOCK_PATH)
+    assert problems == ()
+    assert (loaded.note_type_hash, loaded.note_type_mod) == (lock.note_type_hash,
+                                                             lock.note_type_mod)
+    assert sorted(map(identity, loaded.entries)) == sorted(map(identity, lock.entries))
+    assert not any(e.has_text for e in loaded.entries)
+    assert dump_lock(loaded) == text  # the excerpt survives too
+
+
+def test_format_is_one_sorted_line_per_question_within_the_limit() -> None:
+    entry = LockEntry("nca-00000000000000b2", "Tópic", 2, "0123456789abcdef", 1_795_970_519,
+                      "A very long prompt " * 12, ("a", "b"), 1, "Why.", slot=1,
+                      file="tópic-2.txt", source="fedcba9876543210", prompt_id="0123456789ab")
+    other = entry._replace(guid="nca-00000000000000a1", topic="Another", removed=T2, slot=None,
+                    prompt="Short?", file=None)
+    lines = dump_lock(Lock("abcdef0123456789", 5, (entry, other))).splitlines()
+    assert lines[0].startswith("# nca-anki lock 2: ")
+    assert lines[1] == "N abcdef0123456789 5"
+    assert [line[:2] for line in lines[2:]] == ["T ", "T ", "F ", "Q ", "Q "]
+    assert lines[-2].startswith("Q nca-00000000000000a1 ")  # topic "Another" sorts first
+    assert lines[-2].endswith(f" - - {T2} Short?")
+    assert lines[-1].endswith("…") and "Tópic" in lines[2] + lines[3]  # readable, not escaped
+    assert all(len(line.encode()) <= LINE_LIMIT for line in lines[1:])
+
+
+def test_empty_lock_round_trip() -> None:
+    assert load_lock(dump_lock(Lock()), LOCK_PATH) == (Lock(), ())
+
+
+def test_what_a_union_merge_leaves_is_resolved_with_warnings() -> None:
+    lock = sample_lock()
+    text = dump_lock(lock)
+    lines = text.splitlines()
+    question = next(i for i, line in enumerate(lines) if line.startswith("Q "))
+    guid = lines[question].split()[1]
+    fields = lines[question].split(" ")
+    fields[4] = str(int(fields[4]) + 60)  # the other branch edited it a minute later
+    newer = " ".join(fields)
+    merged = "\n".join([*lines, lines[question], newer, f"N {lock.note_type_hash} {T2}",
+                        lines[2]]) + "\n"
+    loaded, problems = load_lock(merged, LOCK_PATH)
+    assert [e.mod for e in loaded.entries if e.guid == guid] == [int(fields[4])]
+    assert loaded.note_type_mod == T2
+    assert len(loaded.entries) == len(lock.entries)
+    assert sorted(p.message for p in problems) == [
+        f"two lines for {guid} (a merge?); the newer is kept",
+        "two note-type lines (a merge?); the newer is kept"]
+
+
+def test_conflict_markers_are_read_as_a_union_of_both_sides() -> None:
+    lock = sample_lock()
+    lines = dump_lock(lock).splitlines()
+    conflicted = "\n".join([*lines[:-2], "<<<<<<< HEAD", lines[-2], "=======", lines[-1],
+                            ">>>>>>> other"]) + "\n"
+    loaded, problems = load_lock(conflicted, LOCK_PATH)
+    assert sorted(map(identity, loaded.entries)) == sorted(map(identity, lock.entries))
+    assert problems == (warning(LOCK_PATH, 0, "3 merge conflict marker line(s) ignored and "
+                                "both sides kept; mark the lock merge=union (see README)"),)
+
+
+def test_a_damaged_line_is_skipped_with_a_warning() -> None:
+    text = dump_lock(sample_lock()) + "Q nca-garbage\n"
+    loaded, problems = load_lock(text, LOCK_PATH)
+    assert len(loaded.entries) == len(sample_lock().entries)
+    assert problems[0].severity.value == "warning" and "not a lock line" in problems[0].message
+
+
+def test_a_file_that_is_no_lock_is_an_error() -> None:
+    assert load_lock('{"format": 1}\n', LOCK_PATH) == (None, (error(
+        LOCK_PATH, 0, "not an nca-anki lock (no note-type or question line); restore it from "
+                      "version control, or delete it to recover it from the decks in the "
+                      "output folder"),))
+
+
+def test_the_previous_format_is_read_in_full_for_migration() -> None:
+    data = {"format": 1, "note_type": {"hash": "a" * 64, "mod": 5}, "questions": [
+        {"guid": "nca-1", "topic": "T", "part": 2, "hash": "b" * 64, "mod": 7, "prompt": "P?",
+         "choices": ["x", "y"], "answer": 1, "explanation": "E.", "slot": 0}]}
+    lock, problems = load_old_lock(json.dumps(data), "source/nca-anki.lock.json")
+    assert problems == ()
+    assert lock == Lock("a" * 16, 5, (LockEntry("nca-1", "T", 2, "b" * 16, 7, "P?", ("x", "y"),
+                                                1, "E.", slot=0),))
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"format": 2}', "lock file format 2 is not 1; use the nca-anki version that wrote it"),
+    ('{"format": 1, "questions": []}', "lock file is damaged (KeyError: 'note_type'); restore "
+                                       "it from version control"),
+])
+def test_a_damaged_old_lock_is_an_error(text: str, message: str) -> None:
+    assert load_old_lock(text, "x") == (None, (error("x", 0, message),))
+
+
+def test_texts_come_back_by_guid_without_touching_identities() -> None:
+    lock, _ = load_lock(dump_lock(sample_lock()), LOCK_PATH)
+    full = {e.guid: e for e in sample_lock().entries}
+    filled = with_texts(lock, full)
+    assert [identity(e) for e in filled.entries] == [identity(e) for e in lock.entries]
+    assert all(e.choices == full[e.guid].choices for e in filled.entries)
+
+
+def test_future_mods_warns_about_clock() -> None:
+    lock = Lock("h", T2, (LockEntry("g1", "T", 1, "h", T2, "p", (), 0, ""),
+                          LockEntry("g2", "T", 1, "h", T0, "p", (), 0, "")))
+    assert future_mods(lock, T1, LOCK_PATH) == (warning(
+        LOCK_PATH, 0, "2 time(s) in the lock file are ahead of this machine's clock; "
+                      "check the clock"),)
+    assert future_mods(lock, T2, LOCK_PATH) == ()
