@@ -290,6 +290,10 @@ def build(options: BuildOptions) -> BuildReport:
                         inputs.note_type, inputs.lock, frozenset(failed), now, inputs.sources,
                         texts=lambda: published_texts(options.out))
     lock_shown = _display(options.source, LOCK_NAME)
+    for twin in assignment.twins:
+        problems.append(diag.warning(
+            lock_shown, 0, f"two identities for one question (a merge?): kept the one in the "
+                           f"published deck, dropped {twin.guid} ({diag.clip(twin.prompt, 50)!r})"))
     # The lock keeps only an excerpt of each prompt; the published deck has it whole.
     shown = published_texts(options.out) if any(not e.has_text for e in assignment.removed) \
         else {}

@@ -70,6 +70,7 @@ class Assignment:
     note_type_mod: int
     lock: Lock
     removed: tuple[LockEntry, ...]  # entries whose question left the source in this build
+    twins: tuple[LockEntry, ...] = ()  # second identities of one question, dropped
 
 
 def fields_hash(fields: Sequence[str], tags: Sequence[str]) -> str:
@@ -115,6 +116,18 @@ def _entry_item(entry: LockEntry) -> Item:
                    choices=entry.choices, answer=entry.answer, explanation=entry.explanation)
 
 
+def _twins(entries: Sequence[LockEntry]) -> bool:
+    """Whether two live entries hold the same question (same card and text hashes)."""
+    seen: set[tuple[str, str]] = set()
+    for entry in entries:
+        if entry.removed is None:
+            key = (entry.content_hash, entry.source)
+            if key in seen:
+                return True
+            seen.add(key)
+    return False
+
+
 def _new_guid(topic: str, note: RenderedNote, taken: set[str]) -> str:
     """Derived from the question's first content, so independent first builds agree."""
     seed = "\x1f".join((topic, note.question.prompt, *(c.text for c in note.question.choices)))
@@ -141,12 +154,18 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
     candidates = [e for e in lock.entries if e.topic not in frozen_topics]
     hashes = [content_hash(note) for _, note in notes]
     questions = [_note_item(topic, note, digest) for (topic, note), digest in zip(notes, hashes)]
+    published: Mapping[str, LockEntry] | None = None
+    if texts is not None and _twins(candidates):
+        # Two live entries for one question (parallel branches that each gave it an
+        # identity): the one learners already have, in the published deck, goes first.
+        published = texts()
+        candidates.sort(key=lambda e: e.guid not in published)  # stable otherwise
     matched = pair(questions, [_entry_item(entry) for entry in candidates])
     if texts is not None and len(matched) < len(notes):
         # Hashes alone did not find every question. The published decks (read only now)
         # give the old texts that similarity needs, and the identity of any question they
         # hold that the lock lost (a damaged or badly merged lock): one mechanism for both.
-        known = texts()
+        known = published if published is not None else texts()
         listed = {e.guid for e in lock.entries}
         candidates = [e._replace(prompt=t.prompt, choices=t.choices, answer=t.answer,
                                  explanation=t.explanation)
@@ -174,10 +193,14 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
                                  file=files.get(note.question.path),
                                  source=questions[i].source, prompt_id=questions[i].prompt))
 
-    newly_removed = []
-    kept_removed = []
+    newly_removed, kept_removed, twins = [], [], []
+    chosen = {(candidates[j].content_hash, candidates[j].source) for j in used}
     for j, gone in enumerate(candidates):
         if j in used:
+            continue
+        if (gone.removed is None and (gone.content_hash, gone.source) in chosen
+                and published is not None and gone.guid not in published):
+            twins.append(gone)  # the other identity of a question: never published, dropped
             continue
         if gone.removed is None:
             gone = gone._replace(removed=now)
@@ -192,4 +215,5 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
     kept_removed.sort(key=lambda e: (e.topic, e.guid))
     new_lock = Lock(fingerprint, note_type_mod,
                     tuple(sorted(entries + frozen, key=lambda e: e.topic)) + tuple(kept_removed))
-    return Assignment(tuple(identified), note_type_mod, new_lock, tuple(newly_removed))
+    return Assignment(tuple(identified), note_type_mod, new_lock, tuple(newly_removed),
+                      tuple(twins))

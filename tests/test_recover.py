@@ -93,3 +93,26 @@ def test_without_lock_or_decks_a_first_build_starts_quietly(project):
     assert report.ok
     assert not [d for d in report.diagnostics if "lock" in d.message]
     assert {t.new for t in report.topics} == {7, 6}
+
+
+def test_two_identities_for_one_question_keep_the_published_one(project):
+    # Two branches each gave the same new question an identity; a union merge kept both
+    # lines. Learners have the one in the published deck: that one stays.
+    assert build(options()).ok
+    published = decks(project)
+    lock = project / LOCK
+    lines = lock.read_text(encoding="utf-8").splitlines()
+    first = next(line for line in lines if line.startswith("Q "))
+    original = first.split()[1]
+    twin = first.replace(original, "nca-0000000000000000")  # sorts first in the file
+    lock.write_text("\n".join([*lines, twin]) + "\n", encoding="utf-8")
+
+    report = build(options())
+    assert report.ok
+    (warned,) = [str(d) for d in report.diagnostics if "two identities" in d.message]
+    assert warned.startswith(
+        "source/nca-anki.lock: warning: two identities for one question (a merge?): kept the "
+        "one in the published deck, dropped nca-0000000000000000 ('Which NVIDIA GPU")
+    assert original in identities(project)
+    assert "nca-0000000000000000" not in identities(project)
+    assert decks(project) == published
