@@ -13,7 +13,6 @@ import re
 import shutil
 import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-
-from nca_anki.identity import Assignment, Lock, LockEntry, assign, content_hash
+from nca_anki.identity import Assignment, Lock, assign, content_hash
 from nca_anki.parse import Choice, Question
 from nca_anki.render import (
     CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, RenderedNote,
