@@ -118,6 +118,28 @@ class _Html:
     images: tuple[str, ...]  # each image in the source text, as ![alt](src)
 
 
+# Text with none of Markdown's syntax (most prompts, choices and explanations) renders as
+# its paragraphs and nothing else, so it skips Markdown and the sanitiser: the same HTML
+# (tests/test_render.py compares both paths), in a fraction of the time. Anything that
+# might be markup - a special character, a line that could start a list, heading, quote,
+# table or code block, a hard line break - takes the full path.
+_MAYBE_MARKUP_RE = re.compile(
+    r"[\\`*_\[\]<>&#|~!{}\t\r\f\v\x00-\x08\x0b\x0e-\x1f\x7f]"
+    r"|^(?:[-+=>:]|\d+[.)])|^ | $", re.MULTILINE)
+_PARAGRAPH_BREAK_RE = re.compile(r"\n(?:[ ]*\n)+")
+
+
+def _plain_html(text: str) -> str | None:
+    """The HTML of ``text`` if it has no Markdown syntax at all, else None."""
+    text = text.strip("\n")
+    if not text.isascii() and any(ch.isspace() and ch not in " \n" for ch in text):
+        return None  # unusual whitespace (NBSP, em space...): let Markdown decide
+    if _MAYBE_MARKUP_RE.search(text):
+        return None
+    return "\n".join(f"<p>{paragraph}</p>" for paragraph in _PARAGRAPH_BREAK_RE.split(text)
+                      if paragraph)
+
+
 class _MarkdownRenderer:
     def __init__(self) -> None:
         self._md = markdown.Markdown(extensions=["sane_lists", "fenced_code", "tables"],
@@ -137,6 +159,9 @@ class _MarkdownRenderer:
         self._md.treeprocessors.register(self._images, "nca_images", 15)  # after "inline"
 
     def block(self, text: str) -> _Html:
+        plain = _plain_html(text)
+        if plain is not None:
+            return _Html(plain, ())
         self._md.reset()
         html = self._md.convert(text)
         return _Html(nh3.clean(html, tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRIBUTES,

@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from nca_anki.diagnostics import error
 from nca_anki.parse import Choice, Question, parse
@@ -631,3 +632,55 @@ def test_valid_anki_references_pass(templates_copy: Path) -> None:
     note_type, problems = Renderer(templates_copy, "t").note_type()
     assert problems == ()
     assert note_type is not None
+
+
+# --- plain text skips Markdown, with the same result ------------------------------------------
+
+def full_path(renderer: Renderer, text: str) -> str:
+    """What Markdown and the sanitiser make of ``text`` (the path plain text skips)."""
+    from nca_anki import render as module
+    md = renderer.markdown._md
+    md.reset()
+    return module.nh3.clean(md.convert(text), tags=module._ALLOWED_TAGS,
+                            attributes=module._ALLOWED_ATTRIBUTES,
+                            url_schemes={"http", "https", "mailto"}).strip()
+
+
+@settings(max_examples=400, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.sampled_from(list("ab Z09.,;:?'\"%()/=@$^-+\n é—β\u00a0\u2003"
+                                             "*_`<>&#[]!|")), max_size=60))
+def test_the_plain_text_path_gives_exactly_what_markdown_gives(renderer: Renderer,
+                                                               text: str) -> None:
+    from nca_anki.render import _plain_html
+    fast = _plain_html(text)
+    if fast is not None:
+        assert fast == full_path(renderer, text)
+
+
+def test_a_generated_bank_builds_the_same_bytes_with_and_without_the_plain_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+    import sys
+    sys.path.insert(0, str(TEMPLATES.parent / "bench"))
+    from benchmark import write_part
+
+    from nca_anki import render as module
+    from nca_anki.build import BuildOptions, build
+
+    def built(folder: Path) -> dict[str, bytes]:
+        source = folder / "source"
+        source.mkdir(parents=True)
+        for part in (1, 2):
+            write_part(source / f"t-{part}.txt", f"Bench Topic {part}", random.Random(part),
+                       40, extra=True)
+        (source / "t-3.txt").write_text(
+            "Bench Topic 3 — Questions and Answers\nQuestion 1: Is `x` **bold** or 4*8*2?\n"
+            "- Yes (Correct answer)\n- No, see \\(x^2\\)\nCorrect answer: Yes\n"
+            "Line one.\nLine two  \nthree\n\n- a list\n- of items\n", encoding="utf-8")
+        assert build(BuildOptions(source, TEMPLATES, folder / "dist", now=1_800_000_000)).ok
+        return {p.name: p.read_bytes() for p in (folder / "dist").glob("*.apkg")}
+
+    fast = built(tmp_path / "fast")
+    monkeypatch.setattr(module, "_plain_html", lambda text: None)
+    assert built(tmp_path / "slow") == fast
