@@ -8,6 +8,7 @@ packages, so the packages can always be rebuilt from the source and lock as they
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections.abc import Mapping
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import diagnostics as diag
+from .cache import CACHE_NAME, code_digest, dump_cache, folder_digest, load_cache, topic_key
 from .config import CONFIG_NAME, Config, load_config
 from .decode import decode_source
 from .diagnostics import Diagnostic
@@ -86,11 +88,13 @@ def _wait_until(moment: int) -> None:
         time.sleep(delay)
 
 
-def _read_sources(source: Path
-                  ) -> tuple[tuple[ParsedFile, ...], dict[str, str], list[Diagnostic]]:
+def _read_sources(source: Path) -> tuple[tuple[ParsedFile, ...], dict[str, str],
+                                         dict[str, str], list[Diagnostic]]:
     """Parse every question file; also return each file's shown path -> its path inside
-    ``source`` (what the lock records), for every file found, readable or not."""
+    ``source`` (what the lock records), for every file found, readable or not, and each
+    read file's shown path -> the SHA-256 of its bytes (for the build cache)."""
     files, problems = [], []
+    digests: dict[str, str] = {}
     paths = sorted(p for p in source.rglob(f"*{SOURCE_SUFFIX}")
                    if p.is_file() and not any(part.startswith(".") for part in
                                               p.relative_to(source).parts))
@@ -102,6 +106,7 @@ def _read_sources(source: Path
         except OSError as exc:
             problems.append(diag.error(shown, 0, f"cannot read file: {exc.strerror or exc}"))
             continue
+        digests[shown] = hashlib.sha256(data).hexdigest()
         decoded = decode_source(data, shown)
         parsed = parse(decoded.text, shown)
         problems += decoded.diagnostics + parsed.diagnostics
@@ -109,7 +114,7 @@ def _read_sources(source: Path
     if not paths:
         problems.append(diag.error(source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
                                    "found; add some or pass --source DIR"))
-    return tuple(files), found, problems
+    return tuple(files), found, digests, problems
 
 
 def _read_lock(source: Path, now: int, out: Path, topics: tuple[Topic, ...]
@@ -165,6 +170,7 @@ class _Inputs:
     topics: tuple[Topic, ...]
     orphans: tuple[ParsedFile, ...]  # files whose title could not be read
     sources: Mapping[str, str]  # every question file found: shown path -> path in the lock
+    digests: Mapping[str, str]  # every file read: shown path -> SHA-256 of its bytes
     note_type: NoteType | None
     lock: Lock | None
     problems: tuple[Diagnostic, ...]
@@ -173,25 +179,27 @@ class _Inputs:
 
 def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs:
     config_path = _display(options.source, CONFIG_NAME)
-    files, sources, problems = _read_sources(options.source)
+    files, sources, digests, problems = _read_sources(options.source)
     config, config_problems = load_config(options.source, config_path)
     topics, topic_problems = group_topics(files, config, config_path)
     note_type, template_problems = renderer.note_type()
     lock, lock_problems = _read_lock(options.source, now, options.out, topics)
     shared = [*config_problems, *template_problems, *lock_problems]
     # Without any question file every lock entry would look removed: stop instead.
-    return _Inputs(config, topics, tuple(f for f in files if not f.title), sources, note_type,
-                   lock,
+    return _Inputs(config, topics, tuple(f for f in files if not f.title), sources, digests,
+                   note_type, lock,
                    (*problems, *topic_problems, *shared),
                    diag.has_errors(shared) or not files)
 
 
-def _render_notes(renderer: Renderer, inputs: _Inputs
+def _render_notes(renderer: Renderer, inputs: _Inputs, reused: set[str]
                   ) -> tuple[dict[str, list[RenderedNote]], list[Diagnostic]]:
     rendered: dict[str, list[RenderedNote]] = {}
     problems: list[Diagnostic] = []
     entries = inputs.lock.entries if inputs.lock else ()
     for topic in inputs.topics:
+        if topic.name in reused:
+            continue
         notes = rendered.setdefault(topic.name, [])
         kept = {e.prompt_id or prompt_id(e.prompt): e.slot for e in entries
                 if e.topic == topic.name and e.slot is not None}
@@ -218,7 +226,7 @@ def _topics_of_broken_files(inputs: _Inputs, problems: list[Diagnostic]) -> set[
 
 
 def _failed_topics(inputs: _Inputs, rendered: dict[str, list[RenderedNote]],
-                   problems: list[Diagnostic]) -> set[str]:
+                   problems: list[Diagnostic], reused: set[str]) -> set[str]:
     """The one place that decides which topics are frozen this build (not built; their
     deck and lock entries kept exactly): an error in one of their files, a question that
     did not become a note (say, a broken choices template), or a broken file whose
@@ -227,7 +235,7 @@ def _failed_topics(inputs: _Inputs, rendered: dict[str, list[RenderedNote]],
         return {t.name for t in inputs.topics}
     error_paths = {d.path for d in problems if d.is_error}
     return {t.name for t in inputs.topics if error_paths & set(t.paths)
-            or len(rendered.get(t.name, ())) != len(t.questions)} \
+            or (t.name not in reused and len(rendered.get(t.name, ())) != len(t.questions))} \
         | _topics_of_broken_files(inputs, problems)
 
 
@@ -239,14 +247,13 @@ def _absent_topics(inputs: _Inputs, failed: set[str]) -> tuple[Topic, ...]:
                  for name in sorted(failed - named))
 
 
-def _write_outputs(lock_path: Path, lock_text: str,
+def _write_outputs(lock_path: Path, lock_text: str, out: Path,
                    packages: list[tuple[Topic, Path, bytes]]
                    ) -> tuple[dict[str, str], list[Diagnostic]]:
     """Write the lock, then each package; a package that cannot be written fails alone.
     Without the lock on disk no package is written: it could not be rebuilt identically."""
     remove_stale_temporaries(lock_path.parent, lock_path.name)
-    if packages:
-        remove_stale_temporaries(packages[0][1].parent, ".apkg")
+    remove_stale_temporaries(out, ".apkg")
     try:
         write_atomic(lock_path, lock_text.encode())
     except WriteError as exc:
@@ -274,21 +281,27 @@ def build(options: BuildOptions) -> BuildReport:
     renderer = Renderer(options.templates, options.templates.as_posix())
     inputs = _read_inputs(options, renderer, now)
     problems = list(inputs.problems)
+    cache, cache_problems = load_cache(options.out / CACHE_NAME)
+    problems += cache_problems
+    keys = _Keys(options, inputs)
+    reused = _reusable(inputs, cache, keys, options.out)
     rendered: dict[str, list[RenderedNote]] = {}
     if inputs.note_type is not None:
-        rendered, render_problems = _render_notes(renderer, inputs)
+        rendered, render_problems = _render_notes(renderer, inputs, reused)
         problems += render_problems
-    failed = _failed_topics(inputs, rendered, problems)
+    failed = _failed_topics(inputs, rendered, problems, reused)
+    reused -= failed
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None:
         nothing = Assignment((), 0, Lock(), ())
         return BuildReport(_results(inputs.topics, nothing, {}, options.out),
                            diag.sort_diagnostics(problems))
 
-    good = [t for t in inputs.topics if t.name not in failed]
-    problems += [d for topic in good for d in giveaways(topic)]  # warnings: never fail a topic
+    problems += [d for topic in inputs.topics if topic.name not in failed
+                 for d in giveaways(topic)]  # warnings: never fail a topic
+    good = [t for t in inputs.topics if t.name not in failed | reused]  # to be built
     assignment = assign(tuple((t.name, n) for t in good for n in rendered[t.name]),
-                        inputs.note_type, inputs.lock, frozenset(failed), now, inputs.sources,
-                        texts=lambda: published_texts(options.out))
+                        inputs.note_type, inputs.lock, frozenset(failed | reused), now,
+                        inputs.sources, texts=lambda: published_texts(options.out))
     lock_shown = _display(options.source, LOCK_NAME)
     for twin in assignment.twins:
         problems.append(diag.warning(
@@ -314,15 +327,73 @@ def build(options: BuildOptions) -> BuildReport:
         if real_clock:
             _wait_until(max([assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
         statuses, write_problems = _write_outputs(options.source / LOCK_NAME,
-                                                  dump_lock(assignment.lock), packages)
+                                                  dump_lock(assignment.lock), options.out,
+                                                  packages)
         problems += write_problems
+        problems += _remember(options.out, cache, keys, assignment, packages, statuses)
+    statuses.update(dict.fromkeys(reused, "unchanged"))
 
     reported = inputs.topics + _absent_topics(inputs, failed)
     problems += _stale_outputs(options.out, reported)
-    return BuildReport(_results(reported, assignment, statuses, options.out),
+    return BuildReport(_results(reported, assignment, statuses, options.out, reused),
                        diag.sort_diagnostics(problems), assignment.removed,
                        bool(inputs.lock.note_type_hash)  # not on a first build
                        and assignment.note_type_mod != inputs.lock.note_type_mod)
+
+
+class _Keys:
+    """Cache keys of this build's topics (see cache.py), from its inputs and a lock."""
+
+    def __init__(self, options: BuildOptions, inputs: _Inputs) -> None:
+        self.inputs = inputs
+        self.templates = folder_digest(options.templates) if options.templates.is_dir() else ""
+        self.code = code_digest()
+
+    def of(self, topic: Topic, lock: Lock) -> str:
+        inputs = self.inputs
+        fingerprint = inputs.note_type.fingerprint if inputs.note_type else ""
+        return topic_key(
+            files=[f"{p}:{inputs.digests.get(p, '')}" for p in topic.paths],
+            deck=f"{topic.deck_name}\x1f{topic.slug}",
+            settings=str(inputs.config.shuffles(topic.name)), templates=self.templates,
+            note_type=f"{fingerprint}:{lock.note_type_mod}",
+            entries=[e for e in lock.entries if e.topic == topic.name], code=self.code)
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _reusable(inputs: _Inputs, cache: dict[str, tuple[str, str]], keys: _Keys, out: Path
+              ) -> set[str]:
+    """Topics whose key and published deck are exactly as the cache recorded them."""
+    if inputs.global_failure or inputs.note_type is None or inputs.lock is None or not cache:
+        return set()
+    lock = inputs.lock
+    return {t.name for t in inputs.topics
+            if (entry := cache.get(t.name)) is not None and entry[0] == keys.of(t, lock)
+            and _sha256(out / f"{t.slug}.apkg") == entry[1]}
+
+
+def _remember(out: Path, cache: dict[str, tuple[str, str]], keys: _Keys,
+              assignment: Assignment, packages: list[tuple[Topic, Path, bytes]],
+              statuses: dict[str, str]) -> list[Diagnostic]:
+    """Record the key of every topic built (or reused) into the cache; a cache that
+    cannot be written only costs time next build."""
+    kept = dict(cache)  # reused and failed topics: their decks are as recorded
+    for topic, _, data in packages:
+        if statuses.get(topic.name) in ("written", "unchanged"):
+            kept[topic.name] = (keys.of(topic, assignment.lock), hashlib.sha256(data).hexdigest())
+    if kept == cache:
+        return []
+    try:
+        write_atomic(out / CACHE_NAME, dump_cache(kept).encode())
+    except WriteError as exc:
+        return [diag.warning(exc.path.as_posix(), 0, f"build cache not saved: {exc.reason}")]
+    return []
 
 
 def _package_topics(topics: list[Topic], assignment: Assignment, note_type: NoteType,
@@ -342,11 +413,13 @@ def _package_topics(topics: list[Topic], assignment: Assignment, note_type: Note
 
 
 def _results(topics: tuple[Topic, ...], assignment: Assignment, statuses: dict[str, str],
-             out: Path) -> tuple[TopicResult, ...]:
+             out: Path, reused: set[str] = frozenset()) -> tuple[TopicResult, ...]:  # type: ignore[assignment]
     results = []
     for topic in topics:
         mine = [n for n in assignment.notes if n.topic == topic.name]
         count = {s: sum(n.status == s for n in mine) for s in ("new", "changed", "unchanged")}
+        if topic.name in reused:
+            count["unchanged"] = len(topic.questions)
         results.append(TopicResult(topic.deck_name, _display(out, f"{topic.slug}.apkg"),
                                    len(topic.questions), **count,
                                    status=statuses.get(topic.name, "failed")))

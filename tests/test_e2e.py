@@ -86,7 +86,7 @@ def col(tmp_path: Path):
 def test_seed_decks_import_with_clean_names_and_full_cards(project, cli, col):
     run = cli()
     assert run.status == 0, run.err
-    built = sorted(p.name for p in (project / "dist").iterdir())
+    built = sorted(p.name for p in (project / "dist").glob("*.apkg"))
     assert built == sorted(apkg for _, apkg, _ in DECKS.values())
     positions: Counter[str] = Counter()
 
@@ -270,14 +270,14 @@ def test_template_edit_updates_the_note_type_in_place(project, cli, col):
 def test_same_source_gives_identical_bytes_in_other_folders_and_times(project, cli, tmp_path,
                                                                       monkeypatch):
     assert cli().status == 0
-    first = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    first = {p.name: p.read_bytes() for p in (project / "dist").glob("*.apkg")}
     time.sleep(1.1)
     other = tmp_path / "elsewhere" / "clone"
     shutil.copytree(project / "source", other / "source")
     shutil.copytree(project / "templates", other / "templates")
     monkeypatch.chdir(other)
     assert cli().status == 0
-    second = {p.name: p.read_bytes() for p in (other / "dist").iterdir()}
+    second = {p.name: p.read_bytes() for p in (other / "dist").glob("*.apkg")}
     assert first == second
     assert len(first) == 3
 
@@ -294,7 +294,7 @@ def test_committed_decks_match_the_committed_source(project, cli):
     from conftest import REPO
     committed = {p.name: archive_entries(p) for p in (REPO / "dist").glob("*.apkg")}
     assert cli().status == 0
-    assert committed == {p.name: archive_entries(p) for p in (project / "dist").iterdir()}
+    assert committed == {p.name: archive_entries(p) for p in (project / "dist").glob("*.apkg")}
 
 
 def test_broken_topic_keeps_its_last_good_deck_and_others_build(project, cli, col):
@@ -385,6 +385,7 @@ def test_build_leaves_no_temporary_files(project, cli, tmp_path, monkeypatch):
     assert cli().status == 0
     assert list(temp.iterdir()) == []
     for folder in (project / "dist", project / "source"):
-        assert not [p for p in folder.iterdir() if p.name.startswith(".")]
+        assert not [p for p in folder.iterdir()
+                    if p.name.startswith(".") and p.name != ".nca-anki-cache.json"]
 
 

@@ -82,6 +82,7 @@ def repo(tmp_path: Path) -> Path:
     shutil.copytree(REPO / "source", root / "source")
     shutil.copytree(REPO / "templates", root / "templates")
     shutil.copy(REPO / ".gitattributes", root / ".gitattributes")
+    shutil.copy(REPO / ".gitignore", root / ".gitignore")
     build(root)
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
