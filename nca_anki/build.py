@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -413,7 +413,7 @@ def _package_topics(topics: list[Topic], assignment: Assignment, note_type: Note
 
 
 def _results(topics: tuple[Topic, ...], assignment: Assignment, statuses: dict[str, str],
-             out: Path, reused: set[str] = frozenset()) -> tuple[TopicResult, ...]:  # type: ignore[assignment]
+             out: Path, reused: Collection[str] = ()) -> tuple[TopicResult, ...]:
     results = []
     for topic in topics:
         mine = [n for n in assignment.notes if n.topic == topic.name]
