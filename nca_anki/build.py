@@ -8,6 +8,7 @@ packages, so the packages can always be rebuilt from the source and lock as they
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import time
@@ -20,7 +21,7 @@ from .cache import CACHE_NAME, code_digest, dump_cache, folder_digest, load_cach
 from .config import CONFIG_NAME, Config, load_config
 from .decode import decode_source
 from .diagnostics import Diagnostic
-from .identity import Assignment, Lock, LockEntry, assign
+from .identity import Assignment, Lock, LockEntry, assign, by_topic
 from .lockfile import (LOCK_NAME, OLD_LOCK_NAME, dump_lock, future_mods, load_lock,
                        load_old_lock)
 from .lint import giveaways
@@ -196,13 +197,12 @@ def _render_notes(renderer: Renderer, inputs: _Inputs, reused: set[str]
                   ) -> tuple[dict[str, list[RenderedNote]], list[Diagnostic]]:
     rendered: dict[str, list[RenderedNote]] = {}
     problems: list[Diagnostic] = []
-    entries = inputs.lock.entries if inputs.lock else ()
+    entries = by_topic(inputs.lock.entries if inputs.lock else ())
     for topic in inputs.topics:
         if topic.name in reused:
             continue
         notes = rendered.setdefault(topic.name, [])
-        kept = {e.prompt_id or prompt_id(e.prompt): e.slot for e in entries
-                if e.topic == topic.name and e.slot is not None}
+        kept = {e.prompt_key: e.slot for e in entries.get(topic.name, ()) if e.slot is not None}
         layouts = plan([q for _, q in topic.questions], inputs.config.shuffles(topic.name), kept)
         for (part, question), layout in zip(topic.questions, layouts, strict=True):
             note, note_problems = renderer.note(topic, part, question, layout)
@@ -221,8 +221,7 @@ def _topics_of_broken_files(inputs: _Inputs, problems: list[Diagnostic]) -> set[
     entries = inputs.lock.entries if inputs.lock else ()
     # Entries written before the lock recorded files are recognised by their prompt.
     return {e.topic for e in entries
-            if e.file in broken or (e.file is None and (e.prompt_id or prompt_id(e.prompt))
-                                    in prompts)}
+            if e.file in broken or (e.file is None and e.prompt_key in prompts)}
 
 
 def _failed_topics(inputs: _Inputs, rendered: dict[str, list[RenderedNote]],
@@ -299,17 +298,17 @@ def build(options: BuildOptions) -> BuildReport:
     problems += [d for topic in inputs.topics if topic.name not in failed
                  for d in giveaways(topic)]  # warnings: never fail a topic
     good = [t for t in inputs.topics if t.name not in failed | reused]  # to be built
+    published = functools.cache(lambda: published_texts(options.out))  # decks read once at most
     assignment = assign(tuple((t.name, n) for t in good for n in rendered[t.name]),
                         inputs.note_type, inputs.lock, frozenset(failed | reused), now,
-                        inputs.sources, texts=lambda: published_texts(options.out))
+                        inputs.sources, texts=published)
     lock_shown = _display(options.source, LOCK_NAME)
     for twin in assignment.twins:
         problems.append(diag.warning(
             lock_shown, 0, f"two identities for one question (a merge?): kept the one in the "
                            f"published deck, dropped {twin.guid} ({diag.clip(twin.prompt, 50)!r})"))
     # The lock keeps only an excerpt of each prompt; the published deck has it whole.
-    shown = published_texts(options.out) if any(not e.has_text for e in assignment.removed) \
-        else {}
+    shown = published() if any(not e.has_text for e in assignment.removed) else {}
     for entry in assignment.removed:
         prompt = shown[entry.guid].prompt if entry.guid in shown else entry.prompt
         problems.append(diag.warning(
@@ -348,16 +347,20 @@ class _Keys:
         self.inputs = inputs
         self.templates = folder_digest(options.templates) if options.templates.is_dir() else ""
         self.code = code_digest()
+        self._lock: Lock | None = None
+        self._entries: dict[str, list[LockEntry]] = {}
 
     def of(self, topic: Topic, lock: Lock) -> str:
         inputs = self.inputs
+        if lock is not self._lock:  # group once per lock, not once per topic
+            self._lock, self._entries = lock, by_topic(lock.entries)
         fingerprint = inputs.note_type.fingerprint if inputs.note_type else ""
         return topic_key(
             files=[f"{p}:{inputs.digests.get(p, '')}" for p in topic.paths],
             deck=f"{topic.deck_name}\x1f{topic.slug}",
             settings=str(inputs.config.shuffles(topic.name)), templates=self.templates,
             note_type=f"{fingerprint}:{lock.note_type_mod}",
-            entries=[e for e in lock.entries if e.topic == topic.name], code=self.code)
+            entries=self._entries.get(topic.name, ()), code=self.code)
 
 
 def _sha256(path: Path) -> str | None:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .match import Item, pair
+from .match import Item, pair, prompt_id
 from .render import NoteType, RenderedNote
 
 
@@ -45,6 +45,11 @@ class LockEntry(NamedTuple):
     def has_text(self) -> bool:
         """False for an entry read from the lock file, which keeps no question text."""
         return bool(self.choices)
+
+    @property
+    def prompt_key(self) -> str:
+        """The prompt's identity key (match.prompt_id), stored or worked out."""
+        return self.prompt_id or prompt_id(self.prompt)
 
 
 @dataclass(frozen=True)
@@ -107,13 +112,31 @@ def _note_item(topic: str, note: RenderedNote, content: str) -> Item:
 def _entry_item(entry: LockEntry) -> Item:
     if not entry.has_text:  # known by its hashes only, until texts are filled in
         return Item.of(topic=entry.topic, content=entry.content_hash, source=entry.source,
-                       prompt="", prompt_key=entry.prompt_id, choices=(), answer=-1,
+                       prompt="", prompt_key=entry.prompt_key, choices=(), answer=-1,
                        explanation="")
     return Item.of(topic=entry.topic, content=entry.content_hash,
                    source=entry.source or source_hash(entry.prompt, entry.choices,
                                                       entry.answer, entry.explanation),
-                   prompt=entry.prompt, prompt_key=entry.prompt_id or None,
+                   prompt=entry.prompt, prompt_key=entry.prompt_key,
                    choices=entry.choices, answer=entry.answer, explanation=entry.explanation)
+
+
+def with_texts(entries: Sequence[LockEntry], known: Mapping[str, LockEntry]
+               ) -> list[LockEntry]:
+    """``entries`` with the question text taken from ``known`` (by GUID) where an entry
+    holds none; identities, times and hashes stay the entries' own."""
+    return [e._replace(prompt=t.prompt, choices=t.choices, answer=t.answer,
+                       explanation=t.explanation)
+            if not e.has_text and (t := known.get(e.guid)) is not None else e
+            for e in entries]
+
+
+def by_topic(entries: Sequence[LockEntry]) -> dict[str, list[LockEntry]]:
+    """Entries grouped by topic name, in their order (one pass, for per-topic lookups)."""
+    grouped: dict[str, list[LockEntry]] = {}
+    for entry in entries:
+        grouped.setdefault(entry.topic, []).append(entry)
+    return grouped
 
 
 def _twins(entries: Sequence[LockEntry]) -> bool:
@@ -167,10 +190,7 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
         # hold that the lock lost (a damaged or badly merged lock): one mechanism for both.
         known = published if published is not None else texts()
         listed = {e.guid for e in lock.entries}
-        candidates = [e._replace(prompt=t.prompt, choices=t.choices, answer=t.answer,
-                                 explanation=t.explanation)
-                      if not e.has_text and (t := known.get(e.guid)) is not None else e
-                      for e in candidates]
+        candidates = with_texts(candidates, known)
         candidates += [e for guid, e in sorted(known.items())
                        if guid not in listed and e.topic not in frozen_topics]
         matched = pair(questions, [_entry_item(entry) for entry in candidates])

@@ -26,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import replace
 
 from .diagnostics import Diagnostic, error, warning
 from .identity import Lock, LockEntry
@@ -182,16 +181,6 @@ def load_old_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, 
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         return None, (error(path, 0, f"lock file is damaged ({type(exc).__name__}: {exc}); "
                             f"{advice}"),)
-
-
-def with_texts(lock: Lock, texts: dict[str, LockEntry]) -> Lock:
-    """``lock`` with each entry's question text taken from ``texts`` (by GUID) where the
-    lock does not hold it; identities, times and hashes stay the lock's."""
-    return replace(lock, entries=tuple(
-        e._replace(prompt=t.prompt, choices=t.choices, answer=t.answer,
-                   explanation=t.explanation)
-        if not e.choices and (t := texts.get(e.guid)) is not None else e
-        for e in lock.entries))
 
 
 def future_mods(lock: Lock, now: int, path: str) -> tuple[Diagnostic, ...]:

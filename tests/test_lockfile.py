@@ -7,9 +7,8 @@ import json
 import pytest
 
 from nca_anki.diagnostics import error, warning
-from nca_anki.identity import Lock, LockEntry, assign
-from nca_anki.lockfile import (LINE_LIMIT, dump_lock, future_mods, load_lock, load_old_lock,
-                               with_texts)
+from nca_anki.identity import Lock, LockEntry, assign, with_texts
+from nca_anki.lockfile import LINE_LIMIT, dump_lock, future_mods, load_lock, load_old_lock
 from test_identity import NOTE_TYPE, T0, T1, T2, bank
 
 LOCK_PATH = "source/nca-anki.lock"
@@ -127,9 +126,9 @@ def test_a_damaged_old_lock_is_an_error(text: str, message: str) -> None:
 def test_texts_come_back_by_guid_without_touching_identities() -> None:
     lock, _ = load_lock(dump_lock(sample_lock()), LOCK_PATH)
     full = {e.guid: e for e in sample_lock().entries}
-    filled = with_texts(lock, full)
-    assert [identity(e) for e in filled.entries] == [identity(e) for e in lock.entries]
-    assert all(e.choices == full[e.guid].choices for e in filled.entries)
+    filled = with_texts(lock.entries, full)
+    assert [identity(e) for e in filled] == [identity(e) for e in lock.entries]
+    assert all(e.choices == full[e.guid].choices for e in filled)
 
 
 def test_future_mods_warns_about_clock() -> None:
