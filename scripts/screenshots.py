@@ -38,6 +38,9 @@ SEEDED_RANDOM = """(() => {
 })();"""
 
 
+SETTLED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 def the_card(dist: Path) -> CardHtml:
     with tempfile.TemporaryDirectory() as folder:
         col = open_collection(Path(folder) / "collection.anki2")
@@ -79,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
                     for side in ("front", "back"):
                         if side == "back":
                             reviewer.show_answer(card)
+                        # Two frames painted after the last event: the picture shows a
+                        # settled page, the same on every run.
+                        reviewer.page.evaluate(SETTLED)
                         path = args.out / f"{side}-{size}-{theme}.png"
                         reviewer.page.screenshot(path=str(path))
                         print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)

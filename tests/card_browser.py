@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    # One raster thread, no partial raster: the same pixels on every run (screenshots).
+    "--num-raster-threads=1", "--disable-partial-raster",
 ]
 MISSING_CHROMIUM = "Debian's chromium is not installed (apt-get install chromium)"
 
