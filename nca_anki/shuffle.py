@@ -32,6 +32,9 @@ _LETTERED_RE = re.compile(
     rf"\b(?i:options?|choices?|answers?)\s+{_LETTER}(?![\w'’])"
     rf"|(?<![\w/])[A-J](?:\s*,\s*[A-J])*\s*(?:,\s*)?(?:and|or|nor|&)\s+{_LETTER}(?![\w/'’])"
     rf"|\b(?i:both|either|neither|only)\s+{_LETTER}(?![\w/'’])")
+# Every form above needs a capital A-J standing alone; most text has none, and this much
+# simpler search rules it out first (a quarter of a full build's time without it).
+_LONE_LETTER_RE = re.compile(r"(?<![\w/])\(?[A-J]\)?(?![\w'’])")
 # Markdown code spans are not prose: `A and B` in code names no choice.
 _CODE_RE = re.compile(r"`[^`]*`")
 
@@ -63,6 +66,8 @@ def is_pinned(text: str) -> bool:
 
 def names_choices_by_letter(text: str) -> bool:
     """True if ``text`` refers to choices by their letter ("Both A and B", "option C")."""
+    if not _LONE_LETTER_RE.search(text):
+        return False
     return bool(_LETTERED_RE.search(_prose(text)))
 
 

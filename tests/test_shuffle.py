@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import example, given, settings, strategies as st
 
+from nca_anki import shuffle
 from nca_anki.match import prompt_id
 from nca_anki.parse import Choice, Question
 from nca_anki.shuffle import as_written, is_pinned, names_choices_by_letter, plan
@@ -42,6 +44,19 @@ def test_text_naming_choices_by_letter(text: str) -> None:
                                   "Vitamin D and calcium", "An adapter and a base model"])
 def test_text_that_names_no_choice(text: str) -> None:
     assert not names_choices_by_letter(text)
+
+
+@settings(max_examples=400, derandomize=True)
+@given(st.text(alphabet="ABCJK ab(),&/`'’_-\nonlyrtiphsd", max_size=30))
+@example("option A/B")
+@example("`x`A and B")
+@example("Aand B")
+@example("option (A)")
+def test_the_quick_letter_check_never_changes_the_verdict(text: str) -> None:
+    """The lone-letter search that skips the full pattern must only skip text the full
+    pattern would not match."""
+    full = bool(shuffle._LETTERED_RE.search(shuffle._prose(text)))
+    assert names_choices_by_letter(text) == full
 
 
 def test_order_is_a_permutation_with_the_answer_at_its_slot() -> None:
