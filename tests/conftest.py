@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,13 @@ from card_browser import CardServer, Reviewer, launch, require_chromium
 from nca_anki.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def archive_entries(path: Path) -> dict[str, bytes]:
+    """What a learner's Anki reads from an .apkg: each entry's name and uncompressed bytes.
+    (The compressed bytes also depend on the zlib build and level: see nca_anki/package.py.)"""
+    with zipfile.ZipFile(path) as archive:
+        return {info.filename: archive.read(info) for info in archive.infolist()}
 
 
 @dataclass(frozen=True)

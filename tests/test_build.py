@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, archive_entries
 from nca_anki.build import BuildOptions, build
 from nca_anki.lockfile import load_lock
 from nca_anki.match import prompt_id
@@ -206,7 +206,7 @@ def test_the_format_1_lock_migrates_with_every_guid_and_time_and_the_same_decks(
         shutil.rmtree(project / folder, ignore_errors=True)
         shutil.copytree(fixture / folder, project / folder)
     old = json.loads((project / "source" / "nca-anki.lock.json").read_text(encoding="utf-8"))
-    published = {p.name: p.read_bytes() for p in (project / "dist").glob("*.apkg")}
+    published = {p.name: archive_entries(p) for p in (project / "dist").glob("*.apkg")}
 
     report = build(options(project))
     assert report.ok
@@ -214,6 +214,6 @@ def test_the_format_1_lock_migrates_with_every_guid_and_time_and_the_same_decks(
     assert not (project / "source" / "nca-anki.lock.json").exists()
     assert {e["guid"]: e["mod"] for e in lock_entries(project)} == {
         q["guid"]: q["mod"] for q in old["questions"]}
-    assert {p.name: p.read_bytes() for p in (project / "dist").glob("*.apkg")} == published
+    assert {p.name: archive_entries(p) for p in (project / "dist").glob("*.apkg")} == published
     assert len((project / "source" / "nca-anki.lock").read_bytes()) < \
         len((fixture / "source" / "nca-anki.lock.json").read_bytes()) / 5

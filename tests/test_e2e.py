@@ -12,7 +12,6 @@ import re
 import shutil
 import tempfile
 import time
-import zipfile
 from collections import Counter
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import pytest
 
 from anki_client import (cards_in_deck, deck_names, html_to_text, import_package,
                          note_type_names, open_collection, review_all_new, revlog_count)
+from conftest import archive_entries
 from nca_anki.render import NOTE_TYPE_NAME
 
 DECKS = {
@@ -280,13 +280,6 @@ def test_same_source_gives_identical_bytes_in_other_folders_and_times(project, c
     second = {p.name: p.read_bytes() for p in (other / "dist").glob("*.apkg")}
     assert first == second
     assert len(first) == 3
-
-
-def archive_entries(path: Path) -> dict[str, bytes]:
-    """What a learner's Anki reads from an .apkg: each entry's name and uncompressed bytes.
-    (The compressed bytes also depend on the zlib build, which differs between machines.)"""
-    with zipfile.ZipFile(path) as archive:
-        return {info.filename: archive.read(info) for info in archive.infolist()}
 
 
 def test_committed_decks_match_the_committed_source(project, cli):
