@@ -673,7 +673,7 @@ def test_a_generated_bank_builds_the_same_bytes_with_and_without_the_plain_path(
         source.mkdir(parents=True)
         for part in (1, 2):
             write_part(source / f"t-{part}.txt", f"Bench Topic {part}", random.Random(part),
-                       40, extra=True)
+                       60)  # about one field in ten has Markdown
         (source / "t-3.txt").write_text(
             "Bench Topic 3 — Questions and Answers\nQuestion 1: Is `x` **bold** or 4*8*2?\n"
             "- Yes (Correct answer)\n- No, see \\(x^2\\)\nCorrect answer: Yes\n"
