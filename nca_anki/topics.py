@@ -7,6 +7,7 @@ phrase, no leading parent-deck name. ``nca-anki.toml`` may override a deck name.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ class Topic:
     slug: str  # output file name without ".apkg"
     files: tuple[ParsedFile, ...]  # sorted by part
 
-    @property
+    @functools.cached_property  # asked for per question by several stages
     def questions(self) -> tuple[tuple[int, Question], ...]:
         """(part, question) in study order: by part, then as written."""
         return tuple((f.part, q) for f in self.files for q in f.questions)
