@@ -13,61 +13,30 @@ import hashlib
 import os
 import time
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import diagnostics as diag
-from .cache import CACHE_NAME, code_digest, dump_cache, folder_digest, load_cache, topic_key
-from .config import CONFIG_NAME, Config, load_config
+from .cache import Cache, code_digest, dump_cache, folder_digest, load_cache, topic_key
+from .config import Config, load_config
 from .decode import decode_source
 from .diagnostics import Diagnostic
-from .identity import Assignment, Lock, LockEntry, assign, by_topic
-from .lockfile import (LOCK_NAME, OLD_LOCK_NAME, dump_lock, future_mods, load_lock,
-                       load_old_lock)
+from .files import (CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, SOURCE_SUFFIX,
+                    question_files)
+from .identity import Assignment, IdentifiedNote, Lock, LockEntry, assign, by_topic
+from .lockfile import dump_lock, future_mods, load_lock, load_old_lock
 from .lint import giveaways
 from .output import WriteError, inside, remove_stale_temporaries, write_atomic
 from .package import DeckSpec, build_package
+from .parallel import run_tasks, worker_count
 from .parse import ParsedFile, parse
 from .recover import published_texts, recover_lock
+from .replay import recorded
 from .render import NoteType, RenderedNote, Renderer, deck_description
+from .report import SILENT, BuildOptions, BuildReport, Progress, TopicResult
 from .match import prompt_id
 from .shuffle import plan
 from .topics import Topic, deck_for, group_topics
-
-SOURCE_SUFFIX = ".txt"
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    source: Path
-    templates: Path
-    out: Path
-    check: bool = False  # validate and report, write nothing
-    now: int | None = None  # the clock, for new and changed notes; None: SOURCE_DATE_EPOCH or now
-
-
-@dataclass(frozen=True)
-class TopicResult:
-    deck_name: str
-    output: str  # the .apkg path as shown to the user
-    questions: int
-    new: int = 0
-    changed: int = 0
-    unchanged: int = 0
-    status: str = "failed"  # "written", "unchanged", "would write" (--check), "failed"
-
-
-@dataclass(frozen=True)
-class BuildReport:
-    topics: tuple[TopicResult, ...]
-    diagnostics: tuple[Diagnostic, ...]
-    removed: tuple[LockEntry, ...] = ()
-    templates_changed: bool = False  # the note type (card layout or CSS) has a new version
-
-    @property
-    def ok(self) -> bool:
-        return not diag.has_errors(self.diagnostics)
-
 
 def _display(folder: Path, name: str | Path) -> str:
     return (folder / name).as_posix()
@@ -96,9 +65,7 @@ def _read_sources(source: Path) -> tuple[tuple[ParsedFile, ...], dict[str, str],
     read file's shown path -> the SHA-256 of its bytes (for the build cache)."""
     files, problems = [], []
     digests: dict[str, str] = {}
-    paths = sorted(p for p in source.rglob(f"*{SOURCE_SUFFIX}")
-                   if p.is_file() and not any(part.startswith(".") for part in
-                                              p.relative_to(source).parts))
+    paths = question_files(source)
     found = {_display(source, p.relative_to(source)): p.relative_to(source).as_posix()
              for p in paths}
     for path, shown in zip(paths, found):
@@ -175,6 +142,7 @@ class _Inputs:
     note_type: NoteType | None
     lock: Lock | None
     problems: tuple[Diagnostic, ...]
+    lock_problems: tuple[Diagnostic, ...]  # also in problems: what reading the lock found
     global_failure: bool  # settings, templates or lock broken: no topic can be built
 
 
@@ -189,26 +157,39 @@ def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs
     # Without any question file every lock entry would look removed: stop instead.
     return _Inputs(config, topics, tuple(f for f in files if not f.title), sources, digests,
                    note_type, lock,
-                   (*problems, *topic_problems, *shared),
+                   (*problems, *topic_problems, *shared), tuple(lock_problems),
                    diag.has_errors(shared) or not files)
 
 
-def _render_notes(renderer: Renderer, inputs: _Inputs, reused: set[str]
-                  ) -> tuple[dict[str, list[RenderedNote]], list[Diagnostic]]:
-    rendered: dict[str, list[RenderedNote]] = {}
-    problems: list[Diagnostic] = []
+def _render_notes(renderer: Renderer, inputs: _Inputs, reused: set[str], workers: int,
+                  progress: Progress) -> tuple[dict[str, list[RenderedNote]], list[Diagnostic]]:
+    """Each topic's notes (topics in ``reused`` are skipped), on ``workers`` processes."""
     entries = by_topic(inputs.lock.entries if inputs.lock else ())
-    for topic in inputs.topics:
-        if topic.name in reused:
-            continue
-        notes = rendered.setdefault(topic.name, [])
+    todo = [t for t in inputs.topics if t.name not in reused]
+
+    def render_topic(index: int) -> tuple[list[tuple[int, tuple[str, ...], tuple[str, ...],
+                                                     int | None]], list[Diagnostic]]:
+        topic = todo[index]
         kept = {e.prompt_key: e.slot for e in entries.get(topic.name, ()) if e.slot is not None}
         layouts = plan([q for _, q in topic.questions], inputs.config.shuffles(topic.name), kept)
-        for (part, question), layout in zip(topic.questions, layouts, strict=True):
+        notes, problems = [], []
+        for k, ((part, question), layout) in enumerate(zip(topic.questions, layouts,
+                                                           strict=True)):
             note, note_problems = renderer.note(topic, part, question, layout)
             problems += note_problems
-            if note is not None:
-                notes.append(note)
+            if note is not None:  # only the fields travel back; the question is ours
+                notes.append((k, note.fields, note.tags, note.slot))
+        return notes, problems
+
+    rendered: dict[str, list[RenderedNote]] = {}
+    problems: list[Diagnostic] = []
+    progress.start("rendering", sum(len(t.questions) for t in todo))
+    for topic, (notes, topic_problems) in zip(todo, run_tasks(render_topic, len(todo), workers)):
+        questions = topic.questions
+        rendered[topic.name] = [RenderedNote(questions[k][1], questions[k][0], fields, tags, slot)
+                                for k, fields, tags, slot in notes]
+        problems += topic_problems
+        progress.advance(len(topic.questions))
     return rendered, problems
 
 
@@ -246,48 +227,89 @@ def _absent_topics(inputs: _Inputs, failed: set[str]) -> tuple[Topic, ...]:
                  for name in sorted(failed - named))
 
 
-def _write_outputs(lock_path: Path, lock_text: str, out: Path,
-                   packages: list[tuple[Topic, Path, bytes]]
-                   ) -> tuple[dict[str, str], list[Diagnostic]]:
-    """Write the lock, then each package; a package that cannot be written fails alone.
-    Without the lock on disk no package is written: it could not be rebuilt identically."""
+def _write_lock(lock_path: Path, lock_text: str, out: Path) -> list[Diagnostic]:
+    """Write the lock (and clear temporary files a killed build left). An error here means
+    no package may be written: it could not be rebuilt identically."""
     remove_stale_temporaries(lock_path.parent, lock_path.name)
     remove_stale_temporaries(out, ".apkg")
     try:
         write_atomic(lock_path, lock_text.encode())
     except WriteError as exc:
-        return {}, [diag.error(exc.path.as_posix(), 0, exc.reason)]
-    statuses, problems = {}, []
+        return [diag.error(exc.path.as_posix(), 0, exc.reason)]
+    problems = []
     old_lock = lock_path.with_name(OLD_LOCK_NAME)
     try:
         old_lock.unlink(missing_ok=True)  # migrated: the new lock holds all it held
     except OSError as exc:
         problems.append(diag.warning(old_lock.as_posix(), 0, f"migrated to {lock_path.name} "
                                      f"but cannot delete it ({exc.strerror}); delete it"))
-    for topic, path, data in packages:
+    return problems
+
+
+@dataclass(frozen=True)
+class _Written:
+    """What became of one topic's deck."""
+
+    status: str  # "written", "unchanged", "would write" (--check) or "failed"
+    sha256: str | None  # of the deck as built (None if it could not be built or written)
+    problems: tuple[Diagnostic, ...] = ()
+
+
+def _write_decks(topics: list[Topic], assignment: Assignment, note_type: NoteType, out: Path,
+                 check: bool, workers: int, progress: Progress) -> dict[str, _Written]:
+    """Package each topic and write it (or, with ``check``, compare it with the deck in
+    ``out``), one topic at a time on ``workers`` processes: no more than one package per
+    process is ever held in memory. A deck that cannot be written fails alone."""
+    notes_of: dict[str, list[IdentifiedNote]] = {t.name: [] for t in topics}
+    for note in assignment.notes:
+        if note.topic in notes_of:
+            notes_of[note.topic].append(note)
+
+    def write_topic(index: int) -> _Written:
+        topic = topics[index]
+        path = out / f"{topic.slug}.apkg"
+        if not inside(out, path):  # slugify makes this impossible; keep it so
+            return _Written("failed", None, (diag.error(
+                topic.paths[0], 1, f"output {path} would be outside {out}; not written"),))
+        data = build_package(DeckSpec(topic.deck_name, deck_description(topic),
+                                      tuple(notes_of[topic.name])),
+                             note_type, assignment.note_type_mod)
+        sha = hashlib.sha256(data).hexdigest()
+        if check:
+            return _Written("unchanged" if _sha256(path) == sha else "would write", sha)
         try:
-            statuses[topic.name] = "written" if write_atomic(path, data) else "unchanged"
+            return _Written("written" if write_atomic(path, data) else "unchanged", sha)
         except WriteError as exc:
-            problems.append(diag.error(exc.path.as_posix(), 0, exc.reason))
-    return statuses, problems
+            return _Written("failed", None, (diag.error(exc.path.as_posix(), 0, exc.reason),))
+
+    written = {}
+    progress.start("writing decks", sum(len(notes_of[t.name]) for t in topics))
+    for topic, result in zip(topics, run_tasks(write_topic, len(topics), workers)):
+        written[topic.name] = result
+        progress.advance(len(notes_of[topic.name]))
+    return written
 
 
-def build(options: BuildOptions) -> BuildReport:
+def build(options: BuildOptions, progress: Progress | None = None) -> BuildReport:
+    """Read and check everything, then write what is sound (see the module docstring).
+    ``progress`` hears of each stage's work as it is done (the CLI's progress bar)."""
+    progress = progress or SILENT
     problems = _check_folders(options)
     if problems:
         return BuildReport((), diag.sort_diagnostics(problems))
     now, real_clock = _clock(options)
     renderer = Renderer(options.templates, options.templates.as_posix())
     inputs = _read_inputs(options, renderer, now)
-    problems = list(inputs.problems)
     cache, cache_problems = load_cache(options.out / CACHE_NAME)
-    problems += cache_problems
     keys = _Keys(options, inputs)
     reused = _reusable(inputs, cache, keys, options.out)
+    workers = worker_count(options.jobs, sum(len(t.questions) for t in inputs.topics
+                                             if t.name not in reused))
     rendered: dict[str, list[RenderedNote]] = {}
+    render_problems: list[Diagnostic] = []
     if inputs.note_type is not None:
-        rendered, render_problems = _render_notes(renderer, inputs, reused)
-        problems += render_problems
+        rendered, render_problems = _render_notes(renderer, inputs, reused, workers, progress)
+    problems = [*inputs.problems, *cache_problems, *render_problems]
     failed = _failed_topics(inputs, rendered, problems, reused)
     reused -= failed
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None:
@@ -298,11 +320,44 @@ def build(options: BuildOptions) -> BuildReport:
     problems += [d for topic in inputs.topics if topic.name not in failed
                  for d in giveaways(topic)]  # warnings: never fail a topic
     good = [t for t in inputs.topics if t.name not in failed | reused]  # to be built
+    assignment, identity_problems = _identify(options, inputs, good, rendered,
+                                              frozenset(failed | reused), now)
+    problems += identity_problems
+    lock_text = dump_lock(assignment.lock)
+    written, write_problems = _publish(options, inputs.note_type, good, assignment, lock_text,
+                                       real_clock, workers, progress)
+    problems += write_problems
+    statuses = {name: result.status for name, result in written.items()}
+    statuses.update(dict.fromkeys(reused, "unchanged"))
+
+    reported = inputs.topics + _absent_topics(inputs, failed)
+    problems += _stale_outputs(options.out, reported)
+    report = BuildReport(_results(reported, assignment, statuses, options.out, reused),
+                         diag.sort_diagnostics(problems), assignment.removed,
+                         bool(inputs.lock.note_type_hash)  # not on a first build
+                         and assignment.note_type_mod != inputs.lock.note_type_mod)
+    if options.check or (write_problems and diag.has_errors(write_problems)):
+        return report
+    # Warnings about this build's events do not recur in a rebuild: nothing to replay.
+    events = [*cache_problems, *inputs.lock_problems, *identity_problems, *write_problems]
+    cache_problems = _remember(options, inputs, cache, keys, assignment, written, lock_text,
+                               None if events or not report.ok else report)
+    return replace(report, diagnostics=diag.sort_diagnostics([*report.diagnostics,
+                                                              *cache_problems]))
+
+
+def _identify(options: BuildOptions, inputs: _Inputs, good: list[Topic],
+              rendered: dict[str, list[RenderedNote]], frozen: frozenset[str], now: int
+              ) -> tuple[Assignment, list[Diagnostic]]:
+    """Give every note to be built its identity (see identity.py); warn of merge twins and
+    of questions removed from the source."""
+    assert inputs.note_type is not None and inputs.lock is not None
     published = functools.cache(lambda: published_texts(options.out))  # decks read once at most
     assignment = assign(tuple((t.name, n) for t in good for n in rendered[t.name]),
-                        inputs.note_type, inputs.lock, frozenset(failed | reused), now,
-                        inputs.sources, texts=published)
+                        inputs.note_type, inputs.lock, frozen, now, inputs.sources,
+                        texts=published)
     lock_shown = _display(options.source, LOCK_NAME)
+    problems = []
     for twin in assignment.twins:
         problems.append(diag.warning(
             lock_shown, 0, f"two identities for one question (a merge?): kept the one in the "
@@ -314,30 +369,25 @@ def build(options: BuildOptions) -> BuildReport:
         problems.append(diag.warning(
             lock_shown, 0, f"question removed from the source: {diag.clip(prompt, 60)!r} "
                            f"(topic {entry.topic!r}); learners who imported it keep its card"))
+    return assignment, problems
 
-    packages, package_problems = _package_topics(good, assignment, inputs.note_type,
-                                                 options.out)
-    problems += package_problems
 
+def _publish(options: BuildOptions, note_type: NoteType, good: list[Topic],
+             assignment: Assignment, lock_text: str, real_clock: bool, workers: int,
+             progress: Progress) -> tuple[dict[str, _Written], list[Diagnostic]]:
+    """Write the lock, then the decks (with --check: compare the decks with those in the
+    output folder and write nothing)."""
     if options.check:
-        statuses = {topic.name: "unchanged" if path.is_file() and path.read_bytes() == data
-                    else "would write" for topic, path, data in packages}
-    else:
-        if real_clock:
-            _wait_until(max([assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
-        statuses, write_problems = _write_outputs(options.source / LOCK_NAME,
-                                                  dump_lock(assignment.lock), options.out,
-                                                  packages)
-        problems += write_problems
-        problems += _remember(options.out, cache, keys, assignment, packages, statuses)
-    statuses.update(dict.fromkeys(reused, "unchanged"))
-
-    reported = inputs.topics + _absent_topics(inputs, failed)
-    problems += _stale_outputs(options.out, reported)
-    return BuildReport(_results(reported, assignment, statuses, options.out, reused),
-                       diag.sort_diagnostics(problems), assignment.removed,
-                       bool(inputs.lock.note_type_hash)  # not on a first build
-                       and assignment.note_type_mod != inputs.lock.note_type_mod)
+        return _write_decks(good, assignment, note_type, options.out, True, workers,
+                            progress), []
+    if real_clock:
+        _wait_until(max([assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
+    problems = _write_lock(options.source / LOCK_NAME, lock_text, options.out)
+    if diag.has_errors(problems):
+        return {}, problems
+    written = _write_decks(good, assignment, note_type, options.out, False, workers, progress)
+    problems += [d for result in written.values() for d in result.problems]
+    return written, problems
 
 
 class _Keys:
@@ -370,49 +420,45 @@ def _sha256(path: Path) -> str | None:
         return None
 
 
-def _reusable(inputs: _Inputs, cache: dict[str, tuple[str, str]], keys: _Keys, out: Path
+def _reusable(inputs: _Inputs, cache: Cache, keys: _Keys, out: Path
               ) -> set[str]:
     """Topics whose key and published deck are exactly as the cache recorded them."""
-    if inputs.global_failure or inputs.note_type is None or inputs.lock is None or not cache:
+    if inputs.global_failure or inputs.note_type is None or inputs.lock is None \
+            or not cache.topics:
         return set()
     lock = inputs.lock
     return {t.name for t in inputs.topics
-            if (entry := cache.get(t.name)) is not None and entry[0] == keys.of(t, lock)
+            if (entry := cache.topics.get(t.name)) is not None and entry[0] == keys.of(t, lock)
             and _sha256(out / f"{t.slug}.apkg") == entry[1]}
 
 
-def _remember(out: Path, cache: dict[str, tuple[str, str]], keys: _Keys,
-              assignment: Assignment, packages: list[tuple[Topic, Path, bytes]],
-              statuses: dict[str, str]) -> list[Diagnostic]:
-    """Record the key of every topic built (or reused) into the cache; a cache that
-    cannot be written only costs time next build."""
-    kept = dict(cache)  # reused and failed topics: their decks are as recorded
-    for topic, _, data in packages:
-        if statuses.get(topic.name) in ("written", "unchanged"):
-            kept[topic.name] = (keys.of(topic, assignment.lock), hashlib.sha256(data).hexdigest())
-    if kept == cache:
+def _remember(options: BuildOptions, inputs: _Inputs, cache: Cache, keys: _Keys,
+              assignment: Assignment, written: dict[str, _Written], lock_text: str,
+              report: BuildReport | None) -> list[Diagnostic]:
+    """Record the key of every topic built (or reused) into the cache, and ``report`` as
+    what a rebuild of the state just left gives (replay.py). A cache that cannot be
+    written only costs time next build."""
+    topics = dict(cache.topics)  # reused and failed topics: their decks are as recorded
+    by_name = {t.name: t for t in inputs.topics}
+    for name, result in written.items():
+        if result.status in ("written", "unchanged") and result.sha256:
+            topics[name] = (keys.of(by_name[name], assignment.lock), result.sha256)
+    # An older record stays: it can only match if that exact state comes back, and then
+    # it is right again (the fingerprint covers every input and every deck).
+    new = Cache(topics, cache.replay)
+    if report is not None:
+        decks = {f"{by_name[name].slug}.apkg": sha for name, (_, sha) in topics.items()
+                 if name in by_name}
+        new = recorded(options, new, report, lock=hashlib.sha256(lock_text.encode()).hexdigest(),
+                       sources={inputs.sources[shown]: sha for shown, sha in inputs.digests.items()},
+                       decks=decks, templates=keys.templates)
+    if new == cache:
         return []
     try:
-        write_atomic(out / CACHE_NAME, dump_cache(kept).encode())
+        write_atomic(options.out / CACHE_NAME, dump_cache(new).encode())
     except WriteError as exc:
         return [diag.warning(exc.path.as_posix(), 0, f"build cache not saved: {exc.reason}")]
     return []
-
-
-def _package_topics(topics: list[Topic], assignment: Assignment, note_type: NoteType,
-                    out: Path) -> tuple[list[tuple[Topic, Path, bytes]], list[Diagnostic]]:
-    packages, problems = [], []
-    for topic in topics:
-        path = out / f"{topic.slug}.apkg"
-        if not inside(out, path):  # slugify makes this impossible; keep it so
-            problems.append(diag.error(topic.paths[0], 1, f"output {path} would be outside "
-                                       f"{out}; not written"))
-            continue
-        notes = tuple(n for n in assignment.notes if n.topic == topic.name)
-        data = build_package(DeckSpec(topic.deck_name, deck_description(topic), notes),
-                             note_type, assignment.note_type_mod)
-        packages.append((topic, path, data))
-    return packages, problems
 
 
 def _results(topics: tuple[Topic, ...], assignment: Assignment, statuses: dict[str, str],

@@ -1,27 +1,56 @@
 """Remember what each topic's deck was built from, so an unchanged topic is not rendered or
-packaged again.
+packaged again, and what a whole build saw, so a rebuild with nothing changed is answered
+at once (replay.py).
 
 A topic's key is a hash of everything its ``.apkg`` depends on: the bytes of its source
 files, its deck name and settings, every file in the templates folder, its lock entries and
-the note type's version, and this package's own code. The cache, ``.nca-anki-cache.json``
-in the output folder (git-ignored), maps each topic to its key and the SHA-256 of the deck
-written. A topic is reused only if both still match: content hashes, never file times (a
-fresh clone has new times). A corrupt or foreign cache is ignored with a warning; deleting
-it only costs time.
+the note type's version, and the code that builds it (this package and the versions of the
+libraries and zlib it uses). The cache, ``.nca-anki-cache.json`` in the output folder
+(git-ignored), maps each topic to its key and the SHA-256 of the deck written. A topic is
+reused only if both still match: content hashes, never file times (a fresh clone has new
+times). A corrupt or foreign cache is ignored with a warning; deleting it only costs time.
+
+Light on purpose (no third-party imports): replay.py reads the cache before the pipeline
+is loaded.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.util
 import json
+import sys
+import zlib
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .diagnostics import Diagnostic, warning
-from .identity import LockEntry
+from .diagnostics import Diagnostic, Severity, warning
 
-CACHE_NAME = ".nca-anki-cache.json"
-_FORMAT = "nca-anki-cache-1"
+if TYPE_CHECKING:
+    from .identity import LockEntry
+
+_FORMAT = "nca-anki-cache-2"
+# Libraries whose version can change a deck's bytes. (Imported by version number only:
+# importing them here would cost the no-op check the time it exists to save.)
+_LIBRARIES = ("genanki", "jinja2", "markdown", "nh3", "ftfy")
+
+
+@dataclass(frozen=True)
+class Replay:
+    """What a rebuild of exactly the state ``state`` reports (see replay.py)."""
+
+    state: str
+    topics: tuple[tuple[str, str, int], ...]  # (deck name, output as shown, questions)
+    diagnostics: tuple[Diagnostic, ...]
+
+
+@dataclass(frozen=True)
+class Cache:
+    topics: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # -> (key, deck SHA-256)
+    replay: Replay | None = None
 
 
 def _digest(parts: Iterable[str]) -> str:
@@ -29,14 +58,39 @@ def _digest(parts: Iterable[str]) -> str:
 
 
 def folder_digest(folder: Path, pattern: str = "*") -> str:
-    """A hash of the names and bytes of the files in ``folder`` (not recursive)."""
-    files = sorted(p for p in folder.glob(pattern) if p.is_file())
-    return _digest(f"{p.name}:{hashlib.sha256(p.read_bytes()).hexdigest()}" for p in files)
+    """A hash of the names and bytes of the files in ``folder`` and its subfolders (a
+    template can include another from a subfolder)."""
+    files = sorted(p for p in folder.rglob(pattern) if p.is_file())
+    return _digest(f"{p.relative_to(folder).as_posix()}:{hashlib.sha256(p.read_bytes()).hexdigest()}"
+                   for p in files)
 
 
+@functools.cache
 def code_digest() -> str:
-    """This package's source: a cache written by other code is never trusted."""
-    return folder_digest(Path(__file__).parent, "*.py")
+    """This package's source, the versions of the libraries that shape a deck, and zlib's
+    (compressed bytes depend on it): a cache written by other code is never trusted."""
+    return _digest([folder_digest(Path(__file__).parent, "*.py"),
+                    *(_installed(name) for name in _LIBRARIES),
+                    zlib.ZLIB_RUNTIME_VERSION, sys.version])
+
+
+def _installed(name: str) -> str:
+    """Which version of library ``name`` is installed, without importing it: the name of
+    its ``name-VERSION.dist-info`` folder (importlib.metadata would cost 60 ms to load),
+    else the bytes of its top module."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.origin:
+        return f"{name}: none"
+    origin = Path(spec.origin)
+    folder = origin.parent.parent if origin.name == "__init__.py" else origin.parent
+    try:
+        infos = sorted(p.name for p in folder.iterdir()
+                       if p.name.lower().startswith(f"{name}-") and p.name.endswith(".dist-info"))
+        if infos:
+            return " ".join(infos)
+        return f"{name}: {hashlib.sha256(origin.read_bytes()).hexdigest()}"
+    except OSError:
+        return f"{name}: unknown"
 
 
 def topic_key(*, files: Iterable[str], deck: str, settings: str, templates: str,
@@ -47,22 +101,37 @@ def topic_key(*, files: Iterable[str], deck: str, settings: str, templates: str,
     return _digest([_FORMAT, *files, deck, settings, templates, note_type, code, *lines])
 
 
-def load_cache(path: Path) -> tuple[dict[str, tuple[str, str]], tuple[Diagnostic, ...]]:
-    """topic -> (key, deck SHA-256); an unreadable cache is empty, with a warning."""
+def load_cache(path: Path) -> tuple[Cache, tuple[Diagnostic, ...]]:
+    """The cache at ``path``; an unreadable one is empty, with a warning."""
     if not path.is_file():
-        return {}, ()
+        return Cache(), ()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("format") != _FORMAT:
             raise ValueError(f"format {data.get('format')!r}")
-        return {str(topic): (str(item["key"]), str(item["sha256"]))
-                for topic, item in data["topics"].items()}, ()
+        topics = {str(topic): (str(item["key"]), str(item["sha256"]))
+                  for topic, item in data["topics"].items()}
+        replay = None
+        if data.get("replay") is not None:
+            item = data["replay"]
+            replay = Replay(str(item["state"]),
+                            tuple((str(d), str(o), int(q)) for d, o, q in item["topics"]),
+                            tuple(Diagnostic(str(p), int(n), Severity(s), str(m))
+                                  for p, n, s, m in item["diagnostics"]))
+        return Cache(topics, replay), ()
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        return {}, (warning(path.as_posix(), 0, f"build cache ignored ({type(exc).__name__}: "
-                            f"{exc}); every topic is built again and the cache rewritten"),)
+        return Cache(), (warning(path.as_posix(), 0, f"build cache ignored ({type(exc).__name__}: "
+                                 f"{exc}); every topic is built again and the cache rewritten"),)
 
 
-def dump_cache(topics: Mapping[str, tuple[str, str]]) -> str:
-    return json.dumps({"format": _FORMAT, "topics": {
-        topic: {"key": key, "sha256": sha} for topic, (key, sha) in sorted(topics.items())}},
-        indent=1) + "\n"
+def dump_cache(cache: Cache) -> str:
+    replay = cache.replay
+    return json.dumps({
+        "format": _FORMAT,
+        "topics": {topic: {"key": key, "sha256": sha}
+                   for topic, (key, sha) in sorted(cache.topics.items())},
+        "replay": None if replay is None else {
+            "state": replay.state, "topics": [list(t) for t in replay.topics],
+            "diagnostics": [[d.path, d.line, d.severity.value, d.message]
+                            for d in replay.diagnostics]},
+    }, indent=1, ensure_ascii=False) + "\n"

@@ -4,17 +4,25 @@ Exit status: 0 built (warnings allowed), 1 errors in the input (or an output tha
 not be written), 2 usage errors, 3 a bug of ours. Nothing here raises to the user: no
 tracebacks, not even for Ctrl-C while the libraries load (the pipeline is imported inside
 ``main``) or for a terminal that cannot show a deck's name.
+
+A rebuild with nothing changed is answered from the cache before the pipeline is even
+loaded (replay.py). A build that runs longer than about two seconds shows a progress bar
+on a terminal (tqdm, on stderr; nothing when the output is not a terminal), then the
+per-topic summary.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Sequence, TextIO
 
 if TYPE_CHECKING:
-    from .build import BuildReport
+    from .report import BuildReport
+
+PROGRESS_AFTER_SECONDS = 2.0  # a quicker build shows no progress bar at all
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -30,7 +38,49 @@ def _parser() -> argparse.ArgumentParser:
                         help="folder for the .apkg files (default: dist)")
     parser.add_argument("--check", action="store_true",
                         help="validate everything and report, but write nothing")
+    parser.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
+                        help="processes to build with (default: one per core for big "
+                             "builds; 1 for small ones)")
     return parser
+
+
+def _positive(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {value!r}")
+    return int(value)
+
+
+class _ProgressBars:
+    """One tqdm bar per build stage, on stderr, shown only once the build has run for
+    ``PROGRESS_AFTER_SECONDS`` and only on a terminal; each clears itself when done."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.started = time.monotonic()
+        isatty = getattr(stream, "isatty", None)
+        self.enabled = bool(isatty and isatty())
+        self.bar: Any = None
+
+    def start(self, stage: str, total: int) -> None:
+        self.close()
+        if not self.enabled:
+            return
+        import tqdm  # only on a terminal: not worth loading otherwise
+
+        tqdm.tqdm.monitor_interval = 0  # no monitor thread: the build forks workers
+        waited = time.monotonic() - self.started
+        self.bar = tqdm.tqdm(total=total, desc=stage, unit=" questions", file=self.stream,
+                             leave=False, dynamic_ncols=True,
+                             delay=max(0.0, PROGRESS_AFTER_SECONDS - waited))
+
+    def advance(self, done: int) -> None:
+        if self.bar is not None:
+            self.bar.update(done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
 
 def _folder_problems(args: argparse.Namespace) -> list[str]:
@@ -88,19 +138,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return 2
+    progress = _ProgressBars(sys.stderr)
     try:
-        from .build import BuildOptions, build  # heavy imports, inside the Ctrl-C guard
+        from .replay import replay
+        from .report import BuildOptions
 
-        report = build(BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
-                                    check=args.check))
+        options = BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
+                               check=args.check, jobs=args.jobs)
+        report = replay(options)
+        if report is None:
+            from .build import build  # heavy imports, inside the Ctrl-C guard
+
+            report = build(options, progress)
     except KeyboardInterrupt:
+        progress.close()
         print("interrupted; nothing half-written was left behind", file=sys.stderr)
         return 130
     except Exception as exc:  # a bug of ours: say so plainly, without a traceback
+        progress.close()
         print(f"nca-anki: internal error: {type(exc).__name__}: {exc}\n"
               "No output was changed. Please report this with the command you ran.",
               file=sys.stderr)
         return 3
+    progress.close()
     for problem in report.diagnostics:
         print(problem, file=sys.stderr)
     _summary(report, sys.stdout)

@@ -23,8 +23,8 @@ from types import MappingProxyType
 from typing import Mapping
 
 from .diagnostics import Diagnostic, error
+from .files import CONFIG_NAME
 
-CONFIG_NAME = "nca-anki.toml"
 DEFAULT_PARENT_DECK = "NCA"
 
 

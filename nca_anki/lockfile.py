@@ -30,8 +30,6 @@ import re
 from .diagnostics import Diagnostic, error, warning
 from .identity import Lock, LockEntry
 
-LOCK_NAME = "nca-anki.lock"
-OLD_LOCK_NAME = "nca-anki.lock.json"
 FORMAT = 2
 LINE_LIMIT = 140  # bytes; the excerpt is cut to keep each question line within it
 _HEADER = (f"# nca-anki lock {FORMAT}: each question's lasting identity (GUID, change time, "

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from nca_anki.build import BuildOptions, build
-from nca_anki.cache import CACHE_NAME
+from nca_anki.files import CACHE_NAME
 from nca_anki.render import Renderer
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"

@@ -1,0 +1,23 @@
+"""The project's file names, and which files in the source folder are question files.
+
+Light on purpose (no third-party imports): the no-op check in replay.py reads these before
+anything heavy is loaded.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SOURCE_SUFFIX = ".txt"  # question files
+CONFIG_NAME = "nca-anki.toml"  # settings, in the source folder
+LOCK_NAME = "nca-anki.lock"  # identities, in the source folder (lockfile.py)
+OLD_LOCK_NAME = "nca-anki.lock.json"  # format 1 of the lock, migrated on the next build
+CACHE_NAME = ".nca-anki-cache.json"  # in the output folder, git-ignored (cache.py)
+
+
+def question_files(source: Path) -> list[Path]:
+    """Every question file under ``source``, sorted; files and folders whose name starts
+    with a dot are not the author's questions (editor backups, .git)."""
+    return sorted(p for p in source.rglob(f"*{SOURCE_SUFFIX}")
+                  if p.is_file() and not any(part.startswith(".") for part in
+                                             p.relative_to(source).parts))

@@ -1,0 +1,72 @@
+"""What a build is asked to do and what it reports: plain data, shared by the pipeline
+(build.py), the no-op check (replay.py) and the command line (cli.py). No third-party
+imports, so the command line can answer a no-op build without loading the pipeline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from . import diagnostics as diag
+from .diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from .identity import LockEntry
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    source: Path
+    templates: Path
+    out: Path
+    check: bool = False  # validate and report, write nothing
+    now: int | None = None  # the clock, for new and changed notes; None: SOURCE_DATE_EPOCH or now
+    jobs: int | None = None  # processes to use; None: every core, when the work is big enough
+
+
+class Progress(Protocol):
+    """Told of the work of each stage as it is done (the CLI draws a progress bar)."""
+
+    def start(self, stage: str, total: int) -> None: ...
+
+    def advance(self, done: int) -> None: ...
+
+
+class _NoProgress:
+    """Progress nobody is shown (the library's default)."""
+
+    def start(self, stage: str, total: int) -> None:
+        pass
+
+    def advance(self, done: int) -> None:
+        pass
+
+
+SILENT: Progress = _NoProgress()
+
+
+@dataclass(frozen=True)
+class TopicResult:
+    deck_name: str
+    output: str  # the .apkg path as shown to the user
+    questions: int
+    new: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    status: str = "failed"  # "written", "unchanged", "would write" (--check), "failed"
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    topics: tuple[TopicResult, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    removed: tuple[LockEntry, ...] = ()  # questions that left the source in this build
+    templates_changed: bool = False  # the note type (card layout or CSS) has a new version
+
+    @property
+    def ok(self) -> bool:
+        return not diag.has_errors(self.diagnostics)
+
+

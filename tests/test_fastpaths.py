@@ -1,0 +1,226 @@
+"""The fast paths change no output: the no-op replay (nca_anki/replay.py) answers exactly
+what the full build would, and only when nothing changed; forked workers
+(nca_anki/parallel.py) write the same decks and lock as one process; the progress bar
+shows only on a terminal, and only for a build that takes a while."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, archive_entries
+from nca_anki import cli as cli_module
+from nca_anki.build import BuildOptions, build
+from nca_anki.files import CACHE_NAME
+from nca_anki.replay import replay
+
+sys.path.insert(0, str(REPO / "bench"))
+from benchmark import write_part  # noqa: E402  (the benchmark's generated bank)
+
+AI = "nca-ai-deep-learning-frameworks-4.txt"
+
+
+def options(**kwargs) -> BuildOptions:
+    return BuildOptions(Path("source"), Path("templates"), Path("dist"), **kwargs)
+
+
+def state(root: Path) -> dict[str, bytes]:
+    """Every file the build writes, by path: decks, lock and cache."""
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for folder in ("dist", "source") for p in (root / folder).rglob("*")
+            if p.is_file() and not p.name.endswith(".txt")}
+
+
+def generated_bank(root: Path, topics: int = 3, parts: int = 2, per_part: int = 40) -> None:
+    source = root / "source"
+    shutil.rmtree(source)
+    source.mkdir()
+    for t in range(topics):
+        for p in range(1, parts + 1):
+            write_part(source / f"t{t}-{p}.txt", f"Bench Topic {t} {p}",
+                       random.Random(t * 100 + p), per_part)
+
+
+# --- replay --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("bank", ["seeds", "generated"])
+def test_a_replayed_no_op_reports_exactly_what_the_full_build_reports(project, bank):
+    if bank == "generated":
+        generated_bank(project)
+    assert build(options()).ok
+    assert replay(options()) is not None  # the build recorded its state
+    full = build(options())  # the full pipeline (it reuses every topic, writes nothing)
+    assert full.ok and {t.status for t in full.topics} == {"unchanged"}
+    replayed = replay(options())
+    assert replayed is not None
+    assert replayed.topics == full.topics
+    assert replayed.diagnostics == full.diagnostics
+    if bank == "seeds":
+        assert len(replayed.diagnostics) == 18  # the seeds' warnings are replayed, not lost
+
+
+@pytest.mark.parametrize("change", [
+    "edit a source", "add a source", "delete a source", "touch the settings",
+    "edit a template", "add a template", "edit the lock", "edit a deck", "delete a deck",
+    "add a stray deck", "corrupt the cache"])
+def test_any_change_to_what_the_build_reads_or_wrote_runs_the_full_build(project, change):
+    assert build(options()).ok
+    assert replay(options()) is not None
+    source, dist = project / "source", project / "dist"
+    if change == "edit a source":
+        path = source / AI
+        path.write_bytes(path.read_bytes().replace(b"Which NVIDIA GPU", b"Which  NVIDIA GPU", 1))
+    elif change == "add a source":
+        shutil.copy(source / AI, source / "copy.txt")
+    elif change == "delete a source":
+        (source / AI).unlink()
+    elif change == "touch the settings":
+        (source / "nca-anki.toml").write_text("# nothing\n", encoding="utf-8")
+    elif change == "edit a template":
+        with (project / "templates" / "style.css").open("a", encoding="utf-8") as css:
+            css.write("\n/* edited */\n")
+    elif change == "add a template":
+        (project / "templates" / "partials").mkdir()
+        (project / "templates" / "partials" / "x.html").write_text("x", encoding="utf-8")
+    elif change == "edit the lock":
+        with (source / "nca-anki.lock").open("a", encoding="utf-8") as lock:
+            lock.write("\n")
+    elif change == "edit a deck":
+        deck = next(dist.glob("*.apkg"))
+        deck.write_bytes(deck.read_bytes() + b"\0")
+    elif change == "delete a deck":
+        next(dist.glob("*.apkg")).unlink()
+    elif change == "add a stray deck":
+        (dist / "old-topic.apkg").write_bytes(b"PK")
+    elif change == "corrupt the cache":
+        (dist / CACHE_NAME).write_text("{", encoding="utf-8")
+    assert replay(options()) is None
+
+
+def test_a_build_with_events_records_nothing_to_replay_until_a_quiet_rebuild(project):
+    """'Question removed' is news once: a replay must not repeat it, nor lose it."""
+    assert build(options()).ok
+    path = project / "source" / AI
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[: text.index("Question 7:")], encoding="utf-8")
+    removing = build(options())
+    assert removing.ok and removing.removed
+    assert replay(options()) is None  # its report has a warning that would not recur
+    quiet = build(options())
+    assert not quiet.removed
+    assert not any("question removed" in d.message for d in quiet.diagnostics)
+    replayed = replay(options())
+    assert replayed is not None and replayed.diagnostics == quiet.diagnostics
+
+
+def test_a_failed_build_is_never_replayed(project):
+    assert build(options()).ok
+    (project / "templates" / "choices.html").write_text("{{ choices | no_such_filter }}",
+                                                         encoding="utf-8")
+    assert not build(options()).ok
+    assert replay(options()) is None
+    assert not build(options()).ok  # still the full build, still the error
+
+
+def test_the_cache_records_the_state_and_replays_it_through_the_cli(project, cli):
+    assert cli().status == 0
+    first = cli()
+    assert first.status == 0
+    cache = json.loads((project / "dist" / CACHE_NAME).read_text(encoding="utf-8"))
+    assert cache["replay"]["state"] and len(cache["replay"]["topics"]) == 3
+    again = cli()
+    assert (again.status, again.out, again.err) == (first.status, first.out, first.err)
+    assert again.out.count("unchanged") == 6  # "(7 unchanged) -> ... unchanged", per topic
+
+
+def test_a_no_op_through_the_command_line_does_not_load_the_pipeline(project):
+    """The point of replay.py: a no-op costs reading and hashing, not importing genanki,
+    Jinja and Markdown."""
+    assert build(options()).ok
+    probe = ("import sys; from nca_anki.cli import main; status = main([]); "
+             "print(status, sorted(m for m in ('genanki', 'jinja2', 'markdown', 'nh3') "
+             "if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         cwd=project, check=True)
+    assert run.stdout.splitlines()[-1] == "0 []"
+    (project / "source" / AI).write_text((project / "source" / AI).read_text(
+        encoding="utf-8").replace("Which NVIDIA GPU", "Which NVIDIA  GPU", 1), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         cwd=project, check=True)
+    assert run.stdout.splitlines()[-1] == "0 ['genanki', 'jinja2', 'markdown', 'nh3']"
+
+
+# --- parallel workers ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("bank", ["seeds", "generated"])
+def test_forked_workers_write_the_same_decks_and_lock_as_one_process(tmp_path, bank):
+    built = {}
+    for jobs in (1, 2):
+        root = tmp_path / f"jobs-{jobs}"
+        shutil.copytree(REPO / "source", root / "source")
+        shutil.copytree(REPO / "templates", root / "templates")
+        if bank == "generated":
+            generated_bank(root, topics=4, per_part=60)
+        report = build(BuildOptions(root / "source", root / "templates", root / "dist",
+                                    now=1_800_000_000, jobs=jobs))
+        assert report.ok
+        built[jobs] = ({p.name: archive_entries(p) for p in (root / "dist").glob("*.apkg")},
+                       (root / "source" / "nca-anki.lock").read_bytes(),
+                       [(t.deck_name, t.new, t.status) for t in report.topics],
+                       [str(d).replace(str(root), "") for d in report.diagnostics])
+    assert built[1] == built[2]
+    assert len(built[1][0]) >= 3
+
+
+def test_a_worker_s_error_fails_its_topic_alone(project, monkeypatch):
+    """A deck that cannot be written, found in a worker, is reported like any other."""
+    assert build(options()).ok
+    (project / "source" / AI).write_text((project / "source" / AI).read_text(
+        encoding="utf-8").replace("Which NVIDIA GPU", "Which NVIDIA  GPU", 1), encoding="utf-8")
+    target = project / "dist" / "ai-deep-learning-frameworks.apkg"
+    target.unlink()
+    target.mkdir()  # a folder where the deck goes: the write fails
+    report = build(options(jobs=2))
+    assert not report.ok
+    assert [t.status for t in report.topics] == ["failed", "unchanged", "unchanged"]
+    assert any("ai-deep-learning-frameworks.apkg" in d.path and d.is_error
+               for d in report.diagnostics)
+
+
+# --- progress ------------------------------------------------------------------------------
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_on_a_terminal_once_a_build_takes_a_while(project, monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr(cli_module, "PROGRESS_AFTER_SECONDS", 0.0)
+    bars = cli_module._ProgressBars(terminal)
+    assert build(options(), bars).ok
+    bars.close()
+    shown = terminal.getvalue()
+    assert "rendering" in shown and "writing decks" in shown and "/19 " in shown
+
+
+def test_a_quick_build_or_a_pipe_shows_no_progress(project, monkeypatch):
+    terminal = _Terminal()
+    bars = cli_module._ProgressBars(terminal)  # the default: two seconds' grace
+    assert build(options(), bars).ok
+    bars.close()
+    assert terminal.getvalue() == ""
+    monkeypatch.setattr(cli_module, "PROGRESS_AFTER_SECONDS", 0.0)
+    pipe = io.StringIO()
+    bars = cli_module._ProgressBars(pipe)
+    shutil.rmtree(project / "dist")
+    assert build(options(), bars).ok
+    bars.close()
+    assert pipe.getvalue() == ""
