@@ -11,32 +11,43 @@ with its line; it is repaired only where the repair is unambiguous.
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from dataclasses import dataclass
-
-import ftfy
+from typing import Any
 
 from .diagnostics import Diagnostic, clip, warning
 
-# Only undo mis-decoded UTF-8 (e.g. "â€”" for "—"); every other ftfy "fix" would change
-# what the author wrote (quotes, ligatures, widths) and is not ours to make.
-_FTFY_CONFIG = ftfy.TextFixerConfig(
-    unescape_html=False,
-    remove_terminal_escapes=False,
-    fix_encoding=True,
-    restore_byte_a0=False,
-    replace_lossy_sequences=False,
-    decode_inconsistent_utf8=True,
-    fix_c1_controls=False,
-    fix_latin_ligatures=False,
-    fix_character_width=False,
-    uncurl_quotes=False,
-    fix_line_breaks=False,
-    fix_surrogates=False,
-    remove_control_chars=False,
-    normalization=None,
-    explain=False,
-)
+
+@functools.cache
+def _ftfy() -> tuple[Any, Any]:
+    """ftfy and its settings, loaded on the first line that is not ASCII (importing it
+    costs a tenth of a second that a build from the parse cache need not pay)."""
+    import ftfy
+
+    return ftfy, _ftfy_config(ftfy)
+
+
+def _ftfy_config(ftfy: Any) -> Any:
+    # Only undo mis-decoded UTF-8 (e.g. "â€”" for "—"); every other ftfy "fix" would
+    # change what the author wrote (quotes, ligatures, widths) and is not ours to make.
+    return ftfy.TextFixerConfig(
+        unescape_html=False,
+        remove_terminal_escapes=False,
+        fix_encoding=True,
+        restore_byte_a0=False,
+        replace_lossy_sequences=False,
+        decode_inconsistent_utf8=True,
+        fix_c1_controls=False,
+        fix_latin_ligatures=False,
+        fix_character_width=False,
+        uncurl_quotes=False,
+        fix_line_breaks=False,
+        fix_surrogates=False,
+        remove_control_chars=False,
+        normalization=None,
+        explain=False,
+    )
 
 
 @dataclass(frozen=True)
@@ -115,7 +126,11 @@ def decode_source(data: bytes, path: str) -> DecodedText:
 
     lines = text.split("\n")
     for number, line in enumerate(lines, start=1):
-        fixed = line if line.isascii() else ftfy.fix_text(line, _FTFY_CONFIG)
+        if line.isascii():
+            fixed = line
+        else:
+            ftfy, config = _ftfy()
+            fixed = ftfy.fix_text(line, config)
         if fixed != line:
             diagnostics.append(
                 warning(path, number, f"repaired encoding damage: {clip(line, 60)!r} "

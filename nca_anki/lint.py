@@ -36,10 +36,13 @@ def _longest_answer(question: Question) -> Diagnostic | None:
         return None  # the parser reports these
     correct = question.correct_indexes[0]
     answer = visible_length(question.choices[correct].text)
-    distractor = max(visible_length(c.text) for i, c in enumerate(question.choices)
-                     if i != correct)
-    if answer < LONGEST_RATIO * distractor or answer - distractor < LONGEST_MARGIN:
+    others = [c.text for i, c in enumerate(question.choices) if i != correct]
+    # Any distractor longer than this clears the question. A text is never shorter as
+    # written than as read, so most need no measuring at all.
+    limit = min(answer / LONGEST_RATIO, answer - LONGEST_MARGIN)
+    if any(len(text) > limit and visible_length(text) > limit for text in others):
         return None
+    distractor = max(visible_length(text) for text in others)
     return warning(question.path, question.line,
                    f"Question {question.number}'s correct choice is the longest by far "
                    f"({answer} characters; the longest distractor has {distractor}): learners "
