@@ -12,17 +12,19 @@ import functools
 import hashlib
 import os
 import time
+from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import diagnostics as diag
-from .cache import Cache, code_digest, dump_cache, folder_digest, load_cache, topic_key
+from .cache import (Cache, ParseCache, code_digest, dump_cache, folder_digest, load_cache,
+                    topic_key)
 from .config import Config, load_config
 from .decode import decode_source
 from .diagnostics import Diagnostic
-from .files import (CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, SOURCE_SUFFIX,
-                    question_files)
+from .files import (CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME,
+                    SOURCE_SUFFIX, question_files)
 from .identity import Assignment, IdentifiedNote, Lock, LockEntry, assign, by_topic
 from .lockfile import dump_lock, future_mods, load_lock, load_old_lock
 from .lint import giveaways
@@ -58,11 +60,12 @@ def _wait_until(moment: int) -> None:
         time.sleep(delay)
 
 
-def _read_sources(source: Path) -> tuple[tuple[ParsedFile, ...], dict[str, str],
-                                         dict[str, str], list[Diagnostic]]:
-    """Parse every question file; also return each file's shown path -> its path inside
-    ``source`` (what the lock records), for every file found, readable or not, and each
-    read file's shown path -> the SHA-256 of its bytes (for the build cache)."""
+def _read_sources(source: Path, cache: ParseCache) -> tuple[
+        tuple[ParsedFile, ...], dict[str, str], dict[str, str], list[Diagnostic]]:
+    """Parse every question file (or take it from the parse cache if its path and bytes
+    are the same); also return each file's shown path -> its path inside ``source`` (what
+    the lock records), for every file found, readable or not, and each read file's shown
+    path -> the SHA-256 of its bytes (for the build cache)."""
     files, problems = [], []
     digests: dict[str, str] = {}
     paths = question_files(source)
@@ -75,10 +78,15 @@ def _read_sources(source: Path) -> tuple[tuple[ParsedFile, ...], dict[str, str],
             problems.append(diag.error(shown, 0, f"cannot read file: {exc.strerror or exc}"))
             continue
         digests[shown] = hashlib.sha256(data).hexdigest()
-        decoded = decode_source(data, shown)
-        parsed = parse(decoded.text, shown)
-        problems += decoded.diagnostics + parsed.diagnostics
-        files.append(parsed.file)
+        known = cache.get(shown, digests[shown])
+        if known is None:
+            decoded = decode_source(data, shown)
+            parsed = parse(decoded.text, shown)
+            known = parsed.file, decoded.diagnostics + parsed.diagnostics
+            cache.put(shown, digests[shown], known)
+        file, file_problems = known
+        problems += file_problems
+        files.append(file)
     if not paths:
         problems.append(diag.error(source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
                                    "found; add some or pass --source DIR"))
@@ -142,23 +150,29 @@ class _Inputs:
     note_type: NoteType | None
     lock: Lock | None
     problems: tuple[Diagnostic, ...]
-    lock_problems: tuple[Diagnostic, ...]  # also in problems: what reading the lock found
+    # Also in problems: what reading the lock and the parse cache found. They are about
+    # this build's events (a merge resolved, a cache rebuilt) and do not recur.
+    events: tuple[Diagnostic, ...]
+    parsed: ParseCache
     global_failure: bool  # settings, templates or lock broken: no topic can be built
 
 
 def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs:
     config_path = _display(options.source, CONFIG_NAME)
-    files, sources, digests, problems = _read_sources(options.source)
+    parsed = ParseCache(options.out / PARSED_NAME)
+    files, sources, digests, problems = _read_sources(options.source, parsed)
+    parse_cache_problems = parsed.problems
     config, config_problems = load_config(options.source, config_path)
     topics, topic_problems = group_topics(files, config, config_path)
     note_type, template_problems = renderer.note_type()
     lock, lock_problems = _read_lock(options.source, now, options.out, topics)
     shared = [*config_problems, *template_problems, *lock_problems]
+    events = (*lock_problems, *parse_cache_problems)
     # Without any question file every lock entry would look removed: stop instead.
     return _Inputs(config, topics, tuple(f for f in files if not f.title), sources, digests,
                    note_type, lock,
-                   (*problems, *topic_problems, *shared), tuple(lock_problems),
-                   diag.has_errors(shared) or not files)
+                   (*problems, *topic_problems, *shared, *parse_cache_problems), events,
+                   parsed, diag.has_errors(shared) or not files)
 
 
 def _render_notes(renderer: Renderer, inputs: _Inputs, reused: set[str], workers: int,
@@ -232,6 +246,8 @@ def _write_lock(lock_path: Path, lock_text: str, out: Path) -> list[Diagnostic]:
     no package may be written: it could not be rebuilt identically."""
     remove_stale_temporaries(lock_path.parent, lock_path.name)
     remove_stale_temporaries(out, ".apkg")
+    remove_stale_temporaries(out, ".json")  # the caches
+    remove_stale_temporaries(out / PARSED_NAME, ".json")
     try:
         write_atomic(lock_path, lock_text.encode())
     except WriteError as exc:
@@ -339,7 +355,7 @@ def build(options: BuildOptions, progress: Progress | None = None) -> BuildRepor
     if options.check or (write_problems and diag.has_errors(write_problems)):
         return report
     # Warnings about this build's events do not recur in a rebuild: nothing to replay.
-    events = [*cache_problems, *inputs.lock_problems, *identity_problems, *write_problems]
+    events = [*cache_problems, *inputs.events, *identity_problems, *write_problems]
     cache_problems = _remember(options, inputs, cache, keys, assignment, written, lock_text,
                                None if events or not report.ok else report)
     return replace(report, diagnostics=diag.sort_diagnostics([*report.diagnostics,
@@ -352,7 +368,15 @@ def _identify(options: BuildOptions, inputs: _Inputs, good: list[Topic],
     """Give every note to be built its identity (see identity.py); warn of merge twins and
     of questions removed from the source."""
     assert inputs.note_type is not None and inputs.lock is not None
-    published = functools.cache(lambda: published_texts(options.out))  # decks read once at most
+    slugs = {t.name: t.slug for t in inputs.topics}
+
+    @functools.cache  # each deck is read once at most
+    def published(topics: frozenset[str] | None) -> dict[str, LockEntry]:
+        if topics is None:
+            return published_texts(options.out)
+        return published_texts(options.out, {
+            f"{slugs.get(t) or deck_for(t, inputs.config)[1]}.apkg" for t in topics})
+
     assignment = assign(tuple((t.name, n) for t in good for n in rendered[t.name]),
                         inputs.note_type, inputs.lock, frozen, now, inputs.sources,
                         texts=published)
@@ -363,7 +387,7 @@ def _identify(options: BuildOptions, inputs: _Inputs, good: list[Topic],
             lock_shown, 0, f"two identities for one question (a merge?): kept the one in the "
                            f"published deck, dropped {twin.guid} ({diag.clip(twin.prompt, 50)!r})"))
     # The lock keeps only an excerpt of each prompt; the published deck has it whole.
-    shown = published() if any(not e.has_text for e in assignment.removed) else {}
+    shown = published(frozenset(e.topic for e in assignment.removed if not e.has_text))
     for entry in assignment.removed:
         prompt = shown[entry.guid].prompt if entry.guid in shown else entry.prompt
         problems.append(diag.warning(
@@ -449,13 +473,14 @@ def _remember(options: BuildOptions, inputs: _Inputs, cache: Cache, keys: _Keys,
     if report is not None:
         decks = {f"{by_name[name].slug}.apkg": sha for name, (_, sha) in topics.items()
                  if name in by_name}
-        new = recorded(options, new, report, lock=hashlib.sha256(lock_text.encode()).hexdigest(),
-                       sources={inputs.sources[shown]: sha for shown, sha in inputs.digests.items()},
-                       decks=decks, templates=keys.templates)
-    if new == cache:
-        return []
+        sources = {inputs.sources[shown]: sha for shown, sha in inputs.digests.items()}
+        new = recorded(options, new, report, sources=sources, decks=decks,
+                       lock=hashlib.sha256(lock_text.encode()).hexdigest(),
+                       templates=keys.templates)
     try:
-        write_atomic(options.out / CACHE_NAME, dump_cache(new).encode())
+        if new != cache:
+            write_atomic(options.out / CACHE_NAME, dump_cache(new).encode())
+        inputs.parsed.save(write_atomic)
     except WriteError as exc:
         return [diag.warning(exc.path.as_posix(), 0, f"build cache not saved: {exc.reason}")]
     return []
@@ -464,9 +489,9 @@ def _remember(options: BuildOptions, inputs: _Inputs, cache: Cache, keys: _Keys,
 def _results(topics: tuple[Topic, ...], assignment: Assignment, statuses: dict[str, str],
              out: Path, reused: Collection[str] = ()) -> tuple[TopicResult, ...]:
     results = []
+    tally = Counter((n.topic, n.status) for n in assignment.notes)  # one pass, not one a topic
     for topic in topics:
-        mine = [n for n in assignment.notes if n.topic == topic.name]
-        count = {s: sum(n.status == s for n in mine) for s in ("new", "changed", "unchanged")}
+        count = {s: tally[topic.name, s] for s in ("new", "changed", "unchanged")}
         if topic.name in reused:
             count["unchanged"] = len(topic.questions)
         results.append(TopicResult(topic.deck_name, _display(out, f"{topic.slug}.apkg"),

@@ -22,12 +22,13 @@ import importlib.util
 import json
 import sys
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, Severity, warning
+from .parse import Choice, ParsedFile, Question
 
 if TYPE_CHECKING:
     from .identity import LockEntry
@@ -61,8 +62,8 @@ def folder_digest(folder: Path, pattern: str = "*") -> str:
     """A hash of the names and bytes of the files in ``folder`` and its subfolders (a
     template can include another from a subfolder)."""
     files = sorted(p for p in folder.rglob(pattern) if p.is_file())
-    return _digest(f"{p.relative_to(folder).as_posix()}:{hashlib.sha256(p.read_bytes()).hexdigest()}"
-                   for p in files)
+    return _digest(f"{p.relative_to(folder).as_posix()}:"
+                   f"{hashlib.sha256(p.read_bytes()).hexdigest()}" for p in files)
 
 
 @functools.cache
@@ -116,8 +117,7 @@ def load_cache(path: Path) -> tuple[Cache, tuple[Diagnostic, ...]]:
             item = data["replay"]
             replay = Replay(str(item["state"]),
                             tuple((str(d), str(o), int(q)) for d, o, q in item["topics"]),
-                            tuple(Diagnostic(str(p), int(n), Severity(s), str(m))
-                                  for p, n, s, m in item["diagnostics"]))
+                            _diagnostics(item["diagnostics"]))
         return Cache(topics, replay), ()
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         return Cache(), (warning(path.as_posix(), 0, f"build cache ignored ({type(exc).__name__}: "
@@ -132,6 +132,89 @@ def dump_cache(cache: Cache) -> str:
                    for topic, (key, sha) in sorted(cache.topics.items())},
         "replay": None if replay is None else {
             "state": replay.state, "topics": [list(t) for t in replay.topics],
-            "diagnostics": [[d.path, d.line, d.severity.value, d.message]
-                            for d in replay.diagnostics]},
+            "diagnostics": _diagnostics_json(replay.diagnostics)},
     }, indent=1, ensure_ascii=False) + "\n"
+
+
+# --- parsed source files ------------------------------------------------------------------
+# Parsing every question file was most of what a one-topic edit cost. A file whose path and
+# bytes are unchanged is read back instead from its own small JSON file in the folder
+# ``.nca-anki-parsed`` beside the cache: its questions and the diagnostics decoding and
+# parsing gave. One file per source, so an edit writes one file, not all of them.
+
+_PARSED_FORMAT = "nca-anki-parsed-2"
+Parsed = tuple[ParsedFile, tuple[Diagnostic, ...]]  # a file, and what reading it found
+
+
+def _diagnostics_json(diagnostics: Iterable[Diagnostic]) -> list[list[object]]:
+    return [[d.path, d.line, d.severity.value, d.message] for d in diagnostics]
+
+
+def _diagnostics(items: Iterable[list[object]]) -> tuple[Diagnostic, ...]:
+    return tuple(Diagnostic(str(p), int(n), Severity(s), str(m))  # type: ignore[call-overload]
+                 for p, n, s, m in items)
+
+
+class ParseCache:
+    """The parsed source files in ``folder``; ``get`` what is there, ``put`` what was
+    parsed, then ``save`` (which also deletes the entries of files no longer read)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.problems: list[Diagnostic] = []  # entries that could not be read
+        self._used: set[str] = set()
+        self._new: dict[str, str] = {}
+
+    @staticmethod
+    def _name(shown: str, sha256: str) -> str:
+        return hashlib.sha256(f"{shown}\x1f{sha256}".encode()).hexdigest()[:40] + ".json"
+
+    def get(self, shown: str, sha256: str) -> Parsed | None:
+        name = self._name(shown, sha256)
+        self._used.add(name)
+        path = self.folder / name
+        try:
+            data = json.loads(path.read_bytes())
+            if data.get("format") != _PARSED_FORMAT or data.get("code") != code_digest():
+                return None  # another version's: parse again, and overwrite it
+            title, name_, part, title_line, questions = data["file"]
+            return ParsedFile(
+                shown, str(title), str(name_), int(part),
+                tuple(Question(int(number), str(prompt),
+                               tuple(Choice(str(t), bool(c), int(n)) for t, c, n in choices),
+                               str(explanation), shown, int(line))
+                      for number, prompt, choices, explanation, line in questions),
+                int(title_line)), _diagnostics(data["diagnostics"])
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            self.problems.append(warning(path.as_posix(), 0, f"parse cache entry ignored "
+                                         f"({type(exc).__name__}: {exc}); parsed again"))
+            return None
+
+    def put(self, shown: str, sha256: str, parsed: Parsed) -> None:
+        file, diagnostics = parsed
+        if any(q.path != shown for q in file.questions) or file.path != shown:
+            return  # not in the form get() rebuilds: never cache what would come back wrong
+        self._new[self._name(shown, sha256)] = json.dumps({
+            "format": _PARSED_FORMAT, "code": code_digest(),
+            "diagnostics": _diagnostics_json(diagnostics),
+            "file": [file.title, file.name, file.part, file.title_line,
+                     [[q.number, q.prompt, [[c.text, c.correct, c.line] for c in q.choices],
+                       q.explanation, q.line] for q in file.questions]],
+        }, ensure_ascii=False, separators=(",", ":"))
+
+    def save(self, write: Callable[[Path, bytes], object]) -> None:
+        """Write the new entries with ``write`` (which may raise) and delete the unused."""
+        for name, text in sorted(self._new.items()):
+            write(self.folder / name, text.encode())
+        self._new.clear()
+        try:
+            stale = [p for p in self.folder.glob("*.json") if p.name not in self._used]
+        except OSError:
+            return
+        for path in stale:
+            try:
+                path.unlink()
+            except OSError:
+                pass  # the next build tries again

@@ -13,6 +13,7 @@ CONFIG_NAME = "nca-anki.toml"  # settings, in the source folder
 LOCK_NAME = "nca-anki.lock"  # identities, in the source folder (lockfile.py)
 OLD_LOCK_NAME = "nca-anki.lock.json"  # format 1 of the lock, migrated on the next build
 CACHE_NAME = ".nca-anki-cache.json"  # in the output folder, git-ignored (cache.py)
+PARSED_NAME = ".nca-anki-parsed"  # beside it: a folder of parsed source files (cache.py)
 
 
 def question_files(source: Path) -> list[Path]:

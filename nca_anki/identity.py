@@ -166,11 +166,13 @@ def _new_guid(topic: str, note: RenderedNote, taken: set[str]) -> str:
 def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, lock: Lock,
            frozen_topics: frozenset[str], now: int,
            files: Mapping[str, str] | None = None,
-           texts: Callable[[], Mapping[str, LockEntry]] | None = None) -> Assignment:
+           texts: Callable[[frozenset[str] | None], Mapping[str, LockEntry]] | None = None
+           ) -> Assignment:
     """Match ``notes`` (topic name, note) to ``lock`` and return their identities and the
     new lock. Entries of ``frozen_topics`` (topics that failed to build) are kept as they are.
     ``files`` maps a question's shown path to the path the lock records for it; ``texts``
-    gives the question texts of entries read without them (by GUID), when needed.
+    gives the question texts of entries read without them (by GUID), when needed, from
+    the decks of the given topics (None: every deck).
     """
     files = files or {}
     frozen = [e for e in lock.entries if e.topic in frozen_topics]
@@ -181,14 +183,20 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
     if texts is not None and _twins(candidates):
         # Two live entries for one question (parallel branches that each gave it an
         # identity): the one learners already have, in the published deck, goes first.
-        published = texts()
+        published = texts(None)
         candidates.sort(key=lambda e: e.guid not in published)  # stable otherwise
     matched = pair(questions, [_entry_item(entry) for entry in candidates])
     if texts is not None and len(matched) < len(notes):
         # Hashes alone did not find every question. The published decks (read only now)
         # give the old texts that similarity needs, and the identity of any question they
         # hold that the lock lost (a damaged or badly merged lock): one mechanism for both.
-        known = published if published is not None else texts()
+        # Only the decks of topics with a question or an entry still unpaired are read: an
+        # edit in one topic reads one deck, not every deck.
+        paired = set(matched.values())
+        wanted = frozenset({topic for i, (topic, _) in enumerate(notes) if i not in matched}
+                           | {e.topic for j, e in enumerate(candidates)
+                              if j not in paired and e.removed is None})
+        known = published if published is not None else texts(wanted)
         listed = {e.guid for e in lock.entries}
         candidates = with_texts(candidates, known)
         candidates += [e for guid, e in sorted(known.items())

@@ -14,7 +14,7 @@ import json
 import re
 import sqlite3
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,13 +95,16 @@ class _Published:
     unreadable: tuple[str, str] | None = None  # (deck, why) when a deck cannot be read
 
 
-def _read_published(out: Path, topics_by_deck: Mapping[str, str]) -> _Published:
-    """Every note of ours in the decks in ``out``, as lock entries with their text;
-    reading stops at a deck that cannot be read."""
+def _read_published(out: Path, topics_by_deck: Mapping[str, str],
+                    only: Collection[str] | None = None) -> _Published:
+    """Every note of ours in the decks in ``out`` (only the files named in ``only``, if
+    given), as lock entries with their text; reading stops at a deck that cannot be read."""
     entries: list[LockEntry] = []
     note_types: list[tuple[int, NoteType]] = []
     problems: list[Diagnostic] = []
     for path in sorted(out.glob("*.apkg")) if out.is_dir() else []:
+        if only is not None and path.name not in only:
+            continue
         shown = path.as_posix()
         try:
             deck = _read_deck(path)
@@ -119,11 +122,12 @@ def _read_published(out: Path, topics_by_deck: Mapping[str, str]) -> _Published:
     return _Published(entries, note_types, problems)
 
 
-def published_texts(out: Path) -> dict[str, LockEntry]:
-    """GUID -> the question as the published decks show it, for similarity matching. A
-    deck that cannot be read contributes nothing (the build then makes new identities only
-    for questions it cannot recognise, as without the texts)."""
-    return {e.guid: e for e in _read_published(out, {}).entries}
+def published_texts(out: Path, only: Collection[str] | None = None) -> dict[str, LockEntry]:
+    """GUID -> the question as the published decks show it (only the deck files named in
+    ``only``, if given), for similarity matching. A deck that cannot be read contributes
+    nothing (the build then makes new identities only for questions it cannot recognise,
+    as without the texts)."""
+    return {e.guid: e for e in _read_published(out, {}, only).entries}
 
 
 def recover_lock(out: Path, topics_by_deck: Mapping[str, str], lock_shown: str

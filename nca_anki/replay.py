@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .cache import Cache, Replay, code_digest, folder_digest, load_cache
-from .files import CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, question_files
+from .files import (CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME,
+                    question_files)
 from .output import remove_stale_temporaries
 from .report import BuildOptions, BuildReport, TopicResult
 
@@ -72,6 +73,8 @@ def replay(options: BuildOptions) -> BuildReport | None:
     if not options.check:  # as the build would: clear what a killed build left
         remove_stale_temporaries(options.source, LOCK_NAME)
         remove_stale_temporaries(options.out, ".apkg")
+        remove_stale_temporaries(options.out, ".json")  # the caches
+        remove_stale_temporaries(options.out / PARSED_NAME, ".json")
     status = "unchanged"  # with --check too: every deck is what the sources build
     return BuildReport(tuple(TopicResult(deck, output, questions, unchanged=questions,
                                          status=status)

@@ -75,13 +75,13 @@ def test_missing_source_and_templates_folders_are_named(tmp_path, cli, monkeypat
 
 def test_missing_template_names_the_folder_searched_and_keeps_decks(project, cli):
     assert cli().status == 0
-    before = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    before = {p.name: p.read_bytes() for p in (project / "dist").iterdir() if p.is_file()}
     (project / "templates" / "back.html").unlink()
     run = cli()
     assert run.status == 1
     assert ("templates/back.html: error: template not found; searched templates; restore it "
             "from the project's templates/") in run.err
-    assert before == {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    assert before == {p.name: p.read_bytes() for p in (project / "dist").iterdir() if p.is_file()}
 
 
 def test_undefined_template_variable_is_an_error_at_its_line(project, cli):
@@ -209,7 +209,7 @@ def test_readme_test_command_is_what_ci_runs():
 
 def test_broken_choices_template_builds_nothing_and_keeps_decks(project, cli):
     assert cli().status == 0
-    before = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    before = {p.name: p.read_bytes() for p in (project / "dist").iterdir() if p.is_file()}
     lock = (project / "source" / "nca-anki.lock").read_bytes()
     (project / "templates" / "choices.html").write_text("{{ choices | no_such_filter }}")
     run = cli()
@@ -218,7 +218,7 @@ def test_broken_choices_template_builds_nothing_and_keeps_decks(project, cli):
         "templates/choices.html:1: error: template syntax error: No filter named "
         "'no_such_filter'."]
     assert run.out.count(": failed;") == 3
-    assert before == {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    assert before == {p.name: p.read_bytes() for p in (project / "dist").iterdir() if p.is_file()}
     assert (project / "source" / "nca-anki.lock").read_bytes() == lock
 
 

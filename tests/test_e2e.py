@@ -342,7 +342,7 @@ def test_hostile_titles_write_only_inside_the_output_folder(project, cli, tmp_pa
     dist = (project / "dist").resolve()
     assert created - {source / "nca-anki.lock"}
     for path in created - {source / "nca-anki.lock"}:
-        assert path.resolve().parent == dist, path
+        assert path.resolve().parent in (dist, dist / ".nca-anki-parsed"), path
     assert (project / "dist" / "tcp-ip-basics.apkg").is_file()
     assert (project / "dist" / "escape.apkg").is_file()
 
@@ -379,6 +379,7 @@ def test_build_leaves_no_temporary_files(project, cli, tmp_path, monkeypatch):
     assert list(temp.iterdir()) == []
     for folder in (project / "dist", project / "source"):
         assert not [p for p in folder.iterdir()
-                    if p.name.startswith(".") and p.name != ".nca-anki-cache.json"]
+                    if p.name.startswith(".")
+                    and p.name not in (".nca-anki-cache.json", ".nca-anki-parsed")]
 
 

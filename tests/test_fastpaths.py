@@ -18,7 +18,7 @@ import pytest
 from conftest import REPO, archive_entries
 from nca_anki import cli as cli_module
 from nca_anki.build import BuildOptions, build
-from nca_anki.files import CACHE_NAME
+from nca_anki.files import CACHE_NAME, PARSED_NAME
 from nca_anki.replay import replay
 
 sys.path.insert(0, str(REPO / "bench"))
@@ -224,3 +224,100 @@ def test_a_quick_build_or_a_pipe_shows_no_progress(project, monkeypatch):
     assert build(options(), bars).ok
     bars.close()
     assert pipe.getvalue() == ""
+
+
+# --- parse cache ---------------------------------------------------------------------------
+
+def test_sources_read_back_from_the_parse_cache_build_exactly_what_parsing_builds(tmp_path):
+    """Edit one topic: the other files come from the parse cache. The same edit with no
+    parse cache must give the same decks, lock, counts and diagnostics."""
+    outcomes = []
+    for use_cache in (True, False):
+        root = tmp_path / f"cache-{use_cache}"
+        shutil.copytree(REPO / "source", root / "source")
+        shutil.copytree(REPO / "templates", root / "templates")
+        opts = BuildOptions(root / "source", root / "templates", root / "dist",
+                            now=1_800_000_000)
+        assert build(opts).ok
+        assert len(list((root / "dist" / PARSED_NAME).glob("*.json"))) == 3
+        if not use_cache:
+            shutil.rmtree(root / "dist" / PARSED_NAME)
+        path = root / "source" / AI
+        path.write_text(path.read_text(encoding="utf-8").replace(
+            "Which NVIDIA GPU", "Which NVIDIA  GPU", 1), encoding="utf-8")
+        report = build(BuildOptions(root / "source", root / "templates", root / "dist",
+                                    now=1_800_000_100))
+        assert report.ok
+        outcomes.append(({p.name: archive_entries(p) for p in (root / "dist").glob("*.apkg")},
+                         (root / "source" / "nca-anki.lock").read_bytes(),
+                         [(t.deck_name, t.new, t.changed, t.unchanged, t.status)
+                          for t in report.topics],
+                         [str(d).replace(root.as_posix(), "") for d in report.diagnostics]))
+    assert outcomes[0] == outcomes[1]
+    assert [changed for _, _, changed, _, _ in outcomes[0][2]] == [1, 0, 0]
+
+
+def test_only_changed_files_are_parsed_again(project, monkeypatch):
+    assert build(options()).ok
+    import nca_anki.build as pipeline
+    parsed: list[str] = []
+    real = pipeline.parse
+
+    def parse(text, path):
+        parsed.append(path)
+        return real(text, path)
+
+    monkeypatch.setattr(pipeline, "parse", parse)
+    assert build(options()).ok
+    assert parsed == []
+    path = project / "source" / AI
+    path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert build(options()).ok
+    assert parsed == [f"source/{AI}"]
+
+
+def test_a_corrupt_parse_cache_entry_is_parsed_again_with_a_warning(project):
+    assert build(options()).ok
+    entries = sorted((project / "dist" / PARSED_NAME).glob("*.json"))
+    good = entries[0].read_bytes()
+    entries[0].write_text('{"format": "nca-anki-parsed-2", "code', encoding="utf-8")
+    report = build(options())
+    assert report.ok
+    assert [d.message.split(" (")[0] for d in report.diagnostics if PARSED_NAME in d.path] \
+        == ["parse cache entry ignored"]
+    assert entries[0].read_bytes() == good  # parsed again and rewritten
+    foreign = json.loads(good)
+    foreign["code"] = "another version"
+    entries[0].write_text(json.dumps(foreign), encoding="utf-8")
+    report = build(options())
+    assert report.ok and not any(PARSED_NAME in d.path for d in report.diagnostics)
+    assert entries[0].read_bytes() == good
+
+
+def test_entries_of_files_no_longer_read_are_deleted(project):
+    assert build(options()).ok
+    (project / "source" / AI).unlink()
+    build(options())
+    assert len(list((project / "dist" / PARSED_NAME).glob("*.json"))) == 2
+
+
+def test_the_only_edited_topic_s_deck_is_read_for_matching(project, monkeypatch):
+    """A reworded question needs the published texts for similarity: only its topic's
+    deck is opened, not every deck."""
+    assert build(options()).ok
+    import nca_anki.recover as recover
+    opened: list[str] = []
+    real = recover._read_deck
+
+    def read_deck(path):
+        opened.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(recover, "_read_deck", read_deck)
+    path = project / "source" / AI
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "Which NVIDIA GPU architecture first", "Which NVIDIA GPU architecture was the first"),
+        encoding="utf-8")
+    report = build(options())
+    assert report.ok and [t.changed for t in report.topics] == [1, 0, 0]
+    assert opened == ["ai-deep-learning-frameworks.apkg"]
