@@ -21,7 +21,8 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+
+from .once import computed_once
 
 # Below this score a question is new: better a new card than a wrong card's history.
 MATCH_THRESHOLD = 0.6
@@ -89,19 +90,19 @@ class Item:
                    prompt=prompt_key or prompt_id(prompt), prompt_text=prompt,
                    choices=tuple(choices), answer=answer, explanation=explanation)
 
-    @cached_property
+    @computed_once
     def prompt_pairs(self) -> frozenset[str]:
         return shingles(self.prompt_text)
 
-    @cached_property
+    @computed_once
     def choice_pairs(self) -> frozenset[str]:
         return frozenset().union(*map(shingles, self.choices))
 
-    @cached_property
+    @computed_once
     def explanation_pairs(self) -> frozenset[str]:
         return shingles(self.explanation)
 
-    @cached_property
+    @computed_once
     def answer_pairs(self) -> frozenset[str]:
         return shingles(self.choices[self.answer]) if 0 <= self.answer < len(self.choices) \
             else frozenset()

@@ -28,12 +28,12 @@ Nothing that merely looks like text is put on a card when it is really structure
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, clip, error, warning
+from .once import computed_once
 
 TITLE_SUFFIX = "Questions and Answers"
 _SEPARATORS = ("—", "–", "-", "--", "―")
@@ -69,7 +69,7 @@ class Question:
     path: str = field(default="", compare=False)
     line: int = field(default=0, compare=False)
 
-    @functools.cached_property  # asked for by several stages, per question
+    @computed_once  # asked for by several stages, per question
     def correct_indexes(self) -> tuple[int, ...]:
         return tuple(i for i, choice in enumerate(self.choices) if choice.correct)
 

@@ -7,13 +7,13 @@ phrase, no leading parent-deck name. ``nca-anki.toml`` may override a deck name.
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from dataclasses import dataclass
 
 from .config import Config, deck_name_problem
 from .diagnostics import Diagnostic, error, warning
+from .once import computed_once
 from .parse import ParsedFile, Question
 
 _REPEAT_RE = re.compile(r"\b(?P<phrase>\w+(?:\s+\w+){0,5}?)\s+(?P=phrase)\b", re.IGNORECASE)
@@ -27,7 +27,7 @@ class Topic:
     slug: str  # output file name without ".apkg"
     files: tuple[ParsedFile, ...]  # sorted by part
 
-    @functools.cached_property  # asked for per question by several stages
+    @computed_once  # asked for per question by several stages
     def questions(self) -> tuple[tuple[int, Question], ...]:
         """(part, question) in study order: by part, then as written."""
         return tuple((f.part, q) for f in self.files for q in f.questions)
