@@ -27,7 +27,7 @@ from .files import (CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NA
                     SOURCE_SUFFIX, question_files)
 from .identity import Assignment, IdentifiedNote, Lock, LockEntry, assign, by_topic
 from .lockfile import dump_lock, future_mods, load_lock, load_old_lock
-from .lint import giveaways
+from .lint import long_answers, position_cluster
 from .output import WriteError, inside, remove_stale_temporaries, write_atomic
 from .package import DeckSpec, build_package
 from .parallel import run_tasks, worker_count
@@ -60,14 +60,21 @@ def _wait_until(moment: int) -> None:
         time.sleep(delay)
 
 
-def _read_sources(source: Path, cache: ParseCache) -> tuple[
-        tuple[ParsedFile, ...], dict[str, str], dict[str, str], list[Diagnostic]]:
-    """Parse every question file (or take it from the parse cache if its path and bytes
-    are the same); also return each file's shown path -> its path inside ``source`` (what
-    the lock records), for every file found, readable or not, and each read file's shown
-    path -> the SHA-256 of its bytes (for the build cache)."""
+@dataclass(frozen=True)
+class _Sources:
+    files: tuple[ParsedFile, ...]
+    found: dict[str, str]  # every question file found: shown path -> path in the lock
+    digests: dict[str, str]  # every file read: shown path -> SHA-256 of its bytes
+    lint: dict[str, tuple[Diagnostic, ...]]  # shown path -> its lint warnings
+    problems: list[Diagnostic]
+
+
+def _read_sources(source: Path, cache: ParseCache) -> _Sources:
+    """Parse every question file, or take it from the parse cache if its path and bytes
+    are the same."""
     files, problems = [], []
     digests: dict[str, str] = {}
+    lint: dict[str, tuple[Diagnostic, ...]] = {}
     paths = question_files(source)
     found = {_display(source, p.relative_to(source)): p.relative_to(source).as_posix()
              for p in paths}
@@ -82,15 +89,17 @@ def _read_sources(source: Path, cache: ParseCache) -> tuple[
         if known is None:
             decoded = decode_source(data, shown)
             parsed = parse(decoded.text, shown)
-            known = parsed.file, decoded.diagnostics + parsed.diagnostics
+            known = (parsed.file, decoded.diagnostics + parsed.diagnostics,
+                     long_answers(parsed.file))
             cache.put(shown, digests[shown], known)
-        file, file_problems = known
+        file, file_problems, file_lint = known
         problems += file_problems
+        lint[shown] = file_lint
         files.append(file)
     if not paths:
         problems.append(diag.error(source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
                                    "found; add some or pass --source DIR"))
-    return tuple(files), found, digests, problems
+    return _Sources(tuple(files), found, digests, lint, problems)
 
 
 def _read_lock(source: Path, now: int, out: Path, topics: tuple[Topic, ...]
@@ -147,6 +156,7 @@ class _Inputs:
     orphans: tuple[ParsedFile, ...]  # files whose title could not be read
     sources: Mapping[str, str]  # every question file found: shown path -> path in the lock
     digests: Mapping[str, str]  # every file read: shown path -> SHA-256 of its bytes
+    lint: Mapping[str, tuple[Diagnostic, ...]]  # each file's lint warnings, by shown path
     note_type: NoteType | None
     lock: Lock | None
     problems: tuple[Diagnostic, ...]
@@ -160,7 +170,8 @@ class _Inputs:
 def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs:
     config_path = _display(options.source, CONFIG_NAME)
     parsed = ParseCache(options.out / PARSED_NAME)
-    files, sources, digests, problems = _read_sources(options.source, parsed)
+    read = _read_sources(options.source, parsed)
+    files, sources, digests, problems = read.files, read.found, read.digests, read.problems
     parse_cache_problems = parsed.problems
     config, config_problems = load_config(options.source, config_path)
     topics, topic_problems = group_topics(files, config, config_path)
@@ -170,7 +181,7 @@ def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs
     events = (*lock_problems, *parse_cache_problems)
     # Without any question file every lock entry would look removed: stop instead.
     return _Inputs(config, topics, tuple(f for f in files if not f.title), sources, digests,
-                   note_type, lock,
+                   read.lint, note_type, lock,
                    (*problems, *topic_problems, *shared, *parse_cache_problems), events,
                    parsed, diag.has_errors(shared) or not files)
 
@@ -333,8 +344,11 @@ def build(options: BuildOptions, progress: Progress | None = None) -> BuildRepor
         return BuildReport(_results(inputs.topics, nothing, {}, options.out),
                            diag.sort_diagnostics(problems))
 
+    # Lint warnings never fail a topic, and a topic that fails is not linted: its errors
+    # come first.
     problems += [d for topic in inputs.topics if topic.name not in failed
-                 for d in giveaways(topic)]  # warnings: never fail a topic
+                 for d in (*(d for path in topic.paths for d in inputs.lint.get(path, ())),
+                           *position_cluster(topic))]
     good = [t for t in inputs.topics if t.name not in failed | reused]  # to be built
     assignment, identity_problems = _identify(options, inputs, good, rendered,
                                               frozenset(failed | reused), now)

@@ -142,8 +142,10 @@ def dump_cache(cache: Cache) -> str:
 # ``.nca-anki-parsed`` beside the cache: its questions and the diagnostics decoding and
 # parsing gave. One file per source, so an edit writes one file, not all of them.
 
-_PARSED_FORMAT = "nca-anki-parsed-2"
-Parsed = tuple[ParsedFile, tuple[Diagnostic, ...]]  # a file, and what reading it found
+_PARSED_FORMAT = "nca-anki-parsed-3"
+# A file, what decoding and parsing it found, and its lint warnings (lint.long_answers;
+# kept apart because a topic that fails is not linted).
+Parsed = tuple[ParsedFile, tuple[Diagnostic, ...], tuple[Diagnostic, ...]]
 
 
 def _diagnostics_json(diagnostics: Iterable[Diagnostic]) -> list[list[object]]:
@@ -184,7 +186,7 @@ class ParseCache:
                                tuple(Choice(str(t), bool(c), int(n)) for t, c, n in choices),
                                str(explanation), shown, int(line))
                       for number, prompt, choices, explanation, line in questions),
-                int(title_line)), _diagnostics(data["diagnostics"])
+                int(title_line)), _diagnostics(data["diagnostics"]), _diagnostics(data["lint"])
         except FileNotFoundError:
             return None
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -193,12 +195,12 @@ class ParseCache:
             return None
 
     def put(self, shown: str, sha256: str, parsed: Parsed) -> None:
-        file, diagnostics = parsed
+        file, diagnostics, lint = parsed
         if any(q.path != shown for q in file.questions) or file.path != shown:
             return  # not in the form get() rebuilds: never cache what would come back wrong
         self._new[self._name(shown, sha256)] = json.dumps({
             "format": _PARSED_FORMAT, "code": code_digest(),
-            "diagnostics": _diagnostics_json(diagnostics),
+            "diagnostics": _diagnostics_json(diagnostics), "lint": _diagnostics_json(lint),
             "file": [file.title, file.name, file.part, file.title_line,
                      [[q.number, q.prompt, [[c.text, c.correct, c.line] for c in q.choices],
                        q.explanation, q.line] for q in file.questions]],

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 
 from .diagnostics import Diagnostic, warning
-from .parse import Question
+from .parse import ParsedFile, Question
 from .topics import Topic
 
 # Longest-answer giveaway: both thresholds must hold, so short choices ("Volta" against
@@ -70,9 +70,19 @@ def _position_cluster(topic: Topic) -> Diagnostic | None:
                    "this order: vary where the correct choice goes")
 
 
+def long_answers(file: ParsedFile) -> tuple[Diagnostic, ...]:
+    """A warning for each question of ``file`` whose correct choice is the longest by far
+    (per file, so the build keeps them with the parsed file and need not redo them)."""
+    return tuple(d for q in file.questions if (d := _longest_answer(q)) is not None)
+
+
+def position_cluster(topic: Topic) -> tuple[Diagnostic, ...]:
+    """A warning if the topic's correct answers cluster on one position."""
+    found = _position_cluster(topic)
+    return (found,) if found is not None else ()
+
+
 def giveaways(topic: Topic) -> tuple[Diagnostic, ...]:
     """Warnings for ``topic``: each question whose correct choice is the longest by far,
     then, once for the topic, a cluster of correct answers on one position."""
-    found = [_longest_answer(q) for _, q in topic.questions]
-    found.append(_position_cluster(topic))
-    return tuple(d for d in found if d is not None)
+    return (*(d for f in topic.files for d in long_answers(f)), *position_cluster(topic))

@@ -280,7 +280,7 @@ def test_a_corrupt_parse_cache_entry_is_parsed_again_with_a_warning(project):
     assert build(options()).ok
     entries = sorted((project / "dist" / PARSED_NAME).glob("*.json"))
     good = entries[0].read_bytes()
-    entries[0].write_text('{"format": "nca-anki-parsed-2", "code', encoding="utf-8")
+    entries[0].write_text('{"format": "nca-anki-parsed-3", "code', encoding="utf-8")
     report = build(options())
     assert report.ok
     assert [d.message.split(" (")[0] for d in report.diagnostics if PARSED_NAME in d.path] \
