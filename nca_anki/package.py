@@ -12,7 +12,6 @@ import hashlib
 import io
 import itertools
 import sqlite3
-import warnings
 import zipfile
 from dataclasses import dataclass
 
@@ -43,6 +42,11 @@ class _Note(genanki.Note):
 
     def write_to_db(self, cursor, timestamp, deck_id, id_gen):  # type: ignore[override]
         super().write_to_db(cursor, self.mod, deck_id, id_gen)
+
+    def _check_invalid_html_tags_in_fields(self) -> None:
+        """genanki guesses at "invalid HTML" with a regex over every field of every note;
+        ours come from the sanitiser, so its guesses could only be false alarms, and they
+        cost a tenth of the packaging time."""
 
 
 def deck_id(name: str) -> int:
@@ -76,12 +80,8 @@ def build_package(deck: DeckSpec, note_type: NoteType, note_type_mod: int) -> by
     newest = max([note_type_mod, *(n.mod for n in deck.notes)])
     conn = sqlite3.connect(":memory:")
     try:
-        with warnings.catch_warnings():
-            # genanki guesses at "invalid HTML" with a regex; our fields come from the
-            # sanitiser, so its guesses can only be false alarms on the user's terminal.
-            warnings.filterwarnings("ignore", message="Field contained the following invalid")
-            genanki.Package(anki_deck).write_to_db(conn.cursor(), note_type_mod,
-                                                   itertools.count(newest * 1000))
+        genanki.Package(anki_deck).write_to_db(conn.cursor(), note_type_mod,
+                                               itertools.count(newest * 1000))
         conn.commit()
         collection = conn.serialize()
     finally:
