@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from nca_anki.diagnostics import error
 from nca_anki.parse import Choice, Question, parse
@@ -658,6 +658,37 @@ def test_the_plain_text_path_gives_exactly_what_markdown_gives(renderer: Rendere
         assert fast == full_path(renderer, text)
 
 
+@settings(max_examples=1500, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(
+    st.text(alphabet=st.sampled_from(list("ab Z09.,;:?()'\"%/=@$^-+*`\né—")), max_size=40),
+    # Tokens rather than characters, so marks land next to words, spaces and punctuation
+    # (where emphasis rules differ) far more often.
+    st.lists(st.sampled_from(["a", "bc", " ", " ", "*", "**", "`", ".", ",", "(", ")", "?",
+                              "4", "-", "'", "é"]), max_size=16).map("".join)))
+@example("Uses `cuda` and **bold** and *em*.")
+@example("a*b* c")
+@example("a**b** c")
+@example("a **b *c* d** e")
+@example("`a` `b`")
+@example("a *b*c* d")
+@example("**a** b**")
+def test_the_simple_spans_path_gives_exactly_what_markdown_gives(renderer: Renderer,
+                                                                 text: str) -> None:
+    from nca_anki.render import _simple_spans_html
+    fast = _simple_spans_html(text)
+    if fast is not None:
+        assert fast == full_path(renderer, text)
+
+
+def test_the_simple_spans_path_is_taken_for_the_markdown_fields_use_most() -> None:
+    from nca_anki.render import _simple_spans_html
+    assert _simple_spans_html("Uses `nvcc` with **mixed** *precision*.") == (
+        "<p>Uses <code>nvcc</code> with <strong>mixed</strong> <em>precision</em>.</p>")
+    for text in ("4*8*2", "snake_case", "a\nb *c*", "*a*b", "<b>x</b>", "***x***"):
+        assert _simple_spans_html(text) is None, text
+
+
 def test_a_generated_bank_builds_the_same_bytes_with_and_without_the_plain_path(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import random
@@ -683,4 +714,5 @@ def test_a_generated_bank_builds_the_same_bytes_with_and_without_the_plain_path(
 
     fast = built(tmp_path / "fast")
     monkeypatch.setattr(module, "_plain_html", lambda text: None)
+    monkeypatch.setattr(module, "_simple_spans_html", lambda text: None)
     assert built(tmp_path / "slow") == fast
