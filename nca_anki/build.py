@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import diagnostics as diag
-from .cache import (Cache, ParseCache, code_digest, dump_cache, folder_digest, load_cache,
-                    topic_key)
+from .cache import (Cache, Parsed, ParseCache, code_digest, dump_cache, folder_digest,
+                    load_cache, topic_key)
 from .config import Config, load_config
 from .decode import decode_source
 from .diagnostics import Diagnostic
@@ -69,15 +69,27 @@ class _Sources:
     problems: list[Diagnostic]
 
 
-def _read_sources(source: Path, cache: ParseCache) -> _Sources:
+def _parse_bytes(data: bytes, shown: str) -> Parsed:
+    decoded = decode_source(data, shown)
+    parsed = parse(decoded.text, shown)
+    return parsed.file, decoded.diagnostics + parsed.diagnostics, long_answers(parsed.file)
+
+
+# About this many bytes of source per question (the seeds: 600-900): how parallel.py is
+# told the size of the parsing work before anything is parsed.
+_BYTES_PER_QUESTION = 600
+
+
+def _read_sources(source: Path, cache: ParseCache, jobs: int | None) -> _Sources:
     """Parse every question file, or take it from the parse cache if its path and bytes
-    are the same."""
-    files, problems = [], []
+    are the same; files to parse are parsed on forked workers when there are enough."""
+    problems: list[Diagnostic] = []
     digests: dict[str, str] = {}
-    lint: dict[str, tuple[Diagnostic, ...]] = {}
     paths = question_files(source)
     found = {_display(source, p.relative_to(source)): p.relative_to(source).as_posix()
              for p in paths}
+    parsed: dict[str, Parsed] = {}
+    todo: list[tuple[str, bytes]] = []
     for path, shown in zip(paths, found):
         try:
             data = path.read_bytes()
@@ -87,15 +99,27 @@ def _read_sources(source: Path, cache: ParseCache) -> _Sources:
         digests[shown] = hashlib.sha256(data).hexdigest()
         known = cache.get(shown, digests[shown])
         if known is None:
-            decoded = decode_source(data, shown)
-            parsed = parse(decoded.text, shown)
-            known = (parsed.file, decoded.diagnostics + parsed.diagnostics,
-                     long_answers(parsed.file))
-            cache.put(shown, digests[shown], known)
-        file, file_problems, file_lint = known
-        problems += file_problems
-        lint[shown] = file_lint
-        files.append(file)
+            todo.append((shown, data))
+        else:
+            parsed[shown] = known
+    workers = worker_count(jobs, sum(len(data) for _, data in todo) // _BYTES_PER_QUESTION)
+    if workers > 1:  # workers send back the cache entry's JSON, far quicker than pickles
+        entries = run_tasks(lambda i: ParseCache.encode(todo[i][0], _parse_bytes(
+            todo[i][1], todo[i][0])), len(todo), workers)
+        for (shown, data), entry in zip(todo, entries):
+            known = ParseCache.decode(shown, entry) if entry is not None else None
+            parsed[shown] = known or _parse_bytes(data, shown)
+            cache.put(shown, digests[shown], entry)
+    else:
+        for shown, data in todo:
+            parsed[shown] = _parse_bytes(data, shown)
+            cache.put(shown, digests[shown], ParseCache.encode(shown, parsed[shown]))
+    files, lint = [], {}
+    for shown in found:
+        if shown in parsed:
+            file, file_problems, lint[shown] = parsed[shown]
+            problems += file_problems
+            files.append(file)
     if not paths:
         problems.append(diag.error(source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
                                    "found; add some or pass --source DIR"))
@@ -170,7 +194,7 @@ class _Inputs:
 def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs:
     config_path = _display(options.source, CONFIG_NAME)
     parsed = ParseCache(options.out / PARSED_NAME)
-    read = _read_sources(options.source, parsed)
+    read = _read_sources(options.source, parsed, options.jobs)
     files, sources, digests, problems = read.files, read.found, read.digests, read.problems
     parse_cache_problems = parsed.problems
     config, config_problems = load_config(options.source, config_path)

@@ -171,22 +171,43 @@ class ParseCache:
     def _name(shown: str, sha256: str) -> str:
         return hashlib.sha256(f"{shown}\x1f{sha256}".encode()).hexdigest()[:40] + ".json"
 
+    @staticmethod
+    def encode(shown: str, parsed: Parsed) -> str | None:
+        """``parsed`` as an entry's text (also how forked workers send it back: plain JSON
+        is far quicker to pass than pickled objects); None if it cannot round-trip."""
+        file, diagnostics, lint = parsed
+        if any(q.path != shown for q in file.questions) or file.path != shown:
+            return None  # not in the form decode() rebuilds: never cache what comes back wrong
+        return json.dumps({
+            "format": _PARSED_FORMAT, "code": code_digest(),
+            "diagnostics": _diagnostics_json(diagnostics), "lint": _diagnostics_json(lint),
+            "file": [file.title, file.name, file.part, file.title_line,
+                     [[q.number, q.prompt, [[c.text, c.correct, c.line] for c in q.choices],
+                       q.explanation, q.line] for q in file.questions]],
+        }, ensure_ascii=False, separators=(",", ":"))
+
+    @staticmethod
+    def decode(shown: str, text: str | bytes) -> Parsed | None:
+        """An entry's text as the parsed file (None if another version wrote it); raises
+        ValueError, KeyError or TypeError if it is damaged."""
+        data = json.loads(text)
+        if data.get("format") != _PARSED_FORMAT or data.get("code") != code_digest():
+            return None
+        title, name, part, title_line, questions = data["file"]
+        return ParsedFile(
+            shown, str(title), str(name), int(part),
+            tuple(Question(int(number), str(prompt),
+                           tuple(Choice(str(t), bool(c), int(n)) for t, c, n in choices),
+                           str(explanation), shown, int(line))
+                  for number, prompt, choices, explanation, line in questions),
+            int(title_line)), _diagnostics(data["diagnostics"]), _diagnostics(data["lint"])
+
     def get(self, shown: str, sha256: str) -> Parsed | None:
         name = self._name(shown, sha256)
         self._used.add(name)
         path = self.folder / name
         try:
-            data = json.loads(path.read_bytes())
-            if data.get("format") != _PARSED_FORMAT or data.get("code") != code_digest():
-                return None  # another version's: parse again, and overwrite it
-            title, name_, part, title_line, questions = data["file"]
-            return ParsedFile(
-                shown, str(title), str(name_), int(part),
-                tuple(Question(int(number), str(prompt),
-                               tuple(Choice(str(t), bool(c), int(n)) for t, c, n in choices),
-                               str(explanation), shown, int(line))
-                      for number, prompt, choices, explanation, line in questions),
-                int(title_line)), _diagnostics(data["diagnostics"]), _diagnostics(data["lint"])
+            return self.decode(shown, path.read_bytes())  # another version's: parse again
         except FileNotFoundError:
             return None
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -194,17 +215,10 @@ class ParseCache:
                                          f"({type(exc).__name__}: {exc}); parsed again"))
             return None
 
-    def put(self, shown: str, sha256: str, parsed: Parsed) -> None:
-        file, diagnostics, lint = parsed
-        if any(q.path != shown for q in file.questions) or file.path != shown:
-            return  # not in the form get() rebuilds: never cache what would come back wrong
-        self._new[self._name(shown, sha256)] = json.dumps({
-            "format": _PARSED_FORMAT, "code": code_digest(),
-            "diagnostics": _diagnostics_json(diagnostics), "lint": _diagnostics_json(lint),
-            "file": [file.title, file.name, file.part, file.title_line,
-                     [[q.number, q.prompt, [[c.text, c.correct, c.line] for c in q.choices],
-                       q.explanation, q.line] for q in file.questions]],
-        }, ensure_ascii=False, separators=(",", ":"))
+    def put(self, shown: str, sha256: str, entry: str | None) -> None:
+        """Keep ``entry`` (from ``encode``) as the parse of this path and content."""
+        if entry is not None:
+            self._new[self._name(shown, sha256)] = entry
 
     def save(self, write: Callable[[Path, bytes], object]) -> None:
         """Write the new entries with ``write`` (which may raise) and delete the unused."""
