@@ -28,7 +28,7 @@ from .files import (CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NA
 from .identity import Assignment, IdentifiedNote, Lock, LockEntry, assign, by_topic
 from .lockfile import dump_lock, future_mods, load_lock, load_old_lock
 from .lint import long_answers, position_cluster
-from .output import WriteError, inside, remove_stale_temporaries, write_atomic
+from .output import WriteError, inside, sweep, write_atomic
 from .package import DeckSpec, build_package
 from .parallel import run_tasks, worker_count
 from .parse import ParsedFile, parse
@@ -279,10 +279,7 @@ def _absent_topics(inputs: _Inputs, failed: set[str]) -> tuple[Topic, ...]:
 def _write_lock(lock_path: Path, lock_text: str, out: Path) -> list[Diagnostic]:
     """Write the lock (and clear temporary files a killed build left). An error here means
     no package may be written: it could not be rebuilt identically."""
-    remove_stale_temporaries(lock_path.parent, lock_path.name)
-    remove_stale_temporaries(out, ".apkg")
-    remove_stale_temporaries(out, ".json")  # the caches
-    remove_stale_temporaries(out / PARSED_NAME, ".json")
+    sweep(lock_path.parent, out, lock_path.name, PARSED_NAME)
     try:
         write_atomic(lock_path, lock_text.encode())
     except WriteError as exc:
@@ -390,14 +387,13 @@ def build(options: BuildOptions, progress: Progress | None = None) -> BuildRepor
                          diag.sort_diagnostics(problems), assignment.removed,
                          bool(inputs.lock.note_type_hash)  # not on a first build
                          and assignment.note_type_mod != inputs.lock.note_type_mod)
-    if options.check or (write_problems and diag.has_errors(write_problems)):
+    if options.check or diag.has_errors(write_problems):
         return report
     # Warnings about this build's events do not recur in a rebuild: nothing to replay.
     events = [*cache_problems, *inputs.events, *identity_problems, *write_problems]
-    cache_problems = _remember(options, inputs, cache, keys, assignment, written, lock_text,
-                               None if events or not report.ok else report)
-    return replace(report, diagnostics=diag.sort_diagnostics([*report.diagnostics,
-                                                              *cache_problems]))
+    unsaved = _remember(options, inputs, cache, keys, assignment, written, lock_text,
+                        None if events or not report.ok else report)
+    return replace(report, diagnostics=diag.sort_diagnostics([*report.diagnostics, *unsaved]))
 
 
 def _identify(options: BuildOptions, inputs: _Inputs, good: list[Topic],

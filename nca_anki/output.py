@@ -83,6 +83,14 @@ def remove_stale_temporaries(folder: Path, target_suffix: str, now: float | None
     return removed
 
 
+def sweep(source: Path, out: Path, lock_name: str, parsed_name: str) -> None:
+    """Remove what a killed build left: temporary files of the lock (in ``source``), of
+    the decks and caches (in ``out``) and of the parse cache (in ``out / parsed_name``)."""
+    remove_stale_temporaries(source, lock_name)
+    for folder, suffix in ((out, ".apkg"), (out, ".json"), (out / parsed_name, ".json")):
+        remove_stale_temporaries(folder, suffix)
+
+
 def inside(folder: Path, path: Path) -> bool:
     """True if ``path`` resolves to a location inside ``folder``."""
     return path.resolve().is_relative_to(folder.resolve())

@@ -24,7 +24,7 @@ from pathlib import Path
 from .cache import Cache, Replay, code_digest, folder_digest, load_cache
 from .files import (CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME,
                     question_files)
-from .output import remove_stale_temporaries
+from .output import sweep
 from .report import BuildOptions, BuildReport, TopicResult
 
 _FORMAT = "nca-anki-state-1"
@@ -51,7 +51,8 @@ def fingerprint(options: BuildOptions, *, sources: Mapping[str, str] | None = No
         sources = {p.relative_to(source).as_posix(): _sha256(p) for p in question_files(source)}
     known = dict(decks or {})
     on_disk = sorted(p.name for p in out.glob("*.apkg")) if out.is_dir() else []
-    parts = [_FORMAT, code_digest(),
+    # The folders as given: the recorded report names paths the way the build was told them.
+    parts = [_FORMAT, code_digest(), f"folders {source} {options.templates} {out}",
              *(f"source {name} {sha}" for name, sha in sorted(sources.items())),
              f"config {_sha256(source / CONFIG_NAME)}",
              f"lock {lock or _sha256(source / LOCK_NAME)}",
@@ -70,11 +71,8 @@ def replay(options: BuildOptions) -> BuildReport | None:
     recorded = cache.replay
     if problems or recorded is None or fingerprint(options) != recorded.state:
         return None
-    if not options.check:  # as the build would: clear what a killed build left
-        remove_stale_temporaries(options.source, LOCK_NAME)
-        remove_stale_temporaries(options.out, ".apkg")
-        remove_stale_temporaries(options.out, ".json")  # the caches
-        remove_stale_temporaries(options.out / PARSED_NAME, ".json")
+    if not options.check:  # as the build would
+        sweep(options.source, options.out, LOCK_NAME, PARSED_NAME)
     status = "unchanged"  # with --check too: every deck is what the sources build
     return BuildReport(tuple(TopicResult(deck, output, questions, unchanged=questions,
                                          status=status)
@@ -85,8 +83,8 @@ def replay(options: BuildOptions) -> BuildReport | None:
 def recorded(options: BuildOptions, cache: Cache, report: BuildReport, *,
              sources: Mapping[str, str], lock: str, decks: Mapping[str, str],
              templates: str) -> Cache:
-    """``cache`` with ``report`` (already stripped of event warnings) recorded as what a
-    rebuild of the state just left gives."""
+    """``cache`` with ``report`` (of a build with no warning about its own events)
+    recorded as what a rebuild of the state just left gives."""
     state = fingerprint(options, sources=sources, lock=lock, decks=decks, templates=templates)
     return Cache(cache.topics, Replay(
         state, tuple((t.deck_name, t.output, t.questions) for t in report.topics),
