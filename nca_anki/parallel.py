@@ -23,10 +23,11 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-# Below this many questions a build is done before forked workers would have started.
-# (Measured on this project's 2-core machine: forking two workers and collecting their
-# results costs about 0.05 s; 1,000 questions take about 0.3 s to render and package.)
-MIN_QUESTIONS = 1000
+# Below this many questions a build is done before forked workers would pay for themselves.
+# Measured on this project's 2-core machine (whole command, 4 topics, medians of 3):
+# 250 questions 0.93 s with one process, 1.03 s with two; 500: 1.13 s, 1.06 s; 1,000:
+# 1.51 s, 1.28 s; 2,000: 2.23 s, 1.82 s.
+MIN_QUESTIONS = 500
 
 _task: Callable[[int], object] | None = None  # what the forked workers run, by index
 
