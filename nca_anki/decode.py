@@ -28,6 +28,11 @@ def _ftfy() -> tuple[Any, Any]:
     return ftfy, _ftfy_config(ftfy)
 
 
+def load_repair() -> None:
+    """Load ftfy now (before forking workers, so each does not load it again)."""
+    _ftfy()
+
+
 def _ftfy_config(ftfy: Any) -> Any:
     # Only undo mis-decoded UTF-8 (e.g. "â€”" for "—"); every other ftfy "fix" would
     # change what the author wrote (quotes, ligatures, widths) and is not ours to make.
@@ -125,7 +130,12 @@ def decode_source(data: bytes, path: str) -> DecodedText:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
 
     lines = text.split("\n")
+    # An ASCII line needs no repair and holds no U+FFFD; only a control character, which
+    # the whole text would show, could still be in it.
+    controls = _STRAY_CONTROL_RE.search(text) is not None
     for number, line in enumerate(lines, start=1):
+        if not controls and line.isascii():
+            continue
         if line.isascii():
             fixed = line
         else:

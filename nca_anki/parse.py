@@ -98,6 +98,8 @@ def _unhide(raw: str) -> tuple[str, str]:
     """``raw`` stripped of whitespace and of invisible (format) characters at its start,
     and the invisible characters that were removed."""
     line = raw.strip()
+    if not line or line[0] < "\xad":  # U+00AD is the first invisible (format) character
+        return line, ""
     start = 0
     while start < len(line) and (line[start].isspace()
                                  or unicodedata.category(line[start]) == "Cf"):
