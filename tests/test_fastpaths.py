@@ -321,3 +321,21 @@ def test_the_only_edited_topic_s_deck_is_read_for_matching(project, monkeypatch)
     report = build(options())
     assert report.ok and [t.changed for t in report.topics] == [1, 0, 0]
     assert opened == ["ai-deep-learning-frameworks.apkg"]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "two", ""])
+def test_jobs_must_be_a_whole_number_of_at_least_one(project, cli, value):
+    run = cli("--jobs", value)
+    assert run.status == 2
+    assert f"argument --jobs/-j: expected a whole number of at least 1, got {value!r}" in run.err
+    assert not (project / "dist").exists()
+
+
+def test_jobs_one_builds_in_this_process_alone(project, cli, monkeypatch):
+    import nca_anki.parallel as parallel
+
+    def no_fork(*args, **kwargs):
+        raise AssertionError("forked with --jobs 1")
+
+    monkeypatch.setattr(parallel.multiprocessing, "get_context", no_fork)
+    assert cli("--jobs", "1").status == 0
