@@ -234,13 +234,13 @@ def _render_notes(renderer: Renderer, inputs: _Inputs, reused: set[str], workers
 
     rendered: dict[str, list[RenderedNote]] = {}
     problems: list[Diagnostic] = []
-    progress.start("rendering", sum(len(t.questions) for t in todo))
+    progress.start("rendering", sum(t.count for t in todo))
     for topic, (notes, topic_problems) in zip(todo, run_tasks(render_topic, len(todo), workers)):
         questions = topic.questions
         rendered[topic.name] = [RenderedNote(questions[k][1], questions[k][0], fields, tags, slot)
                                 for k, fields, tags, slot in notes]
         problems += topic_problems
-        progress.advance(len(topic.questions))
+        progress.advance(topic.count)
     return rendered, problems
 
 
@@ -266,7 +266,7 @@ def _failed_topics(inputs: _Inputs, rendered: dict[str, list[RenderedNote]],
         return {t.name for t in inputs.topics}
     error_paths = {d.path for d in problems if d.is_error}
     return {t.name for t in inputs.topics if error_paths & set(t.paths)
-            or (t.name not in reused and len(rendered.get(t.name, ())) != len(t.questions))} \
+            or (t.name not in reused and len(rendered.get(t.name, ())) != t.count)} \
         | _topics_of_broken_files(inputs, problems)
 
 
@@ -353,7 +353,7 @@ def build(options: BuildOptions, progress: Progress | None = None) -> BuildRepor
     cache, cache_problems = load_cache(options.out / CACHE_NAME)
     keys = _Keys(options, inputs)
     reused = _reusable(inputs, cache, keys, options.out)
-    workers = worker_count(options.jobs, sum(len(t.questions) for t in inputs.topics
+    workers = worker_count(options.jobs, sum(t.count for t in inputs.topics
                                              if t.name not in reused))
     rendered: dict[str, list[RenderedNote]] = {}
     render_problems: list[Diagnostic] = []
@@ -529,9 +529,9 @@ def _results(topics: tuple[Topic, ...], assignment: Assignment, statuses: dict[s
     for topic in topics:
         count = {s: tally[topic.name, s] for s in ("new", "changed", "unchanged")}
         if topic.name in reused:
-            count["unchanged"] = len(topic.questions)
+            count["unchanged"] = topic.count
         results.append(TopicResult(topic.deck_name, _display(out, f"{topic.slug}.apkg"),
-                                   len(topic.questions), **count,
+                                   topic.count, **count,
                                    status=statuses.get(topic.name, "failed")))
     return tuple(results)
 

@@ -22,10 +22,10 @@ import importlib.util
 import json
 import sys
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from .diagnostics import Diagnostic, Severity, warning
 from .parse import Choice, ParsedFile, Question
@@ -142,7 +142,7 @@ def dump_cache(cache: Cache) -> str:
 # ``.nca-anki-parsed`` beside the cache: its questions and the diagnostics decoding and
 # parsing gave. One file per source, so an edit writes one file, not all of them.
 
-_PARSED_FORMAT = "nca-anki-parsed-3"
+_PARSED_FORMAT = "nca-anki-parsed-4"
 # A file, what decoding and parsing it found, and its lint warnings (lint.long_answers;
 # kept apart because a topic that fails is not linted).
 Parsed = tuple[ParsedFile, tuple[Diagnostic, ...], tuple[Diagnostic, ...]]
@@ -155,6 +155,49 @@ def _diagnostics_json(diagnostics: Iterable[Diagnostic]) -> list[list[object]]:
 def _diagnostics(items: Iterable[list[object]]) -> tuple[Diagnostic, ...]:
     return tuple(Diagnostic(str(p), int(n), Severity(s), str(m))  # type: ignore[call-overload]
                  for p, n, s, m in items)
+
+
+class _CachedQuestions(Sequence[Question]):
+    """A file's questions as the parse cache holds them, built on first use. (Its JSON
+    was checked against the entry's hash when read, and written by this same code.)"""
+
+    def __init__(self, shown: str, text: str, count: int) -> None:
+        self._shown, self._text, self._count = shown, text, count
+        self._built: tuple[Question, ...] | None = None
+
+    def _questions(self) -> tuple[Question, ...]:
+        if self._built is None:
+            shown = self._shown
+            self._built = tuple(
+                Question(number, prompt, tuple(Choice(t, c, n) for t, c, n in choices),
+                         explanation, shown, line)
+                for number, prompt, choices, explanation, line in json.loads(self._text))
+            self._text = ""
+        return self._built
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Question: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Question, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Question | tuple[Question, ...]:
+        return self._questions()[index]
+
+    def __iter__(self) -> Iterator[Question]:
+        return iter(self._questions())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(self._questions())
+
+    def __repr__(self) -> str:
+        return repr(self._questions())
 
 
 class ParseCache:
@@ -174,33 +217,47 @@ class ParseCache:
     @staticmethod
     def encode(shown: str, parsed: Parsed) -> str | None:
         """``parsed`` as an entry's text (also how forked workers send it back: plain JSON
-        is far quicker to pass than pickled objects); None if it cannot round-trip."""
+        is far quicker to pass than pickled objects); None if it cannot round-trip.
+
+        A header line (the file's title, part, counts, each question's answer position,
+        diagnostics, and a hash of the rest), then the questions: a rebuild reads every
+        header but builds the questions only of files whose topic it rebuilds."""
         file, diagnostics, lint = parsed
         if any(q.path != shown for q in file.questions) or file.path != shown:
             return None  # not in the form decode() rebuilds: never cache what comes back wrong
-        return json.dumps({
+        questions = json.dumps([[q.number, q.prompt, [[c.text, c.correct, c.line]
+                                                      for c in q.choices], q.explanation, q.line]
+                                for q in file.questions], ensure_ascii=False, separators=(",", ":"))
+        header = json.dumps({
             "format": _PARSED_FORMAT, "code": code_digest(),
             "diagnostics": _diagnostics_json(diagnostics), "lint": _diagnostics_json(lint),
-            "file": [file.title, file.name, file.part, file.title_line,
-                     [[q.number, q.prompt, [[c.text, c.correct, c.line] for c in q.choices],
-                       q.explanation, q.line] for q in file.questions]],
+            "file": [file.title, file.name, file.part, file.title_line],
+            "count": len(file.questions), "positions": list(file.positions),
+            "sha256": hashlib.sha256(questions.encode()).hexdigest(),
         }, ensure_ascii=False, separators=(",", ":"))
+        return f"{header}\n{questions}"  # JSON escapes every newline inside it
 
     @staticmethod
     def decode(shown: str, text: str | bytes) -> Parsed | None:
         """An entry's text as the parsed file (None if another version wrote it); raises
-        ValueError, KeyError or TypeError if it is damaged."""
-        data = json.loads(text)
+        ValueError, KeyError or TypeError if it is damaged. The questions are checked
+        against the header's hash now and built when first used."""
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        head, _, questions = text.partition("\n")
+        data = json.loads(head)
         if data.get("format") != _PARSED_FORMAT or data.get("code") != code_digest():
             return None
-        title, name, part, title_line, questions = data["file"]
-        return ParsedFile(
-            shown, str(title), str(name), int(part),
-            tuple(Question(int(number), str(prompt),
-                           tuple(Choice(str(t), bool(c), int(n)) for t, c, n in choices),
-                           str(explanation), shown, int(line))
-                  for number, prompt, choices, explanation, line in questions),
-            int(title_line)), _diagnostics(data["diagnostics"]), _diagnostics(data["lint"])
+        if hashlib.sha256(questions.encode()).hexdigest() != data["sha256"]:
+            raise ValueError("its questions do not match its hash")
+        title, name, part, title_line = data["file"]
+        positions = tuple(int(p) for p in data["positions"])
+        if len(positions) != int(data["count"]):
+            raise ValueError("its counts disagree")
+        file = ParsedFile(shown, str(title), str(name), int(part),
+                          _CachedQuestions(shown, questions, len(positions)), int(title_line))
+        file.__dict__["positions"] = positions  # computed_once's slot: known already
+        return file, _diagnostics(data["diagnostics"]), _diagnostics(data["lint"])
 
     def get(self, shown: str, sha256: str) -> Parsed | None:
         name = self._name(shown, sha256)

@@ -54,8 +54,7 @@ def _position_cluster(topic: Topic) -> Diagnostic | None:
     # The cards shuffle the choices on every review, so a cluster is no giveaway there:
     # this is a warning about the author's habit, for decks or questions that keep the
     # written order (shuffling off, choices named by letter), never an error.
-    positions = [q.correct_indexes[0] for _, q in topic.questions
-                 if len(q.correct_indexes) == 1]
+    positions = [p for f in topic.files for p in f.positions if p >= 0]
     if len(positions) < CLUSTER_MIN_QUESTIONS or not topic.files:
         return None
     # most_common keeps first-seen order among ties: the earliest in the source wins.

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, clip, error, warning
@@ -80,8 +81,14 @@ class ParsedFile:
     title: str  # as written, without the "— Questions and Answers" suffix
     name: str  # the title without its part number
     part: int
-    questions: tuple[Question, ...]
+    questions: Sequence[Question]  # a tuple, or built on first use from the parse cache
     title_line: int = field(default=1, compare=False)  # 0: the file has no title line
+
+    @computed_once
+    def positions(self) -> tuple[int, ...]:
+        """Where each question's correct choice is written (-1: not exactly one marked)."""
+        return tuple(q.correct_indexes[0] if len(q.correct_indexes) == 1 else -1
+                     for q in self.questions)
 
 
 @dataclass(frozen=True)

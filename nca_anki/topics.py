@@ -33,6 +33,11 @@ class Topic:
         return tuple((f.part, q) for f in self.files for q in f.questions)
 
     @property
+    def count(self) -> int:
+        """How many questions, without building them (see cache.py's parse cache)."""
+        return sum(len(f.questions) for f in self.files)
+
+    @property
     def paths(self) -> tuple[str, ...]:
         return tuple(f.path for f in self.files)
 

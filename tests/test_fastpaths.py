@@ -280,18 +280,49 @@ def test_a_corrupt_parse_cache_entry_is_parsed_again_with_a_warning(project):
     assert build(options()).ok
     entries = sorted((project / "dist" / PARSED_NAME).glob("*.json"))
     good = entries[0].read_bytes()
-    entries[0].write_text('{"format": "nca-anki-parsed-3", "code', encoding="utf-8")
+    entries[0].write_text('{"format": "nca-anki-parsed-4", "code', encoding="utf-8")
     report = build(options())
     assert report.ok
     assert [d.message.split(" (")[0] for d in report.diagnostics if PARSED_NAME in d.path] \
         == ["parse cache entry ignored"]
     assert entries[0].read_bytes() == good  # parsed again and rewritten
-    foreign = json.loads(good)
+    head, _, questions = good.decode().partition("\n")
+    foreign = json.loads(head)
     foreign["code"] = "another version"
-    entries[0].write_text(json.dumps(foreign), encoding="utf-8")
+    entries[0].write_text(json.dumps(foreign) + "\n" + questions, encoding="utf-8")
     report = build(options())
     assert report.ok and not any(PARSED_NAME in d.path for d in report.diagnostics)
     assert entries[0].read_bytes() == good
+    entries[0].write_text(head + "\n" + questions.replace("GPU", "CPU", 1), encoding="utf-8")
+    report = build(options())  # questions that do not match the header's hash
+    assert [d.message.split(" (")[1] for d in report.diagnostics if PARSED_NAME in d.path] \
+        == ["ValueError: its questions do not match its hash); parsed again"]
+    assert entries[0].read_bytes() == good
+
+
+def test_a_rebuild_builds_only_the_questions_of_topics_it_rebuilds(project, monkeypatch):
+    """The parse cache hands back questions unbuilt; counts, answer positions and lint
+    come from each entry's header, so an edit builds only its own topic's questions."""
+    import nca_anki.cache as cache
+    assert build(options()).ok
+    built: list[str] = []
+    real = cache._CachedQuestions._questions
+
+    def questions(self):
+        if self._built is None:
+            built.append(self._shown)
+        return real(self)
+
+    monkeypatch.setattr(cache._CachedQuestions, "_questions", questions)
+    path = project / "source" / AI
+    path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    report = build(options())
+    assert report.ok and [t.status for t in report.topics] == ["unchanged"] * 3
+    assert built == []  # the edited file was parsed, the others never built
+    (project / "templates" / "style.css").write_text("/* new */", encoding="utf-8")
+    assert build(options()).ok  # a template edit rebuilds every topic: all are built
+    assert sorted(built) == sorted(f"source/{p.name}"
+                                   for p in (project / "source").glob("*.txt"))
 
 
 def test_entries_of_files_no_longer_read_are_deleted(project):
