@@ -75,12 +75,13 @@ def dump_lock(lock: Lock) -> str:
     topics = sorted({e.topic for e in lock.entries})
     files = sorted({e.file for e in lock.entries if e.file})
     lines = [_HEADER, f"N {lock.note_type_hash[:16] or '-'} {lock.note_type_mod}"]
-    lines += [f"T {key(name)} {name}" for name in topics]
-    lines += [f"F {key(path)} {path}" for path in files]
+    keys = {name: key(name) for name in (*topics, *files)}  # once each, not once a line
+    lines += [f"T {keys[name]} {name}" for name in topics]
+    lines += [f"F {keys[path]} {path}" for path in files]
     for e in sorted(lock.entries, key=lambda e: (e.topic, e.guid)):
-        head = (f"Q {e.guid} {key(e.topic)} {e.part} {e.mod} {e.content_hash[:16]} "
+        head = (f"Q {e.guid} {keys[e.topic]} {e.part} {e.mod} {e.content_hash[:16]} "
                 f"{e.source[:16] or '-'} {e.prompt_id[:12] or '-'} "
-                f"{'-' if e.slot is None else e.slot} {key(e.file) if e.file else '-'} "
+                f"{'-' if e.slot is None else e.slot} {keys[e.file] if e.file else '-'} "
                 f"{'-' if e.removed is None else e.removed}")
         room = LINE_LIMIT - len(head.encode()) - 1
         lines.append(f"{head} {_excerpt(e.prompt, room)}" if room > 4 else head)
