@@ -23,7 +23,10 @@ class BuildOptions:
     out: Path
     check: bool = False  # validate and report, write nothing
     now: int | None = None  # the clock, for new and changed notes; None: SOURCE_DATE_EPOCH or now
-    jobs: int | None = None  # processes to use; None: every core, when the work is big enough
+    # Processes to use; None: every core, when the work is big enough. On Linux the extra
+    # processes are forked (nca_anki/parallel.py): a program that calls build() while it
+    # runs other threads should pass jobs=1, as forking a threaded process is unsafe.
+    jobs: int | None = None
 
 
 class Progress(Protocol):
