@@ -24,7 +24,7 @@ from .config import Config, load_config
 from .decode import decode_source, load_repair
 from .diagnostics import Diagnostic
 from .files import (CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME,
-                    SOURCE_SUFFIX, question_files)
+                    SOURCE_SUFFIX, file_sha256, question_files)
 from .identity import Assignment, IdentifiedNote, Lock, LockEntry, assign, by_topic
 from .lockfile import dump_lock, future_mods, load_lock, load_old_lock
 from .lint import long_answers, position_cluster
@@ -326,7 +326,7 @@ def _write_decks(topics: list[Topic], assignment: Assignment, note_type: NoteTyp
                              note_type, assignment.note_type_mod)
         sha = hashlib.sha256(data).hexdigest()
         if check:
-            return _Written("unchanged" if _sha256(path) == sha else "would write", sha)
+            return _Written("unchanged" if file_sha256(path) == sha else "would write", sha)
         try:
             return _Written("written" if write_atomic(path, data) else "unchanged", sha)
         except WriteError as exc:
@@ -473,13 +473,6 @@ class _Keys:
             entries=self._entries.get(topic.name, ()), code=self.code)
 
 
-def _sha256(path: Path) -> str | None:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-
-
 def _reusable(inputs: _Inputs, cache: Cache, keys: _Keys, out: Path
               ) -> set[str]:
     """Topics whose key and published deck are exactly as the cache recorded them."""
@@ -489,7 +482,7 @@ def _reusable(inputs: _Inputs, cache: Cache, keys: _Keys, out: Path
     lock = inputs.lock
     return {t.name for t in inputs.topics
             if (entry := cache.topics.get(t.name)) is not None and entry[0] == keys.of(t, lock)
-            and _sha256(out / f"{t.slug}.apkg") == entry[1]}
+            and file_sha256(out / f"{t.slug}.apkg") == entry[1]}
 
 
 def _remember(options: BuildOptions, inputs: _Inputs, cache: Cache, keys: _Keys,

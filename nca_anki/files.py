@@ -6,6 +6,7 @@ anything heavy is loaded.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 SOURCE_SUFFIX = ".txt"  # question files
@@ -22,3 +23,11 @@ def question_files(source: Path) -> list[Path]:
     return sorted(p for p in source.rglob(f"*{SOURCE_SUFFIX}")
                   if p.is_file() and not any(part.startswith(".") for part in
                                              p.relative_to(source).parts))
+
+
+def file_sha256(path: Path) -> str | None:
+    """The SHA-256 of the file's bytes; None if it is absent or cannot be read."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None

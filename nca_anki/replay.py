@@ -23,7 +23,7 @@ from pathlib import Path
 
 from .cache import Cache, Replay, code_digest, folder_digest, load_cache
 from .files import (CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME,
-                    question_files)
+                    file_sha256, question_files)
 from .output import sweep
 from .report import BuildOptions, BuildReport, TopicResult
 
@@ -31,10 +31,7 @@ _FORMAT = "nca-anki-state-1"
 
 
 def _sha256(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return "-"  # absent or unreadable: either way not what was recorded
+    return file_sha256(path) or "-"  # absent or unreadable: either way not what was recorded
 
 
 def fingerprint(options: BuildOptions, *, sources: Mapping[str, str] | None = None,
