@@ -38,6 +38,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="folder for the .apkg files (default: dist)")
     parser.add_argument("--check", action="store_true",
                         help="validate everything and report, but write nothing")
+    parser.add_argument("--verify", action="store_true",
+                        help="exit 1, naming each stale topic, if the output folder or the "
+                             "lock is not what the sources build (an edit not rebuilt); "
+                             "writes nothing")
     parser.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
                         help="processes to build with (default: one per core for big "
                              "builds; 1 for small ones)")
@@ -144,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .report import BuildOptions
 
         options = BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
-                               check=args.check, jobs=args.jobs)
+                               check=args.check or args.verify, jobs=args.jobs)
         report = replay(options)
         if report is None:
             from .build import build  # heavy imports, inside the Ctrl-C guard
@@ -168,7 +172,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     warnings = len(report.diagnostics) - errors
     if errors or warnings:
         print(f"{errors} error(s), {warnings} warning(s)", file=sys.stderr)
+    if args.verify:
+        return _verdict(report, args, sys.stderr) or (1 if errors else 0)
     return 1 if errors else 0
+
+
+def _verdict(report: BuildReport, args: argparse.Namespace, out: TextIO) -> int:
+    """--verify: 1, naming what is stale, if the published output or the lock is not what
+    the sources build; else 0."""
+    stale = [f"topic {t.deck_name!r}: {t.output} is not what the source builds"
+             for t in report.topics if t.status == "would write"]
+    stale += [f"topic {name!r}: its entries in {Path(args.source, 'nca-anki.lock').as_posix()} "
+              "are not what the source builds" if not name.startswith("(") else
+              f"{Path(args.source, 'nca-anki.lock').as_posix()} is not what the build writes"
+              for name in report.stale_lock_topics]
+    stale += [f"{Path(args.out, name).as_posix() if '/' not in name else name}: not what the "
+              "build writes (or no topic builds it any more)" for name in report.stale_files]
+    if not stale:
+        print(f"verified: {args.out} and the lock are what the sources build", file=out)
+        return 0
+    print(f"stale: {len(stale)} item(s) differ from what the sources build:", file=out)
+    for line in stale:
+        print(f"  {line}", file=out)
+    print(f"Run `python build_decks.py` (with the same folder options), then commit "
+          f"{args.out}/ and {Path(args.source, 'nca-anki.lock').as_posix()}.", file=out)
+    return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,6 +15,18 @@ LOCK_NAME = "nca-anki.lock"  # identities, in the source folder (lockfile.py)
 OLD_LOCK_NAME = "nca-anki.lock.json"  # format 1 of the lock, migrated on the next build
 CACHE_NAME = ".nca-anki-cache.json"  # in the output folder, git-ignored (cache.py)
 PARSED_NAME = ".nca-anki-parsed"  # beside it: a folder of parsed source files (cache.py)
+# The published index, in the output folder beside the decks (index.py).
+MANIFEST_NAME = "manifest.json"
+INDEX_NAME = "README.md"
+CHANGELOG_NAME = "CHANGELOG.md"
+INDEX_FILES = (MANIFEST_NAME, INDEX_NAME, CHANGELOG_NAME)
+# The all-topics bundle is "<parent deck slug>_all_topics.apkg": a topic's deck file name
+# is a slug of letters, digits and hyphens (topics.slugify), never with an underscore.
+BUNDLE_SUFFIX = "_all_topics.apkg"
+
+
+def is_bundle(name: str) -> bool:
+    return name.endswith(BUNDLE_SUFFIX)
 
 
 def question_files(source: Path) -> list[Path]:

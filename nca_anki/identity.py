@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from .match import Item, pair, prompt_id
 from .render import NoteType, RenderedNote
+from .versions import revived_mod
 
 
 class LockEntry(NamedTuple):
@@ -210,6 +211,9 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
         previous = candidates[matched[i]] if i in matched else None
         if previous is None:
             guid, mod, status = _new_guid(topic, note, taken), now, "new"
+        elif previous.removed is not None:  # back in the source: newer than its retired note
+            guid, status = previous.guid, "changed"
+            mod = revived_mod(previous.mod, previous.removed, now)
         elif previous.content_hash == hashes[i]:
             guid, mod, status = previous.guid, previous.mod, "unchanged"
         else:

@@ -1,4 +1,5 @@
-"""Pack one topic's notes into ``.apkg`` bytes with genanki, deterministically.
+"""Pack decks of notes into ``.apkg`` bytes with genanki, deterministically: one topic's
+deck, or every topic's for the all-topics bundle (index.py).
 
 The only module that imports genanki. Unlike ``genanki.Package.write_to_file`` it gives
 each note its own ``mod``, builds the SQLite collection in memory (no temporary file left
@@ -11,14 +12,28 @@ from __future__ import annotations
 import hashlib
 import io
 import itertools
+import json
 import sqlite3
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import genanki
 
-from .identity import IdentifiedNote
 from .render import NoteType
+
+
+class PackagedNote(NamedTuple):
+    """A note as it goes into a package. A note ``without_card`` is there only to update
+    the note learners already have (a retired question: versions.py); a new learner gets
+    the note but no card to study (docs/anki-import.md)."""
+
+    guid: str
+    mod: int
+    fields: tuple[str, ...]
+    tags: tuple[str, ...]
+    without_card: bool = False
 
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 # Measured on the 10,000-question benchmark bank plus the seeds (2026-11-30): level 6 is
@@ -30,7 +45,7 @@ _ZIP_LEVEL = 6
 class DeckSpec:
     name: str
     description: str
-    notes: tuple[IdentifiedNote, ...]  # in study order
+    notes: tuple[PackagedNote, ...]  # in study order
 
 
 class _Note(genanki.Note):
@@ -67,26 +82,104 @@ def _model(note_type: NoteType) -> genanki.Model:
     )
 
 
-def build_package(deck: DeckSpec, note_type: NoteType, note_type_mod: int) -> bytes:
-    """Return the ``.apkg`` file for ``deck`` as bytes."""
+def build_package(decks: DeckSpec | Sequence[DeckSpec], note_type: NoteType,
+                  note_type_mod: int) -> bytes:
+    """Return the ``.apkg`` file holding ``decks`` (one or several) as bytes."""
+    decks = (decks,) if isinstance(decks, DeckSpec) else tuple(decks)
     model = _model(note_type)
-    anki_deck = genanki.Deck(deck_id(deck.name), deck.name, description=deck.description)
-    for position, item in enumerate(deck.notes):
-        anki_deck.add_note(_Note(
-            mod=item.mod, model=model, fields=list(item.note.fields), tags=list(item.note.tags),
-            guid=item.guid, due=position,
-        ))
+    anki_decks = []
+    for deck in decks:
+        anki_deck = genanki.Deck(deck_id(deck.name), deck.name, description=deck.description)
+        for position, item in enumerate(deck.notes):
+            note = _Note(mod=item.mod, model=model, fields=list(item.fields),
+                         tags=list(item.tags), guid=item.guid, due=position)
+            if item.without_card:
+                note.cards = []  # genanki's cached property, set before it is computed
+            anki_deck.add_note(note)
+        anki_decks.append(anki_deck)
     # Note and card ids only need to be unique and stable; Anki matches notes by GUID.
-    newest = max([note_type_mod, *(n.mod for n in deck.notes)])
+    newest = max([note_type_mod, *(n.mod for deck in decks for n in deck.notes)])
     conn = sqlite3.connect(":memory:")
     try:
-        genanki.Package(anki_deck).write_to_db(conn.cursor(), note_type_mod,
-                                               itertools.count(newest * 1000))
+        genanki.Package(anki_decks).write_to_db(conn.cursor(), note_type_mod,
+                                                itertools.count(newest * 1000))
         conn.commit()
         collection = conn.serialize()
     finally:
         conn.close()
 
+    return _zipped(collection)
+
+
+def collection_of(package: bytes) -> bytes:
+    """The SQLite collection inside ``.apkg`` bytes."""
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:
+        return archive.read("collection.anki2")
+
+
+def merge_packages(collections: Sequence[bytes], parent: str, description: str) -> bytes:
+    """One ``.apkg`` holding every deck, note and card of ``collections`` (each the
+    collection of a package from ``build_package``), plus the deck ``parent`` with
+    ``description``. Rows are copied as they are, in order, with new note and card ids
+    (ids only need to be unique and stable). It is a merge inside SQLite, not genanki
+    objects: it repacks every note of every deck whenever one deck changes."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        # A new collection with the first one's schema and settings, and no notes or cards.
+        conn.execute("ATTACH DATABASE ':memory:' AS deck")
+        conn.deserialize(collections[0], name="deck")
+        for (sql,) in conn.execute("SELECT sql FROM deck.sqlite_master WHERE sql NOT NULL "
+                                   "ORDER BY type = 'index', rowid").fetchall():
+            conn.execute(sql)
+        conn.execute("INSERT INTO col SELECT * FROM deck.col")
+        conn.commit()
+        conn.execute("DETACH DATABASE deck")
+        models: dict[str, dict] = {}
+        decks: dict[str, dict] = {}
+        for data in collections:
+            conn.execute("ATTACH DATABASE ':memory:' AS deck")
+            conn.deserialize(data, name="deck")
+            models_json, decks_json = conn.execute("SELECT models, decks FROM deck.col").fetchone()
+            for key, model in json.loads(models_json).items():
+                if key not in models or model["mod"] > models[key]["mod"]:
+                    models[key] = model  # the newest note type (a frozen topic has an older)
+            decks.update(json.loads(decks_json))
+            # Ids count on from the notes and cards already copied, in the deck's order.
+            notes, cards = conn.execute(
+                "SELECT (SELECT count(*) FROM main.notes), (SELECT count(*) FROM main.cards)"
+            ).fetchone()
+            conn.execute("INSERT INTO notes SELECT ? + row_number() OVER (ORDER BY id) - 1, "
+                         "guid, mid, mod, usn, tags, flds, sfld, csum, flags, data "
+                         "FROM deck.notes ORDER BY id", (notes,))
+            conn.execute("CREATE TEMP TABLE ids AS SELECT id AS old, "
+                         "? + row_number() OVER (ORDER BY id) - 1 AS new FROM deck.notes",
+                         (notes,))
+            conn.execute("INSERT INTO cards SELECT ? + row_number() OVER (ORDER BY c.id) - 1, "
+                         "i.new, c.did, c.ord, c.mod, c.usn, c.type, c.queue, c.due, c.ivl, "
+                         "c.factor, c.reps, c.lapses, c.left, c.odue, c.odid, c.flags, c.data "
+                         "FROM deck.cards c JOIN temp.ids i ON i.old = c.nid ORDER BY c.id",
+                         (cards,))
+            conn.execute("DROP TABLE temp.ids")
+            conn.commit()
+            conn.execute("DETACH DATABASE deck")
+        template = next(d for d in decks.values() if d["name"] != "Default")
+        parent_id = deck_id(parent)
+        decks[str(parent_id)] = {**template, "id": parent_id, "name": parent,
+                                 "desc": description}
+        newest = conn.execute("SELECT max(mod) FROM notes").fetchone()[0] or 0
+        base = (max([newest, *(m["mod"] for m in models.values())]) + 1) * 1000
+        conn.execute("UPDATE notes SET id = id + ?", (base,))
+        conn.execute("UPDATE cards SET id = id + ?, nid = nid + ?", (base, base))
+        conn.execute("UPDATE col SET models = ?, decks = ?",
+                     (json.dumps(models, sort_keys=True), json.dumps(decks, sort_keys=True)))
+        conn.commit()
+        merged = conn.serialize()
+    finally:
+        conn.close()
+    return _zipped(merged)
+
+
+def _zipped(collection: bytes) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name, data in (("collection.anki2", collection), ("media", b"{}")):

@@ -19,9 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .diagnostics import Diagnostic, error, warning
+from .files import is_bundle
 from .identity import Lock, LockEntry, fields_hash, source_hash
 from .match import prompt_id
+from .package import PackagedNote
 from .render import FIELDS, LABELS, NOTE_TYPE_ID, NoteType
+from .versions import RETIRED_TAG, content_tags, strip_notice
 
 _TAG_RE = re.compile(r"<[^>]+>")
 _PART_RE = re.compile(r"::part-(\d+)$")
@@ -36,14 +39,19 @@ def _text(field_html: str) -> str:
 
 
 @dataclass(frozen=True)
-class _Deck:
+class PublishedDeck:
+    """One topic's published deck, as far as nca-anki wrote it."""
+
     name: str
+    description: str
     note_type: NoteType | None
     note_type_mod: int
-    notes: tuple[tuple[str, int, tuple[str, ...], tuple[str, ...]], ...]  # guid, mod, fields, tags
+    notes: tuple[PackagedNote, ...]  # in study order; retired notes have no card
 
 
-def _read_deck(path: Path) -> _Deck:
+def read_deck(path: Path) -> PublishedDeck:
+    """The deck in a topic's ``.apkg`` (raises OSError, zipfile.BadZipFile, sqlite3.Error,
+    KeyError, ValueError... on a file that is not one)."""
     with zipfile.ZipFile(path) as archive:
         data = archive.read("collection.anki2")
     conn = sqlite3.connect(":memory:")
@@ -51,9 +59,9 @@ def _read_deck(path: Path) -> _Deck:
         conn.deserialize(data)
         models_json, decks_json = conn.execute("SELECT models, decks FROM col").fetchone()
         model = json.loads(models_json).get(str(NOTE_TYPE_ID))
-        decks = {int(k): v["name"] for k, v in json.loads(decks_json).items()}
+        decks = {int(k): v for k, v in json.loads(decks_json).items()}
         rows = conn.execute(
-            "SELECT n.guid, n.mod, n.flds, n.tags, min(c.did) FROM notes n JOIN cards c "
+            "SELECT n.guid, n.mod, n.flds, n.tags, min(c.did) FROM notes n LEFT JOIN cards c "
             "ON c.nid = n.id WHERE n.mid = ? GROUP BY n.id ORDER BY n.id",
             (NOTE_TYPE_ID,)).fetchall()
     finally:
@@ -64,16 +72,25 @@ def _read_deck(path: Path) -> _Deck:
         note_type = NoteType(NOTE_TYPE_ID, model["name"],
                              tuple(f["name"] for f in model["flds"]), template["name"],
                              template["qfmt"], template["afmt"], model["css"])
-    names = {decks.get(did, "") for *_, did in rows}
-    return _Deck(min(names) if names else "", note_type, int(model["mod"]) if model else 0,
-                 tuple((guid, int(mod), tuple(flds.split("\x1f")), tuple(tags.split()))
-                       for guid, mod, flds, tags, _ in rows))
+    dids = {did for *_, did in rows if did is not None}
+    names = {decks[did]["name"]: decks[did].get("desc", "") for did in dids if did in decks}
+    name = min(names) if names else ""
+    return PublishedDeck(name, names.get(name, ""), note_type,
+                         int(model["mod"]) if model else 0,
+                         tuple(PackagedNote(guid, int(mod), tuple(flds.split("\x1f")),
+                                            tuple(tags.split()), did is None)
+                               for guid, mod, flds, tags, did in rows))
 
 
-def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple[str, ...]
-           ) -> LockEntry | None:
+def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple[str, ...],
+           without_card: bool = False) -> LockEntry | None:
     if len(fields) != len(FIELDS):
         return None
+    removed = None
+    if RETIRED_TAG in tags:  # retired (versions.py): recover it as a removed question
+        removed, mod = mod, mod - 1
+        fields = (strip_notice(fields[0]), *fields[1:])
+    tags = content_tags(tags)
     field = dict(zip(FIELDS, fields))
     choices = tuple(_text(m.group("text") if m.group("text") is not None else m.group("item"))
                     for m in _CHOICE_RE.finditer(field["Choices"]))
@@ -82,7 +99,7 @@ def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple
     part = next((int(m.group(1)) for t in tags if (m := _PART_RE.search(t))), 1)
     prompt, explanation = _text(field["Prompt"]), _text(field["Explanation"])
     return LockEntry(guid, topic, part, fields_hash(fields, tags), mod, prompt, choices, answer,
-                     explanation, slot=answer if answer >= 0 else None,
+                     explanation, removed=removed, slot=answer if answer >= 0 else None,
                      source=source_hash(prompt, choices, answer, explanation),
                      prompt_id=prompt_id(prompt))
 
@@ -103,11 +120,11 @@ def _read_published(out: Path, topics_by_deck: Mapping[str, str],
     note_types: list[tuple[int, NoteType]] = []
     problems: list[Diagnostic] = []
     for path in sorted(out.glob("*.apkg")) if out.is_dir() else []:
-        if only is not None and path.name not in only:
+        if only is not None and path.name not in only or is_bundle(path.name):
             continue
         shown = path.as_posix()
         try:
-            deck = _read_deck(path)
+            deck = read_deck(path)
         except (OSError, KeyError, ValueError, TypeError, IndexError, zipfile.BadZipFile,
                 sqlite3.Error) as exc:
             return _Published(entries, note_types, problems,

@@ -424,11 +424,3 @@ def _image_errors(question: Question, prompt: _Html, choices: list[_Html],
                        "images are not supported yet; remove the image or describe it "
                        "in words")
                  for line, where, html in places for image in html.images)
-
-
-def deck_description(topic: Topic) -> str:
-    """The deck's description (HTML), shown on the deck's overview screen in Anki."""
-    parts = ", ".join(str(f.part) for f in topic.files)
-    return str(escape(f"{topic.count} multiple-choice questions on {topic.name} "
-                      f"(part{'s' if len(topic.files) > 1 else ''} {parts}). "
-                      "Built by nca-anki."))

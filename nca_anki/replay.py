@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .cache import Cache, Replay, code_digest, folder_digest, load_cache
-from .files import (CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME,
+from .files import (CACHE_NAME, CONFIG_NAME, INDEX_FILES, LOCK_NAME, OLD_LOCK_NAME,
+                    PARSED_NAME,
                     file_sha256, question_files)
 from .output import sweep
 from .report import BuildOptions, BuildReport, TopicResult
@@ -55,7 +56,8 @@ def fingerprint(options: BuildOptions, *, sources: Mapping[str, str] | None = No
              f"lock {lock or _sha256(source / LOCK_NAME)}",
              f"old lock {_sha256(source / OLD_LOCK_NAME)}",
              f"templates {templates or folder_digest(options.templates)}",
-             *(f"deck {name} {known.get(name) or _sha256(out / name)}" for name in on_disk)]
+             *(f"deck {name} {known.get(name) or _sha256(out / name)}" for name in on_disk),
+             *(f"index {name} {_sha256(out / name)}" for name in INDEX_FILES)]
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 

@@ -67,6 +67,10 @@ class BuildReport:
     diagnostics: tuple[Diagnostic, ...]
     removed: tuple[LockEntry, ...] = ()  # questions that left the source in this build
     templates_changed: bool = False  # the note type (card layout or CSS) has a new version
+    # What --check found out of date besides decks (build_decks.py --verify names them):
+    # the lock's topics whose entries would change, and files of the published index.
+    stale_lock_topics: tuple[str, ...] = ()
+    stale_files: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:

@@ -20,6 +20,8 @@ import pytest
 from anki_client import (cards_in_deck, deck_names, html_to_text, import_package,
                          note_type_names, open_collection, review_all_new, revlog_count)
 from conftest import archive_entries
+from nca_anki.files import INDEX_FILES, is_bundle
+from nca_anki.recover import read_deck
 from nca_anki.render import NOTE_TYPE_NAME
 
 DECKS = {
@@ -87,7 +89,7 @@ def test_seed_decks_import_with_clean_names_and_full_cards(project, cli, col):
     run = cli()
     assert run.status == 0, run.err
     built = sorted(p.name for p in (project / "dist").glob("*.apkg"))
-    assert built == sorted(apkg for _, apkg, _ in DECKS.values())
+    assert built == sorted([*(apkg for _, apkg, _ in DECKS.values()), "nca_all_topics.apkg"])
     positions: Counter[str] = Counter()
 
     for source_name, (deck, apkg, count) in DECKS.items():
@@ -270,24 +272,44 @@ def test_template_edit_updates_the_note_type_in_place(project, cli, col):
 def test_same_source_gives_identical_bytes_in_other_folders_and_times(project, cli, tmp_path,
                                                                       monkeypatch):
     assert cli().status == 0
-    first = {p.name: p.read_bytes() for p in (project / "dist").glob("*.apkg")}
+    first = published(project / "dist")
     time.sleep(1.1)
     other = tmp_path / "elsewhere" / "clone"
     shutil.copytree(project / "source", other / "source")
     shutil.copytree(project / "templates", other / "templates")
     monkeypatch.chdir(other)
     assert cli().status == 0
-    second = {p.name: p.read_bytes() for p in (other / "dist").glob("*.apkg")}
+    second = published(other / "dist")
     assert first == second
-    assert len(first) == 3
+    assert sorted(first) == sorted([*(apkg for _, apkg, _ in DECKS.values()),
+                                    "nca_all_topics.apkg", "CHANGELOG.md", "README.md",
+                                    "manifest.json"])
+
+
+def published(dist: Path) -> dict[str, bytes]:
+    """Every published file in ``dist`` (not the git-ignored caches), by name."""
+    return {p.name: p.read_bytes() for p in dist.iterdir()
+            if p.is_file() and not p.name.startswith(".")}
 
 
 def test_committed_decks_match_the_committed_source(project, cli):
-    """dist/ in the repository is what its source/ builds: nobody forgot to rebuild."""
+    """dist/ in the repository is what its source/ builds over the published dist/ (the
+    versions' record and retired questions live there): nobody forgot to rebuild. Built
+    from the source alone, every note is still the same."""
     from conftest import REPO
     committed = {p.name: archive_entries(p) for p in (REPO / "dist").glob("*.apkg")}
+    index = {name: (REPO / "dist" / name).read_bytes() for name in INDEX_FILES}
+    assert cli().status == 0
+    assert {p.name: [(n.guid, n.mod, n.fields) for n in read_deck(p).notes]
+            for p in (project / "dist").glob("*.apkg") if not is_bundle(p.name)} == {
+        p.name: [(n.guid, n.mod, n.fields) for n in read_deck(p).notes]
+        for p in (REPO / "dist").glob("*.apkg") if not is_bundle(p.name)}
+    shutil.rmtree(project / "dist")
+    shutil.copytree(REPO / "dist", project / "dist",
+                    ignore=shutil.ignore_patterns(".*"))  # as a fresh clone has it
     assert cli().status == 0
     assert committed == {p.name: archive_entries(p) for p in (project / "dist").glob("*.apkg")}
+    assert index == {name: (project / "dist" / name).read_bytes() for name in INDEX_FILES}
 
 
 def test_broken_topic_keeps_its_last_good_deck_and_others_build(project, cli, col):

@@ -338,13 +338,13 @@ def test_the_only_edited_topic_s_deck_is_read_for_matching(project, monkeypatch)
     assert build(options()).ok
     import nca_anki.recover as recover
     opened: list[str] = []
-    real = recover._read_deck
+    real = recover.read_deck
 
     def read_deck(path):
         opened.append(path.name)
         return real(path)
 
-    monkeypatch.setattr(recover, "_read_deck", read_deck)
+    monkeypatch.setattr(recover, "read_deck", read_deck)
     path = project / "source" / AI
     path.write_text(path.read_text(encoding="utf-8").replace(
         "Which NVIDIA GPU architecture first", "Which NVIDIA GPU architecture was the first"),

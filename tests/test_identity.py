@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from nca_anki.versions import retired_mod, revived_mod
 from nca_anki.identity import Assignment, Lock, assign, content_hash
 from nca_anki.parse import Choice, Question
 from nca_anki.render import (
@@ -200,10 +201,11 @@ def test_deleted_question_is_kept_as_removed_and_revives_with_old_guid() -> None
     assert [e for e in third.lock.entries if e.removed is not None] == [
         old_entry._replace(removed=T1)]
 
-    # Back in the source: the old GUID (and mod: its content never changed).
+    # Back in the source: the old GUID, and a mod newer than its retired note's
+    # (versions.py), so re-importing takes the withdrawal notice off learners' cards.
     fourth = assign(bank(), NOTE_TYPE, third.lock, frozenset(), T2 + 1)
-    assert (fourth.notes[1].guid, fourth.notes[1].mod, fourth.notes[1].status) == (
-        gone.guid, T0, "unchanged")
+    assert (fourth.notes[1].guid, fourth.notes[1].status) == (gone.guid, "changed")
+    assert fourth.notes[1].mod == revived_mod(T0, T1, T2 + 1) > retired_mod(T0, T1)
     assert all(e.removed is None for e in fourth.lock.entries)
     assert fourth.removed == ()
 

@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from nca_anki.identity import IdentifiedNote
-from nca_anki.package import DeckSpec, build_package, deck_id
+from nca_anki.package import DeckSpec, PackagedNote, build_package, deck_id
 from nca_anki.parse import Choice, Question
 from nca_anki.render import (
-    CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, RenderedNote, Renderer,
+    CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, Renderer,
 )
 from nca_anki.shuffle import as_written
 from nca_anki.topics import Topic
@@ -28,14 +27,12 @@ NOTE_TYPE = NoteType(NOTE_TYPE_ID, NOTE_TYPE_NAME, FIELDS, CARD_TEMPLATE_NAME,
 DECK = "NCA::Deep Learning"
 
 
-def identified(number: int, mod: int, guid: str | None = None, part: int = 1) -> IdentifiedNote:
+def identified(number: int, mod: int, guid: str | None = None, part: int = 1) -> PackagedNote:
     prompt = f"Question number {number}?"
-    question = Question(number, prompt, (Choice("Yes", True), Choice("No", False)),
-                        f"Because {number}.", "source/dl-1.txt", number * 6)
     fields = (prompt, "<ol><li>Yes</li><li>No</li></ol>", "A", f"<p>Because {number}.</p>",
               f"Deep Learning — part {part}")
-    note = RenderedNote(question, part, fields, (f"deep-learning::part-{part}",))
-    return IdentifiedNote(note, "Deep Learning", guid or f"nca-{number:016x}", mod, "new")
+    return PackagedNote(guid or f"nca-{number:016x}", mod, fields,
+                        (f"deep-learning::part-{part}",))
 
 
 NOTES = (identified(1, T0 + 10), identified(2, T0), identified(3, T0 + 500, part=2))
@@ -78,7 +75,7 @@ def test_same_input_gives_identical_bytes() -> None:
 
 
 def test_different_mod_gives_different_bytes() -> None:
-    changed = SPEC.notes[:1] + (replace(SPEC.notes[1], mod=T0 + 1),) + SPEC.notes[2:]
+    changed = SPEC.notes[:1] + (SPEC.notes[1]._replace(mod=T0 + 1),) + SPEC.notes[2:]
     assert build_package(SPEC, NOTE_TYPE, T0) != build_package(replace(SPEC, notes=changed),
                                                                NOTE_TYPE, T0)
 
@@ -98,7 +95,7 @@ def test_each_note_keeps_its_own_mod_and_guid(collection: sqlite3.Connection) ->
 
 def test_note_fields_and_tags(collection: sqlite3.Connection) -> None:
     rows = collection.execute("SELECT flds, tags FROM notes ORDER BY id").fetchall()
-    assert rows == [("\x1f".join(n.note.fields), f" {n.note.tags[0]} ") for n in NOTES]
+    assert rows == [("\x1f".join(n.fields), f" {n.tags[0]} ") for n in NOTES]
 
 
 def test_cards_are_in_study_order_in_the_deck(collection: sqlite3.Connection) -> None:
@@ -158,7 +155,7 @@ def test_package_from_real_templates() -> None:
                                                 Choice("A & B", False)), "**Yes.**")
     note, problems = renderer.note(topic, 1, question, as_written(question))
     assert problems == ()
-    item = IdentifiedNote(note, "Deep Learning", "nca-00000000000000aa", T0, "new")
+    item = PackagedNote("nca-00000000000000aa", T0, note.fields, note.tags)
     conn = open_collection(build_package(DeckSpec(DECK, "", (item,)), note_type, T0))
     (flds,) = conn.execute("SELECT flds FROM notes").fetchone()
     assert tuple(flds.split("\x1f")) == note.fields
@@ -175,9 +172,8 @@ def test_real_anki_updates_only_notes_with_a_newer_mod(tmp_path: Path) -> None:
         counts = anki_client.import_package(col, first)
         assert (counts.new, counts.updated, counts.duplicate) == (3, 0, 0)
 
-        def edited(item: IdentifiedNote, mod: int) -> IdentifiedNote:
-            fields = ("Edited prompt?",) + item.note.fields[1:]
-            return replace(item, note=replace(item.note, fields=fields), mod=mod)
+        def edited(item: PackagedNote, mod: int) -> PackagedNote:
+            return item._replace(fields=("Edited prompt?",) + item.fields[1:], mod=mod)
 
         # Note 1 edited with the same mod (must be ignored), note 2 with a newer one.
         notes = (edited(NOTES[0], NOTES[0].mod), edited(NOTES[1], NOTES[1].mod + 1), NOTES[2])

@@ -14,7 +14,6 @@ from nca_anki.diagnostics import error
 from nca_anki.parse import Choice, Question, parse
 from nca_anki.render import (
     CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, Renderer,
-    deck_description,
 )
 from nca_anki.shuffle import Layout, as_written, plan
 from nca_anki.topics import Topic
@@ -529,15 +528,6 @@ def test_templates_autoescape(templates_copy: Path) -> None:
                                                encoding="utf-8")
     note_type, _ = Renderer(templates_copy, "t").note_type()
     assert note_type.front == "&lt;b&gt;&amp;{{Prompt}}"
-
-
-def test_deck_description_counts_parts_and_escapes_the_name() -> None:
-    files = tuple(parse(f"A & <B> {n} — Questions and Answers\nQuestion 1: Q?\n"
-                        "- a (Correct answer)\n- b\nCorrect answer: a\nWhy.\n",
-                        f"source/ab-{n}.txt").file for n in (1, 2))
-    topic = Topic("A & <B>", "NCA::A & <B>", "a-b", files)
-    assert deck_description(topic) == ("2 multiple-choice questions on A &amp; &lt;B&gt; "
-                                       "(parts 1, 2). Built by nca-anki.")
 
 
 # --- note types Anki cannot show ------------------------------------------------------------------

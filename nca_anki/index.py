@@ -1,0 +1,290 @@
+"""The published index beside the decks: the all-topics bundle, ``manifest.json``,
+``README.md`` and ``CHANGELOG.md`` (docs/sharing.md).
+
+Everything here is worked out from the decks as written (read back with recover.py), each
+deck's version record (versions.py) and the previous changelog, so it is the same bytes
+for the same decks on any machine. The bundle holds the very notes of the per-topic decks
+(same GUIDs, ``mod``, fields, tags and note type) under the common parent deck: importing
+it and any per-topic file gives no duplicates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .diagnostics import Diagnostic, warning
+from .files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME
+from .once import computed_once
+from .package import collection_of, merge_packages
+from .render import NOTE_TYPE_ID
+from .versions import (RETIRED_TAG, UPDATED_TAG, DeckState, DeckVersion, Events, advance, day,
+                       strip_notice)
+
+MANIFEST_FORMAT = "nca-anki-manifest-1"
+
+
+def bundle_name(parent_slug: str) -> str:
+    return f"{parent_slug}{BUNDLE_SUFFIX}"
+
+
+def load_versions(text: str | None, shown: str) -> tuple[dict[str, DeckVersion], list[Diagnostic]]:
+    """Each deck's version record (by deck name) from the previous ``manifest.json``."""
+    if text is None:
+        return {}, []
+    try:
+        data = json.loads(text)
+        if data.get("format") != MANIFEST_FORMAT:
+            raise ValueError(f"format {data.get('format')!r}, not {MANIFEST_FORMAT!r}")
+        versions = {}
+        for deck in data["decks"]:
+            record = DeckVersion.from_json({"version": deck["version"], **deck["changes"]})
+            if record is None:
+                raise ValueError(f"bad version record of {deck.get('deck')!r}")
+            versions[deck["deck"]] = record
+        return versions, []
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        return {}, [warning(shown, 0, f"cannot read the decks' version records ({exc}); "
+                            "versions are worked out again from the notes' times, and the "
+                            "newest changelog entry is written again")]
+
+
+@dataclass(frozen=True)
+class IndexedDeck:
+    """One topic's deck as published, for the index."""
+
+    name: str  # the deck's full name
+    topic: str
+    file: str  # file name in the output folder
+    data: bytes  # the .apkg's bytes
+    record: DeckVersion | None  # None: no record kept; worked out from the notes' times
+
+    @computed_once
+    def collection(self) -> bytes:
+        return collection_of(self.data)
+
+    @computed_once
+    def notes(self) -> tuple[tuple[str, int, bool], ...]:
+        """(GUID, mod, retired) of each note of ours, in study order; a retired note has
+        no card (versions.py)."""
+        return tuple((guid, mod, bool(retired)) for guid, mod, retired in self._query(
+            "SELECT n.guid, n.mod, NOT EXISTS (SELECT 1 FROM cards c WHERE c.nid = n.id) "
+            "FROM notes n WHERE n.mid = ? ORDER BY n.id", NOTE_TYPE_ID))
+
+    @computed_once
+    def version(self) -> DeckVersion:
+        if self.record is not None:
+            return self.record
+        models = json.loads(self._query("SELECT models FROM col")[0][0])
+        note_type_mod = int(models.get(str(NOTE_TYPE_ID), {}).get("mod", 0))
+        return advance(None, Events(), DeckState(
+            {g: m for g, m, retired in self.notes if not retired},
+            {g: m for g, m, retired in self.notes if retired}, note_type_mod), 0)
+
+    @property
+    def questions(self) -> int:
+        return sum(not retired for _, _, retired in self.notes)
+
+    def prompts(self) -> dict[str, str]:
+        """GUID -> the prompt as plain text (a retired note's without its notice)."""
+        return {guid: _prompt(prompt) for guid, prompt in self._query(
+            "SELECT guid, substr(flds, 1, instr(flds || char(31), char(31)) - 1) FROM notes "
+            "WHERE mid = ?", NOTE_TYPE_ID)}
+
+    def _query(self, sql: str, *args: object) -> list[tuple]:
+        conn = sqlite3.connect(":memory:")
+        try:
+            conn.deserialize(self.collection)
+            return conn.execute(sql, args).fetchall()
+        finally:
+            conn.close()
+
+
+def _prompt(prompt_html: str) -> str:
+    text = re.sub(r"<[^>]+>", " ", strip_notice(prompt_html))
+    return " ".join(html.unescape(text).split())
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def bundle(decks: Sequence[IndexedDeck], parent: str) -> bytes:
+    """Every topic's deck as a subdeck of ``parent``, in one package: the same notes."""
+    count = sum(d.questions for d in decks)
+    version = _latest(decks)
+    description = (f"<p>All {len(decks)} topics, {count} multiple-choice questions, as "
+                   f"subdecks. <b>Version {version}</b>.</p><p>Each subdeck's description "
+                   f"says what its version changed. Importing this file and any "
+                   f"single-topic file gives no duplicates.</p>")
+    return merge_packages([d.collection for d in decks], parent, description)
+
+
+def _latest(decks: Sequence[IndexedDeck]) -> str:
+    return max((d.version.version for d in decks), default="")
+
+
+def manifest(decks: Sequence[IndexedDeck], bundle_file: str, bundle_data: bytes, parent: str
+             ) -> str:
+    """The index for scripts, as JSON: one line per note, so a diff shows what changed.
+    (Written by hand around ``json.dumps`` of each value: the indenting encoder took 0.4 s
+    over 10,000 notes.)"""
+    def value(data: object) -> str:
+        return json.dumps(data, ensure_ascii=False)
+
+    def notes(pairs: list[tuple[str, str]]) -> str:
+        if not pairs:
+            return "{}"
+        # GUIDs and dates are plain ASCII of letters, digits and hyphens.
+        return "{\n" + ",\n".join(f'    "{g}": "{d}"' for g, d in pairs) + "\n   }"
+
+    entries = []
+    for d in decks:
+        changes = d.version.to_json()
+        del changes["version"]
+        fields = [("deck", value(d.name)), ("topic", value(d.topic)), ("file", value(d.file)),
+                  ("questions", value(d.questions)), ("bytes", value(len(d.data))),
+                  ("sha256", value(_sha(d.data))), ("version", value(d.version.version)),
+                  ("changes", value(changes)),
+                  ("updated", notes([(g, day(m)) for g, m, retired in d.notes if not retired])),
+                  ("retired", notes([(g, day(m)) for g, m, retired in d.notes if retired]))]
+        entries.append("  {\n" + ",\n".join(f'   "{k}": {v}' for k, v in fields) + "\n  }")
+    bundle_entry = value({"deck": parent, "file": bundle_file,
+                          "questions": sum(d.questions for d in decks),
+                          "bytes": len(bundle_data), "sha256": _sha(bundle_data)})
+    text = "\n".join([
+        "{",
+        f' "format": {value(MANIFEST_FORMAT)},',
+        f' "version": {value(_latest(decks))},',
+        f' "bundle": {bundle_entry},',
+        ' "decks": [',
+        ",\n".join(entries),
+        " ]",
+        "}",
+    ])
+    json.loads(text)  # a slip in the hand-written JSON fails here, not in a user's script
+    return text + "\n"
+
+
+def _size(n: int) -> str:
+    return f"{n / 1024:.1f} KiB" if n < 1024 * 1024 else f"{n / 1024 / 1024:.1f} MiB"
+
+
+_MD_SPECIAL_RE = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+
+
+def _md(text: str) -> str:
+    """Plain text, safe inside a Markdown line."""
+    return _MD_SPECIAL_RE.sub(r"\\\1", text).replace("&", "&amp;")
+
+
+def readme(decks: Sequence[IndexedDeck], bundle_file: str, bundle_data: bytes, parent: str
+           ) -> str:
+    version = _latest(decks)
+    rows = [f"| {_md(d.name)} | {d.questions} | [{d.file}]({d.file}) | {_size(len(d.data))} "
+            f"| `{_sha(d.data)}` | {d.version.version} |" for d in decks]
+    rows.append(f"| **All topics** ({_md(parent)}, one subdeck per topic) "
+                f"| {sum(d.questions for d in decks)} | [{bundle_file}]({bundle_file}) "
+                f"| {_size(len(bundle_data))} | `{_sha(bundle_data)}` | {version} |")
+    return "\n".join([
+        "# The decks",
+        "",
+        f"Anki flashcard decks of multiple-choice questions, built by nca-anki from this "
+        f"repository's `source/`. Version **{version}**: the date of the newest content "
+        f"change. What changed in each version: [CHANGELOG.md]({CHANGELOG_NAME}). This "
+        f"page is generated by the build; do not edit it.",
+        "",
+        "| Deck | Questions | File | Size | SHA-256 | Last content change |",
+        "|---|---|---|---|---|---|",
+        *rows,
+        "",
+        "## Import",
+        "",
+        "Take one topic's file, or the all-topics file for every topic at once (taking both "
+        "does no harm: the notes are the same, so nothing is duplicated). In Anki desktop "
+        "choose *File → Import*; on AnkiDroid and AnkiMobile open the file with Anki. Keep "
+        "the default options.",
+        "",
+        "## Update",
+        "",
+        "Download the newer file and import it the same way, with the default options "
+        "(*update notes: if newer*). Changed questions are updated in place; your cards, "
+        "their schedule and their review history are kept. Every deck's description in "
+        "Anki shows its version.",
+        "",
+        f"- **What changed**: every question added or changed in a version carries the tag "
+        f"`{UPDATED_TAG}<version>`; search `tag:{UPDATED_TAG}{version}` in the browser to "
+        f"review exactly those.",
+        f"- **Withdrawn questions**: Anki's import never deletes. A question the authors "
+        f"removed comes to you as a notice on its card and the tag `{RETIRED_TAG}`; search "
+        f"`tag:{RETIRED_TAG}` and suspend or delete those cards. Someone importing for the "
+        "first time gets no card for them.",
+        "- **Your own edits** to a note are kept unless that question changes again.",
+        "",
+        "## Check a download",
+        "",
+        "Compare the file's SHA-256 with the table: `sha256sum FILE` (Linux), "
+        "`shasum -a 256 FILE` (macOS), `Get-FileHash FILE` (PowerShell). "
+        f"[{MANIFEST_NAME}]({MANIFEST_NAME}) has the same facts, and every question's GUID, "
+        "for scripts.",
+        "",
+    ])
+
+
+def changelog_entry(decks: Sequence[IndexedDeck], version: str) -> str:
+    """The changelog's entry for ``version``: each deck whose latest version it is, with
+    the questions it added, changed and withdrew, by prompt."""
+    lines = [f"## {version}", ""]
+    for d in decks:
+        record = d.version
+        if record.version != version:
+            continue
+        prompts = d.prompts()
+        lines += [f"### {_md(d.name)}", ""]
+        for what, guids in (("Added", record.added), ("Changed", record.changed),
+                            ("Added or changed", record.updated),
+                            ("Withdrawn", record.removed)):
+            lines += [f"- {what}: {_md(_clip(prompts.get(g, g)))}"
+                      for g in sorted(guids, key=lambda g: (prompts.get(g, g), g))]
+        if record.layout:
+            lines.append("- The card layout changed (every card shows it at once).")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+_HEAD = ("# Changelog\n\nWhat each version of the decks changed, newest first; a version is "
+         "the date of its changes. Generated by the build; do not edit it.\n")
+
+
+def changelog(previous: str | None, decks: Sequence[IndexedDeck]) -> str:
+    """The changelog: the entry of the decks' latest version written anew, every older
+    entry kept as it was. A build that changed nothing writes the same text again."""
+    entries: dict[str, str] = {}
+    if previous:
+        for block in re.split(r"(?m)^(?=## )", previous)[1:]:
+            heading = block.split("\n", 1)[0][3:].strip()
+            entries[heading] = block.rstrip("\n") + "\n"
+    version = _latest(decks)
+    if version:
+        entries[version] = changelog_entry(decks, version).rstrip("\n") + "\n"
+    return "\n".join([_HEAD, *(entries[v] for v in sorted(entries, reverse=True))])
+
+
+def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
+                previous_changelog: str | None) -> dict[str, bytes]:
+    """File name -> bytes of the bundle, manifest, README and changelog."""
+    name = bundle_name(parent_slug)
+    data = bundle(decks, parent)
+    return {name: data,
+            MANIFEST_NAME: manifest(decks, name, data, parent).encode(),
+            INDEX_NAME: readme(decks, name, data, parent).encode(),
+            CHANGELOG_NAME: changelog(previous_changelog, decks).encode()}

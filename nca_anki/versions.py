@@ -1,0 +1,202 @@
+"""Versions learners can see: what a deck's version is, what changed in it, and the tags
+and descriptions that carry this into Anki (docs/sharing.md).
+
+A deck's **version** is the UTC date of its last content change: a question added, changed
+or withdrawn, or the card layout (note type) changed. Every note carries the tag
+``nca::updated::<date of its own last change>``, derived from its ``mod`` (identity.py),
+so a learner finds what a version changed with one search. Anki replaces a note's tags
+when it updates the note (docs/anki-import.md), so an older version's tag never lingers
+on a changed note, and a note that did not change is not updated and keeps its tag.
+
+A question removed from the source stays in its deck as a **retired** note: same GUID, a
+newer ``mod``, the tag ``nca::retired``, a notice on the card, and its card suspended. A
+learner who has it gets the notice and the tag by re-importing (Anki cannot delete); a new
+learner gets it suspended, never to study.
+
+Which questions were added, changed and removed in each deck's latest version is plain
+data (``DeckVersion``), kept in ``dist/manifest.json`` between builds (index.py): several
+builds on one day make one version, whose record each of them extends.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from html import escape
+
+UPDATED_TAG = "nca::updated::"
+RETIRED_TAG = "nca::retired"
+_OURS = "nca::"  # tags of this module; never part of a note's content hash
+
+
+def day(moment: int) -> str:
+    """The UTC date of a Unix time, as a version: ``2026-11-30``."""
+    return time.strftime("%Y-%m-%d", time.gmtime(moment))
+
+
+def updated_tag(mod: int) -> str:
+    return f"{UPDATED_TAG}{day(mod)}"
+
+
+def content_tags(tags: Iterable[str]) -> tuple[str, ...]:
+    """``tags`` without this module's (which follow from ``mod`` and retirement)."""
+    return tuple(t for t in tags if not t.startswith(_OURS))
+
+
+# The notice a retired note's prompt starts with, on the front and back of the learner's
+# card (style.css gives it its look). Our own markup: no source text is in it.
+_NOTICE = ('<span class="nca-retired">Withdrawn on {date}: the authors removed this question. '
+           'Find every withdrawn card with the search tag:' + RETIRED_TAG + ', then suspend or '
+           'delete them.</span> ')
+_NOTICE_RE = re.compile(r'^<span class="nca-retired">[^<]*</span> ')
+
+
+def with_notice(prompt_html: str, removed: int) -> str:
+    """A retired note's prompt: the notice, then the prompt as it was."""
+    return _NOTICE.format(date=day(removed)) + strip_notice(prompt_html)
+
+
+def strip_notice(prompt_html: str) -> str:
+    return _NOTICE_RE.sub("", prompt_html, count=1)
+
+
+def retired_mod(mod: int, removed: int) -> int:
+    """The ``mod`` of a retired note: newer than the note learners have, so re-importing
+    delivers the retirement."""
+    return max(mod + 1, removed)
+
+
+def revived_mod(mod: int, removed: int, now: int) -> int:
+    """The ``mod`` of a retired question that is back in the source: newer than the
+    retired note, so re-importing takes the notice off."""
+    return max(retired_mod(mod, removed) + 1, now)
+
+
+@dataclass(frozen=True)
+class DeckVersion:
+    """A deck's latest version and what it changed (GUIDs). ``updated``: questions known
+    only to have been added or changed that day (the record began after they were)."""
+
+    version: str
+    added: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    updated: tuple[str, ...] = ()
+    layout: bool = False  # the card layout changed
+
+    def summary(self) -> str:
+        """What the version changed, in one line."""
+        counts = [(len(self.added), "added"), (len(self.changed), "changed"),
+                  (len(self.updated), "added or changed"), (len(self.removed), "withdrawn")]
+        said = [f"{n} question{'s' if n != 1 else ''} {what}" for n, what in counts if n]
+        if self.layout:
+            said.append("card layout updated")
+        return (", ".join(said) or "no changes") + "."
+
+    def to_json(self) -> dict[str, object]:
+        return {"version": self.version, "added": list(self.added), "changed": list(self.changed),
+                "removed": list(self.removed), "updated": list(self.updated),
+                "layout": self.layout}
+
+    @staticmethod
+    def from_json(data: object) -> DeckVersion | None:
+        """The record as ``to_json`` wrote it, or None if it is not one."""
+        if not isinstance(data, dict) or not isinstance(data.get("version"), str):
+            return None
+        lists = {}
+        for key in ("added", "changed", "removed", "updated"):
+            value = data.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(g, str) for g in value):
+                return None
+            lists[key] = tuple(value)
+        return DeckVersion(data["version"], layout=bool(data.get("layout")), **lists)
+
+
+@dataclass(frozen=True)
+class Events:
+    """What one build did to one deck (GUIDs)."""
+
+    added: frozenset[str] = frozenset()
+    changed: frozenset[str] = frozenset()  # revived questions included
+    removed: frozenset[str] = frozenset()
+    layout: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.changed or self.removed or self.layout)
+
+
+@dataclass(frozen=True)
+class DeckState:
+    """What decides a deck's version when no record of it exists: its notes' ``mod``
+    (live GUID -> mod), its retired notes' ``mod``, and the note type's."""
+
+    live: Mapping[str, int]
+    retired: Mapping[str, int] = field(default_factory=dict)
+    note_type_mod: int = 0
+
+
+def advance(previous: DeckVersion | None, events: Events, state: DeckState, now: int
+            ) -> DeckVersion:
+    """The deck's version after a build that did ``events`` to it at ``now``."""
+    today = day(now)
+    if not events:
+        if previous is not None:
+            return previous
+        return _reconstructed(state)
+    if previous is None or previous.version != today:
+        base = DeckVersion(today)
+    else:
+        base = previous
+    added = (set(base.added) | events.added) - events.removed
+    removed = (set(base.removed) | events.removed) - events.added - events.changed
+    changed = (set(base.changed) | set(base.updated) | events.changed) - added - removed
+    updated = set(base.updated) & changed - events.changed
+    changed -= updated
+    # A question added and withdrawn on one day never reached a version: drop it.
+    removed -= set(base.added) - set(base.removed)
+    return DeckVersion(today, _sorted(added), _sorted(changed), _sorted(removed),
+                       _sorted(updated), base.layout or events.layout)
+
+
+def _reconstructed(state: DeckState) -> DeckVersion:
+    """A version worked out from the notes' times alone (no record: a first build with
+    versions, or a lost manifest)."""
+    mods = [*state.live.values(), *state.retired.values(), state.note_type_mod]
+    version = day(max(mods))
+    return DeckVersion(
+        version,
+        removed=_sorted(g for g, m in state.retired.items() if day(m) == version),
+        updated=_sorted(g for g, m in state.live.items() if day(m) == version),
+        layout=day(state.note_type_mod) == version and state.note_type_mod > 0)
+
+
+def _sorted(guids: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(guids))
+
+
+def description(topic: str, parts: Sequence[int], questions: int, version: DeckVersion,
+                ) -> str:
+    """The deck's description (HTML), shown on its overview screen in Anki."""
+    noun = "part" if len(parts) == 1 else "parts"
+    said = ", ".join(str(p) for p in parts)
+    return "".join((
+        f"<p>{questions} multiple-choice question{'s' if questions != 1 else ''} on "
+        f"{escape(topic)} ({noun} {said}).</p>",
+        f"<p><b>Version {version.version}</b>: {escape(version.summary())} "
+        f"See what changed: search <code>tag:{UPDATED_TAG}{version.version}</code>.</p>",
+        "<p>To update, import the newer .apkg of this deck with Anki's default options: "
+        "your cards and their review history are kept. Withdrawn questions are tagged "
+        f"<code>{RETIRED_TAG}</code>.</p>",
+        "<p>Built by nca-anki.</p>",
+    ))
+
+
+def latest(versions: Mapping[str, DeckVersion]) -> str:
+    """The version of a set of decks: the newest of theirs ("" for none)."""
+    return max((v.version for v in versions.values()), default="")
+
+
+def with_layout(version: DeckVersion, layout: bool) -> DeckVersion:
+    return replace(version, layout=version.layout or layout)

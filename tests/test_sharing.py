@@ -1,0 +1,266 @@
+"""Sharing with study groups (docs/sharing.md): --verify, the index, the all-topics bundle,
+versions, the changelog, version tags and retired questions, proved with real builds and,
+where learners are concerned, real imports into real collections with the `anki` package.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from anki_client import (cards_in_deck, deck_names, html_to_text, import_package,
+                         note_type_names, open_collection, review_all_new, revlog_count)
+from nca_anki.render import NOTE_TYPE_NAME
+from nca_anki.versions import DeckState, DeckVersion, Events, advance, day, description
+
+DAY1 = 1_796_200_000  # 2026-12-02, after every time in the committed lock
+DAY2 = DAY1 + 3 * 86_400  # three days later, the second
+AI = "source/nca-ai-deep-learning-frameworks-4.txt"
+DL = "source/deep-learning-training-techniques-and-optimization-2.txt"
+NN = "source/neural-network-applications-and-frameworks-2.txt"
+
+
+def build_at(cli, monkeypatch: pytest.MonkeyPatch, moment: int, *args: str):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(moment))
+    run = cli(*args)
+    assert run.status == 0, run.err
+    return run
+
+
+def version(project: Path) -> str:
+    """The published version: a build that changes no content keeps the version of the
+    last change (here the committed lock's newest time), whatever the clock says."""
+    return json.loads((project / "dist" / "manifest.json").read_text(encoding="utf-8"))[
+        "version"]
+
+
+def replace_in(path: str, old: str, new: str) -> None:
+    file = Path(path)
+    text = file.read_text(encoding="utf-8")
+    assert old in text
+    file.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def remove_question(path: str, number: int) -> str:
+    """Delete question ``number`` (seven lines in the seeds) and return its prompt."""
+    file = Path(path)
+    lines = file.read_text(encoding="utf-8").split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"Question {number}: "))
+    prompt = lines[start].split(": ", 1)[1]
+    del lines[start:start + 7]
+    file.write_text("\n".join(lines), encoding="utf-8")
+    return prompt
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {p.relative_to(folder).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# --- --verify ---------------------------------------------------------------------------------
+
+def test_verify_names_the_stale_topic_writes_nothing_and_passes_after_a_rebuild(
+        project: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    build_at(cli, monkeypatch, DAY1)
+    assert cli("--verify").status == 0
+    replace_in(NN, "Question 2: ", "Question 2: Reworded: ")
+    before = snapshot(project)
+    run = cli("--verify")
+    assert run.status == 1
+    assert "Neural Network Applications and Frameworks" in run.err
+    assert "AI & Deep Learning" not in run.err and "Training Techniques" not in run.err
+    assert snapshot(project) == before  # nothing written, not even a cache
+    build_at(cli, monkeypatch, DAY2)
+    assert cli("--verify").status == 0
+
+
+def test_verify_catches_a_hand_edited_index_a_stale_deck_and_a_changed_lock(
+        project: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    build_at(cli, monkeypatch, DAY1)
+    readme = project / "dist" / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8") + "edited\n", encoding="utf-8")
+    run = cli("--verify")
+    assert run.status == 1 and "dist/README.md" in run.err
+    build_at(cli, monkeypatch, DAY1)
+    (project / "dist" / "old-topic.apkg").write_bytes(b"x")
+    run = cli("--verify")
+    assert run.status == 1 and "old-topic.apkg" in run.err
+    (project / "dist" / "old-topic.apkg").unlink()
+    lock = project / "source" / "nca-anki.lock"
+    lines = lock.read_text(encoding="utf-8").splitlines(keepends=True)
+    lock.write_text("".join(line for line in lines if not line.startswith("Q ")
+                            or "Which NVIDIA GPU" not in line), encoding="utf-8")
+    run = cli("--verify")
+    assert run.status == 1 and "AI & Deep Learning Frameworks" in run.err
+    assert "nca-anki.lock" in run.err
+
+
+# --- the index ----------------------------------------------------------------------------------
+
+def test_manifest_hashes_match_and_the_readme_lists_every_deck(
+        project: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    build_at(cli, monkeypatch, DAY1)
+    dist = project / "dist"
+    manifest = json.loads((dist / "manifest.json").read_text(encoding="utf-8"))
+    listed = [*manifest["decks"], manifest["bundle"]]
+    assert sorted(d["file"] for d in listed) == sorted(p.name for p in dist.glob("*.apkg"))
+    for entry in listed:
+        data = (dist / entry["file"]).read_bytes()
+        assert entry["sha256"] == hashlib.sha256(data).hexdigest()
+        assert entry["bytes"] == len(data)
+    assert sum(d["questions"] for d in manifest["decks"]) == 19
+    assert manifest["bundle"]["questions"] == 19
+    guids = [guid for d in manifest["decks"] for guid in d["updated"]]
+    assert len(set(guids)) == 19 and all(g.startswith("nca-") for g in guids)
+    readme = (dist / "README.md").read_text(encoding="utf-8")
+    for path in dist.glob("*.apkg"):
+        assert f"[{path.name}]({path.name})" in readme
+        assert hashlib.sha256(path.read_bytes()).hexdigest() in readme
+
+
+def test_a_build_that_changes_no_content_adds_no_changelog_entry(
+        project: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    build_at(cli, monkeypatch, DAY1)
+    changelog = project / "dist" / "CHANGELOG.md"
+    first = changelog.read_bytes()
+    assert version(project) < day(DAY1)
+    (project / "dist" / ".nca-anki-cache.json").unlink()  # a full build, not a replay
+    build_at(cli, monkeypatch, DAY2)
+    assert changelog.read_bytes() == first
+    assert re.findall(r"(?m)^## (.+)$", first.decode()) == [version(project)]
+
+
+# --- learners' collections ----------------------------------------------------------------------
+
+def test_bundle_and_every_topic_file_give_one_note_per_question(
+        project: Path, cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    build_at(cli, monkeypatch, DAY1)
+    dist = project / "dist"
+    col = open_collection(tmp_path / "col" / "collection.anki2")
+    try:
+        assert import_package(col, dist / "nca_all_topics.apkg").new == 19
+        for path in sorted(dist.glob("*.apkg")):
+            if path.name != "nca_all_topics.apkg":
+                counts = import_package(col, path)
+                assert counts.new == 0 and counts.duplicate > 0
+        assert col.note_count() == 19 and col.card_count() == 19
+        assert note_type_names(col).count(NOTE_TYPE_NAME) == 1
+        assert not [n for n in note_type_names(col) if n.startswith(NOTE_TYPE_NAME + "+")]
+        assert {"NCA", "NCA::AI & Deep Learning Frameworks"} <= set(deck_names(col))
+        assert len(cards_in_deck(col, "NCA::AI & Deep Learning Frameworks")) == 7
+    finally:
+        col.close()
+
+
+def test_deck_description_shows_version_and_count_in_anki(
+        project: Path, cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    build_at(cli, monkeypatch, DAY1)
+    col = open_collection(tmp_path / "col" / "collection.anki2")
+    try:
+        import_package(col, project / "dist" / "ai-deep-learning-frameworks.apkg")
+        deck = col.decks.by_name("NCA::AI & Deep Learning Frameworks")
+        text = html_to_text(deck["desc"])
+        assert f"Version {version(project)}" in text
+        assert "7 multiple-choice questions" in text
+        assert "import the newer .apkg" in text
+    finally:
+        col.close()
+
+
+def test_an_update_tags_exactly_the_edited_notes_and_retires_the_removed_one(
+        project: Path, cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    build_at(cli, monkeypatch, DAY1)
+    dist = project / "dist"
+    v1 = {p.name: p.read_bytes() for p in dist.glob("*.apkg")}
+    first_version = version(project)
+    learner = open_collection(tmp_path / "learner" / "collection.anki2")
+    try:
+        for name in sorted(v1):
+            if name != "nca_all_topics.apkg":
+                import_package(learner, dist / name)
+        assert review_all_new(learner, "NCA") == 19
+        reviews = revlog_count(learner)
+
+        replace_in(AI, "Which NVIDIA GPU architecture first introduced Tensor Cores",
+                   "Which NVIDIA GPU architecture was the first with Tensor Cores")
+        replace_in(DL, "What is mixed precision training?",
+                   "What is mixed-precision training?")
+        removed = remove_question(NN, 6)
+        build_at(cli, monkeypatch, DAY2)
+
+        changelog = (dist / "CHANGELOG.md").read_text(encoding="utf-8")
+        newest = changelog.split("\n## ")[1]
+        assert newest.startswith(day(DAY2))
+        items = [(what, re.sub(r"\\(.)", r"\1", prompt))  # Markdown escapes undone
+                 for what, prompt in re.findall(r"(?m)^- (Added|Changed|Withdrawn|Added or "
+                                                r"changed): (.*)$", newest)]
+        assert sorted(items) == sorted([
+            ("Changed", "Which NVIDIA GPU architecture was the first with Tensor Cores for "
+                        "accelerating matrix multiply-accumulate operations?"),
+            ("Changed", "What is mixed-precision training?"),
+            ("Withdrawn", removed),
+        ]), newest
+        assert f"\n## {first_version}\n" in changelog  # the older entry is kept
+        assert version(project) == day(DAY2)
+
+        for name in sorted(v1):
+            if name != "nca_all_topics.apkg":
+                import_package(learner, dist / name)
+        tag = f"nca::updated::{day(DAY2)}"
+        tagged = learner.find_notes(f"tag:{tag}")
+        prompts = sorted(html_to_text(learner.get_note(n)["Prompt"]) for n in tagged)
+        assert prompts == ["What is mixed-precision training?",
+                           "Which NVIDIA GPU architecture was the first with Tensor Cores "
+                           "for accelerating matrix multiply-accumulate operations?"]
+        retired = learner.find_notes("tag:nca::retired")
+        assert len(retired) == 1
+        note = learner.get_note(retired[0])
+        assert html_to_text(note["Prompt"]).startswith(f"Withdrawn on {day(DAY2)}")
+        assert removed in html_to_text(note["Prompt"])
+        assert learner.note_count() == 19 and learner.card_count() == 19
+        assert revlog_count(learner) == reviews  # history intact
+        reviewed = learner.find_cards("-is:new")
+        assert len(reviewed) == 19
+    finally:
+        learner.close()
+
+    newcomer = open_collection(tmp_path / "newcomer" / "collection.anki2")
+    try:
+        for path in sorted(dist.glob("*.apkg")):
+            import_package(newcomer, path)
+        assert newcomer.card_count() == 18  # no card for the withdrawn question
+        ids = newcomer.find_notes("tag:nca::retired")
+        assert len(ids) == 1 and not newcomer.get_note(ids[0]).card_ids()
+        assert not newcomer.find_cards(f'"Prompt:*{removed[:30]}*"')
+    finally:
+        newcomer.close()
+
+
+# --- versions ---------------------------------------------------------------------------------
+
+def test_builds_on_one_day_make_one_version() -> None:
+    state = DeckState({"a": DAY1, "b": DAY1})
+    first = advance(None, Events(added=frozenset({"a"}), changed=frozenset({"b"})), state, DAY1)
+    assert first == DeckVersion(day(DAY1), added=("a",), changed=("b",))
+    # Later that day: "a" edited again (still added), "b" withdrawn, "c" added.
+    second = advance(first, Events(added=frozenset({"c"}), changed=frozenset({"a"}),
+                                   removed=frozenset({"b"})), state, DAY1 + 60)
+    assert second == DeckVersion(day(DAY1), added=("a", "c"), removed=("b",))
+    # Added and withdrawn on one day: never in a version.
+    third = advance(second, Events(removed=frozenset({"c"})), state, DAY1 + 120)
+    assert third == DeckVersion(day(DAY1), added=("a",), removed=("b",))
+    # The next day starts a new version; a build without events keeps the record.
+    assert advance(third, Events(), state, DAY2) is third
+    assert advance(third, Events(changed=frozenset({"a"})), state, DAY2) == \
+        DeckVersion(day(DAY2), changed=("a",))
+
+
+def test_the_description_escapes_the_topic_and_names_parts_and_version() -> None:
+    text = description("A & <B>", [1, 2], 2, DeckVersion("2026-12-02", changed=("g",)))
+    assert "<p>2 multiple-choice questions on A &amp; &lt;B&gt; (parts 1, 2).</p>" in text
+    assert "<b>Version 2026-12-02</b>: 1 question changed." in text
+    assert "tag:nca::updated::2026-12-02" in text
