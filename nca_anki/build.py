@@ -30,7 +30,7 @@ from .identity import Assignment, IdentifiedNote, Lock, LockEntry, assign, by_to
 from .lockfile import dump_lock, future_mods, load_lock, load_old_lock
 from .lint import long_answers, position_cluster
 from .output import WriteError, inside, sweep, write_atomic
-from .index import IndexedDeck, index_files, load_versions
+from .index import IndexedDeck, bundle_name, index_files, load_versions
 from .package import DeckSpec, PackagedNote, build_package
 from .parallel import run_tasks, worker_count
 from .parse import ParsedFile, parse
@@ -401,6 +401,7 @@ def build(options: BuildOptions, progress: Progress | None = None) -> BuildRepor
 
     reported = inputs.topics + _absent_topics(inputs, failed)
     stale_decks = _stale_outputs(options.out, reported)
+    stale_decks += _stale_bundles(options.out, bundle_name(slugify(inputs.config.parent_deck)))
     problems += stale_decks
     index_statuses, index_problems = {}, []
     if not diag.has_errors(write_problems) and not any(
@@ -408,12 +409,16 @@ def build(options: BuildOptions, progress: Progress | None = None) -> BuildRepor
         index_statuses, index_problems = _write_index(
             options, inputs, reported, versions)
     problems += [*version_problems, *index_problems]
+    decks = {t.name: t.deck_name for t in reported}
     report = BuildReport(_results(reported, assignment, statuses, options.out, reused),
                          diag.sort_diagnostics(problems), assignment.removed, layout,
-                         _changed_lock_topics(options, lock_text),
-                         tuple(sorted([*(n for n, s in index_statuses.items()
+                         tuple(decks.get(t, t) for t in _changed_lock_topics(options, lock_text)),
+                         tuple(sorted([*(_display(options.out, n)
+                                         for n, s in index_statuses.items()
                                          if s == "would write"),
-                                       *(d.path for d in stale_decks)])))
+                                       *(d.path for d in stale_decks)])),
+                         tuple((_display(options.out, n), s)
+                               for n, s in index_statuses.items() if s != "unchanged"))
     if options.check or diag.has_errors(write_problems) or diag.has_errors(index_problems):
         return report
     # Warnings about this build's events do not recur in a rebuild: nothing to replay.
@@ -461,8 +466,15 @@ def _identify(options: BuildOptions, inputs: _Inputs, good: list[Topic],
 def _previous_versions(out: Path) -> tuple[dict[str, DeckVersion], list[Diagnostic]]:
     """Each deck's version record (by deck name), from the manifest the last build wrote."""
     path = out / MANIFEST_NAME
+    if not path.is_file():
+        if out.is_dir() and any(not is_bundle(p.name) for p in out.glob("*.apkg")):
+            return {}, [diag.warning(path.as_posix(), 0, (
+                "missing, but decks were published: their versions are worked out again "
+                "from the notes' times and the newest changelog entry is written again; "
+                "restore it from version control to keep what each version changed"))]
+        return {}, []  # a first build
     try:
-        text = path.read_text(encoding="utf-8") if path.is_file() else None
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         text = f"unreadable: {exc}"
     return load_versions(text, path.as_posix())
@@ -554,7 +566,7 @@ def _changed_lock_topics(options: BuildOptions, text: str) -> tuple[str, ...]:
         return ()
     before, after = _lock_lines(on_disk), _lock_lines(text)
     changed = {t for t in {*before, *after} if before.get(t) != after.get(t)}
-    return tuple(sorted(changed)) or ("(the lock file)",)
+    return tuple(sorted(changed)) or ("",)  # "": the file differs, but no topic's lines
 
 
 def _lock_lines(text: str) -> dict[str, set[str]]:
@@ -711,6 +723,15 @@ def _results(topics: tuple[Topic, ...], assignment: Assignment, statuses: dict[s
                                    topic.count, **count,
                                    status=statuses.get(topic.name, "failed")))
     return tuple(results)
+
+
+def _stale_bundles(out: Path, expected: str) -> list[Diagnostic]:
+    """All-topics bundles under another name (the parent deck was renamed)."""
+    stale = sorted(p.name for p in out.glob("*.apkg") if is_bundle(p.name) and p.name != expected) \
+        if out.is_dir() else []
+    return [diag.warning(_display(out, name), 0, f"not the all-topics bundle any more (that is "
+                         f"{expected}); delete it if the parent deck was renamed")
+            for name in stale]
 
 
 def _stale_outputs(out: Path, topics: tuple[Topic, ...]) -> list[Diagnostic]:

@@ -130,6 +130,10 @@ def _summary(report: BuildReport, out: TextIO) -> None:
         noun = "question" if topic.questions == 1 else "questions"
         print(f"{topic.deck_name}: {topic.questions} {noun} ({counts}) -> "
               f"{topic.output} {topic.status}", file=out)
+    for status in ("written", "would write"):
+        files = [path for path, said in report.index if said == status]
+        if files:
+            print(f"index and bundle: {', '.join(files)} {status}", file=out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -149,7 +153,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         options = BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
                                check=args.check or args.verify, jobs=args.jobs)
-        report = replay(options)
+        # --verify always checks in full: it is what CI trusts, and a replayed report
+        # carries no record of what is stale.
+        report = None if args.verify else replay(options)
         if report is None:
             from .build import build  # heavy imports, inside the Ctrl-C guard
 
@@ -180,22 +186,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _verdict(report: BuildReport, args: argparse.Namespace, out: TextIO) -> int:
     """--verify: 1, naming what is stale, if the published output or the lock is not what
     the sources build; else 0."""
-    stale = [f"topic {t.deck_name!r}: {t.output} is not what the source builds"
-             for t in report.topics if t.status == "would write"]
-    stale += [f"topic {name!r}: its entries in {Path(args.source, 'nca-anki.lock').as_posix()} "
-              "are not what the source builds" if not name.startswith("(") else
-              f"{Path(args.source, 'nca-anki.lock').as_posix()} is not what the build writes"
-              for name in report.stale_lock_topics]
-    stale += [f"{Path(args.out, name).as_posix() if '/' not in name else name}: not what the "
-              "build writes (or no topic builds it any more)" for name in report.stale_files]
-    if not stale:
-        print(f"verified: {args.out} and the lock are what the sources build", file=out)
+    lock = Path(args.source, "nca-anki.lock").as_posix()
+    stale: dict[str, list[str]] = {}
+    for topic in report.topics:
+        if topic.status == "would write":
+            stale.setdefault(topic.deck_name, []).append(topic.output)
+    for deck in report.stale_lock_decks:
+        stale.setdefault(deck, []).append(f"its entries in {lock}" if deck else lock)
+    lines = [f"topic {deck!r}: {' and '.join(what)}" if deck else what[0]
+             for deck, what in sorted(stale.items())]
+    lines += list(report.stale_files)
+    if not lines:
+        print(f"verified: {args.out} and {lock} are what the sources build", file=out)
         return 0
-    print(f"stale: {len(stale)} item(s) differ from what the sources build:", file=out)
-    for line in stale:
+    print(f"stale: not what the sources build ({len(lines)}):", file=out)
+    for line in lines:
         print(f"  {line}", file=out)
-    print(f"Run `python build_decks.py` (with the same folder options), then commit "
-          f"{args.out}/ and {Path(args.source, 'nca-anki.lock').as_posix()}.", file=out)
+    print(f"Rebuild (python build_decks.py, with the same folder options), delete any deck "
+          f"no topic builds, then commit {args.out}/ and {lock}.", file=out)
     return 1
 
 

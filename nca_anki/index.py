@@ -175,12 +175,19 @@ def _size(n: int) -> str:
     return f"{n / 1024:.1f} KiB" if n < 1024 * 1024 else f"{n / 1024 / 1024:.1f} MiB"
 
 
-_MD_SPECIAL_RE = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+# Markdown's inline syntax, for text on a list item or heading line: emphasis, code,
+# links and images ("(" and "!" only matter after "]"), a heading's closing "#" (each
+# backslash-escaped: CommonMark, as GitHub shows it, and Python-Markdown agree on these);
+# HTML, tables, strike-through and entities ("&#60;" and the like: Python-Markdown does
+# not take a backslash before them).
+_MD_ESCAPED_RE = re.compile(r"[\\`*_\[\]#]")
+_MD_ENTITY_RE = re.compile(r"[<>|~]|&(?=#?\w+;)")
 
 
 def _md(text: str) -> str:
-    """Plain text, safe inside a Markdown line."""
-    return _MD_SPECIAL_RE.sub(r"\\\1", text).replace("&", "&amp;")
+    """Plain text, shown as itself on a Markdown line."""
+    text = _MD_ENTITY_RE.sub(lambda m: f"&#{ord(m.group(0))};", text)
+    return _MD_ESCAPED_RE.sub(lambda m: f"\\{m.group(0)}", text)
 
 
 def readme(decks: Sequence[IndexedDeck], bundle_file: str, bundle_data: bytes, parent: str

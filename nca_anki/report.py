@@ -68,9 +68,13 @@ class BuildReport:
     removed: tuple[LockEntry, ...] = ()  # questions that left the source in this build
     templates_changed: bool = False  # the note type (card layout or CSS) has a new version
     # What --check found out of date besides decks (build_decks.py --verify names them):
-    # the lock's topics whose entries would change, and files of the published index.
-    stale_lock_topics: tuple[str, ...] = ()
+    # the decks (by name) whose lock entries would change, and published files that are
+    # not what the build writes (index files; decks no topic builds).
+    stale_lock_decks: tuple[str, ...] = ()
     stale_files: tuple[str, ...] = ()
+    # The published index files (index.py) written, or with --check that would be: (path
+    # as shown, status). Unchanged ones are not listed.
+    index: tuple[tuple[str, str], ...] = ()
 
     @property
     def ok(self) -> bool:

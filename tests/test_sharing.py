@@ -10,6 +10,7 @@ import json
 import re
 from pathlib import Path
 
+import markdown
 import pytest
 
 from anki_client import (cards_in_deck, deck_names, html_to_text, import_package,
@@ -195,7 +196,7 @@ def test_an_update_tags_exactly_the_edited_notes_and_retires_the_removed_one(
         changelog = (dist / "CHANGELOG.md").read_text(encoding="utf-8")
         newest = changelog.split("\n## ")[1]
         assert newest.startswith(day(DAY2))
-        items = [(what, re.sub(r"\\(.)", r"\1", prompt))  # Markdown escapes undone
+        items = [(what, html_to_text(markdown.markdown(prompt)))  # as Markdown shows it
                  for what, prompt in re.findall(r"(?m)^- (Added|Changed|Withdrawn|Added or "
                                                 r"changed): (.*)$", newest)]
         assert sorted(items) == sorted([
@@ -264,3 +265,40 @@ def test_the_description_escapes_the_topic_and_names_parts_and_version() -> None
     assert "<p>2 multiple-choice questions on A &amp; &lt;B&gt; (parts 1, 2).</p>" in text
     assert "<b>Version 2026-12-02</b>: 1 question changed." in text
     assert "tag:nca::updated::2026-12-02" in text
+
+
+@pytest.mark.parametrize("prompt", [
+    "What does `torch.compile` do?", "Is 4*8*2 = 64?", "Pick [A] or (B)", "x_y and __init__",
+    "AT&T &amp; &copy; <b>bold</b>", "C# or F#?", "a | b ~ c", "back\\slash \\(x\\)",
+    "1. Not a list", "# not a heading", "+ plus", "![img](x)"])
+def test_a_prompt_in_the_changelog_reads_as_written(prompt: str) -> None:
+    from nca_anki.index import _md
+
+    rendered = markdown.markdown(f"- Changed: {_md(prompt)}")
+    assert html_to_text(rendered) == f"Changed: {prompt}"
+
+
+def test_a_renamed_parent_deck_leaves_the_old_bundle_called_stale(
+        project: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    build_at(cli, monkeypatch, DAY1)
+    (project / "source" / "nca-anki.toml").write_text('parent_deck = "NVIDIA"\n',
+                                                      encoding="utf-8")
+    run = build_at(cli, monkeypatch, DAY2)
+    assert (project / "dist" / "nvidia_all_topics.apkg").is_file()
+    assert "dist/nca_all_topics.apkg: warning: not the all-topics bundle any more" in run.err
+    verify = cli("--verify")
+    assert verify.status == 1 and "nca_all_topics.apkg" in verify.err
+
+
+def test_a_lost_manifest_is_said_and_the_versions_are_worked_out_again(
+        project: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    build_at(cli, monkeypatch, DAY1)
+    before = (project / "dist" / "manifest.json").read_bytes()
+    (project / "dist" / "manifest.json").unlink()
+    run = build_at(cli, monkeypatch, DAY2)
+    assert "dist/manifest.json: warning: missing, but decks were published" in run.err
+    # The first build had no manifest either: the same versions, worked out the same way.
+    assert (project / "dist" / "manifest.json").read_bytes() == before
+    (project / "dist" / "manifest.json").write_text("{not json", encoding="utf-8")
+    run = build_at(cli, monkeypatch, DAY2)
+    assert "dist/manifest.json: warning: cannot read the decks' version records" in run.err
