@@ -389,7 +389,7 @@ def build(options: BuildOptions, progress: Progress | None = None) -> BuildRepor
     lock_text = dump_lock(assignment.lock)
     layout = bool(inputs.lock.note_type_hash) \
         and assignment.note_type_mod != inputs.lock.note_type_mod  # not on a first build
-    previous, version_problems = _previous_versions(options.out)
+    previous, version_problems = _previous_versions(options.out, inputs.topics)
     published = _published_decks(options.out, good)
     retired = _retired_notes(published, assignment)
     versions = {**previous, **_versions(good, assignment, published, retired, previous, now)}
@@ -463,11 +463,12 @@ def _identify(options: BuildOptions, inputs: _Inputs, good: list[Topic],
     return assignment, problems
 
 
-def _previous_versions(out: Path) -> tuple[dict[str, DeckVersion], list[Diagnostic]]:
+def _previous_versions(out: Path, topics: tuple[Topic, ...]
+                       ) -> tuple[dict[str, DeckVersion], list[Diagnostic]]:
     """Each deck's version record (by deck name), from the manifest the last build wrote."""
     path = out / MANIFEST_NAME
     if not path.is_file():
-        if out.is_dir() and any(not is_bundle(p.name) for p in out.glob("*.apkg")):
+        if any((out / f"{t.slug}.apkg").is_file() for t in topics):
             return {}, [diag.warning(path.as_posix(), 0, (
                 "missing, but decks were published: their versions are worked out again "
                 "from the notes' times and the newest changelog entry is written again; "
