@@ -42,7 +42,7 @@ from .match import prompt_id
 from .shuffle import plan
 from .topics import Topic, deck_for, group_topics, slugify
 from .versions import (RETIRED_TAG, DeckState, DeckVersion, Events, advance, content_tags,
-                       description, retired_mod, updated_tag, with_notice)
+                       description, reconcile, retired_mod, updated_tag, with_notice)
 
 def _display(folder: Path, name: str | Path) -> str:
     return (folder / name).as_posix()
@@ -478,7 +478,24 @@ def _previous_versions(out: Path, topics: tuple[Topic, ...]
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         text = f"unreadable: {exc}"
-    return load_versions(text, path.as_posix())
+    recorded, problems = load_versions(text, path.as_posix())
+    versions = {}
+    for topic in topics:
+        record, sha = recorded.get(topic.deck_name, (None, ""))
+        deck = out / f"{topic.slug}.apkg"
+        if record is None or not deck.is_file() or file_sha256(deck) == sha:
+            if record is not None:
+                versions[topic.deck_name] = record
+            continue
+        # The record was written for another file of this deck (one branch's manifest,
+        # the other's deck, after a merge): add what the deck's own times show.
+        try:
+            found = IndexedDeck(topic.deck_name, topic.name, deck.name, deck.read_bytes(),
+                                None).version
+        except Exception:  # noqa: BLE001 - unreadable: the build reports it when indexing
+            continue
+        versions[topic.deck_name] = reconcile(record, found)
+    return versions, problems
 
 
 def _published_decks(out: Path, good: list[Topic]) -> dict[str, PublishedDeck]:

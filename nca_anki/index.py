@@ -33,8 +33,10 @@ def bundle_name(parent_slug: str) -> str:
     return f"{parent_slug}{BUNDLE_SUFFIX}"
 
 
-def load_versions(text: str | None, shown: str) -> tuple[dict[str, DeckVersion], list[Diagnostic]]:
-    """Each deck's version record (by deck name) from the previous ``manifest.json``."""
+def load_versions(text: str | None, shown: str
+                  ) -> tuple[dict[str, tuple[DeckVersion, str]], list[Diagnostic]]:
+    """Each deck's version record and the SHA-256 of the file it was written for (by deck
+    name), from the previous ``manifest.json``."""
     if text is None:
         return {}, []
     try:
@@ -44,9 +46,9 @@ def load_versions(text: str | None, shown: str) -> tuple[dict[str, DeckVersion],
         versions = {}
         for deck in data["decks"]:
             record = DeckVersion.from_json({"version": deck["version"], **deck["changes"]})
-            if record is None:
+            if record is None or not isinstance(deck["sha256"], str):
                 raise ValueError(f"bad version record of {deck.get('deck')!r}")
-            versions[deck["deck"]] = record
+            versions[deck["deck"]] = (record, deck["sha256"])
         return versions, []
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         return {}, [warning(shown, 0, f"cannot read the decks' version records ({exc}); "

@@ -172,6 +172,22 @@ def _reconstructed(state: DeckState) -> DeckVersion:
         layout=day(state.note_type_mod) == version and state.note_type_mod > 0)
 
 
+def reconcile(record: DeckVersion | None, found: DeckVersion) -> DeckVersion:
+    """The record of a deck whose file is not the one ``record`` was written for (after a
+    merge that took one branch's manifest and the other's deck): what the deck's own
+    times show (``found``, worked out by ``advance(None, Events(), ...)``) is added to it,
+    as "added or changed" since the record cannot tell which."""
+    if record is None or found.version > record.version:
+        return found
+    if found.version < record.version:
+        return record
+    known = {*record.added, *record.changed, *record.removed, *record.updated}
+    return DeckVersion(record.version, record.added, record.changed,
+                       _sorted({*record.removed, *(set(found.removed) - known)}),
+                       _sorted({*record.updated, *(set(found.updated) - known)}),
+                       record.layout or found.layout)
+
+
 def _sorted(guids: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(guids))
 

@@ -130,6 +130,15 @@ def test_parallel_branches_merge_without_conflict_and_keep_every_identity(repo, 
     merged = guids(repo)
     assert merged == on_a | on_b and len(merged) == len(base) + 2
     assert base <= merged  # both edited questions kept their identities
+    # The manifest and changelog are a's ("ours"). The rebuild finds b's edit against a's
+    # deck of that topic; b's new question came in b's deck (merged without conflict),
+    # which a's record was not written for: it is listed from the deck's own times.
+    newest = (repo / "dist" / "CHANGELOG.md").read_text(encoding="utf-8").split("\n## ")[1]
+    for news in ("Added: Which interconnect links GPUs inside a DGX node?",
+                 "Added or changed: Which NVIDIA SDK serves models in production?",
+                 "Changed: What is mixed-precision training?",
+                 "Changed: What is cosine-annealing"):
+        assert news in newest, newest
 
     for branch_ref, tip in tips.items():
         col = open_collection(tmp_path / branch_ref / "collection.anki2")

@@ -191,3 +191,24 @@ def test_real_anki_updates_only_notes_with_a_newer_mod(tmp_path: Path) -> None:
         assert anki_client.note_type_names(col).count(NOTE_TYPE_NAME) == 1
     finally:
         col.close()
+
+
+def test_the_bundle_s_parallel_deflate_is_a_plain_zip_whatever_the_cores(monkeypatch) -> None:
+    """The bundle is deflated in fixed pieces on every core (package.py): readable by any
+    zip reader, with the same entries as a plain package, and the same bytes on one core
+    as on several."""
+    from nca_anki import package
+
+    small = b"collection " * 1000
+    assert package._zipped_in_parallel(small) == package._zipped(small)  # one piece
+    data = bytes(range(256)) * 20_000 + b"tail" * 300_000  # 6.3 MB: seven pieces
+    packed = package._zipped_in_parallel(data)
+    with zipfile.ZipFile(io.BytesIO(packed)) as archive:
+        assert archive.testzip() is None
+        assert archive.read("collection.anki2") == data
+        assert [(i.filename, i.date_time, i.external_attr, i.compress_type)
+                for i in archive.infolist()] == [
+            (i.filename, i.date_time, i.external_attr, i.compress_type)
+            for i in zipfile.ZipFile(io.BytesIO(package._zipped(data))).infolist()]
+    monkeypatch.setattr(package.os, "cpu_count", lambda: 1)
+    assert package._zipped_in_parallel(data) == packed

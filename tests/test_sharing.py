@@ -302,3 +302,15 @@ def test_a_lost_manifest_is_said_and_the_versions_are_worked_out_again(
     (project / "dist" / "manifest.json").write_text("{not json", encoding="utf-8")
     run = build_at(cli, monkeypatch, DAY2)
     assert "dist/manifest.json: warning: cannot read the decks' version records" in run.err
+
+
+def test_a_record_written_for_another_file_of_the_deck_takes_in_what_the_deck_shows() -> None:
+    from nca_anki.versions import reconcile
+
+    record = DeckVersion(day(DAY1), added=("a",), changed=("b",))
+    found = DeckVersion(day(DAY1), removed=("r",), updated=("a", "b", "c"))
+    assert reconcile(record, found) == DeckVersion(day(DAY1), added=("a",), changed=("b",),
+                                                   removed=("r",), updated=("c",))
+    newer = DeckVersion(day(DAY2), updated=("c",))
+    assert reconcile(record, newer) is newer and reconcile(None, newer) is newer
+    assert reconcile(DeckVersion(day(DAY2)), found) == DeckVersion(day(DAY2))
