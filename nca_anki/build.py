@@ -490,8 +490,7 @@ def _previous_versions(out: Path, topics: tuple[Topic, ...]
         # The record was written for another file of this deck (one branch's manifest,
         # the other's deck, after a merge): add what the deck's own times show.
         try:
-            found = IndexedDeck(topic.deck_name, topic.name, deck.name, deck.read_bytes(),
-                                None).version
+            found = IndexedDeck.read(topic.deck_name, topic.name, deck, None).version
         except Exception:  # noqa: BLE001 - unreadable: the build reports it when indexing
             continue
         versions[topic.deck_name] = reconcile(record, found)
@@ -610,8 +609,8 @@ def _write_index(options: BuildOptions, inputs: _Inputs, topics: tuple[Topic, ..
         if not path.is_file():
             continue  # a topic that failed before it was ever built
         try:
-            deck = IndexedDeck(topic.deck_name, topic.name, path.name, path.read_bytes(),
-                               versions.get(topic.deck_name))
+            deck = IndexedDeck.read(topic.deck_name, topic.name, path,
+                                    versions.get(topic.deck_name))
             deck.notes  # read now: a damaged deck is reported here
         except Exception as exc:  # noqa: BLE001 - any damage: the index cannot list it
             problems.append(diag.error(path.as_posix(), 0, f"cannot read this deck to index "

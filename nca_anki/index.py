@@ -17,6 +17,7 @@ import re
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from .diagnostics import Diagnostic, warning
 from .files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME
@@ -58,17 +59,28 @@ def load_versions(text: str | None, shown: str
 
 @dataclass(frozen=True)
 class IndexedDeck:
-    """One topic's deck as published, for the index."""
+    """One topic's deck as published, for the index. Only its facts are kept; its
+    collection is read from the file each time it is needed, so the index of 100,000
+    questions does not hold every deck in memory at once."""
 
     name: str  # the deck's full name
     topic: str
-    file: str  # file name in the output folder
-    data: bytes  # the .apkg's bytes
+    path: Path  # the .apkg in the output folder
+    sha256: str
+    size: int
     record: DeckVersion | None  # None: no record kept; worked out from the notes' times
 
-    @computed_once
+    @staticmethod
+    def read(name: str, topic: str, path: Path, record: DeckVersion | None) -> IndexedDeck:
+        data = path.read_bytes()
+        return IndexedDeck(name, topic, path, _sha(data), len(data), record)
+
+    @property
+    def file(self) -> str:
+        return self.path.name
+
     def collection(self) -> bytes:
-        return collection_of(self.data)
+        return collection_of(self.path.read_bytes())
 
     @computed_once
     def notes(self) -> tuple[tuple[str, int, bool], ...]:
@@ -101,7 +113,7 @@ class IndexedDeck:
     def _query(self, sql: str, *args: object) -> list[tuple]:
         conn = sqlite3.connect(":memory:")
         try:
-            conn.deserialize(self.collection)
+            conn.deserialize(self.collection())
             return conn.execute(sql, args).fetchall()
         finally:
             conn.close()
@@ -150,8 +162,8 @@ def manifest(decks: Sequence[IndexedDeck], bundle_file: str, bundle_data: bytes,
         changes = d.version.to_json()
         del changes["version"]
         fields = [("deck", value(d.name)), ("topic", value(d.topic)), ("file", value(d.file)),
-                  ("questions", value(d.questions)), ("bytes", value(len(d.data))),
-                  ("sha256", value(_sha(d.data))), ("version", value(d.version.version)),
+                  ("questions", value(d.questions)), ("bytes", value(d.size)),
+                  ("sha256", value(d.sha256)), ("version", value(d.version.version)),
                   ("changes", value(changes)),
                   ("updated", notes([(g, day(m)) for g, m, retired in d.notes if not retired])),
                   ("retired", notes([(g, day(m)) for g, m, retired in d.notes if retired]))]
@@ -195,8 +207,8 @@ def _md(text: str) -> str:
 def readme(decks: Sequence[IndexedDeck], bundle_file: str, bundle_data: bytes, parent: str
            ) -> str:
     version = _latest(decks)
-    rows = [f"| {_md(d.name)} | {d.questions} | [{d.file}]({d.file}) | {_size(len(d.data))} "
-            f"| `{_sha(d.data)}` | {d.version.version} |" for d in decks]
+    rows = [f"| {_md(d.name)} | {d.questions} | [{d.file}]({d.file}) | {_size(d.size)} "
+            f"| `{d.sha256}` | {d.version.version} |" for d in decks]
     rows.append(f"| **All topics** ({_md(parent)}, one subdeck per topic) "
                 f"| {sum(d.questions for d in decks)} | [{bundle_file}]({bundle_file}) "
                 f"| {_size(len(bundle_data))} | `{_sha(bundle_data)}` | {version} |")
@@ -253,8 +265,15 @@ def changelog_entry(decks: Sequence[IndexedDeck], version: str) -> str:
         record = d.version
         if record.version != version:
             continue
-        prompts = d.prompts()
         lines += [f"### {_md(d.name)}", ""]
+        live = {guid for guid, _, retired in d.notes if not retired}
+        if live and set(record.added) == live and not record.removed:
+            # A new deck: every question would be listed as added (2,000 lines for a
+            # big topic, read by nobody); the deck's file lists them.
+            noun = "question" if len(live) == 1 else "questions"
+            lines += [f"- First version of this deck: {len(live)} {noun}.", ""]
+            continue
+        prompts = d.prompts()
         for what, guids in (("Added", record.added), ("Changed", record.changed),
                             ("Added or changed", record.updated),
                             ("Withdrawn", record.removed)):

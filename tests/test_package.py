@@ -193,16 +193,22 @@ def test_real_anki_updates_only_notes_with_a_newer_mod(tmp_path: Path) -> None:
         col.close()
 
 
-def test_the_bundle_s_parallel_deflate_is_a_plain_zip_whatever_the_cores(monkeypatch) -> None:
+def test_the_bundle_s_parallel_deflate_is_a_plain_zip_whatever_the_cores(
+        monkeypatch, tmp_path: Path) -> None:
     """The bundle is deflated in fixed pieces on every core (package.py): readable by any
     zip reader, with the same entries as a plain package, and the same bytes on one core
     as on several."""
     from nca_anki import package
 
+    def zipped_file(data: bytes) -> bytes:
+        path = tmp_path / "collection.anki2"
+        path.write_bytes(data)
+        return package._zipped_file(path)
+
     small = b"collection " * 1000
-    assert package._zipped_in_parallel(small) == package._zipped(small)  # one piece
+    assert zipped_file(small) == package._zipped(small)  # one piece: the very same bytes
     data = bytes(range(256)) * 20_000 + b"tail" * 300_000  # 6.3 MB: seven pieces
-    packed = package._zipped_in_parallel(data)
+    packed = zipped_file(data)
     with zipfile.ZipFile(io.BytesIO(packed)) as archive:
         assert archive.testzip() is None
         assert archive.read("collection.anki2") == data
@@ -211,4 +217,4 @@ def test_the_bundle_s_parallel_deflate_is_a_plain_zip_whatever_the_cores(monkeyp
             (i.filename, i.date_time, i.external_attr, i.compress_type)
             for i in zipfile.ZipFile(io.BytesIO(package._zipped(data))).infolist()]
     monkeypatch.setattr(package.os, "cpu_count", lambda: 1)
-    assert package._zipped_in_parallel(data) == packed
+    assert zipped_file(data) == packed

@@ -314,3 +314,14 @@ def test_a_record_written_for_another_file_of_the_deck_takes_in_what_the_deck_sh
     newer = DeckVersion(day(DAY2), updated=("c",))
     assert reconcile(record, newer) is newer and reconcile(None, newer) is newer
     assert reconcile(DeckVersion(day(DAY2)), found) == DeckVersion(day(DAY2))
+
+
+def test_a_new_deck_s_first_version_is_one_line_not_every_prompt(
+        project: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    (project / "source" / "nca-anki.lock").unlink()  # a bank built for the first time
+    build_at(cli, monkeypatch, DAY1)
+    newest = (project / "dist" / "CHANGELOG.md").read_text(encoding="utf-8").split("\n## ")[1]
+    assert newest.startswith(day(DAY1))
+    assert newest.count("- First version of this deck: ") == 3
+    assert "- First version of this deck: 7 questions." in newest
+    assert "Added:" not in newest
