@@ -459,7 +459,9 @@ def _identify(options: BuildOptions, inputs: _Inputs, good: list[Topic],
         prompt = shown[entry.guid].prompt if entry.guid in shown else entry.prompt
         problems.append(diag.warning(
             lock_shown, 0, f"question removed from the source: {diag.clip(prompt, 60)!r} "
-                           f"(topic {entry.topic!r}); learners who imported it keep its card"))
+                           f"(topic {entry.topic!r}); its deck keeps it as withdrawn (tag "
+                           f"{RETIRED_TAG}): learners who have it see a notice on its card after "
+                           "re-importing, new learners get no card"))
     return assignment, problems
 
 

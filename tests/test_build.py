@@ -80,8 +80,9 @@ def test_removed_question_is_reported_kept_in_the_lock_and_revived(project):
     warnings = [str(d) for d in report.diagnostics if "removed from the source" in str(d)]
     assert warnings == ["source/nca-anki.lock: warning: question removed from the "
                         "source: 'In ONNX (Open Neural Network Exchange), what is the primary…' "
-                        "(topic 'AI & Deep Learning Frameworks'); learners who imported it keep "
-                        "its card"]
+                        "(topic 'AI & Deep Learning Frameworks'); its deck keeps it as withdrawn "
+                        "(tag nca::retired): learners who have it see a notice on its card "
+                        "after re-importing, new learners get no card"]
     entry = next(e for e in lock_entries(project) if e["guid"] == guid)
     assert entry["removed"] == 1_900_000_100
 
