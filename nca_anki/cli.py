@@ -42,6 +42,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="exit 1, naming each stale topic, if the output folder or the "
                              "lock is not what the sources build (an edit not rebuilt); "
                              "writes nothing")
+    parser.add_argument("--release", metavar="DIR",
+                        help="after verifying as --verify does, copy the decks into DIR "
+                             "named with their versions, with the changelog and SHA256SUMS")
     parser.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
                         help="processes to build with (default: one per core for big "
                              "builds; 1 for small ones)")
@@ -93,7 +96,9 @@ def _folder_problems(args: argparse.Namespace) -> list[str]:
     problems = []
     for flag, value, must_exist in (("--source", args.source, True),
                                     ("--templates", args.templates, True),
-                                    ("--out", args.out, False)):
+                                    ("--out", args.out, False),
+                                    *((("--release", args.release, False),)
+                                      if args.release is not None else ())):
         path = Path(value)
         if not value.strip():
             problems.append(f"{flag}: error: {flag} is empty; name a folder (is a shell "
@@ -105,6 +110,13 @@ def _folder_problems(args: argparse.Namespace) -> list[str]:
             what = flag.removeprefix("--")
             problems.append(f"{value}: error: {what} folder not found; run from the project "
                             f"folder or pass {flag} DIR")
+    if args.release is not None and args.release.strip():
+        release = Path(args.release).resolve()
+        for flag, value in (("--out", args.out), ("--source", args.source)):
+            folder = Path(value).resolve() if value.strip() else None
+            if folder is not None and (release == folder or folder in release.parents):
+                problems.append(f"{args.release}: error: --release is inside {flag} "
+                                f"({value}); name a folder outside it")
     return problems
 
 
@@ -151,11 +163,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .replay import replay
         from .report import BuildOptions
 
+        verify = args.verify or args.release is not None
         options = BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
-                               check=args.check or args.verify, jobs=args.jobs)
+                               check=args.check or verify, jobs=args.jobs)
         # --verify always checks in full: it is what CI trusts, and a replayed report
         # carries no record of what is stale.
-        report = None if args.verify else replay(options)
+        report = None if verify else replay(options)
         if report is None:
             from .build import build  # heavy imports, inside the Ctrl-C guard
 
@@ -178,8 +191,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     warnings = len(report.diagnostics) - errors
     if errors or warnings:
         print(f"{errors} error(s), {warnings} warning(s)", file=sys.stderr)
-    if args.verify:
-        return _verdict(report, args, sys.stderr) or (1 if errors else 0)
+    if verify:
+        status = _verdict(report, args, sys.stderr) or (1 if errors else 0)
+        if args.release is None or status:
+            if args.release is not None:
+                print("release: not made (nothing written); fix the above first", file=sys.stderr)
+            return status
+        from .release import release
+
+        released = release(Path(args.out), Path(args.release))
+        for path in released.files:
+            print(f"released: {path}")
+        if released.problem:
+            print(f"release: error: {released.problem}", file=sys.stderr)
+            return 1
+        return 0
     return 1 if errors else 0
 
 
