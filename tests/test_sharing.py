@@ -224,6 +224,10 @@ def test_an_update_tags_exactly_the_edited_notes_and_retires_the_removed_one(
         assert removed in html_to_text(note["Prompt"])
         assert learner.note_count() == 19 and learner.card_count() == 19
         assert revlog_count(learner) == reviews  # history intact
+        # The deck's overview shows the new version: Anki replaces the description.
+        desc = html_to_text(learner.decks.by_name("NCA::AI & Deep Learning Frameworks")["desc"])
+        assert f"Version {day(DAY2)}" in desc and "1 question changed." in desc
+        assert f"Version {first_version}" not in desc
         reviewed = learner.find_cards("-is:new")
         assert len(reviewed) == 19
     finally:
