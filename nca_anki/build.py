@@ -423,7 +423,7 @@ def build(options: BuildOptions, progress: Progress | None = None) -> BuildRepor
         return report
     # Warnings about this build's events do not recur in a rebuild: nothing to replay.
     events = [*cache_problems, *inputs.events, *identity_problems, *write_problems,
-              *version_problems]
+              *version_problems, *index_problems]  # a lost manifest or changelog, once
     unsaved = _remember(options, inputs, cache, keys, assignment, written, lock_text,
                         None if events or not report.ok else report)
     return replace(report, diagnostics=diag.sort_diagnostics([*report.diagnostics, *unsaved]))
@@ -628,6 +628,10 @@ def _write_index(options: BuildOptions, inputs: _Inputs, topics: tuple[Topic, ..
     except (OSError, UnicodeDecodeError) as exc:
         return {}, [diag.error(changelog_path.as_posix(), 0, f"cannot read the changelog "
                                f"({exc}); restore it from version control")]
+    if previous is None and (options.out / MANIFEST_NAME).is_file():
+        problems.append(diag.warning(changelog_path.as_posix(), 0, (
+            "missing, but the decks were published before: written again with the newest "
+            "version's entry only; restore it from version control for the older entries")))
     files = index_files(decks, inputs.config.parent_deck, slugify(inputs.config.parent_deck),
                         previous)
     statuses = {}

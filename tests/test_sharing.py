@@ -365,3 +365,16 @@ def test_no_release_from_a_stale_dist_or_into_the_output_folder(
     run = cli("--release", "dist/release")
     assert run.status == 2 and "--release is inside --out" in run.err
     assert not (project / "dist" / "release").exists()
+
+
+def test_a_lost_changelog_is_said_and_written_again_with_the_newest_entry(
+        project: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    build_at(cli, monkeypatch, DAY1)
+    changelog = project / "dist" / "CHANGELOG.md"
+    before = changelog.read_bytes()
+    changelog.unlink()
+    run = build_at(cli, monkeypatch, DAY2)
+    assert "dist/CHANGELOG.md: warning: missing, but the decks were published before" in run.err
+    assert changelog.read_bytes() == before  # one version so far: nothing else was lost
+    again = cli()  # a no-op: not a replay of that build's warning
+    assert again.status == 0 and "CHANGELOG.md: warning" not in again.err
