@@ -23,26 +23,25 @@ from .cache import (Cache, Parsed, ParseCache, code_digest, dump_cache, folder_d
 from .config import Config, load_config
 from .decode import decode_source, load_repair
 from .diagnostics import Diagnostic
-from .files import (CACHE_NAME, CHANGELOG_NAME, CONFIG_NAME, LOCK_NAME, MANIFEST_NAME,
-                    OLD_LOCK_NAME, PARSED_NAME, SOURCE_SUFFIX, file_sha256, is_bundle,
-                    question_files)
+from .files import (CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME,
+                    SOURCE_SUFFIX, file_sha256, is_bundle, question_files)
 from .identity import Assignment, IdentifiedNote, Lock, LockEntry, assign, by_topic
-from .lockfile import dump_lock, future_mods, load_lock, load_old_lock
+from .lockfile import changed_topics, dump_lock, future_mods, load_lock, load_old_lock
 from .lint import long_answers, position_cluster
 from .output import WriteError, inside, sweep, write_atomic
-from .index import IndexedDeck, bundle_name, index_files, load_versions
+from .changes import deck_versions, previous_versions, published_decks, retired_notes
+from .index import bundle_name, write_index
 from .package import DeckSpec, PackagedNote, build_package
 from .parallel import run_tasks, worker_count
 from .parse import ParsedFile, parse
-from .recover import PublishedDeck, published_texts, read_deck, recover_lock
+from .recover import published_texts, recover_lock
 from .replay import recorded
 from .render import NoteType, RenderedNote, Renderer
 from .report import SILENT, BuildOptions, BuildReport, Progress, TopicResult
 from .match import prompt_id
 from .shuffle import plan
 from .topics import Topic, deck_for, group_topics, slugify
-from .versions import (RETIRED_TAG, DeckState, DeckVersion, Events, advance, content_tags,
-                       description, reconcile, retired_mod, updated_tag, with_notice)
+from .versions import RETIRED_TAG, DeckVersion, description, updated_tag
 
 def _display(folder: Path, name: str | Path) -> str:
     return (folder / name).as_posix()
@@ -389,10 +388,11 @@ def build(options: BuildOptions, progress: Progress | None = None) -> BuildRepor
     lock_text = dump_lock(assignment.lock)
     layout = bool(inputs.lock.note_type_hash) \
         and assignment.note_type_mod != inputs.lock.note_type_mod  # not on a first build
-    previous, version_problems = _previous_versions(options.out, inputs.topics)
-    published = _published_decks(options.out, good)
-    retired = _retired_notes(published, assignment)
-    versions = {**previous, **_versions(good, assignment, published, retired, previous, now)}
+    previous, version_problems = previous_versions(options.out, inputs.topics)
+    published = published_decks(options.out, good)
+    retired = retired_notes(published, assignment)
+    versions = {**previous, **deck_versions(good, assignment, published, retired, previous,
+                                            now)}
     written, write_problems = _publish(options, inputs.note_type, good, assignment, lock_text,
                                        real_clock, workers, progress, versions, retired)
     problems += write_problems
@@ -406,13 +406,16 @@ def build(options: BuildOptions, progress: Progress | None = None) -> BuildRepor
     index_statuses, index_problems = {}, []
     if not diag.has_errors(write_problems) and not any(
             s == "would write" for s in statuses.values()):
-        index_statuses, index_problems = _write_index(
-            options, inputs, reported, versions)
+        index_statuses, index_problems = write_index(
+            options.out, [(t.deck_name, t.name, options.out / f"{t.slug}.apkg")
+                          for t in reported], versions, inputs.config.parent_deck,
+            slugify(inputs.config.parent_deck), options.check)
     problems += [*version_problems, *index_problems]
     decks = {t.name: t.deck_name for t in reported}
     report = BuildReport(_results(reported, assignment, statuses, options.out, reused),
                          diag.sort_diagnostics(problems), assignment.removed, layout,
-                         tuple(decks.get(t, t) for t in _changed_lock_topics(options, lock_text)),
+                         tuple(decks.get(t, t) for t in changed_topics(
+                             _read_text(options.source / LOCK_NAME), lock_text)),
                          tuple(sorted([*(_display(options.out, n)
                                          for n, s in index_statuses.items()
                                          if s == "would write"),
@@ -463,189 +466,6 @@ def _identify(options: BuildOptions, inputs: _Inputs, good: list[Topic],
                            f"{RETIRED_TAG}): learners who have it see a notice on its card after "
                            "re-importing, new learners get no card"))
     return assignment, problems
-
-
-def _previous_versions(out: Path, topics: tuple[Topic, ...]
-                       ) -> tuple[dict[str, DeckVersion], list[Diagnostic]]:
-    """Each deck's version record (by deck name), from the manifest the last build wrote."""
-    path = out / MANIFEST_NAME
-    if not path.is_file():
-        if any((out / f"{t.slug}.apkg").is_file() for t in topics):
-            return {}, [diag.warning(path.as_posix(), 0, (
-                "missing, but decks were published: their versions are worked out again "
-                "from the notes' times and the newest changelog entry is written again; "
-                "restore it from version control to keep what each version changed"))]
-        return {}, []  # a first build
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        text = f"unreadable: {exc}"
-    recorded, problems = load_versions(text, path.as_posix())
-    versions = {}
-    for topic in topics:
-        record, sha = recorded.get(topic.deck_name, (None, ""))
-        deck = out / f"{topic.slug}.apkg"
-        if record is None or not deck.is_file() or file_sha256(deck) == sha:
-            if record is not None:
-                versions[topic.deck_name] = record
-            continue
-        # The record was written for another file of this deck (one branch's manifest,
-        # the other's deck, after a merge): add what the deck's own times show.
-        try:
-            found = IndexedDeck.read(topic.deck_name, topic.name, deck, None).version
-        except Exception:  # noqa: BLE001 - unreadable: the build reports it when indexing
-            continue
-        versions[topic.deck_name] = reconcile(record, found)
-    return versions, problems
-
-
-def _published_decks(out: Path, good: list[Topic]) -> dict[str, PublishedDeck]:
-    """The deck each topic to be built published last time (what learners have): absent,
-    or unreadable, it is left out."""
-    decks = {}
-    for topic in good:
-        path = out / f"{topic.slug}.apkg"
-        if path.is_file():
-            try:
-                decks[topic.name] = read_deck(path)
-            except Exception:  # noqa: BLE001 - damaged: as if never published
-                pass
-    return decks
-
-
-def _retired_notes(published: Mapping[str, PublishedDeck], assignment: Assignment
-                   ) -> dict[str, tuple[PackagedNote, ...]]:
-    """Each topic's retired notes (versions.py): every question the lock records as
-    removed from it, as its published deck shows it, with the notice and the tag, and no
-    card. A question the deck does not hold (removed before decks kept retired notes) has
-    no text left to show: it has none."""
-    removed: dict[str, list[LockEntry]] = {}
-    for entry in assignment.lock.entries:
-        if entry.removed is not None and entry.topic in published:
-            removed.setdefault(entry.topic, []).append(entry)
-    retired: dict[str, tuple[PackagedNote, ...]] = {}
-    for topic, entries in removed.items():
-        notes_of = {n.guid: n for n in published[topic].notes}
-        notes = []
-        for entry in sorted(entries, key=lambda e: e.guid):
-            note = notes_of.get(entry.guid)
-            if note is None or entry.removed is None:
-                continue
-            notes.append(PackagedNote(
-                entry.guid, retired_mod(entry.mod, entry.removed),
-                (with_notice(note.fields[0], entry.removed), *note.fields[1:]),
-                (*content_tags(note.tags), RETIRED_TAG), without_card=True))
-        retired[topic] = tuple(notes)
-    return retired
-
-
-def _versions(good: list[Topic], assignment: Assignment,
-              published: Mapping[str, PublishedDeck],
-              retired: Mapping[str, tuple[PackagedNote, ...]],
-              previous: Mapping[str, DeckVersion], now: int) -> dict[str, DeckVersion]:
-    """The version record of each deck built (by deck name). What changed is found by
-    comparing with the deck learners have (the published one), not with the lock: after
-    a merge of two branches the lock already knows the other branch's edits, but the
-    learners' deck does not. A topic never published counts its identities' news."""
-    notes: dict[str, list[IdentifiedNote]] = {}
-    for note in assignment.notes:
-        notes.setdefault(note.topic, []).append(note)
-    versions = {}
-    for topic in good:
-        mine = notes.get(topic.name, [])
-        gone = retired.get(topic.name, ())
-        deck = published.get(topic.name)
-        if deck is None:
-            events = Events(frozenset(n.guid for n in mine if n.status == "new"),
-                            frozenset(n.guid for n in mine if n.status == "changed"),
-                            frozenset(e.guid for e in assignment.removed
-                                      if e.topic == topic.name), False)
-        else:
-            had = {n.guid: n for n in deck.notes}
-            events = Events(
-                frozenset(n.guid for n in mine if n.guid not in had),
-                frozenset(n.guid for n in mine if n.guid in had and had[n.guid].mod != n.mod),
-                frozenset(n.guid for n in gone
-                          if n.guid in had and not had[n.guid].without_card),
-                deck.note_type_mod != assignment.note_type_mod)
-        state = DeckState({n.guid: n.mod for n in mine}, {n.guid: n.mod for n in gone},
-                          assignment.note_type_mod)
-        versions[topic.deck_name] = advance(previous.get(topic.deck_name), events, state, now)
-    return versions
-
-
-def _changed_lock_topics(options: BuildOptions, text: str) -> tuple[str, ...]:
-    """Topics whose lock entries the build changes (empty when the lock file on disk is
-    already ``text``)."""
-    try:
-        on_disk = (options.source / LOCK_NAME).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        on_disk = ""
-    if on_disk == text:
-        return ()
-    before, after = _lock_lines(on_disk), _lock_lines(text)
-    changed = {t for t in {*before, *after} if before.get(t) != after.get(t)}
-    return tuple(sorted(changed)) or ("",)  # "": the file differs, but no topic's lines
-
-
-def _lock_lines(text: str) -> dict[str, set[str]]:
-    """A lock file's question lines by topic name (lockfile.py's format)."""
-    names = {}
-    lines: dict[str, set[str]] = {}
-    for line in text.splitlines():
-        fields = line.split(" ", 3)
-        if fields[0] == "T" and len(fields) >= 3:
-            names[fields[1]] = line.split(" ", 2)[2]
-        elif fields[0] == "Q" and len(fields) >= 3:
-            lines.setdefault(fields[2], set()).add(line)
-    return {names.get(k, k): v for k, v in lines.items()}
-
-
-def _write_index(options: BuildOptions, inputs: _Inputs, topics: tuple[Topic, ...],
-                 versions: Mapping[str, DeckVersion]) -> tuple[dict[str, str], list[Diagnostic]]:
-    """Write the bundle, manifest, README and changelog from the decks as published (with
-    --check: compare them). Their status by file name, and any problem."""
-    decks, problems = [], []
-    for topic in sorted(topics, key=lambda t: t.deck_name):
-        path = options.out / f"{topic.slug}.apkg"
-        if not path.is_file():
-            continue  # a topic that failed before it was ever built
-        try:
-            deck = IndexedDeck.read(topic.deck_name, topic.name, path,
-                                    versions.get(topic.deck_name))
-            deck.notes  # read now: a damaged deck is reported here
-        except Exception as exc:  # noqa: BLE001 - any damage: the index cannot list it
-            problems.append(diag.error(path.as_posix(), 0, f"cannot read this deck to index "
-                                       f"it ({type(exc).__name__}: {exc}); rebuild it"))
-            continue
-        decks.append(deck)
-    if problems or not decks:
-        return {}, problems
-    changelog_path = options.out / CHANGELOG_NAME
-    try:
-        previous = changelog_path.read_text(encoding="utf-8") if changelog_path.is_file() \
-            else None
-    except (OSError, UnicodeDecodeError) as exc:
-        return {}, [diag.error(changelog_path.as_posix(), 0, f"cannot read the changelog "
-                               f"({exc}); restore it from version control")]
-    if previous is None and (options.out / MANIFEST_NAME).is_file():
-        problems.append(diag.warning(changelog_path.as_posix(), 0, (
-            "missing, but the decks were published before: written again with the newest "
-            "version's entry only; restore it from version control for the older entries")))
-    files = index_files(decks, inputs.config.parent_deck, slugify(inputs.config.parent_deck),
-                        previous)
-    statuses = {}
-    for name, data in files.items():
-        path = options.out / name
-        if options.check:
-            statuses[name] = "unchanged" if file_sha256(path) == \
-                hashlib.sha256(data).hexdigest() else "would write"
-            continue
-        try:
-            statuses[name] = "written" if write_atomic(path, data) else "unchanged"
-        except WriteError as exc:
-            problems.append(diag.error(exc.path.as_posix(), 0, exc.reason))
-    return statuses, problems
 
 
 def _publish(options: BuildOptions, note_type: NoteType, good: list[Topic],
@@ -746,6 +566,14 @@ def _results(topics: tuple[Topic, ...], assignment: Assignment, statuses: dict[s
                                    topic.count, **count,
                                    status=statuses.get(topic.name, "failed")))
     return tuple(results)
+
+
+def _read_text(path: Path) -> str:
+    """The file's text; "" if it is absent or cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def _stale_bundles(out: Path, expected: str) -> list[Diagnostic]:

@@ -15,13 +15,14 @@ import html
 import json
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diagnostics import Diagnostic, warning
-from .files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME
+from .diagnostics import Diagnostic, error, warning
+from .files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME, file_sha256
 from .once import computed_once
+from .output import WriteError, write_atomic
 from .package import collection_of, merge_packages
 from .render import NOTE_TYPE_ID
 from .versions import (RETIRED_TAG, UPDATED_TAG, DeckState, DeckVersion, Events, advance, day,
@@ -316,3 +317,47 @@ def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
             MANIFEST_NAME: manifest(decks, name, data, parent).encode(),
             INDEX_NAME: readme(decks, name, data, parent).encode(),
             CHANGELOG_NAME: changelog(previous_changelog, decks).encode()}
+
+
+def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
+                versions: Mapping[str, DeckVersion], parent: str, parent_slug: str,
+                check: bool) -> tuple[dict[str, str], list[Diagnostic]]:
+    """Write the bundle, manifest, README and changelog from the decks in ``out`` as
+    published (``decks``: deck name, topic name, file; with ``check``, compare instead).
+    Each file's status ("written", "unchanged", "would write"), and any problem."""
+    indexed, problems = [], []
+    for name, topic, path in sorted(decks):
+        if not path.is_file():
+            continue  # a topic that failed before it was ever built
+        try:
+            deck = IndexedDeck.read(name, topic, path, versions.get(name))
+            deck.notes  # read now: a damaged deck is reported here
+        except Exception as exc:  # noqa: BLE001 - any damage: the index cannot list it
+            problems.append(error(path.as_posix(), 0, f"cannot read this deck to index it "
+                                  f"({type(exc).__name__}: {exc}); rebuild it"))
+            continue
+        indexed.append(deck)
+    if problems or not indexed:
+        return {}, problems
+    changelog_path = out / CHANGELOG_NAME
+    try:
+        previous = changelog_path.read_text(encoding="utf-8") if changelog_path.is_file() \
+            else None
+    except (OSError, UnicodeDecodeError) as exc:
+        return {}, [error(changelog_path.as_posix(), 0, f"cannot read the changelog ({exc}); "
+                          "restore it from version control")]
+    if previous is None and (out / MANIFEST_NAME).is_file():
+        problems.append(warning(changelog_path.as_posix(), 0, (
+            "missing, but the decks were published before: written again with the newest "
+            "version's entry only; restore it from version control for the older entries")))
+    statuses = {}
+    for name, data in index_files(indexed, parent, parent_slug, previous).items():
+        path = out / name
+        if check:
+            statuses[name] = "unchanged" if file_sha256(path) == _sha(data) else "would write"
+            continue
+        try:
+            statuses[name] = "written" if write_atomic(path, data) else "unchanged"
+        except WriteError as exc:
+            problems.append(error(exc.path.as_posix(), 0, exc.reason))
+    return statuses, problems

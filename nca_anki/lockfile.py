@@ -189,3 +189,24 @@ def future_mods(lock: Lock, now: int, path: str) -> tuple[Diagnostic, ...]:
         return (warning(path, 0, f"{len(ahead) + (lock.note_type_mod > now)} time(s) in the lock "
                         "file are ahead of this machine's clock; check the clock"),)
     return ()
+
+
+def changed_topics(before: str, after: str) -> tuple[str, ...]:
+    """The topics whose question lines differ between two lock texts (for --verify);
+    ``("",)`` when the texts differ in nothing but other lines."""
+    if before == after:
+        return ()
+    old, new = _lines_by_topic(before), _lines_by_topic(after)
+    return tuple(sorted(t for t in {*old, *new} if old.get(t) != new.get(t))) or ("",)
+
+
+def _lines_by_topic(text: str) -> dict[str, set[str]]:
+    names: dict[str, str] = {}
+    lines: dict[str, set[str]] = {}
+    for line in text.splitlines():
+        fields = line.split(" ", 2)
+        if fields[0] == "T" and len(fields) == 3:
+            names[fields[1]] = fields[2]
+        elif fields[0] == "Q" and len(fields) == 3:
+            lines.setdefault(fields[2].split(" ", 1)[0], set()).add(line)
+    return {names.get(k, k): v for k, v in lines.items()}

@@ -138,3 +138,15 @@ def test_future_mods_warns_about_clock() -> None:
         LOCK_PATH, 0, "2 time(s) in the lock file are ahead of this machine's clock; "
                       "check the clock"),)
     assert future_mods(lock, T2, LOCK_PATH) == ()
+
+
+def test_changed_topics_names_the_topics_whose_question_lines_differ() -> None:
+    from nca_anki.lockfile import changed_topics
+
+    head = "# nca-anki lock 2\nN 0123456789abcdef 5\nT aaaaaa Alpha\nT bbbbbb Beta\n"
+    q1 = "Q nca-1 aaaaaa 1 5 0123456789abcdef 0123456789abcdef 0123456789ab 0 - - One\n"
+    q2 = "Q nca-2 bbbbbb 1 5 0123456789abcdef 0123456789abcdef 0123456789ab 0 - - Two\n"
+    assert changed_topics(head + q1 + q2, head + q1 + q2) == ()
+    assert changed_topics(head + q1 + q2, head + q1 + q2.replace(" 5 ", " 6 ", 1)) == ("Beta",)
+    assert changed_topics(head + q1, head + q1 + q2) == ("Beta",)
+    assert changed_topics(head + q1 + q2, head.replace(" 5\n", " 6\n") + q1 + q2) == ("",)

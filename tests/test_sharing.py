@@ -16,7 +16,7 @@ import pytest
 from anki_client import (cards_in_deck, deck_names, html_to_text, import_package,
                          note_type_names, open_collection, review_all_new, revlog_count)
 from nca_anki.render import NOTE_TYPE_NAME
-from nca_anki.versions import DeckState, DeckVersion, Events, advance, day, description
+from nca_anki.versions import day
 
 DAY1 = 1_796_200_000  # 2026-12-02, after every time in the committed lock
 DAY2 = DAY1 + 3 * 86_400  # three days later, the second
@@ -245,42 +245,7 @@ def test_an_update_tags_exactly_the_edited_notes_and_retires_the_removed_one(
         newcomer.close()
 
 
-# --- versions ---------------------------------------------------------------------------------
-
-def test_builds_on_one_day_make_one_version() -> None:
-    state = DeckState({"a": DAY1, "b": DAY1})
-    first = advance(None, Events(added=frozenset({"a"}), changed=frozenset({"b"})), state, DAY1)
-    assert first == DeckVersion(day(DAY1), added=("a",), changed=("b",))
-    # Later that day: "a" edited again (still added), "b" withdrawn, "c" added.
-    second = advance(first, Events(added=frozenset({"c"}), changed=frozenset({"a"}),
-                                   removed=frozenset({"b"})), state, DAY1 + 60)
-    assert second == DeckVersion(day(DAY1), added=("a", "c"), removed=("b",))
-    # Added and withdrawn on one day: never in a version.
-    third = advance(second, Events(removed=frozenset({"c"})), state, DAY1 + 120)
-    assert third == DeckVersion(day(DAY1), added=("a",), removed=("b",))
-    # The next day starts a new version; a build without events keeps the record.
-    assert advance(third, Events(), state, DAY2) is third
-    assert advance(third, Events(changed=frozenset({"a"})), state, DAY2) == \
-        DeckVersion(day(DAY2), changed=("a",))
-
-
-def test_the_description_escapes_the_topic_and_names_parts_and_version() -> None:
-    text = description("A & <B>", [1, 2], 2, DeckVersion("2026-12-02", changed=("g",)))
-    assert "<p>2 multiple-choice questions on A &amp; &lt;B&gt; (parts 1, 2).</p>" in text
-    assert "<b>Version 2026-12-02</b>: 1 question changed." in text
-    assert "tag:nca::updated::2026-12-02" in text
-
-
-@pytest.mark.parametrize("prompt", [
-    "What does `torch.compile` do?", "Is 4*8*2 = 64?", "Pick [A] or (B)", "x_y and __init__",
-    "AT&T &amp; &copy; <b>bold</b>", "C# or F#?", "a | b ~ c", "back\\slash \\(x\\)",
-    "1. Not a list", "# not a heading", "+ plus", "![img](x)"])
-def test_a_prompt_in_the_changelog_reads_as_written(prompt: str) -> None:
-    from nca_anki.index import _md
-
-    rendered = markdown.markdown(f"- Changed: {_md(prompt)}")
-    assert html_to_text(rendered) == f"Changed: {prompt}"
-
+# --- what an author can get wrong ----------------------------------------------------------------
 
 def test_a_renamed_parent_deck_leaves_the_old_bundle_called_stale(
         project: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -308,18 +273,6 @@ def test_a_lost_manifest_is_said_and_the_versions_are_worked_out_again(
     assert "dist/manifest.json: warning: cannot read the decks' version records" in run.err
 
 
-def test_a_record_written_for_another_file_of_the_deck_takes_in_what_the_deck_shows() -> None:
-    from nca_anki.versions import reconcile
-
-    record = DeckVersion(day(DAY1), added=("a",), changed=("b",))
-    found = DeckVersion(day(DAY1), removed=("r",), updated=("a", "b", "c"))
-    assert reconcile(record, found) == DeckVersion(day(DAY1), added=("a",), changed=("b",),
-                                                   removed=("r",), updated=("c",))
-    newer = DeckVersion(day(DAY2), updated=("c",))
-    assert reconcile(record, newer) is newer and reconcile(None, newer) is newer
-    assert reconcile(DeckVersion(day(DAY2)), found) == DeckVersion(day(DAY2))
-
-
 def test_a_new_deck_s_first_version_is_one_line_not_every_prompt(
         project: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
     (project / "source" / "nca-anki.lock").unlink()  # a bank built for the first time
@@ -329,42 +282,6 @@ def test_a_new_deck_s_first_version_is_one_line_not_every_prompt(
     assert newest.count("- First version of this deck: ") == 3
     assert "- First version of this deck: 7 questions." in newest
     assert "Added:" not in newest
-
-
-# --- the release path -----------------------------------------------------------------------
-
-def test_release_copies_the_verified_decks_with_their_versions_and_checksums(
-        project: Path, cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    build_at(cli, monkeypatch, DAY1)
-    target = tmp_path / "release"
-    run = cli("--release", str(target))
-    assert run.status == 0, run.err
-    manifest = json.loads((project / "dist" / "manifest.json").read_text(encoding="utf-8"))
-    expected = {f"{d['file'][:-5]}-{d['version']}.apkg": d["file"] for d in manifest["decks"]}
-    expected[f"nca_all_topics-{manifest['version']}.apkg"] = "nca_all_topics.apkg"
-    assert sorted(p.name for p in target.iterdir()) == sorted(
-        [*expected, "CHANGELOG.md", "SHA256SUMS"])
-    for released, published in expected.items():
-        assert (target / released).read_bytes() == (project / "dist" / published).read_bytes()
-    sums = dict(reversed(line.split("  ")) for line in
-                (target / "SHA256SUMS").read_text(encoding="utf-8").splitlines())
-    assert sums == {name: hashlib.sha256((target / name).read_bytes()).hexdigest()
-                    for name in expected}
-    assert (target / "CHANGELOG.md").read_bytes() == \
-        (project / "dist" / "CHANGELOG.md").read_bytes()
-
-
-def test_no_release_from_a_stale_dist_or_into_the_output_folder(
-        project: Path, cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    build_at(cli, monkeypatch, DAY1)
-    replace_in(AI, "Question 2: ", "Question 2: Reworded: ")
-    run = cli("--release", str(tmp_path / "release"))
-    assert run.status == 1
-    assert "AI & Deep Learning Frameworks" in run.err and "release: not made" in run.err
-    assert not (tmp_path / "release").exists()
-    run = cli("--release", "dist/release")
-    assert run.status == 2 and "--release is inside --out" in run.err
-    assert not (project / "dist" / "release").exists()
 
 
 def test_a_lost_changelog_is_said_and_written_again_with_the_newest_entry(

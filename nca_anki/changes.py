@@ -1,0 +1,131 @@
+"""What a build changes for learners, found against the decks they have: each deck's
+version record (versions.py, kept in ``manifest.json``) and its retired notes.
+
+The published deck, not the lock, is the reference: after a merge of two branches the lock
+already knows the other branch's edits, the learners' deck does not; and a removed
+question's text survives only in the deck that published it (docs/sharing.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from . import diagnostics as diag
+from .diagnostics import Diagnostic
+from .files import MANIFEST_NAME, file_sha256
+from .identity import Assignment, IdentifiedNote, LockEntry
+from .index import IndexedDeck, load_versions
+from .package import PackagedNote
+from .recover import PublishedDeck, read_deck
+from .topics import Topic
+from .versions import (RETIRED_TAG, DeckState, DeckVersion, Events, advance, content_tags,
+                       reconcile, retired_mod, with_notice)
+
+
+def previous_versions(out: Path, topics: tuple[Topic, ...]
+                      ) -> tuple[dict[str, DeckVersion], list[Diagnostic]]:
+    """Each deck's version record (by deck name), from the manifest the last build wrote.
+    A record written for another file of its deck is reconciled with that deck."""
+    path = out / MANIFEST_NAME
+    if not path.is_file():
+        if any((out / f"{t.slug}.apkg").is_file() for t in topics):
+            return {}, [diag.warning(path.as_posix(), 0, (
+                "missing, but decks were published: their versions are worked out again "
+                "from the notes' times and the newest changelog entry is written again; "
+                "restore it from version control to keep what each version changed"))]
+        return {}, []  # a first build
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        text = f"unreadable: {exc}"
+    recorded, problems = load_versions(text, path.as_posix())
+    versions = {}
+    for topic in topics:
+        record, sha = recorded.get(topic.deck_name, (None, ""))
+        deck = out / f"{topic.slug}.apkg"
+        if record is None or not deck.is_file() or file_sha256(deck) == sha:
+            if record is not None:
+                versions[topic.deck_name] = record
+            continue
+        # The record was written for another file of this deck (one branch's manifest,
+        # the other's deck, after a merge): add what the deck's own times show.
+        try:
+            found = IndexedDeck.read(topic.deck_name, topic.name, deck, None).version
+        except Exception:  # noqa: BLE001 - unreadable: the build reports it when indexing
+            continue
+        versions[topic.deck_name] = reconcile(record, found)
+    return versions, problems
+
+
+def published_decks(out: Path, topics: list[Topic]) -> dict[str, PublishedDeck]:
+    """The deck each of ``topics`` published last time (what learners have), by topic
+    name; absent or unreadable, it is left out."""
+    decks = {}
+    for topic in topics:
+        path = out / f"{topic.slug}.apkg"
+        if path.is_file():
+            try:
+                decks[topic.name] = read_deck(path)
+            except Exception:  # noqa: BLE001 - damaged: as if never published
+                pass
+    return decks
+
+
+def retired_notes(published: Mapping[str, PublishedDeck], assignment: Assignment
+                  ) -> dict[str, tuple[PackagedNote, ...]]:
+    """Each topic's retired notes (versions.py): every question the lock records as
+    removed from it, as its published deck shows it, with the notice and the tag, and no
+    card. A question the deck does not hold (removed before decks kept retired notes) has
+    no text left to show: it has none."""
+    removed: dict[str, list[LockEntry]] = {}
+    for entry in assignment.lock.entries:
+        if entry.removed is not None and entry.topic in published:
+            removed.setdefault(entry.topic, []).append(entry)
+    retired: dict[str, tuple[PackagedNote, ...]] = {}
+    for topic, entries in removed.items():
+        notes_of = {n.guid: n for n in published[topic].notes}
+        notes = []
+        for entry in sorted(entries, key=lambda e: e.guid):
+            note = notes_of.get(entry.guid)
+            if note is None or entry.removed is None:
+                continue
+            notes.append(PackagedNote(
+                entry.guid, retired_mod(entry.mod, entry.removed),
+                (with_notice(note.fields[0], entry.removed), *note.fields[1:]),
+                (*content_tags(note.tags), RETIRED_TAG), without_card=True))
+        retired[topic] = tuple(notes)
+    return retired
+
+
+def deck_versions(topics: list[Topic], assignment: Assignment,
+                  published: Mapping[str, PublishedDeck],
+                  retired: Mapping[str, tuple[PackagedNote, ...]],
+                  previous: Mapping[str, DeckVersion], now: int) -> dict[str, DeckVersion]:
+    """The version record of each deck built (by deck name) after this build. A topic
+    never published counts its identities' news (new, changed, removed)."""
+    notes: dict[str, list[IdentifiedNote]] = {}
+    for note in assignment.notes:
+        notes.setdefault(note.topic, []).append(note)
+    versions = {}
+    for topic in topics:
+        mine = notes.get(topic.name, [])
+        gone = retired.get(topic.name, ())
+        deck = published.get(topic.name)
+        if deck is None:
+            events = Events(frozenset(n.guid for n in mine if n.status == "new"),
+                            frozenset(n.guid for n in mine if n.status == "changed"),
+                            frozenset(e.guid for e in assignment.removed
+                                      if e.topic == topic.name), False)
+        else:
+            had = {n.guid: n for n in deck.notes}
+            events = Events(
+                frozenset(n.guid for n in mine if n.guid not in had),
+                frozenset(n.guid for n in mine if n.guid in had and had[n.guid].mod != n.mod),
+                frozenset(n.guid for n in gone
+                          if n.guid in had and not had[n.guid].without_card),
+                deck.note_type_mod != assignment.note_type_mod)
+        state = DeckState({n.guid: n.mod for n in mine}, {n.guid: n.mod for n in gone},
+                          assignment.note_type_mod)
+        versions[topic.deck_name] = advance(previous.get(topic.deck_name), events, state, now)
+    return versions
