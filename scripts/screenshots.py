@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Screenshots of a built card, front and back, day and night, phone and desktop.
 
-    .venv/bin/python scripts/screenshots.py [--dist dist] [--out docs/screenshots]
+    .venv/bin/python scripts/screenshots.py [--dist dist] [--out docs/screenshots] [--retired]
+
+With ``--retired``: the same card as a learner who has it sees it after the authors
+removed its question and the learner re-imported (docs/sharing.md), in
+``retired-<side>-<size>-<theme>.png``.
 
 Imports the decks in ``dist/`` into a throw-away collection with the real ``anki`` backend,
 shows one card in headless Chromium the way Anki's clients do (tests/card_browser.py),
@@ -12,6 +16,9 @@ change when the card does. Needs the test set-up (README) and Debian's chromium.
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -53,10 +60,43 @@ def the_card(dist: Path) -> CardHtml:
     return CardHtml(view.question_html, view.answer_html, view.css)
 
 
+def the_retired_card(dist: Path) -> CardHtml:
+    """The card after its question was removed from a copy of the project and the
+    learner re-imported the rebuilt decks (fixed clocks: the same pictures each run)."""
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        for name in ("source", "templates"):
+            shutil.copytree(ROOT / name, work / name)
+        shutil.copytree(dist, work / "dist", ignore=shutil.ignore_patterns(".*"))
+        col = open_collection(work / "col" / "collection.anki2")
+        try:
+            for apkg in sorted((work / "dist").glob("*.apkg")):
+                import_package(col, apkg)
+            source = next(p for p in (work / "source").glob("*.txt") if PROMPT in
+                          p.read_text(encoding="utf-8"))
+            lines = source.read_text(encoding="utf-8").split("\n")
+            start = next(i for i, line in enumerate(lines)
+                         if line.startswith("Question ") and PROMPT in line)
+            del lines[start:start + 7]  # header, four choices, answer, explanation
+            source.write_text("\n".join(lines), encoding="utf-8")
+            env = {**os.environ, "SOURCE_DATE_EPOCH": "1796500000"}  # 2026-12-05
+            subprocess.run([sys.executable, str(ROOT / "build_decks.py")], cwd=work, env=env,
+                           check=True, capture_output=True)
+            for apkg in sorted((work / "dist").glob("*.apkg")):
+                import_package(col, apkg)
+            view = next(c for c in cards_in_deck(col, DECK) if PROMPT in c.question_html)
+            assert "nca::retired" in view.tags, view.tags
+        finally:
+            col.close()
+    return CardHtml(view.question_html, view.answer_html, view.css)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dist", type=Path, default=ROOT / "dist")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--retired", action="store_true",
+                        help="the card as a learner sees it once its question is withdrawn")
     args = parser.parse_args(argv)
     if chromium_path() is None:
         print("screenshots: Debian's chromium is not installed (apt-get install chromium)",
@@ -64,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     from playwright.sync_api import sync_playwright
 
-    card = the_card(args.dist)
+    card = the_retired_card(args.dist) if args.retired else the_card(args.dist)
+    prefix = "retired-" if args.retired else ""
     args.out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright, CardServer() as server:
         browser = launch(playwright)
@@ -85,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
                         # Two frames painted after the last event: the picture shows a
                         # settled page, the same on every run.
                         reviewer.page.evaluate(SETTLED)
-                        path = args.out / f"{side}-{size}-{theme}.png"
+                        path = args.out / f"{prefix}{side}-{size}-{theme}.png"
                         reviewer.page.screenshot(path=str(path))
                         print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
                     if reviewer.console_errors():
