@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from html import escape
 
 UPDATED_TAG = "nca::updated::"
@@ -207,12 +207,3 @@ def description(topic: str, parts: Sequence[int], questions: int, version: DeckV
         f"<code>{RETIRED_TAG}</code>.</p>",
         "<p>Built by nca-anki.</p>",
     ))
-
-
-def latest(versions: Mapping[str, DeckVersion]) -> str:
-    """The version of a set of decks: the newest of theirs ("" for none)."""
-    return max((v.version for v in versions.values()), default="")
-
-
-def with_layout(version: DeckVersion, layout: bool) -> DeckVersion:
-    return replace(version, layout=version.layout or layout)
