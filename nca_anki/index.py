@@ -1,9 +1,9 @@
 """The published index beside the decks: the all-topics bundle, ``manifest.json``,
 ``README.md`` and ``CHANGELOG.md`` (docs/sharing.md).
 
-Everything here is worked out from the decks as written (read back with recover.py), each
-deck's version record (versions.py) and the previous changelog, so it is the same bytes
-for the same decks on any machine. The bundle holds the very notes of the per-topic decks
+Everything here is worked out from the decks as written (read back from their files),
+each deck's version record (versions.py) and the previous changelog, so it is the same
+bytes for the same decks on any machine. The bundle holds the very notes of the per-topic decks
 (same GUIDs, ``mod``, fields, tags and note type) under the common parent deck: importing
 it and any per-topic file gives no duplicates.
 """
@@ -11,7 +11,6 @@ it and any per-topic file gives no duplicates.
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 import re
 import sqlite3
@@ -24,6 +23,7 @@ from .files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME, fil
 from .once import computed_once
 from .output import WriteError, write_atomic
 from .package import collection_of, merge_packages
+from .recover import plain_text
 from .render import NOTE_TYPE_ID
 from .versions import (RETIRED_TAG, UPDATED_TAG, DeckState, DeckVersion, Events, advance, day,
                        strip_notice)
@@ -107,7 +107,7 @@ class IndexedDeck:
 
     def prompts(self) -> dict[str, str]:
         """GUID -> the prompt as plain text (a retired note's without its notice)."""
-        return {guid: _prompt(prompt) for guid, prompt in self._query(
+        return {guid: plain_text(strip_notice(prompt)) for guid, prompt in self._query(
             "SELECT guid, substr(flds, 1, instr(flds || char(31), char(31)) - 1) FROM notes "
             "WHERE mid = ?", NOTE_TYPE_ID)}
 
@@ -118,11 +118,6 @@ class IndexedDeck:
             return conn.execute(sql, args).fetchall()
         finally:
             conn.close()
-
-
-def _prompt(prompt_html: str) -> str:
-    text = re.sub(r"<[^>]+>", " ", strip_notice(prompt_html))
-    return " ".join(html.unescape(text).split())
 
 
 def _sha(data: bytes) -> str:
@@ -147,16 +142,15 @@ def _latest(decks: Sequence[IndexedDeck]) -> str:
 def manifest(decks: Sequence[IndexedDeck], bundle_file: str, bundle_data: bytes, parent: str
              ) -> str:
     """The index for scripts, as JSON: one line per note, so a diff shows what changed.
-    (Written by hand around ``json.dumps`` of each value: the indenting encoder took 0.4 s
-    over 10,000 notes.)"""
+    (Laid out by hand around ``json.dumps`` of each value: the indenting encoder took
+    0.4 s over 10,000 notes.)"""
     def value(data: object) -> str:
         return json.dumps(data, ensure_ascii=False)
 
     def notes(pairs: list[tuple[str, str]]) -> str:
         if not pairs:
             return "{}"
-        # GUIDs and dates are plain ASCII of letters, digits and hyphens.
-        return "{\n" + ",\n".join(f'    "{g}": "{d}"' for g, d in pairs) + "\n   }"
+        return "{\n" + ",\n".join(f"    {value(g)}: {value(d)}" for g, d in pairs) + "\n   }"
 
     entries = []
     for d in decks:
@@ -182,7 +176,6 @@ def manifest(decks: Sequence[IndexedDeck], bundle_file: str, bundle_data: bytes,
         " ]",
         "}",
     ])
-    json.loads(text)  # a slip in the hand-written JSON fails here, not in a user's script
     return text + "\n"
 
 

@@ -200,15 +200,15 @@ def _merge(conn: sqlite3.Connection, collections: Sequence[Callable[[], bytes]],
     conn.commit()
 
 
+def _deflated(data: bytes) -> bytes:
+    compressor = zlib.compressobj(_ZIP_LEVEL, zlib.DEFLATED, -15)
+    return compressor.compress(data) + compressor.flush()
+
+
 def _zipped(collection: bytes) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data in (("collection.anki2", collection), ("media", b"{}")):
-            info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, data, compresslevel=_ZIP_LEVEL)
-    return buffer.getvalue()
+    """A package: the collection and an empty media list, deflated, with fixed times."""
+    return _zip((("collection.anki2", _deflated(collection), zlib.crc32(collection),
+                  len(collection)), _MEDIA))
 
 
 # The bundle is deflated in pieces on every core (zlib lets other threads run while it
@@ -247,11 +247,18 @@ def _deflate_file(path: Path) -> tuple[bytes, int, int]:
 
 
 def _zipped_file(collection: Path) -> bytes:
-    """The same zip as ``_zipped`` (entries, names, times, attributes), with the
-    collection in the file ``collection``, deflated in parallel pieces."""
-    media = zlib.compressobj(_ZIP_LEVEL, zlib.DEFLATED, -15)
-    entries = [("collection.anki2", *_deflate_file(collection)),
-               ("media", media.compress(b"{}") + media.flush(), zlib.crc32(b"{}"), 2)]
+    """The same zip as ``_zipped``, with the collection in the file ``collection``,
+    deflated in parallel pieces."""
+    return _zip((("collection.anki2", *_deflate_file(collection)), _MEDIA))
+
+
+_MEDIA = ("media", _deflated(b"{}"), zlib.crc32(b"{}"), 2)
+
+
+def _zip(entries: Sequence[tuple[str, bytes, int, int]]) -> bytes:
+    """A zip of already deflated entries (name, deflated bytes, CRC-32, size), written
+    as Python's zipfile writes one (tests/test_package.py compares the bytes): fixed
+    times, Unix mode 0644, no extra fields. One writer for both kinds of package."""
     local, central = io.BytesIO(), io.BytesIO()
     date = (_ZIP_TIME[0] - 1980) << 9 | _ZIP_TIME[1] << 5 | _ZIP_TIME[2]
     for name, packed, crc, size in entries:

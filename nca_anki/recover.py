@@ -34,7 +34,8 @@ _CHOICE_RE = re.compile(r'<li\b[^>]*>(?:<span class="nca-label">[^<]*</span>\s*)
                         re.DOTALL)
 
 
-def _text(field_html: str) -> str:
+def plain_text(field_html: str) -> str:
+    """A field's text as a learner reads it: tags gone, entities decoded, spaces joined."""
     return " ".join(html.unescape(_TAG_RE.sub(" ", field_html)).split())
 
 
@@ -92,12 +93,12 @@ def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple
         fields = (strip_notice(fields[0]), *fields[1:])
     tags = content_tags(tags)
     field = dict(zip(FIELDS, fields))
-    choices = tuple(_text(m.group("text") if m.group("text") is not None else m.group("item"))
+    choices = tuple(plain_text(m.group("text") if m.group("text") is not None else m.group("item"))
                     for m in _CHOICE_RE.finditer(field["Choices"]))
     letter = field["Answer"].split()[0] if field["Answer"].split() else ""
     answer = LABELS.index(letter) if letter in LABELS[:len(choices)] else -1
     part = next((int(m.group(1)) for t in tags if (m := _PART_RE.search(t))), 1)
-    prompt, explanation = _text(field["Prompt"]), _text(field["Explanation"])
+    prompt, explanation = plain_text(field["Prompt"]), plain_text(field["Explanation"])
     return LockEntry(guid, topic, part, fields_hash(fields, tags), mod, prompt, choices, answer,
                      explanation, removed=removed, slot=answer if answer >= 0 else None,
                      source=source_hash(prompt, choices, answer, explanation),

@@ -205,6 +205,19 @@ def test_the_bundle_s_parallel_deflate_is_a_plain_zip_whatever_the_cores(
         path.write_bytes(data)
         return package._zipped_file(path)
 
+    def by_zipfile(data: bytes) -> bytes:  # how packages were written with zipfile
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            for name, entry in (("collection.anki2", data), ("media", b"{}")):
+                info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                archive.writestr(info, entry, compresslevel=6)
+        return buffer.getvalue()
+
+    for size in (0, 1, 1000, 300_000):  # the zip writer gives zipfile's very bytes
+        data = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
+        assert package._zipped(data) == by_zipfile(data)
     small = b"collection " * 1000
     assert zipped_file(small) == package._zipped(small)  # one piece: the very same bytes
     data = bytes(range(256)) * 20_000 + b"tail" * 300_000  # 6.3 MB: seven pieces
@@ -215,6 +228,6 @@ def test_the_bundle_s_parallel_deflate_is_a_plain_zip_whatever_the_cores(
         assert [(i.filename, i.date_time, i.external_attr, i.compress_type)
                 for i in archive.infolist()] == [
             (i.filename, i.date_time, i.external_attr, i.compress_type)
-            for i in zipfile.ZipFile(io.BytesIO(package._zipped(data))).infolist()]
+            for i in zipfile.ZipFile(io.BytesIO(by_zipfile(data))).infolist()]
     monkeypatch.setattr(package.os, "cpu_count", lambda: 1)
     assert zipped_file(data) == packed
