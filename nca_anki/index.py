@@ -70,11 +70,30 @@ class IndexedDeck:
     sha256: str
     size: int
     record: DeckVersion | None  # None: no record kept; worked out from the notes' times
+    # (GUID, mod, retired) of each note of ours, in study order; a retired note has no
+    # card (versions.py).
+    notes: tuple[tuple[str, int, bool], ...] = ()
+    note_type_mod: int = 0  # our note type's mod in the deck
+    newest: int = 0  # the newest mod of any note or note type in it
 
     @staticmethod
     def read(name: str, topic: str, path: Path, record: DeckVersion | None) -> IndexedDeck:
+        """The deck's facts, from one read of its file (raises if it is damaged)."""
         data = path.read_bytes()
-        return IndexedDeck(name, topic, path, _sha(data), len(data), record)
+        conn = sqlite3.connect(":memory:")
+        try:
+            conn.deserialize(collection_of(data))
+            notes = tuple((guid, mod, bool(retired)) for guid, mod, retired in conn.execute(
+                "SELECT n.guid, n.mod, NOT EXISTS (SELECT 1 FROM cards c WHERE c.nid = n.id) "
+                "FROM notes n WHERE n.mid = ? ORDER BY n.id", (NOTE_TYPE_ID,)))
+            models_json, newest_note = conn.execute(
+                "SELECT models, (SELECT max(mod) FROM notes) FROM col").fetchone()
+        finally:
+            conn.close()
+        models = json.loads(models_json)
+        return IndexedDeck(name, topic, path, _sha(data), len(data), record, notes,
+                           int(models.get(str(NOTE_TYPE_ID), {}).get("mod", 0)),
+                           max([newest_note or 0, *(int(m["mod"]) for m in models.values())]))
 
     @property
     def file(self) -> str:
@@ -84,22 +103,12 @@ class IndexedDeck:
         return collection_of(self.path.read_bytes())
 
     @computed_once
-    def notes(self) -> tuple[tuple[str, int, bool], ...]:
-        """(GUID, mod, retired) of each note of ours, in study order; a retired note has
-        no card (versions.py)."""
-        return tuple((guid, mod, bool(retired)) for guid, mod, retired in self._query(
-            "SELECT n.guid, n.mod, NOT EXISTS (SELECT 1 FROM cards c WHERE c.nid = n.id) "
-            "FROM notes n WHERE n.mid = ? ORDER BY n.id", NOTE_TYPE_ID))
-
-    @computed_once
     def version(self) -> DeckVersion:
         if self.record is not None:
             return self.record
-        models = json.loads(self._query("SELECT models FROM col")[0][0])
-        note_type_mod = int(models.get(str(NOTE_TYPE_ID), {}).get("mod", 0))
         return advance(None, Events(), DeckState(
             {g: m for g, m, retired in self.notes if not retired},
-            {g: m for g, m, retired in self.notes if retired}, note_type_mod), 0)
+            {g: m for g, m, retired in self.notes if retired}, self.note_type_mod), 0)
 
     @property
     def questions(self) -> int:
@@ -132,7 +141,8 @@ def bundle(decks: Sequence[IndexedDeck], parent: str) -> bytes:
                    f"subdecks. <b>Version {version}</b>.</p><p>Each subdeck's description "
                    f"says what its version changed. Importing this file and any "
                    f"single-topic file gives no duplicates.</p>")
-    return merge_packages([d.collection for d in decks], parent, description)
+    return merge_packages([d.collection for d in decks], parent, description,
+                          max(d.newest for d in decks))
 
 
 def _latest(decks: Sequence[IndexedDeck]) -> str:
@@ -324,7 +334,6 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
             continue  # a topic that failed before it was ever built
         try:
             deck = IndexedDeck.read(name, topic, path, versions.get(name))
-            deck.notes  # read now: a damaged deck is reported here
         except Exception as exc:  # noqa: BLE001 - any damage: the index cannot list it
             problems.append(error(path.as_posix(), 0, f"cannot read this deck to index it "
                                   f"({type(exc).__name__}: {exc}); rebuild it"))

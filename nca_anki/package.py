@@ -124,74 +124,71 @@ def collection_of(package: bytes) -> bytes:
 
 
 def merge_packages(collections: Sequence[Callable[[], bytes]], parent: str,
-                   description: str) -> bytes:
+                   description: str, newest: int) -> bytes:
     """One ``.apkg`` holding every deck, note and card of ``collections`` (each gives the
     collection of a package from ``build_package``, read when it is needed), plus the
-    deck ``parent`` with ``description``. Rows are copied as they are, in order, with new
-    note and card ids (ids only need to be unique and stable). It is a merge inside
-    SQLite, not genanki objects, since it repacks every note of every deck whenever one
-    deck changes; and into a temporary file, not memory: at 100,000 questions the merged
-    collection is 150 MB, and a copy in memory pushed the build past 1 GB."""
+    deck ``parent`` with ``description``. ``newest`` is the newest ``mod`` of any note or
+    note type in them: the new note and card ids count on from it, as build_package's do
+    (ids only need to be unique and stable; Anki shows a new note's id as the time it was
+    added). Rows are copied as they are, in order. It is a merge inside SQLite, not
+    genanki objects, since it repacks every note of every deck whenever one deck changes;
+    and into a temporary file, not memory: at 100,000 questions the merged collection is
+    150 MB, and a copy in memory pushed the build past 1 GB."""
     with tempfile.TemporaryDirectory(prefix="nca-anki-bundle-") as folder:
         path = Path(folder) / "collection.anki2"
         conn = sqlite3.connect(path)
         try:
             conn.execute("PRAGMA journal_mode = OFF")  # a scratch file: no crash safety needed
             conn.execute("PRAGMA synchronous = OFF")
-            _merge(conn, collections, parent, description)
+            _merge(conn, collections, parent, description, (newest + 1) * 1000)
         finally:
             conn.close()
         return _zipped_file(path)
 
 
 def _merge(conn: sqlite3.Connection, collections: Sequence[Callable[[], bytes]], parent: str,
-           description: str) -> None:
-    # A new collection with the first one's schema and settings, and no notes or cards.
-    conn.execute("ATTACH DATABASE ':memory:' AS deck")
-    conn.deserialize(collections[0](), name="deck")
-    for (sql,) in conn.execute("SELECT sql FROM deck.sqlite_master WHERE sql NOT NULL "
-                               "ORDER BY type = 'index', rowid").fetchall():
-        conn.execute(sql)
-    conn.execute("INSERT INTO col SELECT * FROM deck.col")
-    conn.commit()
-    conn.execute("DETACH DATABASE deck")
+           description: str, base: int) -> None:
+    """One pass: each collection is read once. The first gives the schema and settings;
+    the indexes are made after every row is in (quicker than keeping them up to date)."""
     models: dict[str, dict] = {}
     decks: dict[str, dict] = {}
-    newest = 0
-    for collection in collections:  # first the decks, note types and times of all
+    indexes: list[str] = []
+    notes = cards = 0
+    for first, collection in zip(itertools.chain((True,), itertools.repeat(False)),
+                                 collections):
         conn.execute("ATTACH DATABASE ':memory:' AS deck")
         conn.deserialize(collection(), name="deck")
-        models_json, decks_json, mod = conn.execute(
-            "SELECT models, decks, (SELECT max(mod) FROM deck.notes) FROM deck.col").fetchone()
+        if first:  # a new collection with its schema and settings, no notes or cards
+            for kind, sql in conn.execute("SELECT type, sql FROM deck.sqlite_master "
+                                          "WHERE sql NOT NULL ORDER BY rowid").fetchall():
+                if kind == "index":
+                    indexes.append(sql)
+                else:
+                    conn.execute(sql)
+            conn.execute("CREATE TEMP TABLE ids (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
+            conn.execute("INSERT INTO col SELECT * FROM deck.col")
+        models_json, decks_json = conn.execute("SELECT models, decks FROM deck.col").fetchone()
         for key, model in json.loads(models_json).items():
             if key not in models or model["mod"] > models[key]["mod"]:
                 models[key] = model  # the newest note type (a frozen topic has an older)
         decks.update(json.loads(decks_json))
-        newest = max(newest, mod or 0)
-        conn.execute("DETACH DATABASE deck")
-    # Ids from the newest time, as build_package gives them (Anki shows a new note's id as
-    # the time it was added).
-    base = (max([newest, *(m["mod"] for m in models.values())]) + 1) * 1000
-    conn.execute("CREATE TEMP TABLE ids (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
-    for collection in collections:  # then their notes and cards, ids counting on from base
-        conn.execute("ATTACH DATABASE ':memory:' AS deck")
-        conn.deserialize(collection(), name="deck")
-        notes, cards = conn.execute(
-            "SELECT (SELECT count(*) FROM main.notes), (SELECT count(*) FROM main.cards)"
-        ).fetchone()
         conn.execute("INSERT INTO temp.ids SELECT id, ? + row_number() OVER (ORDER BY id) - 1 "
                      "FROM deck.notes", (base + notes,))
-        conn.execute("INSERT INTO notes SELECT i.new, guid, mid, mod, usn, tags, flds, sfld, "
-                     "csum, flags, data FROM deck.notes n JOIN temp.ids i ON i.old = n.id "
-                     "ORDER BY n.id")
-        conn.execute("INSERT INTO cards SELECT ? + row_number() OVER (ORDER BY c.id) - 1, "
-                     "i.new, c.did, c.ord, c.mod, c.usn, c.type, c.queue, c.due, c.ivl, "
-                     "c.factor, c.reps, c.lapses, c.left, c.odue, c.odid, c.flags, c.data "
-                     "FROM deck.cards c JOIN temp.ids i ON i.old = c.nid ORDER BY c.id",
-                     (base + cards,))
+        notes += conn.execute(
+            "INSERT INTO notes SELECT i.new, guid, mid, mod, usn, tags, flds, sfld, "
+            "csum, flags, data FROM deck.notes n JOIN temp.ids i ON i.old = n.id "
+            "ORDER BY n.id").rowcount
+        cards += conn.execute(
+            "INSERT INTO cards SELECT ? + row_number() OVER (ORDER BY c.id) - 1, "
+            "i.new, c.did, c.ord, c.mod, c.usn, c.type, c.queue, c.due, c.ivl, "
+            "c.factor, c.reps, c.lapses, c.left, c.odue, c.odid, c.flags, c.data "
+            "FROM deck.cards c JOIN temp.ids i ON i.old = c.nid ORDER BY c.id",
+            (base + cards,)).rowcount
         conn.execute("DELETE FROM temp.ids")
         conn.commit()
         conn.execute("DETACH DATABASE deck")
+    for sql in indexes:
+        conn.execute(sql)
     template = next(d for d in decks.values() if d["name"] != "Default")
     parent_id = deck_id(parent)
     decks[str(parent_id)] = {**template, "id": parent_id, "name": parent, "desc": description}
