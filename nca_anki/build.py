@@ -25,8 +25,8 @@ from .cache import (Cache, Parsed, ParseCache, code_digest, dump_cache, folder_d
 from .config import Config, load_config
 from .decode import decode_source, load_repair
 from .diagnostics import Diagnostic
-from .files import (CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME,
-                    SOURCE_SUFFIX, file_sha256, is_bundle, question_files)
+from .files import (CACHE_FOLDERS, CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME,
+                    PARSED_NAME, SOURCE_SUFFIX, file_sha256, is_bundle, question_files)
 from .identity import Assignment, IdentifiedNote, Lock, LockEntry, assign, by_topic
 from .lockfile import changed_topics, dump_lock, future_mods, load_lock, load_old_lock
 from .lint import long_answers, position_cluster
@@ -286,7 +286,7 @@ def _absent_topics(inputs: _Inputs, failed: set[str]) -> tuple[Topic, ...]:
 def _write_lock(lock_path: Path, lock_text: str, out: Path) -> list[Diagnostic]:
     """Write the lock (and clear temporary files a killed build left). An error here means
     no package may be written: it could not be rebuilt identically."""
-    sweep(lock_path.parent, out, lock_path.name, PARSED_NAME)
+    sweep(lock_path.parent, out, lock_path.name, CACHE_FOLDERS)
     try:
         write_atomic(lock_path, lock_text.encode())
     except WriteError as exc:

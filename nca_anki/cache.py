@@ -200,15 +200,35 @@ class _CachedQuestions(Sequence[Question]):
         return repr(self._questions())
 
 
-class ParseCache:
-    """The parsed source files in ``folder``; ``get`` what is there, ``put`` what was
-    parsed, then ``save`` (which also deletes the entries of files no longer read)."""
+class _FolderCache:
+    """A folder of cache entries, one file each: the entries a build asked for are kept,
+    new ones written by ``save``, and the rest deleted."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.problems: list[Diagnostic] = []  # entries that could not be read
         self._used: set[str] = set()
         self._new: dict[str, str] = {}
+
+    def save(self, write: Callable[[Path, bytes], object]) -> None:
+        """Write the new entries with ``write`` (which may raise) and delete the unused."""
+        for name, text in sorted(self._new.items()):
+            write(self.folder / name, text.encode())
+        self._new.clear()
+        try:
+            stale = [p for p in self.folder.glob("*.json") if p.name not in self._used]
+        except OSError:
+            return
+        for path in stale:
+            try:
+                path.unlink()
+            except OSError:
+                pass  # the next build tries again
+
+
+class ParseCache(_FolderCache):
+    """The parsed source files in ``folder``; ``get`` what is there, ``put`` what was
+    parsed, then ``save`` (which also deletes the entries of files no longer read)."""
 
     @staticmethod
     def _name(shown: str, sha256: str) -> str:
@@ -277,17 +297,49 @@ class ParseCache:
         if entry is not None:
             self._new[self._name(shown, sha256)] = entry
 
-    def save(self, write: Callable[[Path, bytes], object]) -> None:
-        """Write the new entries with ``write`` (which may raise) and delete the unused."""
-        for name, text in sorted(self._new.items()):
-            write(self.folder / name, text.encode())
-        self._new.clear()
+
+
+_DECKS_FORMAT = "nca-anki-deck-facts-1"
+DeckFacts = tuple[tuple[tuple[str, int, bool], ...], int, int]  # notes, note type mod, newest
+
+
+class DeckFactsCache(_FolderCache):
+    """What the index reads from each published deck (index.IndexedDeck: its notes'
+    GUIDs, times and whether each is retired; its note type's time; its newest time), one
+    entry per deck file in ``folder``, kept under the SHA-256 of the deck it was read
+    from: a rebuild reads back only the decks that changed. ``get``, ``put``, then
+    ``save`` (which also deletes the entries of decks not indexed this time)."""
+
+    def get(self, deck_file: str, sha256: str) -> DeckFacts | None:
+        name = f"{deck_file}.json"
+        self._used.add(name)
+        path = self.folder / name
         try:
-            stale = [p for p in self.folder.glob("*.json") if p.name not in self._used]
-        except OSError:
-            return
-        for path in stale:
-            try:
-                path.unlink()
-            except OSError:
-                pass  # the next build tries again
+            head, _, notes = path.read_text(encoding="utf-8").partition("\n")
+            data = json.loads(head)
+            if data.get("format") != _DECKS_FORMAT or data.get("code") != code_digest() \
+                    or data.get("deck") != sha256:
+                return None  # another deck's (or version's): read the deck again
+            if hashlib.sha256(notes.encode()).hexdigest() != data["sha256"]:
+                raise ValueError("its notes do not match its hash")
+            return (tuple((str(g), int(m), bool(r)) for g, m, r in json.loads(notes)),
+                    int(data["note_type_mod"]), int(data["newest"]))
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError,
+                AttributeError) as exc:
+            self.problems.append(warning(path.as_posix(), 0, f"deck cache entry ignored "
+                                         f"({type(exc).__name__}: {exc}); the deck is read "
+                                         "again"))
+            return None
+
+    def put(self, deck_file: str, sha256: str, facts: DeckFacts) -> None:
+        notes_of, note_type_mod, newest = facts
+        notes = json.dumps([list(n) for n in notes_of], ensure_ascii=False,
+                           separators=(",", ":"))
+        head = json.dumps({"format": _DECKS_FORMAT, "code": code_digest(), "deck": sha256,
+                           "note_type_mod": note_type_mod, "newest": newest,
+                           "sha256": hashlib.sha256(notes.encode()).hexdigest()},
+                          separators=(",", ":"))
+        self._new[f"{deck_file}.json"] = f"{head}\n{notes}"
+

@@ -15,6 +15,8 @@ LOCK_NAME = "nca-anki.lock"  # identities, in the source folder (lockfile.py)
 OLD_LOCK_NAME = "nca-anki.lock.json"  # format 1 of the lock, migrated on the next build
 CACHE_NAME = ".nca-anki-cache.json"  # in the output folder, git-ignored (cache.py)
 PARSED_NAME = ".nca-anki-parsed"  # beside it: a folder of parsed source files (cache.py)
+DECKS_NAME = ".nca-anki-decks"  # and one of what the index read from each deck (cache.py)
+CACHE_FOLDERS = (PARSED_NAME, DECKS_NAME)
 # The published index, in the output folder beside the decks (index.py).
 MANIFEST_NAME = "manifest.json"
 INDEX_NAME = "README.md"

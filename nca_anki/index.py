@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .diagnostics import Diagnostic, error, warning
-from .files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME, file_sha256
+from .cache import DeckFacts, DeckFactsCache
+from .files import (BUNDLE_SUFFIX, CHANGELOG_NAME, DECKS_NAME, INDEX_NAME, MANIFEST_NAME,
+                    file_sha256)
 from .once import computed_once
 from .output import WriteError, write_atomic
 from .package import collection_of, merge_packages
@@ -77,23 +79,18 @@ class IndexedDeck:
     newest: int = 0  # the newest mod of any note or note type in it
 
     @staticmethod
-    def read(name: str, topic: str, path: Path, record: DeckVersion | None) -> IndexedDeck:
-        """The deck's facts, from one read of its file (raises if it is damaged)."""
+    def read(name: str, topic: str, path: Path, record: DeckVersion | None,
+             cache: DeckFactsCache | None = None) -> IndexedDeck:
+        """The deck's facts, from one read of its file or, for a deck the ``cache`` has
+        read before (same SHA-256), from the cache (raises if the deck is damaged)."""
         data = path.read_bytes()
-        conn = sqlite3.connect(":memory:")
-        try:
-            conn.deserialize(collection_of(data))
-            notes = tuple((guid, mod, bool(retired)) for guid, mod, retired in conn.execute(
-                "SELECT n.guid, n.mod, NOT EXISTS (SELECT 1 FROM cards c WHERE c.nid = n.id) "
-                "FROM notes n WHERE n.mid = ? ORDER BY n.id", (NOTE_TYPE_ID,)))
-            models_json, newest_note = conn.execute(
-                "SELECT models, (SELECT max(mod) FROM notes) FROM col").fetchone()
-        finally:
-            conn.close()
-        models = json.loads(models_json)
-        return IndexedDeck(name, topic, path, _sha(data), len(data), record, notes,
-                           int(models.get(str(NOTE_TYPE_ID), {}).get("mod", 0)),
-                           max([newest_note or 0, *(int(m["mod"]) for m in models.values())]))
+        sha = _sha(data)
+        facts = cache.get(path.name, sha) if cache is not None else None
+        if facts is None:
+            facts = _facts(collection_of(data))
+            if cache is not None:
+                cache.put(path.name, sha, facts)
+        return IndexedDeck(name, topic, path, sha, len(data), record, *facts)
 
     @property
     def file(self) -> str:
@@ -141,6 +138,24 @@ def json_string(text: str) -> str:
     if _JSON_LITERAL_RE.fullmatch(text):
         return f'"{text}"'
     return json.dumps(text, ensure_ascii=False)
+
+
+def _facts(collection: bytes) -> DeckFacts:
+    """(notes, our note type's mod, the newest mod) of a deck's collection: see
+    IndexedDeck."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.deserialize(collection)
+        notes = tuple((guid, mod, bool(retired)) for guid, mod, retired in conn.execute(
+            "SELECT n.guid, n.mod, NOT EXISTS (SELECT 1 FROM cards c WHERE c.nid = n.id) "
+            "FROM notes n WHERE n.mid = ? ORDER BY n.id", (NOTE_TYPE_ID,)))
+        models_json, newest_note = conn.execute(
+            "SELECT models, (SELECT max(mod) FROM notes) FROM col").fetchone()
+    finally:
+        conn.close()
+    models = json.loads(models_json)
+    return (notes, int(models.get(str(NOTE_TYPE_ID), {}).get("mod", 0)),
+            max([newest_note or 0, *(int(m["mod"]) for m in models.values())]))
 
 
 def _sha(data: bytes) -> str:
@@ -349,11 +364,13 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
     published (``decks``: deck name, topic name, file; with ``check``, compare instead).
     Each file's status ("written", "unchanged", "would write"), and any problem."""
     indexed, problems = [], []
+    # --verify (check) reads every deck in full: it is what CI trusts.
+    cache = None if check else DeckFactsCache(out / DECKS_NAME)
     for name, topic, path in sorted(decks):
         if not path.is_file():
             continue  # a topic that failed before it was ever built
         try:
-            deck = IndexedDeck.read(name, topic, path, versions.get(name))
+            deck = IndexedDeck.read(name, topic, path, versions.get(name), cache)
         except Exception as exc:  # noqa: BLE001 - any damage: the index cannot list it
             problems.append(error(path.as_posix(), 0, f"cannot read this deck to index it "
                                   f"({type(exc).__name__}: {exc}); rebuild it"))
@@ -382,4 +399,11 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
             statuses[name] = "written" if write_atomic(path, data) else "unchanged"
         except WriteError as exc:
             problems.append(error(exc.path.as_posix(), 0, exc.reason))
+    if cache is not None:
+        problems += cache.problems
+        try:
+            cache.save(write_atomic)
+        except WriteError as exc:  # it only costs time next build
+            problems.append(warning(exc.path.as_posix(), 0,
+                                    f"deck cache not saved: {exc.reason}"))
     return statuses, problems

@@ -11,6 +11,7 @@ import os
 import re
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 # A temporary file is named ".<target>.<8 random characters>.tmp" next to its target.
@@ -83,11 +84,12 @@ def remove_stale_temporaries(folder: Path, target_suffix: str, now: float | None
     return removed
 
 
-def sweep(source: Path, out: Path, lock_name: str, parsed_name: str) -> None:
+def sweep(source: Path, out: Path, lock_name: str, cache_folders: Sequence[str]) -> None:
     """Remove what a killed build left: temporary files of the lock (in ``source``), of
-    the decks and caches (in ``out``) and of the parse cache (in ``out / parsed_name``)."""
+    the decks and caches (in ``out``) and of the cache folders' entries (in ``out``)."""
     remove_stale_temporaries(source, lock_name)
-    for folder, suffix in ((out, ".apkg"), (out, ".json"), (out / parsed_name, ".json")):
+    for folder, suffix in ((out, ".apkg"), (out, ".json"),
+                           *((out / name, ".json") for name in cache_folders)):
         remove_stale_temporaries(folder, suffix)
 
 

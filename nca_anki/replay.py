@@ -22,9 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .cache import Cache, Replay, code_digest, folder_digest, load_cache
-from .files import (CACHE_NAME, CONFIG_NAME, INDEX_FILES, LOCK_NAME, OLD_LOCK_NAME,
-                    PARSED_NAME,
-                    file_sha256, question_files)
+from .files import (CACHE_FOLDERS, CACHE_NAME, CONFIG_NAME, INDEX_FILES, LOCK_NAME,
+                    OLD_LOCK_NAME, file_sha256, question_files)
 from .output import sweep
 from .report import BuildOptions, BuildReport, TopicResult
 
@@ -71,7 +70,7 @@ def replay(options: BuildOptions) -> BuildReport | None:
     if problems or recorded is None or fingerprint(options) != recorded.state:
         return None
     if not options.check:  # as the build would
-        sweep(options.source, options.out, LOCK_NAME, PARSED_NAME)
+        sweep(options.source, options.out, LOCK_NAME, CACHE_FOLDERS)
     status = "unchanged"  # with --check too: every deck is what the sources build
     return BuildReport(tuple(TopicResult(deck, output, questions, unchanged=questions,
                                          status=status)

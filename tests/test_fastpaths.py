@@ -18,7 +18,7 @@ import pytest
 from conftest import REPO, archive_entries
 from nca_anki import cli as cli_module
 from nca_anki.build import BuildOptions, build
-from nca_anki.files import CACHE_NAME, PARSED_NAME
+from nca_anki.files import CACHE_NAME, DECKS_NAME, PARSED_NAME
 from nca_anki.replay import replay
 
 sys.path.insert(0, str(REPO / "bench"))
@@ -332,6 +332,68 @@ def test_entries_of_files_no_longer_read_are_deleted(project):
     assert len(list((project / "dist" / PARSED_NAME).glob("*.json"))) == 2
 
 
+def _reword_ai_question(project: Path) -> None:
+    path = project / "source" / AI
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "Which NVIDIA GPU architecture first", "Which NVIDIA GPU architecture was the first"),
+        encoding="utf-8")
+
+
+def test_the_index_reads_back_only_the_decks_that_changed(project, monkeypatch):
+    """What the index needs from each deck is kept under the deck's SHA-256: after one
+    topic's edit only that deck's collection is read again; the index is the same bytes
+    as the one --check works out from every deck, without the cache."""
+    import nca_anki.index as index
+    assert build(options()).ok
+    assert sorted(p.name for p in (project / "dist" / DECKS_NAME).glob("*.json")) == [
+        "ai-deep-learning-frameworks.apkg.json",
+        "deep-learning-training-techniques-and-optimization.apkg.json",
+        "neural-network-applications-and-frameworks.apkg.json"]
+    read: list[int] = []
+    real = index._facts
+
+    def facts(collection: bytes):
+        read.append(len(collection))
+        return real(collection)
+
+    monkeypatch.setattr(index, "_facts", facts)
+    _reword_ai_question(project)
+    assert build(options()).ok
+    assert len(read) == 1
+    shutil.rmtree(project / "dist" / DECKS_NAME)
+    read.clear()
+    report = build(options(check=True))  # every deck read: the index is what they give
+    assert report.ok and not report.stale_files and len(read) == 3
+    assert not (project / "dist" / DECKS_NAME).exists()  # --check and --verify write nothing
+
+
+def test_a_damaged_or_foreign_deck_cache_entry_is_read_again(project):
+    assert build(options()).ok
+    entry = project / "dist" / DECKS_NAME / "neural-network-applications-and-frameworks.apkg.json"
+    good = entry.read_bytes()
+    head, _, notes = good.decode().partition("\n")
+    entry.write_text(head + "\n" + notes.replace("nca-", "nca-x", 1), encoding="utf-8")
+    _reword_ai_question(project)  # a rebuild that indexes again; this deck is unchanged
+    report = build(options())
+    assert report.ok
+    assert entry.read_bytes() == good  # read again and rewritten
+    assert [d.message for d in report.diagnostics if DECKS_NAME in d.path] == [
+        "deck cache entry ignored (ValueError: its notes do not match its hash); the deck is "
+        "read again"]
+    foreign = json.loads(head)
+    foreign["deck"] = "0" * 64  # the entry of another deck file
+    entry.write_text(json.dumps(foreign) + "\n" + notes, encoding="utf-8")
+    path = project / "source" / AI
+    path.write_text(path.read_text(encoding="utf-8").replace("was the first", "was first"),
+                    encoding="utf-8")
+    report = build(options())
+    assert report.ok and not any(DECKS_NAME in d.path for d in report.diagnostics)
+    assert entry.read_bytes() == good  # not trusted: read again
+    shutil.rmtree(project / "dist" / DECKS_NAME)
+    check = build(options(check=True))  # every deck read: the index is what they give
+    assert check.ok and not check.stale_files
+
+
 def test_the_only_edited_topic_s_deck_is_read_for_matching(project, monkeypatch):
     """A reworded question needs the published texts for similarity: only its topic's
     deck is opened, not every deck."""
@@ -345,10 +407,7 @@ def test_the_only_edited_topic_s_deck_is_read_for_matching(project, monkeypatch)
         return real(path)
 
     monkeypatch.setattr(recover, "read_deck", read_deck)
-    path = project / "source" / AI
-    path.write_text(path.read_text(encoding="utf-8").replace(
-        "Which NVIDIA GPU architecture first", "Which NVIDIA GPU architecture was the first"),
-        encoding="utf-8")
+    _reword_ai_question(project)
     report = build(options())
     assert report.ok and [t.changed for t in report.topics] == [1, 0, 0]
     assert opened == ["ai-deep-learning-frameworks.apkg"]
