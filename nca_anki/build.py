@@ -27,7 +27,8 @@ from .decode import decode_source, load_repair
 from .diagnostics import Diagnostic
 from .files import (CACHE_FOLDERS, CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME,
                     PARSED_NAME, SOURCE_SUFFIX, file_sha256, is_bundle, question_files)
-from .identity import Assignment, IdentifiedNote, Lock, LockEntry, assign, by_topic
+from .identity import (Assignment, IdentifiedNote, Lock, LockEntry, assign, by_topic,
+                       note_hashes)
 from .lockfile import changed_topics, dump_lock, future_mods, load_lock, load_old_lock
 from .lint import long_answers, position_cluster
 from .output import WriteError, inside, sweep, write_atomic
@@ -224,7 +225,8 @@ def _render_notes(renderer: Renderer, inputs: _Inputs, reused: set[str], workers
     todo = [t for t in inputs.topics if t.name not in reused]
 
     def render_topic(index: int) -> tuple[list[tuple[int, tuple[str, ...], tuple[str, ...],
-                                                     int | None]], list[Diagnostic]]:
+                                                     int | None, tuple[str, str, str]]],
+                                          list[Diagnostic]]:
         topic = todo[index]
         kept = {e.prompt_key: e.slot for e in entries.get(topic.name, ()) if e.slot is not None}
         layouts = plan([q for _, q in topic.questions], inputs.config.shuffles(topic.name), kept)
@@ -234,7 +236,7 @@ def _render_notes(renderer: Renderer, inputs: _Inputs, reused: set[str], workers
             note, note_problems = renderer.note(topic, part, question, layout)
             problems += note_problems
             if note is not None:  # only the fields travel back; the question is ours
-                notes.append((k, note.fields, note.tags, note.slot))
+                notes.append((k, note.fields, note.tags, note.slot, note_hashes(note)))
         return notes, problems
 
     rendered: dict[str, list[RenderedNote]] = {}
@@ -242,8 +244,9 @@ def _render_notes(renderer: Renderer, inputs: _Inputs, reused: set[str], workers
     progress.start("rendering", sum(t.count for t in todo))
     for topic, (notes, topic_problems) in zip(todo, run_tasks(render_topic, len(todo), workers)):
         questions = topic.questions
-        rendered[topic.name] = [RenderedNote(questions[k][1], questions[k][0], fields, tags, slot)
-                                for k, fields, tags, slot in notes]
+        rendered[topic.name] = [RenderedNote(questions[k][1], questions[k][0], fields, tags, slot,
+                                             hashes)
+                                for k, fields, tags, slot, hashes in notes]
         problems += topic_problems
         progress.advance(topic.count)
     return rendered, problems

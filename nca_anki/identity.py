@@ -96,18 +96,27 @@ def source_hash(prompt: str, choices: Sequence[str], answer: int, explanation: s
     return hashlib.sha256("\x1f".join([*parts, str(answer)]).encode()).hexdigest()[:16]
 
 
+def note_hashes(note: RenderedNote) -> tuple[str, str, str]:
+    """What identity hashes of a note: its content hash, its source hash and its prompt
+    id. A pure function of the note, so the build works them out on the workers that
+    render the notes (RenderedNote.hashes), not one after another here."""
+    q = note.question
+    return (content_hash(note),
+            source_hash(q.prompt, [c.text for c in q.choices], _answer(note), q.explanation),
+            prompt_id(q.prompt))
+
+
 def _answer(note: RenderedNote) -> int:
     correct = note.question.correct_indexes
     return correct[0] if correct else -1
 
 
-def _note_item(topic: str, note: RenderedNote, content: str) -> Item:
+def _note_item(topic: str, note: RenderedNote, hashes: tuple[str, str, str]) -> Item:
     q = note.question
-    choices = tuple(c.text for c in q.choices)
-    return Item.of(topic=topic, content=content,
-                   source=source_hash(q.prompt, choices, _answer(note), q.explanation),
-                   prompt=q.prompt, choices=choices, answer=_answer(note),
-                   explanation=q.explanation)
+    content, source, prompt_key = hashes
+    return Item(topic=topic, content=content, source=source, prompt=prompt_key,
+                prompt_text=q.prompt, choices=tuple(c.text for c in q.choices),
+                answer=_answer(note), explanation=q.explanation)
 
 
 def _entry_item(entry: LockEntry) -> Item:
@@ -178,8 +187,9 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
     files = files or {}
     frozen = [e for e in lock.entries if e.topic in frozen_topics]
     candidates = [e for e in lock.entries if e.topic not in frozen_topics]
-    hashes = [content_hash(note) for _, note in notes]
-    questions = [_note_item(topic, note, digest) for (topic, note), digest in zip(notes, hashes)]
+    every = [note.hashes or note_hashes(note) for _, note in notes]
+    hashes = [content for content, _, _ in every]
+    questions = [_note_item(topic, note, h) for (topic, note), h in zip(notes, every)]
     published: Mapping[str, LockEntry] | None = None
     if texts is not None and _twins(candidates):
         # Two live entries for one question (parallel branches that each gave it an

@@ -82,6 +82,9 @@ class RenderedNote:
     fields: tuple[str, ...]
     tags: tuple[str, ...]
     slot: int | None = None  # where the correct choice sits in the static order (the lock keeps it)
+    # identity.note_hashes() of this note, when worked out where it was rendered (on a
+    # worker, in parallel); None: identity works them out.
+    hashes: tuple[str, str, str] | None = None
 
 
 class _Verbatim(InlineProcessor):
