@@ -132,6 +132,8 @@ class _Header:
 
 
 def _header(line: str) -> _Header | None:
+    if line[:1] not in ("q", "Q"):
+        return None  # both patterns start with the letter: most lines are ruled out here
     exact = _QUESTION_RE.match(line)
     if exact:
         return _Header(number=int(exact.group("number")), prompt=exact.group("prompt").strip(),
