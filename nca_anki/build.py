@@ -20,13 +20,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import diagnostics as diag
-from .cache import (Cache, Parsed, ParseCache, code_digest, dump_cache, folder_digest,
-                    load_cache, topic_key)
+from .cache import (Cache, DeckFactsCache, Parsed, ParseCache, code_digest, dump_cache,
+                    folder_digest, load_cache, topic_key)
 from .config import Config, load_config
 from .decode import decode_source, load_repair
 from .diagnostics import Diagnostic
-from .files import (CACHE_FOLDERS, CACHE_NAME, CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME,
-                    PARSED_NAME, SOURCE_SUFFIX, file_sha256, is_bundle, question_files)
+from .files import (CACHE_FOLDERS, CACHE_NAME, CONFIG_NAME, DECKS_NAME, LOCK_NAME,
+                    OLD_LOCK_NAME, PARSED_NAME, SOURCE_SUFFIX, file_sha256, is_bundle,
+                    question_files)
 from .identity import (Assignment, IdentifiedNote, Lock, LockEntry, assign, by_topic,
                        note_hashes)
 from .lockfile import changed_topics, dump_lock, future_mods, load_lock, load_old_lock
@@ -416,7 +417,10 @@ def _build(options: BuildOptions, progress: Progress) -> BuildReport:
     layout = bool(inputs.lock.note_type_hash) \
         and assignment.note_type_mod != inputs.lock.note_type_mod  # not on a first build
     previous, version_problems = previous_versions(options.out, inputs.topics)
-    published = published_decks(options.out, good)
+    # What the index read from each deck, by its SHA-256; --check and --verify read every
+    # deck in full (what CI trusts) and write no cache.
+    deck_cache = None if options.check else DeckFactsCache(options.out / DECKS_NAME)
+    published = published_decks(options.out, good, deck_cache)
     retired = retired_notes(published, assignment)
     versions = {**previous, **deck_versions(good, assignment, published, retired, previous,
                                             now)}
@@ -436,7 +440,7 @@ def _build(options: BuildOptions, progress: Progress) -> BuildReport:
         index_statuses, index_problems = write_index(
             options.out, [(t.deck_name, t.name, options.out / f"{t.slug}.apkg")
                           for t in reported], versions, inputs.config.parent_deck,
-            slugify(inputs.config.parent_deck), options.check)
+            slugify(inputs.config.parent_deck), options.check, deck_cache)
     problems += [*version_problems, *index_problems]
     decks = {t.name: t.deck_name for t in reported}
     report = BuildReport(_results(reported, assignment, statuses, options.out, reused),

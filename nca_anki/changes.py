@@ -12,12 +12,13 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from . import diagnostics as diag
+from .cache import DeckFactsCache
 from .diagnostics import Diagnostic
 from .files import MANIFEST_NAME, file_sha256
 from .identity import Assignment, IdentifiedNote, LockEntry
 from .index import IndexedDeck, load_versions
 from .package import PackagedNote
-from .recover import PublishedDeck, read_deck
+from .recover import read_deck
 from .topics import Topic
 from .versions import (RETIRED_TAG, DeckState, DeckVersion, Events, advance, content_tags,
                        reconcile, retired_mod, with_notice)
@@ -58,33 +59,42 @@ def previous_versions(out: Path, topics: tuple[Topic, ...]
     return versions, problems
 
 
-def published_decks(out: Path, topics: list[Topic]) -> dict[str, PublishedDeck]:
-    """The deck each of ``topics`` published last time (what learners have), by topic
-    name; absent or unreadable, it is left out."""
+def published_decks(out: Path, topics: list[Topic], cache: DeckFactsCache | None = None
+                    ) -> dict[str, IndexedDeck]:
+    """What each of ``topics`` published last time (what learners have), by topic name:
+    its notes' GUIDs, times and whether each is retired, not their texts (at 100,000
+    questions the texts held here pushed a build past 1 GB). Absent or unreadable, a deck
+    is left out."""
     decks = {}
     for topic in topics:
         path = out / f"{topic.slug}.apkg"
         if path.is_file():
             try:
-                decks[topic.name] = read_deck(path)
+                decks[topic.name] = IndexedDeck.read(topic.deck_name, topic.name, path, None,
+                                                     cache)
             except Exception:  # noqa: BLE001 - damaged: as if never published
                 pass
     return decks
 
 
-def retired_notes(published: Mapping[str, PublishedDeck], assignment: Assignment
+def retired_notes(published: Mapping[str, IndexedDeck], assignment: Assignment
                   ) -> dict[str, tuple[PackagedNote, ...]]:
     """Each topic's retired notes (versions.py): every question the lock records as
     removed from it, as its published deck shows it, with the notice and the tag, and no
     card. A question the deck does not hold (removed before decks kept retired notes) has
-    no text left to show: it has none."""
+    no text left to show: it has none. Only the decks of topics with a removed question
+    are read in full."""
     removed: dict[str, list[LockEntry]] = {}
     for entry in assignment.lock.entries:
         if entry.removed is not None and entry.topic in published:
             removed.setdefault(entry.topic, []).append(entry)
     retired: dict[str, tuple[PackagedNote, ...]] = {}
     for topic, entries in removed.items():
-        notes_of = {n.guid: n for n in published[topic].notes}
+        try:
+            deck = read_deck(published[topic].path)
+        except Exception:  # noqa: BLE001 - damaged since it was read: as if never published
+            continue
+        notes_of = {n.guid: n for n in deck.notes}
         notes = []
         for entry in sorted(entries, key=lambda e: e.guid):
             note = notes_of.get(entry.guid)
@@ -99,7 +109,7 @@ def retired_notes(published: Mapping[str, PublishedDeck], assignment: Assignment
 
 
 def deck_versions(topics: list[Topic], assignment: Assignment,
-                  published: Mapping[str, PublishedDeck],
+                  published: Mapping[str, IndexedDeck],
                   retired: Mapping[str, tuple[PackagedNote, ...]],
                   previous: Mapping[str, DeckVersion], now: int) -> dict[str, DeckVersion]:
     """The version record of each deck built (by deck name) after this build. A topic
@@ -118,12 +128,11 @@ def deck_versions(topics: list[Topic], assignment: Assignment,
                             frozenset(e.guid for e in assignment.removed
                                       if e.topic == topic.name), False)
         else:
-            had = {n.guid: n for n in deck.notes}
+            had = {guid: (mod, retired) for guid, mod, retired in deck.notes}
             events = Events(
                 frozenset(n.guid for n in mine if n.guid not in had),
-                frozenset(n.guid for n in mine if n.guid in had and had[n.guid].mod != n.mod),
-                frozenset(n.guid for n in gone
-                          if n.guid in had and not had[n.guid].without_card),
+                frozenset(n.guid for n in mine if n.guid in had and had[n.guid][0] != n.mod),
+                frozenset(n.guid for n in gone if n.guid in had and not had[n.guid][1]),
                 deck.note_type_mod != assignment.note_type_mod)
         state = DeckState({n.guid: n.mod for n in mine}, {n.guid: n.mod for n in gone},
                           assignment.note_type_mod)

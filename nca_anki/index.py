@@ -20,8 +20,7 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, error, warning
 from .cache import DeckFacts, DeckFactsCache
-from .files import (BUNDLE_SUFFIX, CHANGELOG_NAME, DECKS_NAME, INDEX_NAME, MANIFEST_NAME,
-                    file_sha256)
+from .files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME, file_sha256
 from .once import computed_once
 from .output import WriteError, write_atomic
 from .package import collection_of, merge_packages
@@ -359,13 +358,14 @@ def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
 
 def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
                 versions: Mapping[str, DeckVersion], parent: str, parent_slug: str,
-                check: bool) -> tuple[dict[str, str], list[Diagnostic]]:
+                check: bool, cache: DeckFactsCache | None = None
+                ) -> tuple[dict[str, str], list[Diagnostic]]:
     """Write the bundle, manifest, README and changelog from the decks in ``out`` as
     published (``decks``: deck name, topic name, file; with ``check``, compare instead).
-    Each file's status ("written", "unchanged", "would write"), and any problem."""
+    Each file's status ("written", "unchanged", "would write"), and any problem. What
+    each deck holds is taken from ``cache`` where it has it, and the cache is saved.
+    (--check and --verify pass none: they read every deck in full, as CI trusts.)"""
     indexed, problems = [], []
-    # --verify (check) reads every deck in full: it is what CI trusts.
-    cache = None if check else DeckFactsCache(out / DECKS_NAME)
     for name, topic, path in sorted(decks):
         if not path.is_file():
             continue  # a topic that failed before it was ever built
