@@ -226,7 +226,7 @@ def _render_notes(renderer: Renderer, inputs: _Inputs, reused: set[str], workers
     todo = [t for t in inputs.topics if t.name not in reused]
 
     def render_topic(index: int) -> tuple[list[tuple[int, tuple[str, ...], tuple[str, ...],
-                                                     int | None, tuple[str, str, str]]],
+                                                     int | None, tuple[str, str, str, str]]],
                                           list[Diagnostic]]:
         topic = todo[index]
         kept = {e.prompt_key: e.slot for e in entries.get(topic.name, ()) if e.slot is not None}
@@ -237,7 +237,8 @@ def _render_notes(renderer: Renderer, inputs: _Inputs, reused: set[str], workers
             note, note_problems = renderer.note(topic, part, question, layout)
             problems += note_problems
             if note is not None:  # only the fields travel back; the question is ours
-                notes.append((k, note.fields, note.tags, note.slot, note_hashes(note)))
+                notes.append((k, note.fields, note.tags, note.slot,
+                              note_hashes(topic.name, note)))
         return notes, problems
 
     rendered: dict[str, list[RenderedNote]] = {}

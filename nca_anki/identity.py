@@ -96,14 +96,15 @@ def source_hash(prompt: str, choices: Sequence[str], answer: int, explanation: s
     return hashlib.sha256("\x1f".join([*parts, str(answer)]).encode()).hexdigest()[:16]
 
 
-def note_hashes(note: RenderedNote) -> tuple[str, str, str]:
-    """What identity hashes of a note: its content hash, its source hash and its prompt
-    id. A pure function of the note, so the build works them out on the workers that
-    render the notes (RenderedNote.hashes), not one after another here."""
+def note_hashes(topic: str, note: RenderedNote) -> tuple[str, str, str, str]:
+    """What identity hashes of a note of ``topic``: its content hash, its source hash,
+    its prompt id, and the GUID it gets if it is new and no other question has taken it.
+    A pure function of the note, so the build works them out on the workers that render
+    the notes (RenderedNote.hashes), not one after another here."""
     q = note.question
     return (content_hash(note),
             source_hash(q.prompt, [c.text for c in q.choices], _answer(note), q.explanation),
-            prompt_id(q.prompt))
+            prompt_id(q.prompt), _guid(topic, note, 0))
 
 
 def _answer(note: RenderedNote) -> int:
@@ -111,9 +112,9 @@ def _answer(note: RenderedNote) -> int:
     return correct[0] if correct else -1
 
 
-def _note_item(topic: str, note: RenderedNote, hashes: tuple[str, str, str]) -> Item:
+def _note_item(topic: str, note: RenderedNote, hashes: tuple[str, str, str, str]) -> Item:
     q = note.question
-    content, source, prompt_key = hashes
+    content, source, prompt_key, _ = hashes
     return Item(topic=topic, content=content, source=source, prompt=prompt_key,
                 prompt_text=q.prompt, choices=tuple(c.text for c in q.choices),
                 answer=_answer(note), explanation=q.explanation)
@@ -161,12 +162,17 @@ def _twins(entries: Sequence[LockEntry]) -> bool:
     return False
 
 
-def _new_guid(topic: str, note: RenderedNote, taken: set[str]) -> str:
-    """Derived from the question's first content, so independent first builds agree."""
+def _guid(topic: str, note: RenderedNote, attempt: int) -> str:
     seed = "\x1f".join((topic, note.question.prompt, *(c.text for c in note.question.choices)))
+    digest = hashlib.sha256(f"{seed}\x1e{attempt}".encode()).hexdigest()
+    return f"nca-{digest[:16]}"
+
+
+def _new_guid(topic: str, note: RenderedNote, taken: set[str], first: str) -> str:
+    """Derived from the question's first content, so independent first builds agree:
+    ``first`` (attempt 0, worked out beforehand), or the next attempt not ``taken``."""
     for attempt in range(1000):
-        digest = hashlib.sha256(f"{seed}\x1e{attempt}".encode()).hexdigest()
-        guid = f"nca-{digest[:16]}"
+        guid = first if attempt == 0 else _guid(topic, note, attempt)
         if guid not in taken:
             taken.add(guid)
             return guid
@@ -187,8 +193,8 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
     files = files or {}
     frozen = [e for e in lock.entries if e.topic in frozen_topics]
     candidates = [e for e in lock.entries if e.topic not in frozen_topics]
-    every = [note.hashes or note_hashes(note) for _, note in notes]
-    hashes = [content for content, _, _ in every]
+    every = [note.hashes or note_hashes(topic, note) for topic, note in notes]
+    hashes = [h[0] for h in every]
     questions = [_note_item(topic, note, h) for (topic, note), h in zip(notes, every)]
     published: Mapping[str, LockEntry] | None = None
     if texts is not None and _twins(candidates):
@@ -220,7 +226,7 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
     for i, (topic, note) in enumerate(notes):
         previous = candidates[matched[i]] if i in matched else None
         if previous is None:
-            guid, mod, status = _new_guid(topic, note, taken), now, "new"
+            guid, mod, status = _new_guid(topic, note, taken, every[i][3]), now, "new"
         elif previous.removed is not None:  # back in the source: newer than its retired note
             guid, status = previous.guid, "changed"
             mod = revived_mod(previous.mod, previous.removed, now)

@@ -84,7 +84,7 @@ class RenderedNote:
     slot: int | None = None  # where the correct choice sits in the static order (the lock keeps it)
     # identity.note_hashes() of this note, when worked out where it was rendered (on a
     # worker, in parallel); None: identity works them out.
-    hashes: tuple[str, str, str] | None = None
+    hashes: tuple[str, str, str, str] | None = None
 
 
 class _Verbatim(InlineProcessor):

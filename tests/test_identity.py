@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 
 from nca_anki.versions import retired_mod, revived_mod
-from nca_anki.identity import Assignment, Lock, assign, content_hash
+from nca_anki.identity import Assignment, Lock, assign, content_hash, note_hashes
 from nca_anki.parse import Choice, Question
 from nca_anki.render import (
     CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, RenderedNote,
@@ -75,6 +75,21 @@ def test_fresh_lock_makes_every_note_new() -> None:
         content_hash(note) for _, note in notes]
     assert [(e.prompt, e.choices) for e in result.lock.entries] == [
         (p, c) for p, c, _ in BANK]
+
+
+def test_hashes_worked_out_on_the_workers_give_the_identities_identity_works_out() -> None:
+    """The build sends each note's hashes and first GUID back from the render workers
+    (RenderedNote.hashes); the identities are the same as without them, also for a
+    question written twice, whose first GUID is taken by its twin."""
+    notes = (*bank(), ("Deep Learning", make_note(*BANK[0][:2], BANK[0][2], number=5)))
+    plain = assign(notes, NOTE_TYPE, Lock(), frozenset(), T0)
+    guids = [n.guid for n in plain.notes]
+    assert guids[4] != guids[0] and len(set(guids)) == 5  # the twin got the next attempt
+    ahead = tuple((topic, replace(note, hashes=note_hashes(topic, note)))
+                  for topic, note in notes)
+    worked = assign(ahead, NOTE_TYPE, Lock(), frozenset(), T0)
+    assert [n.guid for n in worked.notes] == guids
+    assert worked.lock == plain.lock
 
 
 def test_guids_are_deterministic_across_independent_fresh_builds() -> None:
