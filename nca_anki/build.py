@@ -32,7 +32,7 @@ from .identity import (Assignment, IdentifiedNote, Lock, LockEntry, assign, by_t
                        note_hashes)
 from .lockfile import changed_topics, dump_lock, future_mods, load_lock, load_old_lock
 from .lint import long_answers, position_cluster
-from .output import WriteError, inside, sweep, write_atomic
+from .output import WriteError, inside, sweep, write_atomic, write_cache
 from .changes import deck_versions, previous_versions, published_decks, retired_notes
 from .index import bundle_name, write_index
 from .package import DeckSpec, PackagedNote, build_package
@@ -579,8 +579,8 @@ def _remember(options: BuildOptions, inputs: _Inputs, cache: Cache, keys: _Keys,
                        templates=keys.templates)
     try:
         if new != cache:
-            write_atomic(options.out / CACHE_NAME, dump_cache(new).encode())
-        inputs.parsed.save(write_atomic)
+            write_cache(options.out / CACHE_NAME, dump_cache(new).encode())
+        inputs.parsed.save(write_cache)
     except WriteError as exc:
         return [diag.warning(exc.path.as_posix(), 0, f"build cache not saved: {exc.reason}")]
     return []

@@ -22,7 +22,7 @@ from .diagnostics import Diagnostic, error, warning
 from .cache import DeckFacts, DeckFactsCache
 from .files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME, file_sha256
 from .once import computed_once
-from .output import WriteError, write_atomic
+from .output import WriteError, write_atomic, write_cache
 from .package import collection_of, merge_packages
 from .recover import plain_text
 from .render import NOTE_TYPE_ID
@@ -402,7 +402,7 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
     if cache is not None:
         problems += cache.problems
         try:
-            cache.save(write_atomic)
+            cache.save(write_cache)
         except WriteError as exc:  # it only costs time next build
             problems.append(warning(exc.path.as_posix(), 0,
                                     f"deck cache not saved: {exc.reason}"))

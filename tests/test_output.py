@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from nca_anki.output import WriteError, inside, remove_stale_temporaries, write_atomic
+from nca_anki.output import (WriteError, inside, remove_stale_temporaries, write_atomic,
+                             write_cache)
 
 SUFFIX = ("; check that the folder is writable (the previous file, if any, is unchanged)")
 
@@ -91,6 +92,19 @@ def test_failed_replace_removes_its_temp_file(tmp_path: Path) -> None:
     assert caught.value.reason.endswith(SUFFIX)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.apkg"]
     assert [p.name for p in target.iterdir()] == ["keep"]
+
+
+def test_outputs_reach_the_disk_before_they_replace_a_file_and_caches_do_not_wait(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    synced: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd))[1])
+    assert write_atomic(tmp_path / "deck.apkg", b"deck")
+    assert len(synced) == 1
+    assert write_cache(tmp_path / "entry.json", b"{}")
+    assert len(synced) == 1 and (tmp_path / "entry.json").read_bytes() == b"{}"
+    assert not write_cache(tmp_path / "entry.json", b"{}")  # the same bytes: not rewritten
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.apkg", "entry.json"]
 
 
 def test_write_error_is_an_exception_with_path_and_reason() -> None:
