@@ -20,14 +20,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import diagnostics as diag
-from .cache import (Cache, DeckFactsCache, Parsed, ParseCache, code_digest, dump_cache,
-                    folder_digest, load_cache, topic_key)
+from .cache import (Cache, DeckFactsCache, DeflateCache, Parsed, ParseCache, code_digest,
+                    dump_cache, folder_digest, load_cache, topic_key)
 from .config import Config, load_config
 from .decode import decode_source, load_repair
 from .diagnostics import Diagnostic
 from .files import (CACHE_FOLDERS, CACHE_NAME, CONFIG_NAME, DECKS_NAME, LOCK_NAME,
-                    OLD_LOCK_NAME, PARSED_NAME, SOURCE_SUFFIX, file_sha256, is_bundle,
-                    question_files)
+                    OLD_LOCK_NAME, PARSED_NAME, PIECES_NAME, SOURCE_SUFFIX, file_sha256,
+                    is_bundle, question_files)
 from .identity import (Assignment, IdentifiedNote, Lock, LockEntry, assign, by_topic,
                        note_hashes)
 from .lockfile import changed_topics, dump_lock, future_mods, load_lock, load_old_lock
@@ -421,6 +421,7 @@ def _build(options: BuildOptions, progress: Progress) -> BuildReport:
     # What the index read from each deck, by its SHA-256; --check and --verify read every
     # deck in full (what CI trusts) and write no cache.
     deck_cache = None if options.check else DeckFactsCache(options.out / DECKS_NAME)
+    pieces = None if options.check else DeflateCache(options.out / PIECES_NAME)
     published = published_decks(options.out, good, deck_cache)
     retired = retired_notes(published, assignment)
     versions = {**previous, **deck_versions(good, assignment, published, retired, previous,
@@ -441,7 +442,7 @@ def _build(options: BuildOptions, progress: Progress) -> BuildReport:
         index_statuses, index_problems = write_index(
             options.out, [(t.deck_name, t.name, options.out / f"{t.slug}.apkg")
                           for t in reported], versions, inputs.config.parent_deck,
-            slugify(inputs.config.parent_deck), options.check, deck_cache)
+            slugify(inputs.config.parent_deck), options.check, deck_cache, pieces)
     problems += [*version_problems, *index_problems]
     decks = {t.name: t.deck_name for t in reported}
     report = BuildReport(_results(reported, assignment, statuses, options.out, reused),

@@ -10,6 +10,10 @@ libraries and zlib it uses). The cache, ``.nca-anki-cache.json`` in the output f
 reused only if both still match: content hashes, never file times (a fresh clone has new
 times). A corrupt or foreign cache is ignored with a warning; deleting it only costs time.
 
+Beside it, three folders of entries, each a file (``_FolderCache``): parsed source files
+(``ParseCache``), what the index read from each published deck (``DeckFactsCache``), and
+the bundle's deflated pieces (``DeflateCache``); docs/speed.md lists all five levels.
+
 Light on purpose (no third-party imports): replay.py reads the cache before the pipeline
 is loaded.
 """
@@ -201,22 +205,24 @@ class _CachedQuestions(Sequence[Question]):
 
 
 class _FolderCache:
-    """A folder of cache entries, one file each: the entries a build asked for are kept,
-    new ones written by ``save``, and the rest deleted."""
+    """A folder of cache entries, one file each (named ``*SUFFIX``): the entries a build
+    asked for are kept, new ones written by ``save``, and the rest deleted."""
+
+    SUFFIX = ".json"
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.problems: list[Diagnostic] = []  # entries that could not be read
         self._used: set[str] = set()
-        self._new: dict[str, str] = {}
+        self._new: dict[str, bytes] = {}
 
     def save(self, write: Callable[[Path, bytes], object]) -> None:
         """Write the new entries with ``write`` (which may raise) and delete the unused."""
-        for name, text in sorted(self._new.items()):
-            write(self.folder / name, text.encode())
+        for name, data in sorted(self._new.items()):
+            write(self.folder / name, data)
         self._new.clear()
         try:
-            stale = [p for p in self.folder.glob("*.json") if p.name not in self._used]
+            stale = [p for p in self.folder.glob(f"*{self.SUFFIX}") if p.name not in self._used]
         except OSError:
             return
         for path in stale:
@@ -295,17 +301,17 @@ class ParseCache(_FolderCache):
     def put(self, shown: str, sha256: str, entry: str | None) -> None:
         """Keep ``entry`` (from ``encode``) as the parse of this path and content."""
         if entry is not None:
-            self._new[self._name(shown, sha256)] = entry
+            self._new[self._name(shown, sha256)] = entry.encode()
 
 
 
-_DECKS_FORMAT = "nca-anki-deck-facts-1"
-DeckFacts = tuple[tuple[tuple[str, int, bool], ...], int, int]  # notes, note type mod, newest
+_DECKS_FORMAT = "nca-anki-deck-facts-2"
+DeckFacts = tuple[tuple[tuple[str, int, bool], ...], int]  # notes, our note type's mod
 
 
 class DeckFactsCache(_FolderCache):
     """What the index reads from each published deck (index.IndexedDeck: its notes'
-    GUIDs, times and whether each is retired; its note type's time; its newest time), one
+    GUIDs, times and whether each is retired; its note type's time), one
     entry per deck file in ``folder``, kept under the SHA-256 of the deck it was read
     from: a rebuild reads back only the decks that changed. ``get``, ``put``, then
     ``save`` (which also deletes the entries of decks not indexed this time)."""
@@ -323,7 +329,7 @@ class DeckFactsCache(_FolderCache):
             if hashlib.sha256(notes.encode()).hexdigest() != data["sha256"]:
                 raise ValueError("its notes do not match its hash")
             return (tuple((str(g), int(m), bool(r)) for g, m, r in json.loads(notes)),
-                    int(data["note_type_mod"]), int(data["newest"]))
+                    int(data["note_type_mod"]))
         except FileNotFoundError:
             return None
         except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError,
@@ -334,12 +340,43 @@ class DeckFactsCache(_FolderCache):
             return None
 
     def put(self, deck_file: str, sha256: str, facts: DeckFacts) -> None:
-        notes_of, note_type_mod, newest = facts
+        notes_of, note_type_mod = facts
         notes = json.dumps([list(n) for n in notes_of], ensure_ascii=False,
                            separators=(",", ":"))
         head = json.dumps({"format": _DECKS_FORMAT, "code": code_digest(), "deck": sha256,
-                           "note_type_mod": note_type_mod, "newest": newest,
+                           "note_type_mod": note_type_mod,
                            "sha256": hashlib.sha256(notes.encode()).hexdigest()},
                           separators=(",", ":"))
-        self._new[f"{deck_file}.json"] = f"{head}\n{notes}"
+        self._new[f"{deck_file}.json"] = f"{head}\n{notes}".encode()
 
+
+
+class DeflateCache(_FolderCache):
+    """Deflated pieces of the all-topics bundle (package.py), each under a hash of what
+    was deflated (the piece, the bytes before it that prime it, zlib's version and level):
+    a rebuild deflates again only the pieces an edit touched. An entry is its deflated
+    bytes after their SHA-256, checked when read; a damaged entry is deflated again, with
+    a warning."""
+
+    SUFFIX = ".z"
+
+    def get(self, key: str) -> bytes | None:
+        name = f"{key}{self.SUFFIX}"
+        self._used.add(name)
+        path = self.folder / name
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            self.problems.append(warning(path.as_posix(), 0, f"bundle cache entry ignored "
+                                         f"({exc.strerror or exc}); deflated again"))
+            return None
+        if hashlib.sha256(data[32:]).digest() != data[:32]:
+            self.problems.append(warning(path.as_posix(), 0, "bundle cache entry ignored (its "
+                                         "bytes do not match their hash); deflated again"))
+            return None
+        return data[32:]
+
+    def put(self, key: str, packed: bytes) -> None:
+        self._new[f"{key}{self.SUFFIX}"] = hashlib.sha256(packed).digest() + packed

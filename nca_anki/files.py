@@ -16,7 +16,9 @@ OLD_LOCK_NAME = "nca-anki.lock.json"  # format 1 of the lock, migrated on the ne
 CACHE_NAME = ".nca-anki-cache.json"  # in the output folder, git-ignored (cache.py)
 PARSED_NAME = ".nca-anki-parsed"  # beside it: a folder of parsed source files (cache.py)
 DECKS_NAME = ".nca-anki-decks"  # and one of what the index read from each deck (cache.py)
-CACHE_FOLDERS = (PARSED_NAME, DECKS_NAME)
+PIECES_NAME = ".nca-anki-bundle"  # and one of the bundle's deflated pieces (cache.py)
+# Each cache folder, and how its entries' names end.
+CACHE_FOLDERS = ((PARSED_NAME, ".json"), (DECKS_NAME, ".json"), (PIECES_NAME, ".z"))
 # The published index, in the output folder beside the decks (index.py).
 MANIFEST_NAME = "manifest.json"
 INDEX_NAME = "README.md"

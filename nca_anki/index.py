@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .diagnostics import Diagnostic, error, warning
-from .cache import DeckFacts, DeckFactsCache
+from .cache import DeckFacts, DeckFactsCache, DeflateCache
 from .files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME, file_sha256
 from .once import computed_once
 from .output import WriteError, write_atomic, write_cache
@@ -75,7 +75,6 @@ class IndexedDeck:
     # card (versions.py).
     notes: tuple[tuple[str, int, bool], ...] = ()
     note_type_mod: int = 0  # our note type's mod in the deck
-    newest: int = 0  # the newest mod of any note or note type in it
 
     @staticmethod
     def read(name: str, topic: str, path: Path, record: DeckVersion | None,
@@ -140,37 +139,39 @@ def json_string(text: str) -> str:
 
 
 def _facts(collection: bytes) -> DeckFacts:
-    """(notes, our note type's mod, the newest mod) of a deck's collection: see
-    IndexedDeck."""
+    """(notes, our note type's mod) of a deck's collection: see IndexedDeck."""
     conn = sqlite3.connect(":memory:")
     try:
         conn.deserialize(collection)
         notes = tuple((guid, mod, bool(retired)) for guid, mod, retired in conn.execute(
             "SELECT n.guid, n.mod, NOT EXISTS (SELECT 1 FROM cards c WHERE c.nid = n.id) "
             "FROM notes n WHERE n.mid = ? ORDER BY n.id", (NOTE_TYPE_ID,)))
-        models_json, newest_note = conn.execute(
-            "SELECT models, (SELECT max(mod) FROM notes) FROM col").fetchone()
+        (models_json,) = conn.execute("SELECT models FROM col").fetchone()
     finally:
         conn.close()
-    models = json.loads(models_json)
-    return (notes, int(models.get(str(NOTE_TYPE_ID), {}).get("mod", 0)),
-            max([newest_note or 0, *(int(m["mod"]) for m in models.values())]))
+    model = json.loads(models_json).get(str(NOTE_TYPE_ID), {})
+    return notes, int(model.get("mod", 0))
 
 
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def bundle(decks: Sequence[IndexedDeck], parent: str) -> bytes:
-    """Every topic's deck as a subdeck of ``parent``, in one package: the same notes."""
+def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: DeflateCache | None = None
+           ) -> bytes:
+    """Every topic's deck as a subdeck of ``parent``, in one package: the same notes.
+    ``pieces``: the deflated pieces of the last bundles (package.py)."""
     count = sum(d.questions for d in decks)
     version = _latest(decks)
     description = (f"<p>All {len(decks)} topics, {count} multiple-choice questions, as "
                    f"subdecks. <b>Version {version}</b>.</p><p>Each subdeck's description "
                    f"says what its version changed. Importing this file and any "
                    f"single-topic file gives no duplicates.</p>")
+    # Ids from the oldest note's time, each deck in a range of its own (package.py).
+    mods = [mod for d in decks for _, mod, _ in d.notes]
+    stride = 10 ** max(6, len(str(max(len(d.notes) for d in decks))))
     return merge_packages([d.collection for d in decks], parent, description,
-                          max(d.newest for d in decks))
+                          min(mods, default=0), stride, pieces)
 
 
 def _latest(decks: Sequence[IndexedDeck]) -> str:
@@ -346,10 +347,11 @@ def changelog(previous: str | None, decks: Sequence[IndexedDeck]) -> str:
 
 
 def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
-                previous_changelog: str | None) -> dict[str, bytes]:
+                previous_changelog: str | None, pieces: DeflateCache | None = None
+                ) -> dict[str, bytes]:
     """File name -> bytes of the bundle, manifest, README and changelog."""
     name = bundle_name(parent_slug)
-    data = bundle(decks, parent)
+    data = bundle(decks, parent, pieces)
     return {name: data,
             MANIFEST_NAME: manifest(decks, name, data, parent).encode(),
             INDEX_NAME: readme(decks, name, data, parent).encode(),
@@ -358,13 +360,14 @@ def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
 
 def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
                 versions: Mapping[str, DeckVersion], parent: str, parent_slug: str,
-                check: bool, cache: DeckFactsCache | None = None
-                ) -> tuple[dict[str, str], list[Diagnostic]]:
+                check: bool, cache: DeckFactsCache | None = None,
+                pieces: DeflateCache | None = None) -> tuple[dict[str, str], list[Diagnostic]]:
     """Write the bundle, manifest, README and changelog from the decks in ``out`` as
     published (``decks``: deck name, topic name, file; with ``check``, compare instead).
     Each file's status ("written", "unchanged", "would write"), and any problem. What
-    each deck holds is taken from ``cache`` where it has it, and the cache is saved.
-    (--check and --verify pass none: they read every deck in full, as CI trusts.)"""
+    each deck holds is taken from ``cache`` where it has it, the bundle's deflated pieces
+    from ``pieces``, and both caches are saved. (--check and --verify pass neither: they
+    read and deflate everything, as CI trusts.)"""
     indexed, problems = [], []
     for name, topic, path in sorted(decks):
         if not path.is_file():
@@ -390,7 +393,7 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
             "missing, but the decks were published before: written again with the newest "
             "version's entry only; restore it from version control for the older entries")))
     statuses = {}
-    for name, data in index_files(indexed, parent, parent_slug, previous).items():
+    for name, data in index_files(indexed, parent, parent_slug, previous, pieces).items():
         path = out / name
         if check:
             statuses[name] = "unchanged" if file_sha256(path) == _sha(data) else "would write"
@@ -399,11 +402,12 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
             statuses[name] = "written" if write_atomic(path, data) else "unchanged"
         except WriteError as exc:
             problems.append(error(exc.path.as_posix(), 0, exc.reason))
-    if cache is not None:
-        problems += cache.problems
+    for kept, what in ((cache, "deck cache"), (pieces, "bundle cache")):
+        if kept is None:
+            continue
+        problems += kept.problems
         try:
-            cache.save(write_cache)
+            kept.save(write_cache)
         except WriteError as exc:  # it only costs time next build
-            problems.append(warning(exc.path.as_posix(), 0,
-                                    f"deck cache not saved: {exc.reason}"))
+            problems.append(warning(exc.path.as_posix(), 0, f"{what} not saved: {exc.reason}"))
     return statuses, problems

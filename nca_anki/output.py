@@ -94,12 +94,14 @@ def remove_stale_temporaries(folder: Path, target_suffix: str, now: float | None
     return removed
 
 
-def sweep(source: Path, out: Path, lock_name: str, cache_folders: Sequence[str]) -> None:
+def sweep(source: Path, out: Path, lock_name: str,
+          cache_folders: Sequence[tuple[str, str]]) -> None:
     """Remove what a killed build left: temporary files of the lock (in ``source``), of
-    the decks and caches (in ``out``) and of the cache folders' entries (in ``out``)."""
+    the decks and caches (in ``out``) and of the cache folders' entries (in ``out``:
+    folder name, suffix of its entries)."""
     remove_stale_temporaries(source, lock_name)
     for folder, suffix in ((out, ".apkg"), (out, ".json"),
-                           *((out / name, ".json") for name in cache_folders)):
+                           *((out / name, suffix) for name, suffix in cache_folders)):
         remove_stale_temporaries(folder, suffix)
 
 

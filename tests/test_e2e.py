@@ -364,7 +364,8 @@ def test_hostile_titles_write_only_inside_the_output_folder(project, cli, tmp_pa
     dist = (project / "dist").resolve()
     assert created - {source / "nca-anki.lock"}
     for path in created - {source / "nca-anki.lock"}:
-        assert path.resolve().parent in (dist, *(dist / name for name in CACHE_FOLDERS)), path
+        folders = (dist, *(dist / name for name, _ in CACHE_FOLDERS))
+        assert path.resolve().parent in folders, path
     assert (project / "dist" / "tcp-ip-basics.apkg").is_file()
     assert (project / "dist" / "escape.apkg").is_file()
 
@@ -402,6 +403,7 @@ def test_build_leaves_no_temporary_files(project, cli, tmp_path, monkeypatch):
     for folder in (project / "dist", project / "source"):
         assert not [p for p in folder.iterdir()
                     if p.name.startswith(".")
-                    and p.name not in (".nca-anki-cache.json", *CACHE_FOLDERS)]
+                    and p.name not in (".nca-anki-cache.json",
+                                       *(name for name, _ in CACHE_FOLDERS))]
 
 

@@ -18,7 +18,7 @@ import pytest
 from conftest import REPO, archive_entries
 from nca_anki import cli as cli_module
 from nca_anki.build import BuildOptions, build
-from nca_anki.files import CACHE_NAME, DECKS_NAME, PARSED_NAME
+from nca_anki.files import CACHE_NAME, DECKS_NAME, PARSED_NAME, PIECES_NAME
 from nca_anki.replay import replay
 
 sys.path.insert(0, str(REPO / "bench"))
@@ -340,9 +340,10 @@ def _reword_ai_question(project: Path) -> None:
 
 
 def test_the_index_reads_back_only_the_decks_that_changed(project, monkeypatch):
-    """What the index needs from each deck is kept under the deck's SHA-256: after one
-    topic's edit only that deck's collection is read again; the index is the same bytes
-    as the one --check works out from every deck, without the cache."""
+    """What the index needs from each deck is kept under the deck's SHA-256, and the
+    bundle's deflated pieces under a hash of what they deflate: after one topic's edit
+    only that deck's collection is read again; the index and the bundle are the same
+    bytes as those --check works out from every deck, without either cache."""
     import nca_anki.index as index
     assert build(options()).ok
     assert sorted(p.name for p in (project / "dist" / DECKS_NAME).glob("*.json")) == [
@@ -360,6 +361,7 @@ def test_the_index_reads_back_only_the_decks_that_changed(project, monkeypatch):
     _reword_ai_question(project)
     assert build(options()).ok
     assert len(read) == 1
+    assert list((project / "dist" / PIECES_NAME).glob("*.z"))
     shutil.rmtree(project / "dist" / DECKS_NAME)
     read.clear()
     report = build(options(check=True))  # every deck read: the index is what they give

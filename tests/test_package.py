@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import sqlite3
 import tempfile
 import zipfile
@@ -195,9 +196,9 @@ def test_real_anki_updates_only_notes_with_a_newer_mod(tmp_path: Path) -> None:
 
 def test_the_bundle_s_parallel_deflate_is_a_plain_zip_whatever_the_cores(
         monkeypatch, tmp_path: Path) -> None:
-    """The bundle is deflated in fixed pieces on every core (package.py): readable by any
-    zip reader, with the same entries as a plain package, and the same bytes on one core
-    as on several."""
+    """The bundle is deflated in pieces on every core (package.py): readable by any zip
+    reader, with the same entries as a plain package, and the same bytes on one core as
+    on several."""
     from nca_anki import package
 
     def zipped_file(data: bytes) -> bytes:
@@ -220,7 +221,7 @@ def test_the_bundle_s_parallel_deflate_is_a_plain_zip_whatever_the_cores(
         assert package._zipped(data) == by_zipfile(data)
     small = b"collection " * 1000
     assert zipped_file(small) == package._zipped(small)  # one piece: the very same bytes
-    data = bytes(range(256)) * 20_000 + b"tail" * 300_000  # 6.3 MB: seven pieces
+    data = bytes(range(256)) * 20_000 + b"tail" * 300_000  # 6.3 MB: several pieces
     packed = zipped_file(data)
     with zipfile.ZipFile(io.BytesIO(packed)) as archive:
         assert archive.testzip() is None
@@ -231,3 +232,57 @@ def test_the_bundle_s_parallel_deflate_is_a_plain_zip_whatever_the_cores(
             for i in zipfile.ZipFile(io.BytesIO(by_zipfile(data))).infolist()]
     monkeypatch.setattr(package.os, "cpu_count", lambda: 1)
     assert zipped_file(data) == packed
+
+
+def test_the_bundle_s_pieces_from_the_cache_give_the_bytes_deflating_gives(
+        tmp_path: Path) -> None:
+    """Deflated pieces are kept under a hash of what they deflate (cache.DeflateCache):
+    with a cold cache, a warm one, after an edit that moves the bytes behind it, or with a
+    damaged entry, the bundle is the bytes deflating everything gives."""
+    from nca_anki import package
+    from nca_anki.cache import DeflateCache
+    from nca_anki.output import write_cache
+
+    rng = random.Random(3)
+    words = [f"word{n}" for n in range(3000)]
+    data = " ".join(rng.choice(words) for _ in range(600_000)).encode()  # 4.6 MB
+    path = tmp_path / "collection.anki2"
+
+    def zipped(content: bytes, cache: DeflateCache | None) -> tuple[bytes, int]:
+        path.write_bytes(content)
+        deflated: list[int] = []
+        real = package.zlib.compressobj
+
+        def compressobj(*args, **kwargs):
+            deflated.append(1)
+            return real(*args, **kwargs)
+
+        package.zlib.compressobj = compressobj
+        try:
+            packed = package._zipped_file(path, cache)
+        finally:
+            package.zlib.compressobj = real
+        if cache is not None:
+            problems = list(cache.problems)
+            cache.save(write_cache)
+            assert problems == cache.problems
+        return packed, len(deflated)
+
+    folder = tmp_path / "pieces"
+    plain, pieces = zipped(data, None)
+    assert pieces > 10
+    assert zipped(data, DeflateCache(folder)) == (plain, pieces)  # cold: every piece
+    assert zipped(data, DeflateCache(folder)) == (plain, 0)  # warm: none
+    # Two 4 KiB pages more in the middle, as SQLite adds them: the pages behind move.
+    edited = data[:1 << 20] + (b"two new pages, " * 600)[:8192] + data[1 << 20:]
+    fresh, _ = zipped(edited, None)
+    again, deflated = zipped(edited, DeflateCache(folder))
+    assert again == fresh and 0 < deflated <= 4  # the pieces behind it fall into place
+    assert zipfile.ZipFile(io.BytesIO(again)).read("collection.anki2") == edited
+    entry = sorted(folder.glob("*.z"))[0]
+    entry.write_bytes(entry.read_bytes()[:-1] + b"!")
+    cache = DeflateCache(folder)
+    path.write_bytes(edited)
+    assert package._zipped_file(path, cache) == fresh
+    assert [d.message for d in cache.problems] == [
+        "bundle cache entry ignored (its bytes do not match their hash); deflated again"]
