@@ -304,17 +304,16 @@ class ParseCache(_FolderCache):
             self._new[self._name(shown, sha256)] = entry.encode()
 
 
-
 _DECKS_FORMAT = "nca-anki-deck-facts-2"
 DeckFacts = tuple[tuple[tuple[str, int, bool], ...], int]  # notes, our note type's mod
 
 
 class DeckFactsCache(_FolderCache):
     """What the index reads from each published deck (index.IndexedDeck: its notes'
-    GUIDs, times and whether each is retired; its note type's time), one
-    entry per deck file in ``folder``, kept under the SHA-256 of the deck it was read
-    from: a rebuild reads back only the decks that changed. ``get``, ``put``, then
-    ``save`` (which also deletes the entries of decks not indexed this time)."""
+    GUIDs, times and whether each is retired; its note type's time), one entry per deck
+    file in ``folder``, kept under the SHA-256 of the deck it was read from: a rebuild
+    reads back only the decks that changed. ``get``, ``put``, then ``save`` (which also
+    deletes the entries of decks not indexed this time)."""
 
     def get(self, deck_file: str, sha256: str) -> DeckFacts | None:
         name = f"{deck_file}.json"
@@ -348,7 +347,6 @@ class DeckFactsCache(_FolderCache):
                            "sha256": hashlib.sha256(notes.encode()).hexdigest()},
                           separators=(",", ":"))
         self._new[f"{deck_file}.json"] = f"{head}\n{notes}".encode()
-
 
 
 class DeflateCache(_FolderCache):

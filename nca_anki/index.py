@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diagnostics import Diagnostic, error, warning
 from .cache import DeckFacts, DeckFactsCache, DeflateCache
+from .diagnostics import Diagnostic, error, warning
 from .files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME, file_sha256
 from .once import computed_once
 from .output import WriteError, write_atomic, write_cache
