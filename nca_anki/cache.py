@@ -215,9 +215,27 @@ class _FolderCache:
         self.problems: list[Diagnostic] = []  # entries that could not be read
         self._used: set[str] = set()
         self._new: dict[str, bytes] = {}
+        # Something else where the folder belongs: said once, not once an entry.
+        self.usable = not folder.exists() or folder.is_dir()
+        if not self.usable:
+            self.problems.append(warning(folder.as_posix(), 0, "not a folder, so this cache "
+                                         "cannot be kept (builds only take longer); delete it"))
+
+    def _read(self, name: str) -> bytes | None:
+        """The bytes of the entry ``name`` (kept by ``save``), None if there is none;
+        raises OSError if it cannot be read."""
+        self._used.add(name)
+        if not self.usable:
+            return None
+        try:
+            return (self.folder / name).read_bytes()
+        except FileNotFoundError:
+            return None
 
     def save(self, write: Callable[[Path, bytes], object]) -> None:
         """Write the new entries with ``write`` (which may raise) and delete the unused."""
+        if not self.usable:
+            return
         for name, data in sorted(self._new.items()):
             write(self.folder / name, data)
         self._new.clear()
@@ -287,12 +305,10 @@ class ParseCache(_FolderCache):
 
     def get(self, shown: str, sha256: str) -> Parsed | None:
         name = self._name(shown, sha256)
-        self._used.add(name)
         path = self.folder / name
         try:
-            return self.decode(shown, path.read_bytes())  # another version's: parse again
-        except FileNotFoundError:
-            return None
+            data = self._read(name)  # decode: None for another version's (parse again)
+            return None if data is None else self.decode(shown, data)
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             self.problems.append(warning(path.as_posix(), 0, f"parse cache entry ignored "
                                          f"({type(exc).__name__}: {exc}); parsed again"))
@@ -317,10 +333,12 @@ class DeckFactsCache(_FolderCache):
 
     def get(self, deck_file: str, sha256: str) -> DeckFacts | None:
         name = f"{deck_file}.json"
-        self._used.add(name)
         path = self.folder / name
         try:
-            head, _, notes = path.read_text(encoding="utf-8").partition("\n")
+            entry = self._read(name)
+            if entry is None:
+                return None
+            head, _, notes = entry.decode("utf-8").partition("\n")
             data = json.loads(head)
             if data.get("format") != _DECKS_FORMAT or data.get("code") != code_digest() \
                     or data.get("deck") != sha256:
@@ -329,8 +347,6 @@ class DeckFactsCache(_FolderCache):
                 raise ValueError("its notes do not match its hash")
             return (tuple((str(g), int(m), bool(r)) for g, m, r in json.loads(notes)),
                     int(data["note_type_mod"]))
-        except FileNotFoundError:
-            return None
         except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError,
                 AttributeError) as exc:
             self.problems.append(warning(path.as_posix(), 0, f"deck cache entry ignored "
@@ -360,15 +376,14 @@ class DeflateCache(_FolderCache):
 
     def get(self, key: str) -> bytes | None:
         name = f"{key}{self.SUFFIX}"
-        self._used.add(name)
         path = self.folder / name
         try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            return None
+            data = self._read(name)
         except OSError as exc:
             self.problems.append(warning(path.as_posix(), 0, f"bundle cache entry ignored "
                                          f"({exc.strerror or exc}); deflated again"))
+            return None
+        if data is None:
             return None
         if hashlib.sha256(data[32:]).digest() != data[:32]:
             self.problems.append(warning(path.as_posix(), 0, "bundle cache entry ignored (its "

@@ -18,7 +18,7 @@ import pytest
 from conftest import REPO, archive_entries
 from nca_anki import cli as cli_module
 from nca_anki.build import BuildOptions, build
-from nca_anki.files import CACHE_NAME, DECKS_NAME, PARSED_NAME, PIECES_NAME
+from nca_anki.files import CACHE_FOLDERS, CACHE_NAME, DECKS_NAME, PARSED_NAME, PIECES_NAME
 from nca_anki.replay import replay
 
 sys.path.insert(0, str(REPO / "bench"))
@@ -394,6 +394,22 @@ def test_a_damaged_or_foreign_deck_cache_entry_is_read_again(project):
     shutil.rmtree(project / "dist" / DECKS_NAME)
     check = build(options(check=True))  # every deck read: the index is what they give
     assert check.ok and not check.stale_files
+
+
+def test_a_file_where_a_cache_folder_belongs_is_said_once_and_costs_only_time(project):
+    assert build(options()).ok
+    for name, _ in CACHE_FOLDERS:
+        shutil.rmtree(project / "dist" / name)
+        (project / "dist" / name).write_text("not a folder", encoding="utf-8")
+    _reword_ai_question(project)
+    report = build(options())
+    assert report.ok
+    assert sorted((d.path, d.message) for d in report.diagnostics if ".nca-anki-" in d.path) \
+        == [(f"dist/{name}", "not a folder, so this cache cannot be kept (builds only take "
+             "longer); delete it") for name in sorted(n for n, _ in CACHE_FOLDERS)]
+    check = build(options(check=True))  # what the sources build, worked out without caches
+    assert check.ok and not check.stale_files
+    assert {t.status for t in check.topics} == {"unchanged"}
 
 
 def test_the_only_edited_topic_s_deck_is_read_for_matching(project, monkeypatch):
