@@ -138,7 +138,7 @@ def merge_packages(collections: Sequence[Callable[[], bytes]], parent: str,
     Ids only need to be unique and stable (Anki matches notes by GUID, and shows a new
     note's id as the time it was added, in ms). The n-th deck's notes and cards count on
     from ``oldest`` (the oldest ``mod`` of any note in them) in ms plus n times ``stride``
-    (more than any deck's notes): an edit, or a question added to one deck,
+    (no fewer than any deck's notes): an edit, or a question added to one deck,
     leaves the ids of every other row as they were, so most of the file is the same
     bytes as last time and ``pieces`` has most of it deflated already."""
     with tempfile.TemporaryDirectory(prefix="nca-anki-bundle-") as folder:
