@@ -52,6 +52,10 @@ def test_text_that_names_no_choice(text: str) -> None:
 @example("`x`A and B")
 @example("Aand B")
 @example("option (A)")
+@example("A and B")  # letters at the text's start and end
+@example("x(A) or (B)y")
+@example("/A and B")
+@example("A’s and B")
 def test_the_quick_letter_check_never_changes_the_verdict(text: str) -> None:
     """The lone-letter search that skips the full pattern must only skip text the full
     pattern would not match."""
