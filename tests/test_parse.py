@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from nca_anki.decode import decode_source
 from nca_anki.diagnostics import Severity
-from nca_anki.parse import Choice, parse
+from nca_anki.parse import _MARK_RE, Choice, _correct_mark, parse
 
 SOURCE = Path(__file__).resolve().parent.parent / "source"
 PATH = "q.txt"
@@ -906,3 +906,14 @@ def test_short_non_ascii_word_ending_a_title_without_part_number_is_kept():
     result = parse(doc("AI 入門 Questions and Answers", *question()), PATH)
     assert result.file.title == "AI 入門"
     assert not [d for d in result.diagnostics if "damaged" in d.message]
+
+
+@settings(max_examples=500, derandomize=True)
+@given(st.text(alphabet=" \t\u00a0\u2003()xCcORrEeTtAaNnSsWw", max_size=40))
+def test_the_quick_mark_check_finds_exactly_what_the_pattern_finds(text: str) -> None:
+    """``_correct_mark`` looks at the last character before searching: it must find the
+    same mark as the search alone, whitespace of every kind included."""
+    full = _MARK_RE.search(text)
+    quick = _correct_mark(text)
+    assert (quick.span() if quick else None) == (full.span() if full else None)
+    assert _correct_mark(text + " (correct\u00a0ANSWER)\u2003") is not None
