@@ -147,12 +147,17 @@ def _maybe_markup(text: str) -> bool:
 _PARAGRAPH_BREAK_RE = re.compile(r"\n(?:[ ]*\n)+")
 
 
+def _is_plain(text: str) -> bool:
+    """True if ``text`` (without leading or trailing newlines) has no Markdown syntax."""
+    if not text.isascii() and any(ch.isspace() and ch not in " \n" for ch in text):
+        return False  # unusual whitespace (NBSP, em space...): let Markdown decide
+    return not _maybe_markup(text)
+
+
 def _plain_html(text: str) -> str | None:
     """The HTML of ``text`` if it has no Markdown syntax at all, else None."""
     text = text.strip("\n")
-    if not text.isascii() and any(ch.isspace() and ch not in " \n" for ch in text):
-        return None  # unusual whitespace (NBSP, em space...): let Markdown decide
-    if _maybe_markup(text):
+    if not _is_plain(text):
         return None
     return "\n".join(f"<p>{paragraph}</p>" for paragraph in _PARAGRAPH_BREAK_RE.split(text)
                       if paragraph)
@@ -211,7 +216,7 @@ class _MarkdownRenderer:
         self._md.treeprocessors.register(self._images, "nca_images", 15)  # after "inline"
         # Each distinct text is rendered once per build ("All of the above", "True"...).
         self.block = functools.lru_cache(maxsize=4096)(self._block)  # type: ignore[method-assign]
-        self.inline = functools.lru_cache(maxsize=4096)(self._inline)  # type: ignore[method-assign]
+        self._inline_cached = functools.lru_cache(maxsize=4096)(self._inline)
 
     def _block(self, text: str) -> _Html:
         plain = _plain_html(text)
@@ -222,6 +227,13 @@ class _MarkdownRenderer:
         self._md.reset()
         html = self._md.convert(text)
         return _Html(_CLEANER.clean(html).strip(), self._images.found)
+
+    def inline(self, text: str) -> _Html:
+        """``text`` as inline HTML: its one paragraph without the ``<p>`` around it."""
+        line = text.strip("\n")
+        if line and "\n" not in line and _is_plain(line):
+            return _Html(line, ())  # _plain_html's one "<p>line</p>", unwrapped as below
+        return self._inline_cached(text)
 
     def _inline(self, text: str) -> _Html:
         rendered = self.block(text)

@@ -648,6 +648,22 @@ def test_the_plain_text_path_gives_exactly_what_markdown_gives(renderer: Rendere
         assert fast == full_path(renderer, text)
 
 
+@settings(max_examples=400, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.sampled_from(list("ab Z09.,;:?'\"%()/=-+\n é—\u00a0\u2003*_`<&#")),
+               max_size=40))
+@example("\nPascal\n")
+@example("1. Pascal")
+@example("")
+def test_the_plain_inline_path_gives_exactly_what_the_block_path_gives(renderer: Renderer,
+                                                                       text: str) -> None:
+    """A plain one-line prompt or choice skips even the paragraph it would be wrapped in;
+    what it gives must be what the block path unwraps (that path is compared with Markdown
+    above)."""
+    markdown = renderer.markdown
+    assert markdown.inline(text) == markdown._inline(text)
+
+
 @settings(max_examples=1500, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.one_of(
@@ -703,6 +719,6 @@ def test_a_generated_bank_builds_the_same_bytes_with_and_without_the_plain_path(
         return {p.name: p.read_bytes() for p in (folder / "dist").glob("*.apkg")}
 
     fast = built(tmp_path / "fast")
-    monkeypatch.setattr(module, "_plain_html", lambda text: None)
+    monkeypatch.setattr(module, "_is_plain", lambda text: False)  # block and inline paths
     monkeypatch.setattr(module, "_simple_spans_html", lambda text: None)
     assert built(tmp_path / "slow") == fast
