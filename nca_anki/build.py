@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import diagnostics as diag
-from .cache import (Cache, DeckFactsCache, DeflateCache, Parsed, ParseCache, code_digest,
-                    dump_cache, folder_digest, load_cache, topic_key)
+from .cache import (Cache, DeckFacts, DeckFactsCache, DeflateCache, Parsed, ParseCache,
+                    code_digest, dump_cache, folder_digest, load_cache, topic_key)
 from .config import Config, load_config
 from .decode import decode_source, load_repair
 from .diagnostics import Diagnostic
@@ -34,7 +34,7 @@ from .lockfile import changed_topics, dump_lock, future_mods, load_lock, load_ol
 from .lint import long_answers, position_cluster
 from .output import WriteError, inside, sweep, write_atomic, write_cache
 from .changes import deck_versions, previous_versions, published_decks, retired_notes
-from .index import bundle_name, write_index
+from .index import bundle_name, deck_facts, write_index
 from .package import DeckSpec, PackagedNote, build_package
 from .parallel import run_tasks, worker_count
 from .parse import ParsedFile, parse
@@ -313,6 +313,7 @@ class _Written:
     status: str  # "written", "unchanged", "would write" (--check) or "failed"
     sha256: str | None  # of the deck as built (None if it could not be built or written)
     problems: tuple[Diagnostic, ...] = ()
+    facts: DeckFacts | None = None  # what the index reads from it (not with --check)
 
 
 def _write_decks(topics: list[Topic], assignment: Assignment, note_type: NoteType, out: Path,
@@ -344,7 +345,8 @@ def _write_decks(topics: list[Topic], assignment: Assignment, note_type: NoteTyp
         if check:
             return _Written("unchanged" if file_sha256(path) == sha else "would write", sha)
         try:
-            return _Written("written" if write_atomic(path, data) else "unchanged", sha)
+            return _Written("written" if write_atomic(path, data) else "unchanged", sha,
+                            facts=deck_facts(data))
         except WriteError as exc:
             return _Written("failed", None, (diag.error(exc.path.as_posix(), 0, exc.reason),))
 
@@ -429,6 +431,11 @@ def _build(options: BuildOptions, progress: Progress) -> BuildReport:
     written, write_problems = _publish(options, inputs.note_type, good, assignment, lock_text,
                                        real_clock, workers, progress, versions, retired)
     problems += write_problems
+    if deck_cache is not None:  # the index need not read back the decks just written
+        for topic in good:
+            result = written.get(topic.name)
+            if result is not None and result.sha256 and result.facts is not None:
+                deck_cache.put(f"{topic.slug}.apkg", result.sha256, result.facts)
     statuses = {name: result.status for name, result in written.items()}
     statuses.update(dict.fromkeys(reused, "unchanged"))
 

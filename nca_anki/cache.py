@@ -331,9 +331,16 @@ class DeckFactsCache(_FolderCache):
     reads back only the decks that changed. ``get``, ``put``, then ``save`` (which also
     deletes the entries of decks not indexed this time)."""
 
+    def __init__(self, folder: Path) -> None:
+        super().__init__(folder)
+        self._put: dict[str, tuple[str, DeckFacts]] = {}  # deck file -> (SHA-256, facts)
+
     def get(self, deck_file: str, sha256: str) -> DeckFacts | None:
         name = f"{deck_file}.json"
         path = self.folder / name
+        if self._put.get(deck_file, ("", None))[0] == sha256:
+            self._used.add(name)
+            return self._put[deck_file][1]  # put by this build: the deck as just written
         try:
             entry = self._read(name)
             if entry is None:
@@ -355,6 +362,7 @@ class DeckFactsCache(_FolderCache):
             return None
 
     def put(self, deck_file: str, sha256: str, facts: DeckFacts) -> None:
+        self._put[deck_file] = (sha256, facts)
         notes_of, note_type_mod = facts
         notes = json.dumps([list(n) for n in notes_of], ensure_ascii=False,
                            separators=(",", ":"))

@@ -138,6 +138,13 @@ def json_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+def deck_facts(package: bytes) -> DeckFacts:
+    """What the index keeps of a deck (IndexedDeck's ``notes`` and ``note_type_mod``),
+    from its ``.apkg`` bytes. The worker that built a deck hands them over with it, so
+    the index need not read back a deck it has just seen written."""
+    return _facts(collection_of(package))
+
+
 def _facts(collection: bytes) -> DeckFacts:
     """(notes, our note type's mod) of a deck's collection: see IndexedDeck."""
     conn = sqlite3.connect(":memory:")

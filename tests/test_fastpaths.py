@@ -369,6 +369,33 @@ def test_the_index_reads_back_only_the_decks_that_changed(project, monkeypatch):
     assert not (project / "dist" / DECKS_NAME).exists()  # --check and --verify write nothing
 
 
+def test_the_index_does_not_read_back_a_deck_it_saw_built(project, monkeypatch):
+    """The worker that builds a deck hands over what the index needs from it, so a full
+    build inflates and queries each deck once, not once more to index it; the index it
+    writes is what --check works out by reading every deck."""
+    import nca_anki.build as build_module
+    import nca_anki.index as index
+    queried: list[int] = []
+    handed: list[int] = []
+    real_facts, real_handover = index._facts, build_module.deck_facts
+
+    def facts(collection: bytes):
+        queried.append(len(collection))
+        return real_facts(collection)
+
+    def handover(package: bytes):
+        handed.append(len(package))
+        return real_handover(package)
+
+    monkeypatch.setattr(index, "_facts", facts)
+    monkeypatch.setattr(build_module, "deck_facts", handover)
+    assert build(options()).ok
+    assert len(handed) == 3 and len(queried) == 3  # each deck once, by its builder
+    queried.clear()
+    report = build(options(check=True))
+    assert report.ok and not report.stale_files and len(queried) == 3
+
+
 def test_a_damaged_or_foreign_deck_cache_entry_is_read_again(project):
     assert build(options()).ok
     entry = project / "dist" / DECKS_NAME / "neural-network-applications-and-frameworks.apkg.json"
