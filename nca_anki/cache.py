@@ -338,9 +338,10 @@ class DeckFactsCache(_FolderCache):
     def get(self, deck_file: str, sha256: str) -> DeckFacts | None:
         name = f"{deck_file}.json"
         path = self.folder / name
-        if self._put.get(deck_file, ("", None))[0] == sha256:
+        put = self._put.get(deck_file)
+        if put is not None and put[0] == sha256:  # put by this build: the deck just written
             self._used.add(name)
-            return self._put[deck_file][1]  # put by this build: the deck as just written
+            return put[1]
         try:
             entry = self._read(name)
             if entry is None:

@@ -55,7 +55,7 @@ _ANSWER_RE = re.compile(r"^Correct\s+answer\s*:\s*(?P<text>.*)$", re.IGNORECASE)
 def _correct_mark(text: str) -> re.Match[str] | None:
     """The ``(Correct answer)`` mark that ends ``text``, if any. The last character is
     looked at first: the mark ends in ")", and a search for a pattern that starts with
-    ``\\s*`` tries it at every character (a fifth of all parsing, on choices and
+    ``\\s*`` tries it at every character (over a third of all parsing, on choice and
     explanation lines that nearly all end otherwise)."""
     if text.rstrip()[-1:] != ")":
         return None
