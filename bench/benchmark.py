@@ -68,7 +68,7 @@ def marked(rng: random.Random, text: str) -> str:
 
 # Words per prompt, choice and explanation: about the lengths of the real question files
 # (source/, measured: on average 73, 57 and 165 characters; these give 74, 56 and
-# 165). Both tools' times grow with the text, the peer's faster (Python-Markdown works
+# 164). Both tools' times grow with the text, the peer's faster (Python-Markdown works
 # per character), so a bank of longer text would flatter the ratio: the first version of
 # this benchmark used 14, 8 and 40 words (115, 65 and 327 characters).
 PROMPT_WORDS, CHOICE_WORDS, EXPLANATION_WORDS = 9, 7, 20
