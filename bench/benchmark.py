@@ -67,10 +67,12 @@ def marked(rng: random.Random, text: str) -> str:
 
 
 # Words per prompt, choice and explanation: about the lengths of the real question files
-# (source/, measured: on average 73, 57 and 165 characters; these give 74, 56 and
-# 164). Both tools' times grow with the text, the peer's faster (Python-Markdown works
-# per character), so a bank of longer text would flatter the ratio: the first version of
-# this benchmark used 14, 8 and 40 words (115, 65 and 327 characters).
+# (source/, measured: on average 73, 57 and 165 characters; these give 74, 56 and 164).
+# The first version of this benchmark used 14, 8 and 40 words (115, 65 and 327
+# characters). In two runs on 2026-11-30, same code: the shorter text took 9 % off
+# nca-anki's full build and 2.5 % off the peer's (Python-Markdown's cost is mostly per
+# call, not per character), so the speed ratio rose from 2.9x to 3.1x, while the size
+# ratio with the bundle rose from 0.195 to 0.21 (shorter fields, the same markup).
 PROMPT_WORDS, CHOICE_WORDS, EXPLANATION_WORDS = 9, 7, 20
 
 
