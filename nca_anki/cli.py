@@ -158,17 +158,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return 2
+    verify = args.verify or args.release is not None
+    # --verify always checks in full: it is what CI trusts, and a replayed report carries
+    # no record of what is stale.
+    outcome = _run(args, check=verify, replayed=not verify)
+    if isinstance(outcome, int):
+        return outcome
+    errors = _print_report(outcome)
+    if verify:
+        status = _verdict(outcome, args, sys.stderr) or (1 if errors else 0)
+        if args.release is None or status:
+            if args.release is not None:
+                print("release: not made (nothing written); fix the above first", file=sys.stderr)
+            return status
+        from .release import release
+
+        released = release(Path(args.out), Path(args.release))
+        for path in released.files:
+            print(f"released: {path}")
+        if released.problem:
+            print(f"release: error: {released.problem}", file=sys.stderr)
+            return 1
+        return 0
+    return 1 if errors else 0
+
+
+def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildReport | int:
+    """One build (answered from the no-op replay where ``replayed`` allows), with progress
+    bars; or the exit status when it was interrupted or hit a bug of ours."""
     progress = _ProgressBars(sys.stderr)
     try:
         from .replay import replay
         from .report import BuildOptions
 
-        verify = args.verify or args.release is not None
         options = BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
-                               check=args.check or verify, jobs=args.jobs)
-        # --verify always checks in full: it is what CI trusts, and a replayed report
-        # carries no record of what is stale.
-        report = None if verify else replay(options)
+                               check=args.check or check, jobs=args.jobs)
+        report = replay(options) if replayed else None
         if report is None:
             from .build import build  # heavy imports, inside the Ctrl-C guard
 
@@ -184,6 +209,11 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 3
     progress.close()
+    return report
+
+
+def _print_report(report: BuildReport) -> int:
+    """Print the diagnostics and the per-topic summary; return the number of errors."""
     for problem in report.diagnostics:
         print(problem, file=sys.stderr)
     _summary(report, sys.stdout)
@@ -191,22 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     warnings = len(report.diagnostics) - errors
     if errors or warnings:
         print(f"{errors} error(s), {warnings} warning(s)", file=sys.stderr)
-    if verify:
-        status = _verdict(report, args, sys.stderr) or (1 if errors else 0)
-        if args.release is None or status:
-            if args.release is not None:
-                print("release: not made (nothing written); fix the above first", file=sys.stderr)
-            return status
-        from .release import release
-
-        released = release(Path(args.out), Path(args.release))
-        for path in released.files:
-            print(f"released: {path}")
-        if released.problem:
-            print(f"release: error: {released.problem}", file=sys.stderr)
-            return 1
-        return 0
-    return 1 if errors else 0
+    return errors
 
 
 def _verdict(report: BuildReport, args: argparse.Namespace, out: TextIO) -> int:
