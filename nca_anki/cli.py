@@ -6,7 +6,8 @@ tracebacks, not even for Ctrl-C while the libraries load (the pipeline is import
 ``main``) or for a terminal that cannot show a deck's name.
 
 A rebuild with nothing changed is answered from the cache before the pipeline is even
-loaded (replay.py). A build that runs longer than about two seconds shows a progress bar
+loaded (replay.py). ``--watch`` keeps the process, and so the loaded libraries, and
+rebuilds after each change to the inputs (watch.py). A build that runs longer than about two seconds shows a progress bar
 on a terminal (tqdm, on stderr; nothing when the output is not a terminal), then the
 per-topic summary.
 """
@@ -48,6 +49,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
                         help="processes to build with (default: one per core for big "
                              "builds; 1 for small ones)")
+    parser.add_argument("--watch", action="store_true",
+                        help="after building, rebuild whenever a question file, the "
+                             "settings or a template changes, until Ctrl-C (the libraries "
+                             "stay loaded, so each rebuild starts at once)")
     return parser
 
 
@@ -155,10 +160,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help
         return int(exc.code or 0)
     problems = _folder_problems(args)
+    if args.watch and (args.check or args.verify or args.release is not None):
+        problems.append("--watch: error: --watch builds and writes; it cannot be combined "
+                        "with --check, --verify or --release")
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return 2
     verify = args.verify or args.release is not None
+    if args.watch:
+        return _watch(args)
     # --verify always checks in full: it is what CI trusts, and a replayed report carries
     # no record of what is stale.
     outcome = _run(args, check=verify, replayed=not verify)
@@ -222,6 +232,37 @@ def _print_report(report: BuildReport) -> int:
     if errors or warnings:
         print(f"{errors} error(s), {warnings} warning(s)", file=sys.stderr)
     return errors
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """Build, then rebuild after each change to the inputs (watch.py), in this process, so
+    the libraries are loaded once. A build with errors is reported and the watch goes on:
+    the author fixes the file and saves again. Ctrl-C ends it (exit status 0); a Ctrl-C
+    during a build, or a bug of ours, ends it as it ends any build."""
+    from .watch import changed_files, snapshot, wait_for_change
+
+    source, templates = Path(args.source), Path(args.templates)
+    seen = snapshot(source, templates)
+    outcome = _run(args, check=False, replayed=True)
+    while True:
+        if isinstance(outcome, int):
+            return outcome
+        _print_report(outcome)
+        sys.stdout.flush()
+        print(f"watching {source.as_posix()} and {templates.as_posix()}: each change is "
+              "rebuilt; Ctrl-C to stop", file=sys.stderr, flush=True)
+        try:
+            current = wait_for_change(seen, source, templates)
+        except KeyboardInterrupt:
+            print("stopped watching", file=sys.stderr)
+            return 0
+        changed = changed_files(seen, current)
+        named = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more"
+                                          if len(changed) > 3 else "")
+        print(f"\n{time.strftime('%H:%M:%S')} changed: {named}; rebuilding", file=sys.stderr,
+              flush=True)
+        seen = current
+        outcome = _run(args, check=False, replayed=True)
 
 
 def _verdict(report: BuildReport, args: argparse.Namespace, out: TextIO) -> int:

@@ -1,0 +1,194 @@
+"""--watch: a rebuild after each change to the inputs, in one process, until Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from nca_anki import cli as cli_module
+from nca_anki import watch
+
+AI = "nca-ai-deep-learning-frameworks-4.txt"
+AI_DECK = "ai-deep-learning-frameworks.apkg"
+CLIPPING = "What problem does gradient clipping solve"
+
+
+def _replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_watch_rebuilds_each_change_keeps_going_after_errors_and_stops_on_ctrl_c(
+        project, cli, monkeypatch):
+    """Each action below is taken while the watcher waits after a build; the reports of
+    the builds that follow are what a learner's decks would get."""
+    source, deck = project / "source" / AI, project / "dist" / AI_DECK
+    kept: dict[str, bytes] = {}
+
+    def reword() -> None:
+        _replace(source, CLIPPING, "Which problem does gradient clipping solve")
+
+    def break_it() -> None:  # a mistake an author makes: the answer line deleted
+        kept["deck"] = deck.read_bytes()
+        _replace(source, "Correct answer: Exploding gradients that cause parameter updates "
+                 "to become excessively large\n", "")
+
+    def fix_it() -> None:
+        kept["deck after the broken build"] = deck.read_bytes()
+        _replace(source, "- Slow convergence caused by sparse gradients\n",
+                 "- Slow convergence caused by sparse gradients\nCorrect answer: Exploding "
+                 "gradients that cause parameter updates to become excessively large\n")
+
+    def restyle() -> None:
+        with open(project / "templates" / "style.css", "a", encoding="utf-8") as css:
+            css.write("\n.card { letter-spacing: 0.01em; }\n")
+
+    def stop() -> None:
+        raise KeyboardInterrupt
+
+    actions = iter([reword, break_it, fix_it, restyle, stop])
+    reports = []
+    due = False  # an action is due: the watcher is waiting after a build
+    real_print = cli_module._print_report
+
+    def print_report(report):
+        nonlocal due
+        reports.append(report)
+        due = True
+        return real_print(report)
+
+    def sleep(seconds: float) -> None:
+        nonlocal due
+        if due:
+            due = False
+            next(actions)()
+
+    monkeypatch.setattr(cli_module, "_print_report", print_report)
+    monkeypatch.setattr(watch, "_sleep", sleep)
+    run = cli("--watch")
+
+    assert run.status == 0
+    assert run.err.endswith("stopped watching\n")
+    assert run.err.count(f"changed: source/{AI}; rebuilding") == 3
+    assert run.err.count("changed: templates/style.css; rebuilding") == 1
+    assert "Traceback" not in run.err
+    assert len(reports) == 5
+    first, reworded, broken, fixed, restyled = reports
+    assert first.ok and {t.status for t in first.topics} == {"written"}
+    ai = {r: next(t for t in r.topics if t.output.endswith(AI_DECK))
+          for r in (reworded, broken, fixed)}
+    assert reworded.ok and (ai[reworded].changed, ai[reworded].status) == (1, "written")
+    assert not broken.ok and ai[broken].status == "failed"
+    assert any("has no 'Correct answer: <choice>' line" in d.message
+               for d in broken.diagnostics if d.is_error)
+    assert kept["deck after the broken build"] == kept["deck"]  # left as it was
+    assert fixed.ok and ai[fixed].status == "unchanged"  # the reworded deck, again
+    assert restyled.ok and restyled.templates_changed
+    assert {t.status for t in restyled.topics} == {"written"}
+
+
+def test_the_lock_the_build_writes_is_not_a_change_but_every_input_is(project):
+    source, templates = Path("source"), Path("templates")  # as the CLI passes them
+    before = watch.snapshot(source, templates)
+    assert f"source/{AI}" in {path for path, _, _ in before}
+    (source / "nca-anki.lock").write_text("rewritten by a build\n", encoding="utf-8")
+    (source / ".backup.txt").write_text("an editor's file\n", encoding="utf-8")
+    for swap in (".style.css.swp", "#style.css#", "style.css~"):
+        (templates / swap).write_text("an editor's file\n", encoding="utf-8")
+    assert watch.snapshot(source, templates) == before
+    (source / "nca-anki.toml").write_text("[deck]\n", encoding="utf-8")  # settings, new
+    (templates / "partials").mkdir()
+    (templates / "partials" / "extra.html").write_text("<b></b>", encoding="utf-8")
+    (source / AI).unlink()
+    assert watch.changed_files(before, watch.snapshot(source, templates)) == [
+        f"source/{AI}", "source/nca-anki.toml", "templates/partials/extra.html"]
+
+
+def test_a_change_saved_in_steps_is_built_once_it_holds_still(project, monkeypatch):
+    """An editor may write a file in several steps, a checkout many files: the watcher
+    waits until a look finds nothing new, so one build sees the whole change."""
+    source, templates = Path("source"), Path("templates")
+    seen = watch.snapshot(source, templates)
+
+    def append(text: str):
+        def write() -> None:
+            with (source / AI).open("a", encoding="utf-8") as file:
+                file.write(text)
+        return write
+
+    steps = iter([lambda: None, append("\nMore"), append(" words."), lambda: None])
+    looks: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        looks.append(seconds)
+        next(steps)()
+
+    monkeypatch.setattr(watch, "_sleep", sleep)
+    assert watch.wait_for_change(seen, source, templates) == watch.snapshot(source, templates)
+    assert len(looks) == 4  # nothing yet; the first step; the second; then still
+    assert (source / AI).read_text(encoding="utf-8").endswith("\nMore words.")
+
+
+def test_watch_cannot_be_combined_with_a_command_that_writes_nothing(project, cli):
+    for flag in ("--check", "--verify"):
+        run = cli("--watch", flag)
+        assert run.status == 2
+        assert run.err == ("--watch: error: --watch builds and writes; it cannot be combined "
+                           "with --check, --verify or --release\n")
+    assert not (project / "dist").exists()
+
+
+def test_watch_from_the_command_line_rebuilds_and_ends_quietly_on_ctrl_c(project):
+    """As an author runs it: a real process, a real save, a real Ctrl-C (SIGINT)."""
+    env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
+    child = subprocess.Popen([sys.executable, str(REPO / "build_decks.py"), "--watch"],
+                             cwd=project, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, encoding="utf-8")
+    lines: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in child.stderr or ()],
+                              daemon=True)
+    reader.start()
+    seen: list[str] = []
+
+    def wait_for(text: str) -> None:
+        deadline = time.monotonic() + 120  # a loaded CI machine: generous, never a guess
+        while time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=1)
+            except queue.Empty:
+                assert child.poll() is None, "".join(seen)
+                continue
+            seen.append(line)
+            if text in line:
+                return
+        pytest.fail(f"no {text!r} within 120 s:\n{''.join(seen)}")
+
+    try:
+        wait_for("watching source and templates")
+        _replace(project / "source" / AI, CLIPPING, "Which problem does gradient clipping solve")
+        wait_for(f"changed: source/{AI}; rebuilding")
+        wait_for("watching source and templates")
+        child.send_signal(signal.SIGINT)
+        out = child.stdout.read() if child.stdout else ""
+        child.wait(timeout=120)
+        reader.join(timeout=120)  # it ends when the process's stderr closes
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    while not lines.empty():
+        seen.append(lines.get())
+    err = "".join(seen)
+    assert child.returncode == 0, err
+    assert err.endswith("stopped watching\n") and "Traceback" not in err
+    assert out.count(f"-> dist/{AI_DECK} written") == 2  # the first build, then the edit's
