@@ -7,9 +7,9 @@ tracebacks, not even for Ctrl-C while the libraries load (the pipeline is import
 
 A rebuild with nothing changed is answered from the cache before the pipeline is even
 loaded (replay.py). ``--watch`` keeps the process, and so the loaded libraries, and
-rebuilds after each change to the inputs (watch.py). A build that runs longer than about two seconds shows a progress bar
-on a terminal (tqdm, on stderr; nothing when the output is not a terminal), then the
-per-topic summary.
+rebuilds after each change to the inputs (watch.py). A build that runs longer than about
+two seconds shows a progress bar on a terminal (tqdm, on stderr; nothing when the output
+is not a terminal), then the per-topic summary.
 """
 
 from __future__ import annotations
