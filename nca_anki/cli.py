@@ -15,10 +15,13 @@ is not a terminal), then the per-topic summary.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, TextIO
+
+from .watch import changed_files, snapshot, wait_for_change
 
 if TYPE_CHECKING:
     from .report import BuildReport
@@ -239,8 +242,21 @@ def _watch(args: argparse.Namespace) -> int:
     the libraries are loaded once. A build with errors is reported and the watch goes on:
     the author fixes the file and saves again. Ctrl-C ends it (exit status 0); a Ctrl-C
     during a build, or a bug of ours, ends it as it ends any build."""
-    from .watch import changed_files, snapshot, wait_for_change
+    # A watch runs for hours: a service manager's or `timeout`'s SIGTERM ends it as Ctrl-C
+    # does, and like Ctrl-C leaves nothing half-written (outputs are renamed into place
+    # whole, output.py).
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        return _watch_loop(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _watch_loop(args: argparse.Namespace) -> int:
     source, templates = Path(args.source), Path(args.templates)
     seen = snapshot(source, templates)
     outcome = _run(args, check=False, replayed=True)

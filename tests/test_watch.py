@@ -148,12 +148,21 @@ def test_watch_cannot_be_combined_with_a_command_that_writes_nothing(project, cl
     assert not (project / "dist").exists()
 
 
-def test_watch_from_the_command_line_rebuilds_and_ends_quietly_on_ctrl_c(project):
-    """As an author runs it: a real process, a real save, a real Ctrl-C (SIGINT)."""
+def _default_sigint() -> None:
+    # A test run started in the background of a shell ignores SIGINT, and a child inherits
+    # that; an author's terminal delivers it. The child gets the terminal's disposition.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_watch_from_the_command_line_rebuilds_and_ends_quietly(project, stop):
+    """As an author runs it: a real process, a real save, a real Ctrl-C (SIGINT), or the
+    SIGTERM a service manager or `timeout` sends."""
     env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
     child = subprocess.Popen([sys.executable, str(REPO / "build_decks.py"), "--watch"],
                              cwd=project, env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, encoding="utf-8")
+                             stderr=subprocess.PIPE, text=True, encoding="utf-8",
+                             preexec_fn=_default_sigint)
     lines: queue.Queue[str] = queue.Queue()
     reader = threading.Thread(target=lambda: [lines.put(line) for line in child.stderr or ()],
                               daemon=True)
@@ -178,7 +187,7 @@ def test_watch_from_the_command_line_rebuilds_and_ends_quietly_on_ctrl_c(project
         _replace(project / "source" / AI, CLIPPING, "Which problem does gradient clipping solve")
         wait_for(f"changed: source/{AI}; rebuilding")
         wait_for("watching source and templates")
-        child.send_signal(signal.SIGINT)
+        child.send_signal(stop)
         out = child.stdout.read() if child.stdout else ""
         child.wait(timeout=120)
         reader.join(timeout=120)  # it ends when the process's stderr closes
