@@ -169,9 +169,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return 2
-    verify = args.verify or args.release is not None
     if args.watch:
         return _watch(args)
+    verify = args.verify or args.release is not None
     # --verify always checks in full: it is what CI trusts, and a replayed report carries
     # no record of what is stale.
     outcome = _run(args, check=verify, replayed=not verify)

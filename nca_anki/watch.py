@@ -5,8 +5,7 @@ What is watched is what a build reads from its folders: the question files (the 
 folder, an editor's swap and backup files aside. The lock is not: the build writes it
 itself, and a rebuild for its own write would never end. A change is seen by polling
 each file's size and modification time: no dependency, and it works on every file
-system, a network or container mount included.
-Whether anything must be redone is then decided by the build, by content (docs/speed.md),
+system, a network or container mount included. Whether anything must be redone is then decided by the build, by content (docs/speed.md),
 so a file saved without a change costs a rebuild that reuses everything.
 
 Light on purpose, like files.py: nothing here loads the pipeline.
@@ -14,6 +13,7 @@ Light on purpose, like files.py: nothing here loads the pipeline.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -42,12 +42,16 @@ def snapshot(source: Path, templates: Path) -> Snapshot:
     return tuple(sorted(found))
 
 
+# An editor's own files beside the one it edits: vim's swap files, emacs's autosave and
+# lock files, backups. They change while the author types, and no template includes them.
+_EDITOR_FILE_RE = re.compile(r"\..*\.sw[a-p]|#.*#|\.#.*|.*~")
+
+
 def _template_files(templates: Path) -> list[Path]:
-    """The files under ``templates``, without an editor's own (".x.swp", "#x#", "x~"):
-    a swap file that changes while the author types is no reason to rebuild."""
-    return [p for p in templates.rglob("*") if p.is_file()
-            and not p.name.endswith("~")
-            and not any(part.startswith((".", "#")) for part in p.relative_to(templates).parts)]
+    """The files under ``templates`` (every one may be included by a template, as the
+    build's cache key counts them: cache.folder_digest), an editor's own files aside."""
+    return [p for p in templates.rglob("*")
+            if p.is_file() and not _EDITOR_FILE_RE.fullmatch(p.name)]
 
 
 def changed_files(before: Snapshot, after: Snapshot) -> list[str]:

@@ -103,15 +103,18 @@ def test_the_lock_the_build_writes_is_not_a_change_but_every_input_is(project):
     assert f"source/{AI}" in {path for path, _, _ in before}
     (source / "nca-anki.lock").write_text("rewritten by a build\n", encoding="utf-8")
     (source / ".backup.txt").write_text("an editor's file\n", encoding="utf-8")
-    for swap in (".style.css.swp", "#style.css#", "style.css~"):
+    for swap in (".style.css.swp", ".style.css.swo", "#style.css#", ".#style.css",
+                 "style.css~"):
         (templates / swap).write_text("an editor's file\n", encoding="utf-8")
     assert watch.snapshot(source, templates) == before
     (source / "nca-anki.toml").write_text("[deck]\n", encoding="utf-8")  # settings, new
     (templates / "partials").mkdir()
     (templates / "partials" / "extra.html").write_text("<b></b>", encoding="utf-8")
+    (templates / ".hidden.html").write_text("<i></i>", encoding="utf-8")  # includable
     (source / AI).unlink()
     assert watch.changed_files(before, watch.snapshot(source, templates)) == [
-        f"source/{AI}", "source/nca-anki.toml", "templates/partials/extra.html"]
+        f"source/{AI}", "source/nca-anki.toml", "templates/.hidden.html",
+        "templates/partials/extra.html"]
 
 
 def test_a_change_saved_in_steps_is_built_once_it_holds_still(project, monkeypatch):
