@@ -151,7 +151,7 @@ def _facts(collection: bytes) -> DeckFacts:
     try:
         conn.deserialize(collection)
         notes = tuple((guid, mod, bool(retired)) for guid, mod, retired in conn.execute(
-            "SELECT n.guid, n.mod, NOT EXISTS (SELECT 1 FROM cards c WHERE c.nid = n.id) "
+            "SELECT n.guid, n.mod, n.id NOT IN (SELECT nid FROM cards) "
             "FROM notes n WHERE n.mid = ? ORDER BY n.id", (NOTE_TYPE_ID,)))
         (models_json,) = conn.execute("SELECT models FROM col").fetchone()
     finally:
