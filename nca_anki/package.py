@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 import genanki
+from genanki.apkg_col import APKG_COL
+from genanki.apkg_schema import APKG_SCHEMA
 
 from .cache import DeflateCache
 from .render import NoteType
@@ -71,6 +73,14 @@ class _Note(genanki.Note):
         cost a tenth of the packaging time."""
 
 
+# genanki's schema without its seven indexes (on usn, csum, card nid and schedule): they
+# speed up queries in a collection someone studies from, but an importer reads a package
+# once from end to end, and Anki creates the indexes it needs in its own collection. They
+# were 13 % of every deflated deck and of the bundle (docs/anki-import.md).
+_SCHEMA = ";".join(statement for statement in APKG_SCHEMA.split(";")
+                   if not statement.strip().upper().startswith("CREATE INDEX"))
+
+
 def deck_id(name: str) -> int:
     """A stable id for a deck name (Anki matches decks by name; the id only has to be
     stable and in the range Anki accepts)."""
@@ -108,8 +118,13 @@ def build_package(decks: DeckSpec | Sequence[DeckSpec], note_type: NoteType,
     newest = max([note_type_mod, *(n.mod for deck in decks for n in deck.notes)])
     conn = sqlite3.connect(":memory:")
     try:
-        genanki.Package(anki_decks).write_to_db(conn.cursor(), note_type_mod,
-                                                itertools.count(newest * 1000))
+        # genanki.Package.write_to_db, less the indexes (below).
+        cursor = conn.cursor()
+        cursor.executescript(_SCHEMA)
+        cursor.executescript(APKG_COL)
+        ids = itertools.count(newest * 1000)
+        for anki_deck in anki_decks:
+            anki_deck.write_to_db(cursor, note_type_mod, ids)
         conn.commit()
         collection = conn.serialize()
     finally:

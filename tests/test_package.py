@@ -132,6 +132,16 @@ def test_note_type_in_col_models(collection: sqlite3.Connection) -> None:
     assert model["css"] == NOTE_TYPE.css
 
 
+def test_collection_has_genanki_s_tables_and_no_indexes(collection: sqlite3.Connection
+                                                          ) -> None:
+    """The indexes serve a collection someone studies from; an importer reads the package
+    once and Anki indexes its own collection (docs/anki-import.md). The real import is
+    proved below and in tests/test_e2e.py."""
+    schema = dict(collection.execute("SELECT name, type FROM sqlite_master"))
+    assert schema == {name: "table" for name in ("col", "notes", "cards", "revlog", "graves")}
+    assert collection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
 def test_deck_id_is_stable_and_in_range() -> None:
     assert deck_id(DECK) == deck_id("NCA::Deep Learning")
     assert deck_id(DECK) != deck_id("NCA::Deep  Learning")
