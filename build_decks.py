@@ -8,8 +8,8 @@ import sys
 
 if __name__ == "__main__":
     try:
-        from nca_anki.cli import main  # light: the pipeline loads inside main()
+        from nca_anki.cli import run  # light: the pipeline loads inside main()
     except KeyboardInterrupt:
         print("interrupted; nothing was written", file=sys.stderr)
         sys.exit(130)
-    sys.exit(main())
+    run()

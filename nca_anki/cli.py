@@ -15,11 +15,12 @@ is not a terminal), then the per-topic summary.
 from __future__ import annotations
 
 import argparse
+import gc
 import signal
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, Sequence, TextIO
 
 from .watch import changed_files, snapshot, wait_for_change
 
@@ -305,5 +306,21 @@ def _verdict(report: BuildReport, args: argparse.Namespace, out: TextIO) -> int:
     return 1
 
 
+def run() -> NoReturn:
+    """The command (``build_decks.py``, the ``nca-anki`` script): ``main``, then exit.
+
+    Everything a build made is still referenced when the interpreter shuts down, and its
+    shutdown collects cycles several times over every object it tracks: measured after a
+    one-prompt edit of the 10,000-question benchmark bank, 0.12-0.17 s from the end of
+    ``main`` to the end of the process, against 0.02-0.03 s with the objects frozen out of
+    the collector's reach first. Nothing of ours waits for that collection (files are
+    closed and workers joined before ``main`` returns), and ``atexit`` handlers and
+    module teardown still run. Only the command does this: a caller of ``main`` in its
+    own process keeps its collector as it was."""
+    status = main()
+    gc.freeze()
+    sys.exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

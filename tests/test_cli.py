@@ -11,7 +11,7 @@ from importlib.metadata import PackageNotFoundError, distribution
 import pytest
 
 from conftest import REPO
-from nca_anki.cli import main
+from nca_anki.cli import main, run
 
 
 def test_help_and_usage_errors_exit_0_and_2(cli):
@@ -197,6 +197,23 @@ def test_entry_point_script_runs_as_documented(project):
     assert result.stdout.count("questions") == 3
 
 
+def test_the_command_exits_with_the_status_main_returns(project):
+    """run() freezes the collector before exiting; the status must come through as is."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+
+    def command(*args: str) -> int:
+        return subprocess.run([sys.executable, str(REPO / "build_decks.py"), *args],
+                              cwd=project, capture_output=True, env=env,
+                              timeout=120).returncode
+
+    assert command("--jobs", "0") == 2
+    (project / "source" / "broken-1.txt").write_text(
+        "Broken 1 — Questions and Answers\nQuestion 1: No choices?\n", encoding="utf-8")
+    assert command() == 1
+    (project / "source" / "broken-1.txt").unlink()
+    assert command() == 0
+
+
 def test_readme_test_command_is_what_ci_runs():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
@@ -230,7 +247,7 @@ def test_console_command_is_installed_and_points_at_the_cli():
     except PackageNotFoundError:
         pytest.skip("nca-anki is not installed in this environment (pip install -e .)")
     (script,) = [s for s in scripts if s.name == "nca-anki"]
-    assert script.load() is main
+    assert script.load() is run
 
 
 def test_first_build_without_a_lock_does_not_claim_changed_templates(project, cli):
