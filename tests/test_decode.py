@@ -8,6 +8,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from nca_anki import decode
 from nca_anki.decode import decode_source
 from nca_anki.diagnostics import Severity
 
@@ -210,3 +211,63 @@ def test_printable_ascii_with_lf_is_returned_unchanged(text):
     decoded = decode_source(text.encode(), PATH)
     assert decoded.text == text
     assert decoded.diagnostics == ()
+
+
+# --- which lines go to ftfy ---------------------------------------------------------------
+
+def _safe_characters() -> list[str]:
+    """Every character the quick check lets by when it stands alone (decode.py)."""
+    return [chr(c) for c in range(0x80, 0x3000)
+            if not decode._NEEDS_FTFY_RE.search(f"a{chr(c)}b")]
+
+
+# ftfy's neighbours that matter: letters, digits, spaces, punctuation, the line's ends.
+_NEIGHBOURS = (("a", "b"), ("a", " "), (" ", " "), ("", ""), ("", " "), ("Z", "9"),
+               (".", ","), ("(", ")"), ("'", "\t"), ("-", "\""))
+
+
+def test_ftfy_leaves_every_lone_character_the_quick_check_lets_by_as_it_is():
+    ftfy, config = decode._ftfy()
+    safe = _safe_characters()
+    assert len(safe) > 1000 and {"—", "“", "’", "…", "×", "β", "é", "≤", "→"} <= set(safe)
+    changed = [f"{a}{c}{b}" for c in safe for a, b in _NEIGHBOURS
+               if ftfy.fix_text(f"{a}{c}{b}", config) != f"{a}{c}{b}"]
+    assert changed == []
+    # The neighbours find what ftfy does change alone, so the check above can fail.
+    assert ftfy.fix_text("aÃ ", config) != "aÃ " and ftfy.fix_text("x\x93y", config) != "x\x93y"
+    assert decode._NEEDS_FTFY_RE.search("aÃ ") and decode._NEEDS_FTFY_RE.search("x\x93y")
+
+
+_LONE = st.sampled_from(sorted({"—", "–", "“", "”", "‘", "’", "…", "×", "β", "η", "é",
+                                "ü", "≤", "≥", "→", "µ", "°", "±", "€", "£", "™", "©",
+                                "\u00a0", "²", "½", "Σ", "∑", "•", "│", "■"}))
+_ASCII_RUN = st.text(alphabet=st.characters(codec="ascii", exclude_categories=("Cc",)),
+                     min_size=1, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_ASCII_RUN, _LONE), max_size=8), _ASCII_RUN)
+def test_lines_of_lone_safe_characters_read_as_ftfy_would_read_them(pieces, tail):
+    line = "".join(a + c for a, c in pieces) + tail
+    assert not decode._NEEDS_FTFY_RE.search(line)
+    ftfy, config = decode._ftfy()
+    assert ftfy.fix_text(line, config) == line
+    assert decode_source(line.encode(), PATH).text == line
+
+
+@pytest.mark.parametrize("line, fixed", [
+    ("A â€” B", "A — B"),        # a run of mojibake
+    ("\x93quoted\x94", "“quoted”"),  # C1 controls: cp1252 read as Latin-1
+    ("Ã  la carte", "à la carte"),    # the lost no-break space
+    ("naÃ¯ve", "naïve"),
+])
+def test_what_ftfy_repairs_still_reaches_it(line, fixed):
+    assert decode._NEEDS_FTFY_RE.search(line)
+    assert decode_source(line.encode(), PATH).text == fixed
+
+
+def test_a_file_of_lone_dashes_and_quotes_does_not_load_ftfy():
+    assert not decode.may_need_repair("Title — Q & A\nQuestion 1: “Why” – 2×?\n".encode())
+    assert decode.may_need_repair("A â€” B\n".encode())
+    assert decode.may_need_repair(b"cp1252 \x97 dash\n")  # not UTF-8
+    assert not decode.may_need_repair(b"ascii\n")
