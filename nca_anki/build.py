@@ -23,7 +23,7 @@ from . import diagnostics as diag
 from .cache import (Cache, DeckFacts, DeckFactsCache, DeflateCache, Parsed, ParseCache,
                     code_digest, dump_cache, folder_digest, load_cache, topic_key)
 from .config import Config, load_config
-from .decode import decode_source, load_repair, may_need_repair
+from .decode import decode_source
 from .diagnostics import Diagnostic
 from .files import (CACHE_FOLDERS, CACHE_NAME, CONFIG_NAME, DECKS_NAME, LOCK_NAME,
                     OLD_LOCK_NAME, PARSED_NAME, PIECES_NAME, SOURCE_SUFFIX, file_sha256,
@@ -111,8 +111,6 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None) -> _Sources
             parsed[shown] = known
     workers = worker_count(jobs, sum(len(data) for _, data in todo) // _BYTES_PER_QUESTION)
     if workers > 1:  # workers send back the cache entry's JSON, far quicker than pickles
-        if any(may_need_repair(data) for _, data in todo):
-            load_repair()  # once, inherited by the workers
         entries = run_tasks(lambda i: ParseCache.encode(todo[i][0], _parse_bytes(
             todo[i][1], todo[i][0])), len(todo), workers)
         for (shown, data), entry in zip(todo, entries):

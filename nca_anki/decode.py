@@ -28,38 +28,6 @@ def _ftfy() -> tuple[Any, Any]:
     return ftfy, _ftfy_config(ftfy)
 
 
-def load_repair() -> None:
-    """Load ftfy now (before forking workers, so each does not load it again)."""
-    _ftfy()
-
-
-# Which lines ftfy could change, known without loading it. Mojibake (UTF-8 read in a
-# one-byte encoding) turns each non-ASCII character into a run of two to four non-ASCII
-# ones, one per byte of its UTF-8 form, so a line whose non-ASCII characters all stand
-# alone between ASCII ones holds none. That leaves ftfy's other reading of a lone
-# character: measured, with every kind of ASCII neighbour (letters, digits, space, tab,
-# each punctuation mark, none), it changes "Â " and "Ã " (an "à" whose no-break space was
-# lost) and the C1 controls U+0080-U+009F, and none of the characters below: Latin-1's
-# other letters and signs, Greek, general punctuation (dashes, quotes, ellipsis),
-# super- and subscripts, currency, letterlike symbols, arrows, mathematical operators,
-# box drawing, geometric shapes (tests/test_decode.py checks each against ftfy). A line
-# with any other non-ASCII character, or two side by side, goes to ftfy as before.
-_ALONE_AND_SAFE = ("\u00a0-\u00c1\u00c4-\u00ff\u0370-\u03ff\u2010-\u205e\u2070-\u20bf"
-                   "\u2100-\u214f\u2190-\u22ff\u2500-\u257f\u25a0-\u25ff")
-_NEEDS_FTFY_RE = re.compile(f"[^\\x00-\\x7f{_ALONE_AND_SAFE}]|[^\\x00-\\x7f]{{2}}")
-
-
-def may_need_repair(data: bytes) -> bool:
-    """Whether decoding ``data`` may load ftfy (the build loads it before forking)."""
-    if data.isascii():
-        return False
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return True  # read in another encoding: anything may come of it
-    return b"\x00" in data or _NEEDS_FTFY_RE.search(text) is not None
-
-
 def _ftfy_config(ftfy: Any) -> Any:
     # Only undo mis-decoded UTF-8 (e.g. "â€”" for "—"); every other ftfy "fix" would
     # change what the author wrote (quotes, ligatures, widths) and is not ours to make.
@@ -80,6 +48,22 @@ def _ftfy_config(ftfy: Any) -> Any:
         normalization=None,
         explain=False,
     )
+
+
+# Which lines ftfy could change, known without loading it. Mojibake (UTF-8 read in a
+# one-byte encoding) turns each non-ASCII character into a run of two to four non-ASCII
+# ones, one per byte of its UTF-8 form, so a line whose non-ASCII characters all stand
+# alone between ASCII ones holds none. That leaves ftfy's other reading of a lone
+# character: measured, with every kind of ASCII neighbour (letters, digits, space, tab,
+# each punctuation mark, none), it changes "Â " and "Ã " (an "à" whose no-break space was
+# lost) and the C1 controls U+0080-U+009F, and none of the characters below: Latin-1's
+# other letters and signs, Greek, general punctuation (dashes, quotes, ellipsis),
+# super- and subscripts, currency, letterlike symbols, arrows, mathematical operators,
+# box drawing, geometric shapes (tests/test_decode.py checks each against ftfy). A line
+# with any other non-ASCII character, or two side by side, goes to ftfy as before.
+_ALONE_AND_SAFE = ("\u00a0-\u00c1\u00c4-\u00ff\u0370-\u03ff\u2010-\u205e\u2070-\u20bf"
+                   "\u2100-\u214f\u2190-\u22ff\u2500-\u257f\u25a0-\u25ff")
+_NEEDS_FTFY_RE = re.compile(f"[^\\x00-\\x7f{_ALONE_AND_SAFE}]|[^\\x00-\\x7f]{{2}}")
 
 
 @dataclass(frozen=True)

@@ -264,10 +264,3 @@ def test_lines_of_lone_safe_characters_read_as_ftfy_would_read_them(pieces, tail
 def test_what_ftfy_repairs_still_reaches_it(line, fixed):
     assert decode._NEEDS_FTFY_RE.search(line)
     assert decode_source(line.encode(), PATH).text == fixed
-
-
-def test_a_file_of_lone_dashes_and_quotes_does_not_load_ftfy():
-    assert not decode.may_need_repair("Title — Q & A\nQuestion 1: “Why” – 2×?\n".encode())
-    assert decode.may_need_repair("A â€” B\n".encode())
-    assert decode.may_need_repair(b"cp1252 \x97 dash\n")  # not UTF-8
-    assert not decode.may_need_repair(b"ascii\n")
