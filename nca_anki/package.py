@@ -118,7 +118,7 @@ def build_package(decks: DeckSpec | Sequence[DeckSpec], note_type: NoteType,
     newest = max([note_type_mod, *(n.mod for deck in decks for n in deck.notes)])
     conn = sqlite3.connect(":memory:")
     try:
-        # genanki.Package.write_to_db, less the indexes (below).
+        # genanki.Package.write_to_db, less the indexes (_SCHEMA).
         cursor = conn.cursor()
         cursor.executescript(_SCHEMA)
         cursor.executescript(APKG_COL)
@@ -170,21 +170,18 @@ def merge_packages(collections: Sequence[Callable[[], bytes]], parent: str,
 
 def _merge(conn: sqlite3.Connection, collections: Sequence[Callable[[], bytes]], parent: str,
            description: str, base: int, stride: int) -> None:
-    """One pass: each collection is read once. The first gives the schema and settings;
-    the indexes are made after every row is in (quicker than keeping them up to date)."""
+    """One pass: each collection is read once. The first gives the tables and settings;
+    the indexes of a deck published before packages left them out (_SCHEMA) are not
+    copied."""
     models: dict[str, dict] = {}
     decks: dict[str, dict] = {}
-    indexes: list[str] = []
     for number, collection in enumerate(collections):
         conn.execute("ATTACH DATABASE ':memory:' AS deck")
         conn.deserialize(collection(), name="deck")
         if number == 0:  # a new collection with its schema and settings, no notes or cards
-            for kind, sql in conn.execute("SELECT type, sql FROM deck.sqlite_master "
-                                          "WHERE sql NOT NULL ORDER BY rowid").fetchall():
-                if kind == "index":
-                    indexes.append(sql)
-                else:
-                    conn.execute(sql)
+            for (sql,) in conn.execute("SELECT sql FROM deck.sqlite_master WHERE type = "
+                                       "'table' AND sql NOT NULL ORDER BY rowid").fetchall():
+                conn.execute(sql)
             conn.execute("CREATE TEMP TABLE ids (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
             conn.execute("INSERT INTO col SELECT * FROM deck.col")
         models_json, decks_json = conn.execute("SELECT models, decks FROM deck.col").fetchone()
@@ -208,8 +205,6 @@ def _merge(conn: sqlite3.Connection, collections: Sequence[Callable[[], bytes]],
         conn.execute("DELETE FROM temp.ids")
         conn.commit()
         conn.execute("DETACH DATABASE deck")
-    for sql in indexes:
-        conn.execute(sql)
     template = next(d for d in decks.values() if d["name"] != "Default")
     parent_id = deck_id(parent)
     decks[str(parent_id)] = {**template, "id": parent_id, "name": parent, "desc": description}

@@ -142,6 +142,22 @@ def test_collection_has_genanki_s_tables_and_no_indexes(collection: sqlite3.Conn
     assert collection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
 
+def test_the_bundle_takes_no_index_from_a_deck_published_with_them() -> None:
+    """Decks published before packages left out genanki's indexes still have them; one
+    that comes first in the bundle gives it its tables, not its indexes."""
+    from nca_anki.package import collection_of, merge_packages
+
+    conn = open_collection(build_package(SPEC, NOTE_TYPE, T0))
+    conn.execute("CREATE INDEX ix_cards_nid ON cards (nid)")  # as genanki's schema made
+    older = conn.serialize()
+    newer = collection_of(build_package(replace(SPEC, name="NCA::Other"), NOTE_TYPE, T0))
+    merged = open_collection(merge_packages([lambda: older, lambda: newer], "NCA", "",
+                                            T0, 10 ** 6))
+    schema = dict(merged.execute("SELECT name, type FROM sqlite_master"))
+    assert schema == {name: "table" for name in ("col", "notes", "cards", "revlog", "graves")}
+    assert merged.execute("SELECT count(*) FROM notes").fetchone() == (2 * len(NOTES),)
+
+
 def test_deck_id_is_stable_and_in_range() -> None:
     assert deck_id(DECK) == deck_id("NCA::Deep Learning")
     assert deck_id(DECK) != deck_id("NCA::Deep  Learning")
