@@ -5,8 +5,9 @@ What is watched is what a build reads from its folders: the question files (the 
 folder, an editor's swap and backup files aside. The lock is not: the build writes it
 itself, and a rebuild for its own write would never end. A change is seen by polling
 each file's size and modification time: no dependency, and it works on every file
-system, a network or container mount included. Whether anything must be redone is then decided by the build, by content (docs/speed.md),
-so a file saved without a change costs a rebuild that reuses everything.
+system, a network or container mount included. Whether anything must be redone is then
+decided by the build, by content (docs/speed.md), so a file saved without a change costs
+a rebuild that reuses everything.
 
 Light on purpose, like files.py: nothing here loads the pipeline.
 """
