@@ -199,24 +199,35 @@ def _simple_spans_html(text: str) -> str | None:
 
 class _MarkdownRenderer:
     def __init__(self) -> None:
-        self._md = markdown.Markdown(extensions=["sane_lists", "fenced_code", "tables"],
-                                     output_format="html")
-        # Raw HTML in the source is shown as text, never passed through.
-        self._md.preprocessors.deregister("html_block")
-        self._md.inlinePatterns.deregister("html")
-        # Math after code spans (code stays code), before backslash escapes; dunder names
-        # before emphasis.
-        self._md.inlinePatterns.register(_Verbatim(_MATH_RE), "nca_math", 185)
-        self._md.inlinePatterns.register(_Verbatim(_DUNDER_RE), "nca_dunder", 65)
-        # Intra-word asterisks (4*8*2) stay literal, as underscores do, by Python-Markdown's
-        # own switch (>= 3.11.1); betterem would also change how ***both*** nests.
-        assert self._md.delimiters is not None
-        self._md.delimiters.add("*", "strong,em", smart=True)
-        self._images = _ImageFinder(self._md)
-        self._md.treeprocessors.register(self._images, "nca_images", 15)  # after "inline"
+        self._markdown: tuple[markdown.Markdown, _ImageFinder] | None = None
         # Each distinct text is rendered once per build ("All of the above", "True"...).
         self.block = functools.lru_cache(maxsize=4096)(self._block)  # type: ignore[method-assign]
         self._inline_cached = functools.lru_cache(maxsize=4096)(self._inline)
+
+    @property
+    def md(self) -> tuple[markdown.Markdown, _ImageFinder]:
+        """Python-Markdown as configured here, with its image finder. Made on first use:
+        building it compiles Markdown's patterns (0.05 s), and a build whose texts all take
+        the fast paths below never needs it (the benchmark's edited topic does not)."""
+        if self._markdown is None:
+            md = markdown.Markdown(extensions=["sane_lists", "fenced_code", "tables"],
+                                   output_format="html")
+            # Raw HTML in the source is shown as text, never passed through.
+            md.preprocessors.deregister("html_block")
+            md.inlinePatterns.deregister("html")
+            # Math after code spans (code stays code), before backslash escapes; dunder
+            # names before emphasis.
+            md.inlinePatterns.register(_Verbatim(_MATH_RE), "nca_math", 185)
+            md.inlinePatterns.register(_Verbatim(_DUNDER_RE), "nca_dunder", 65)
+            # Intra-word asterisks (4*8*2) stay literal, as underscores do, by
+            # Python-Markdown's own switch (>= 3.11.1); betterem would also change how
+            # ***both*** nests.
+            assert md.delimiters is not None
+            md.delimiters.add("*", "strong,em", smart=True)
+            images = _ImageFinder(md)
+            md.treeprocessors.register(images, "nca_images", 15)  # after "inline"
+            self._markdown = (md, images)
+        return self._markdown
 
     def _block(self, text: str) -> _Html:
         plain = _plain_html(text)
@@ -224,9 +235,10 @@ class _MarkdownRenderer:
             plain = _simple_spans_html(text)
         if plain is not None:
             return _Html(plain, ())
-        self._md.reset()
-        html = self._md.convert(text)
-        return _Html(_CLEANER.clean(html).strip(), self._images.found)
+        md, images = self.md
+        md.reset()
+        html = md.convert(text)
+        return _Html(_CLEANER.clean(html).strip(), images.found)
 
     def inline(self, text: str) -> _Html:
         """``text`` as inline HTML: its one paragraph without the ``<p>`` around it."""

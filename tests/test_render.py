@@ -629,7 +629,7 @@ def test_valid_anki_references_pass(templates_copy: Path) -> None:
 def full_path(renderer: Renderer, text: str) -> str:
     """What Markdown and the sanitiser make of ``text`` (the path plain text skips)."""
     from nca_anki import render as module
-    md = renderer.markdown._md
+    md = renderer.markdown.md[0]
     md.reset()
     return module.nh3.clean(md.convert(text), tags=module._ALLOWED_TAGS,
                             attributes=module._ALLOWED_ATTRIBUTES,
@@ -693,6 +693,17 @@ def test_the_simple_spans_path_is_taken_for_the_markdown_fields_use_most() -> No
         "<p>Uses <code>nvcc</code> with <strong>mixed</strong> <em>precision</em>.</p>")
     for text in ("4*8*2", "snake_case", "a\nb *c*", "*a*b", "<b>x</b>", "***x***"):
         assert _simple_spans_html(text) is None, text
+
+
+def test_python_markdown_is_built_only_when_a_text_needs_it() -> None:
+    renderer = Renderer(TEMPLATES, SHOWN)  # its own: the module's has rendered Markdown
+    plain = make_question(prompt="Uses `nvcc` with **mixed** precision?",
+                          choices=("Yes", "No"), explanation="It does.")
+    fields_of(renderer, plain)
+    assert renderer.markdown._markdown is None  # every field took a fast path
+    table = make_question(explanation="| a | b |\n|---|---|\n| 1 | 2 |")
+    assert "<table>" in fields_of(renderer, table)["Explanation"]
+    assert renderer.markdown._markdown is not None
 
 
 def test_a_generated_bank_builds_the_same_bytes_with_and_without_the_plain_path(
