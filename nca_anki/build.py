@@ -478,12 +478,13 @@ def _identify(options: BuildOptions, inputs: _Inputs, good: list[Topic],
     assert inputs.note_type is not None and inputs.lock is not None
     slugs = {t.name: t.slug for t in inputs.topics}
 
-    @functools.cache  # each deck is read once at most
-    def published(topics: frozenset[str] | None) -> dict[str, LockEntry]:
+    @functools.cache  # a deck is read once for what a build asks of it, not once a question
+    def published(topics: frozenset[str] | None,
+                  skip: frozenset[str] = frozenset()) -> dict[str, LockEntry]:
         if topics is None:
-            return published_texts(options.out)
+            return published_texts(options.out, skip=skip)
         return published_texts(options.out, {
-            f"{slugs.get(t) or deck_for(t, inputs.config)[1]}.apkg" for t in topics})
+            f"{slugs.get(t) or deck_for(t, inputs.config)[1]}.apkg" for t in topics}, skip)
 
     assignment = assign(tuple((t.name, n) for t in good for n in rendered[t.name]),
                         inputs.note_type, inputs.lock, frozen, now, inputs.sources,

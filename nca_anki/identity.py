@@ -182,13 +182,13 @@ def _new_guid(topic: str, note: RenderedNote, taken: set[str], first: str) -> st
 def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, lock: Lock,
            frozen_topics: frozenset[str], now: int,
            files: Mapping[str, str] | None = None,
-           texts: Callable[[frozenset[str] | None], Mapping[str, LockEntry]] | None = None
-           ) -> Assignment:
+           texts: Callable[[frozenset[str] | None, frozenset[str]], Mapping[str, LockEntry]]
+           | None = None) -> Assignment:
     """Match ``notes`` (topic name, note) to ``lock`` and return their identities and the
     new lock. Entries of ``frozen_topics`` (topics that failed to build) are kept as they are.
     ``files`` maps a question's shown path to the path the lock records for it; ``texts``
     gives the question texts of entries read without them (by GUID), when needed, from
-    the decks of the given topics (None: every deck).
+    the decks of the given topics (None: every deck), but for the GUIDs given second.
     """
     files = files or {}
     frozen = [e for e in lock.entries if e.topic in frozen_topics]
@@ -200,7 +200,7 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
     if texts is not None and _twins(candidates):
         # Two live entries for one question (parallel branches that each gave it an
         # identity): the one learners already have, in the published deck, goes first.
-        published = texts(None)
+        published = texts(None, frozenset())
         candidates.sort(key=lambda e: e.guid not in published)  # stable otherwise
     matched = pair(questions, [_entry_item(entry) for entry in candidates])
     if texts is not None and len(matched) < len(notes):
@@ -208,12 +208,15 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
         # give the old texts that similarity needs, and the identity of any question they
         # hold that the lock lost (a damaged or badly merged lock): one mechanism for both.
         # Only the decks of topics with a question or an entry still unpaired are read: an
-        # edit in one topic reads one deck, not every deck.
+        # edit in one topic reads one deck, not every deck. An entry paired already needs
+        # no text: pairing it again goes by the same hashes, and the steps that read texts
+        # see only what is unpaired (match.py); so its note is not read either.
         paired = set(matched.values())
         wanted = frozenset({topic for i, (topic, _) in enumerate(notes) if i not in matched}
                            | {e.topic for j, e in enumerate(candidates)
                               if j not in paired and e.removed is None})
-        known = published if published is not None else texts(wanted)
+        known = published if published is not None else texts(
+            wanted, frozenset(candidates[j].guid for j in paired))
         listed = {e.guid for e in lock.entries}
         candidates = with_texts(candidates, known)
         candidates += [e for guid, e in sorted(known.items())

@@ -114,9 +114,11 @@ class _Published:
 
 
 def _read_published(out: Path, topics_by_deck: Mapping[str, str],
-                    only: Collection[str] | None = None) -> _Published:
+                    only: Collection[str] | None = None,
+                    skip: Collection[str] = ()) -> _Published:
     """Every note of ours in the decks in ``out`` (only the files named in ``only``, if
-    given), as lock entries with their text; reading stops at a deck that cannot be read."""
+    given), as lock entries with their text, but those whose GUID is in ``skip``; reading
+    stops at a deck that cannot be read."""
     entries: list[LockEntry] = []
     note_types: list[tuple[int, NoteType]] = []
     problems: list[Diagnostic] = []
@@ -136,16 +138,18 @@ def _read_published(out: Path, topics_by_deck: Mapping[str, str],
             continue
         note_types.append((deck.note_type_mod, deck.note_type))
         topic = topics_by_deck.get(deck.name, deck.name.split("::")[-1])
-        entries += [e for note in deck.notes if (e := _entry(topic, *note)) is not None]
+        entries += [e for note in deck.notes
+                    if note.guid not in skip and (e := _entry(topic, *note)) is not None]
     return _Published(entries, note_types, problems)
 
 
-def published_texts(out: Path, only: Collection[str] | None = None) -> dict[str, LockEntry]:
+def published_texts(out: Path, only: Collection[str] | None = None,
+                    skip: Collection[str] = ()) -> dict[str, LockEntry]:
     """GUID -> the question as the published decks show it (only the deck files named in
-    ``only``, if given), for similarity matching. A deck that cannot be read contributes
-    nothing (the build then makes new identities only for questions it cannot recognise,
-    as without the texts)."""
-    return {e.guid: e for e in _read_published(out, {}, only).entries}
+    ``only``, if given; not the notes whose GUID is in ``skip``), for similarity matching.
+    A deck that cannot be read contributes nothing (the build then makes new identities
+    only for questions it cannot recognise, as without the texts)."""
+    return {e.guid: e for e in _read_published(out, {}, only, skip).entries}
 
 
 def recover_lock(out: Path, topics_by_deck: Mapping[str, str], lock_shown: str

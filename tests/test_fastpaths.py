@@ -339,6 +339,32 @@ def _reword_ai_question(project: Path) -> None:
         encoding="utf-8")
 
 
+def test_a_reworded_prompt_reads_back_the_text_of_only_the_questions_left_unpaired(
+        project, monkeypatch):
+    """Similarity needs the old texts of what the hashes did not pair; the six questions
+    of the edited deck that still pair by hash are not read back, and the reworded one
+    keeps its identity."""
+    import nca_anki.recover as recover
+    assert build(options()).ok
+    lock = project / "source" / "nca-anki.lock"
+    guids = {line.split()[1] for line in lock.read_text(encoding="utf-8").splitlines()
+             if line.startswith("Q ")}
+    read: list[str] = []
+    real = recover._entry
+
+    def entry(topic, guid, *rest):
+        read.append(guid)
+        return real(topic, guid, *rest)
+
+    monkeypatch.setattr(recover, "_entry", entry)
+    _reword_ai_question(project)
+    report = build(options())
+    assert report.ok and [t.status for t in report.topics].count("written") == 1
+    assert len(read) == 1 and read[0] in guids
+    assert {line.split()[1] for line in lock.read_text(encoding="utf-8").splitlines()
+            if line.startswith("Q ")} == guids
+
+
 def test_the_index_reads_back_only_the_decks_that_changed(project, monkeypatch):
     """What the index needs from each deck is kept under the deck's SHA-256, and the
     bundle's deflated pieces under a hash of what they deflate: after one topic's edit
