@@ -339,32 +339,6 @@ def _reword_ai_question(project: Path) -> None:
         encoding="utf-8")
 
 
-def test_a_reworded_prompt_reads_back_the_text_of_only_the_questions_left_unpaired(
-        project, monkeypatch):
-    """Similarity needs the old texts of what the hashes did not pair; the six questions
-    of the edited deck that still pair by hash are not read back, and the reworded one
-    keeps its identity."""
-    import nca_anki.recover as recover
-    assert build(options()).ok
-    lock = project / "source" / "nca-anki.lock"
-    guids = {line.split()[1] for line in lock.read_text(encoding="utf-8").splitlines()
-             if line.startswith("Q ")}
-    read: list[str] = []
-    real = recover._entry
-
-    def entry(topic, guid, *rest):
-        read.append(guid)
-        return real(topic, guid, *rest)
-
-    monkeypatch.setattr(recover, "_entry", entry)
-    _reword_ai_question(project)
-    report = build(options())
-    assert report.ok and [t.status for t in report.topics].count("written") == 1
-    assert len(read) == 1 and read[0] in guids
-    assert {line.split()[1] for line in lock.read_text(encoding="utf-8").splitlines()
-            if line.startswith("Q ")} == guids
-
-
 def test_the_index_reads_back_only_the_decks_that_changed(project, monkeypatch):
     """What the index needs from each deck is kept under the deck's SHA-256, and the
     bundle's deflated pieces under a hash of what they deflate: after one topic's edit
@@ -467,21 +441,34 @@ def test_a_file_where_a_cache_folder_belongs_is_said_once_and_costs_only_time(pr
 
 def test_the_only_edited_topic_s_deck_is_read_for_matching(project, monkeypatch):
     """A reworded question needs the published texts for similarity: only its topic's
-    deck is opened, not every deck."""
+    deck is opened, not every deck, and of it only the text of the question the hashes
+    left unpaired (not its six others); the reworded question keeps its identity."""
     assert build(options()).ok
     import nca_anki.recover as recover
+    lock = project / "source" / "nca-anki.lock"
+    guids = [line.split()[1] for line in lock.read_text(encoding="utf-8").splitlines()
+             if line.startswith("Q ")]
     opened: list[str] = []
-    real = recover.read_deck
+    texts: list[str] = []
+    real_deck, real_entry = recover.read_deck, recover._entry
 
     def read_deck(path):
         opened.append(path.name)
-        return real(path)
+        return real_deck(path)
+
+    def entry(topic, guid, *rest):
+        texts.append(guid)
+        return real_entry(topic, guid, *rest)
 
     monkeypatch.setattr(recover, "read_deck", read_deck)
+    monkeypatch.setattr(recover, "_entry", entry)
     _reword_ai_question(project)
     report = build(options())
     assert report.ok and [t.changed for t in report.topics] == [1, 0, 0]
     assert opened == ["ai-deep-learning-frameworks.apkg"]
+    assert len(texts) == 1 and texts[0] in guids
+    assert [line.split()[1] for line in lock.read_text(encoding="utf-8").splitlines()
+            if line.startswith("Q ")] == guids
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "two", ""])
