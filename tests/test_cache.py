@@ -3,14 +3,22 @@ the cache is never trusted beyond what content hashes prove."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import re
 import shutil
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
+from conftest import REPO
 from nca_anki.build import BuildOptions, build
+from nca_anki.cli import main
 from nca_anki.files import CACHE_NAME
 from nca_anki.render import Renderer
 
@@ -134,3 +142,107 @@ def test_deleting_the_cache_only_costs_time(project, rendered):
     assert report.ok and len(rendered) == 19
     assert {t.status for t in report.topics} == {"unchanged"}
     assert decks(project) == before
+
+
+# --- every cache state builds what no cache builds ---------------------------------------------
+
+FILES = (AI, "deep-learning-training-techniques-and-optimization-2.txt",
+         "neural-network-applications-and-frameworks-2.txt")
+TOPICS = ("AI & Deep Learning Frameworks", "Deep Learning Training Techniques and Optimization",
+          "Neural Network Applications and Frameworks")
+STEPS = ("reword", "explain", "add", "remove", "css", "choices", "settings", "drop cache",
+         "corrupt cache", "delete deck", "nothing")
+
+
+def _change(root: Path, step: str, n: int) -> None:
+    """One thing an author (or a tool, or bad luck) does between two builds."""
+    source = root / "source" / FILES[n % 3]
+    text = source.read_text(encoding="utf-8")
+    headers = [m for m in re.finditer(r"^Question (\d+): ", text, re.MULTILINE)]
+    if step == "reword":
+        at = headers[n % len(headers)].end()
+        source.write_text(text[:at] + f"(variant {n}) " + text[at:], encoding="utf-8")
+    elif step == "explain":
+        source.write_text(re.sub(r"^(Correct answer: .*\n.*)$", rf"\1 See note {n}.", text,
+                                 count=1 + n % 3, flags=re.MULTILINE), encoding="utf-8")
+    elif step == "add":
+        source.write_text(text.rstrip("\n") + f"\n\nQuestion {len(headers) + 1}: Which library "
+                          f"number {n} is it?\n- cuDNN\n- NCCL (Correct answer)\n- DALI\n"
+                          "Correct answer: NCCL\nIt is NCCL.\n", encoding="utf-8")
+    elif step == "remove" and len(headers) > 1:
+        source.write_text(text[:headers[-1].start()], encoding="utf-8")
+    elif step == "css":
+        with open(root / "templates" / "style.css", "a", encoding="utf-8") as css:
+            css.write(f"\n/* {n} */\n")
+    elif step == "choices":
+        with open(root / "templates" / "choices.html", "a", encoding="utf-8") as choices:
+            choices.write(f"<!-- {n} -->\n")
+    elif step == "settings":
+        (root / "source" / "nca-anki.toml").write_text(
+            f'[shuffle]\n"{TOPICS[n % 3]}" = {"false" if n % 2 else "true"}\n', encoding="utf-8")
+    elif step in ("drop cache", "corrupt cache"):
+        found = sorted(p for p in (root / "dist").rglob("*")
+                       if p.is_file() and ".nca-anki" in p.relative_to(root / "dist").as_posix())
+        if found:
+            target = found[n % len(found)]
+            if step == "drop cache":
+                target.unlink()
+            else:
+                target.write_bytes(target.read_bytes()[:n % 50] + b"\x00{not what was kept")
+    elif step == "delete deck":
+        decks = sorted((root / "dist").glob("*.apkg"))
+        decks[n % len(decks)].unlink()
+
+
+def _published(root: Path) -> dict[str, bytes]:
+    """Everything a build publishes (decks, index, lock), without its caches."""
+    files = {p.relative_to(root / "dist").as_posix(): p.read_bytes()
+             for p in (root / "dist").rglob("*") if p.is_file()}
+    files = {name: data for name, data in files.items() if not name.startswith(".nca-anki")}
+    return {**files, "lock": (root / "source" / "nca-anki.lock").read_bytes()}
+
+
+@pytest.fixture(scope="module")
+def built_seeds(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("seeds") / "project"
+    shutil.copytree(REPO / "source", root / "source")
+    shutil.copytree(REPO / "templates", root / "templates")
+    assert _command(root, 1_800_000_000) == 0
+    return root
+
+
+def _command(root: Path, now: int) -> int:
+    """build_decks.py in this process, as the user runs it (a no-op is replayed)."""
+    before = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = str(now)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            return main(["--source", str(root / "source"), "--templates",
+                         str(root / "templates"), "--out", str(root / "dist")])
+    finally:
+        if before is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = before
+
+
+@settings(derandomize=True, max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(STEPS), st.integers(0, 99)), min_size=1, max_size=4))
+@example([(step, n) for n, step in enumerate(STEPS)])  # every kind of change, one after another
+def test_whatever_the_caches_hold_a_build_publishes_what_a_build_without_them_does(
+        built_seeds: Path, steps: list[tuple[str, int]]) -> None:
+    """After each change, the project built with every cache it has left (the no-op
+    replay, unchanged topics, parsed files, deck facts, bundle pieces; some dropped or
+    damaged) publishes the same bytes, and exits the same, as a copy of it built with no
+    cache at all."""
+    with tempfile.TemporaryDirectory() as temp:
+        kept = Path(temp) / "kept"
+        shutil.copytree(built_seeds, kept)
+        for number, (step, n) in enumerate(steps, start=1):
+            _change(kept, step, n)
+            bare = Path(temp) / f"bare-{number}"
+            shutil.copytree(kept, bare, ignore=shutil.ignore_patterns(".nca-anki*"))
+            now = 1_800_000_000 + 100 * number
+            assert _command(kept, now) == _command(bare, now), steps
+            assert _published(kept) == _published(bare), steps
