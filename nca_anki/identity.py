@@ -186,9 +186,10 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
            | None = None) -> Assignment:
     """Match ``notes`` (topic name, note) to ``lock`` and return their identities and the
     new lock. Entries of ``frozen_topics`` (topics that failed to build) are kept as they are.
-    ``files`` maps a question's shown path to the path the lock records for it; ``texts``
-    gives the question texts of entries read without them (by GUID), when needed, from
-    the decks of the given topics (None: every deck), but for the GUIDs given second.
+    ``files`` maps a question's shown path to the path the lock records for it;
+    ``texts(topics, skip)`` gives the question texts of entries read without them (by
+    GUID), when needed, from the decks of ``topics`` (None: every deck), leaving out the
+    notes whose GUID is in ``skip``.
     """
     files = files or {}
     frozen = [e for e in lock.entries if e.topic in frozen_topics]
