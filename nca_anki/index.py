@@ -174,9 +174,10 @@ def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: DeflateCache | Non
                    f"subdecks. <b>Version {version}</b>.</p><p>Each subdeck's description "
                    f"says what its version changed. Importing this file and any "
                    f"single-topic file gives no duplicates.</p>")
-    # Ids from the oldest note's time, each deck in a range of its own (package.py).
+    # Ids from the oldest note's time, each deck in a range of its own (package.py): more
+    # than its notes and cards, one id each.
     mods = [mod for d in decks for _, mod, _ in d.notes]
-    stride = 10 ** max(6, len(str(max(len(d.notes) for d in decks))))
+    stride = 10 ** max(6, len(str(2 * max(len(d.notes) for d in decks))))
     return merge_packages([d.collection for d in decks], parent, description,
                           min(mods, default=0), stride, pieces)
 

@@ -158,6 +158,50 @@ def test_the_bundle_takes_no_index_from_a_deck_published_with_them() -> None:
     assert merged.execute("SELECT count(*) FROM notes").fetchone() == (2 * len(NOTES),)
 
 
+def _bundle_rows(decks: list[DeckSpec], stride: int = 10 ** 6) -> dict[str, tuple]:
+    """GUID -> (note id, card id or None, deck) in a bundle of ``decks``."""
+    from nca_anki.package import collection_of, merge_packages
+    collections = [collection_of(build_package(d, NOTE_TYPE, T0)) for d in decks]
+    merged = open_collection(merge_packages([lambda c=c: c for c in collections], "NCA", "",
+                                            T0, stride))
+    names = {int(k): v["name"] for k, v in json.loads(
+        merged.execute("SELECT decks FROM col").fetchone()[0]).items()}
+    rows = {guid: (nid, cid, names.get(did)) for guid, nid, cid, did in merged.execute(
+        "SELECT n.guid, n.id, c.id, c.did FROM notes n LEFT JOIN cards c ON c.nid = n.id")}
+    assert merged.execute("SELECT count(*) FROM cards WHERE nid NOT IN "
+                          "(SELECT id FROM notes)").fetchone() == (0,)
+    return rows
+
+
+def test_bundle_ids_are_each_deck_s_own_moved_into_its_range_and_stay_put() -> None:
+    """Every card keeps its note, each deck's ids fall in a range of their own, and an
+    edit or an added question in one deck leaves every row of the others, and the rows
+    before it in its own, with the ids they had."""
+    decks = [DeckSpec(f"NCA::Topic {n}", "", tuple(
+        identified(10 * n + k, T0 + k, guid=f"nca-{n}-{k}") for k in range(4)))
+        for n in range(3)]
+    rows = _bundle_rows(decks)
+    assert len(rows) == 12
+    for guid, (nid, cid, deck) in rows.items():
+        n = int(guid.split("-")[1])
+        assert deck == f"NCA::Topic {n}"
+        first = T0 * 1000 + n * 10 ** 6
+        assert first <= min(nid, cid) <= max(nid, cid) < first + 10 ** 6
+    notes = [nid for nid, _, _ in rows.values()]
+    cards = [cid for _, cid, _ in rows.values()]
+    assert len(set(notes)) == len(set(cards)) == 12
+    edited = list(decks[1].notes)
+    edited[2] = edited[2]._replace(mod=T0 + 999, fields=("Reworded?", *edited[2].fields[1:]))
+    edited.append(identified(99, T0 + 1000, guid="nca-1-new"))
+    after = _bundle_rows([decks[0], replace(decks[1], notes=tuple(edited)), decks[2]])
+    assert {g: r for g, r in after.items() if g != "nca-1-new"} == rows
+
+
+def test_a_deck_whose_ids_span_more_than_the_range_is_refused() -> None:
+    with pytest.raises(ValueError, match="in id ranges of 4"):
+        _bundle_rows([SPEC], stride=4)  # three notes and three cards: six ids
+
+
 def test_deck_id_is_stable_and_in_range() -> None:
     assert deck_id(DECK) == deck_id("NCA::Deep Learning")
     assert deck_id(DECK) != deck_id("NCA::Deep  Learning")
