@@ -23,7 +23,7 @@ from .diagnostics import Diagnostic, error, warning
 from .files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME, file_sha256
 from .once import computed_once
 from .output import WriteError, write_atomic, write_cache
-from .package import collection_of, merge_packages
+from .package import bundle_stride, collection_of, merge_packages
 from .recover import plain_text
 from .render import NOTE_TYPE_ID
 from .versions import (RETIRED_TAG, UPDATED_TAG, DeckState, DeckVersion, Events, advance, day,
@@ -174,12 +174,11 @@ def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: DeflateCache | Non
                    f"subdecks. <b>Version {version}</b>.</p><p>Each subdeck's description "
                    f"says what its version changed. Importing this file and any "
                    f"single-topic file gives no duplicates.</p>")
-    # Ids from the oldest note's time, each deck in a range of its own (package.py): more
-    # than its notes and cards, one id each.
+    # Ids from the oldest note's time, each deck in a range of its own (package.py).
     mods = [mod for d in decks for _, mod, _ in d.notes]
-    stride = 10 ** max(6, len(str(2 * max(len(d.notes) for d in decks))))
     return merge_packages([d.collection for d in decks], parent, description,
-                          min(mods, default=0), stride, pieces)
+                          min(mods, default=0),
+                          bundle_stride(max(len(d.notes) for d in decks)), pieces)
 
 
 def _latest(decks: Sequence[IndexedDeck]) -> str:

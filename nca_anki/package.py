@@ -139,6 +139,13 @@ def collection_of(package: bytes) -> bytes:
         return archive.read("collection.anki2")
 
 
+def bundle_stride(largest: int) -> int:
+    """The id range merge_packages gives each deck, for decks of at most ``largest`` notes:
+    more ids than build_package gives such a deck (one per note and one per card), at
+    least a million, and a power of ten, so it stays put while decks grow."""
+    return 10 ** max(6, len(str(2 * largest)))
+
+
 def merge_packages(collections: Sequence[Callable[[], bytes]], parent: str,
                    description: str, oldest: int, stride: int,
                    pieces: DeflateCache | None = None) -> bytes:

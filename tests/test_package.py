@@ -197,6 +197,14 @@ def test_bundle_ids_are_each_deck_s_own_moved_into_its_range_and_stay_put() -> N
     assert {g: r for g, r in after.items() if g != "nca-1-new"} == rows
 
 
+def test_the_bundle_s_id_range_outgrows_the_ids_a_deck_takes() -> None:
+    from nca_anki.package import bundle_stride
+    for notes in (0, 1, 4, 499_999, 500_000, 4_999_999, 5_000_000):
+        stride = bundle_stride(notes)
+        assert stride > 2 * notes and stride >= 10 ** 6
+        assert str(stride).strip("0") == "1"  # a power of ten: it moves only tenfold
+
+
 def test_a_deck_whose_ids_span_more_than_the_range_is_refused() -> None:
     with pytest.raises(ValueError, match="in id ranges of 4"):
         _bundle_rows([SPEC], stride=4)  # three notes and three cards: six ids
