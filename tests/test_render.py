@@ -504,6 +504,21 @@ def test_undefined_variable_in_choices_template(templates_copy: Path) -> None:
     assert "'missing'" in problems[0].message
 
 
+def test_choices_template_keeps_jinja_globals_for_every_note(templates_copy: Path) -> None:
+    # The renderer flattens a template's globals once (render.py); an author's template
+    # that counts with namespace() and range() must render the same on every note.
+    (templates_copy / "choices.html").write_text(
+        "{% set ns = namespace(n=0) %}{% for c in choices %}{% set ns.n = ns.n + 1 %}"
+        "{% endfor %}{% for i in range(ns.n) %}{{ choices[i].label }}{% endfor %}",
+        encoding="utf-8")
+    renderer = Renderer(templates_copy, "t")
+    for choices in (("a", "b"), ("a", "b", "c")):
+        question = make_question(choices=choices)
+        note, problems = renderer.note(TOPIC, 1, question, as_written(question))
+        assert problems == ()
+        assert note is not None and note.fields[1] == "ABC"[:len(choices)]
+
+
 def test_unknown_field_is_an_error(templates_copy: Path) -> None:
     (templates_copy / "front.html").write_text(
         '<div>\n{{ field("Prompt") }}\n{{ field("Nope") }}\n</div>\n', encoding="utf-8")
