@@ -451,6 +451,8 @@ class _ChoiceView(NamedTuple):
 def _image_errors(question: Question, prompt: _Html, choices: list[_Html],
                   explanation: _Html) -> tuple[Diagnostic, ...]:
     """An image would reach the card as nothing at all (cards carry no media yet)."""
+    if not (prompt.images or explanation.images or any(html.images for html in choices)):
+        return ()  # nearly every question: no need to list where each text came from
     # Question knows the line of its header, where the prompt starts, and of each choice;
     # the explanation's own line is not kept, so it is reported at the header.
     places = [(question.line, "the prompt of", prompt),
