@@ -239,11 +239,11 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
         else:
             guid, mod, status = previous.guid, max(previous.mod + 1, now), "changed"
         identified.append(IdentifiedNote(note, topic, guid, mod, status))
-        entries.append(LockEntry(guid, topic, note.part, hashes[i], mod, note.question.prompt,
-                                 tuple(c.text for c in note.question.choices), _answer(note),
-                                 note.question.explanation, slot=note.slot,
-                                 file=files.get(note.question.path),
-                                 source=questions[i].source, prompt_id=questions[i].prompt))
+        item = questions[i]  # the question's texts and hashes, as matching saw them
+        entries.append(LockEntry(guid, topic, note.part, hashes[i], mod, item.prompt_text,
+                                 item.choices, item.answer, item.explanation, slot=note.slot,
+                                 file=files.get(note.question.path), source=item.source,
+                                 prompt_id=item.prompt))
 
     newly_removed, kept_removed, twins = [], [], []
     chosen = {(candidates[j].content_hash, candidates[j].source) for j in used}

@@ -119,6 +119,8 @@ def similarity(a: Item, b: Item) -> float:
 
 def pair(questions: Sequence[Item], entries: Sequence[Item]) -> dict[int, int]:
     """Question index -> entry index for every question that is an entry's question."""
+    if not questions or not entries:
+        return {}  # a first build (no lock yet): nothing to pair, and no index to build
     paired: dict[int, int] = {}
     taken: set[int] = set()
     for key in ("content", "source"):
