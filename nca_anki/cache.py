@@ -221,6 +221,11 @@ class _FolderCache:
             self.problems.append(warning(folder.as_posix(), 0, "not a folder, so this cache "
                                          "cannot be kept (builds only take longer); delete it"))
 
+    @classmethod
+    def _entry_name(cls, key: str) -> str:
+        """The file name of the entry kept under ``key`` (what ``save`` keeps or deletes)."""
+        return f"{key}{cls.SUFFIX}"
+
     def _read(self, name: str) -> bytes | None:
         """The bytes of the entry ``name`` (kept by ``save``), None if there is none;
         raises OSError if it cannot be read."""
@@ -254,9 +259,10 @@ class ParseCache(_FolderCache):
     """The parsed source files in ``folder``; ``get`` what is there, ``put`` what was
     parsed, then ``save`` (which also deletes the entries of files no longer read)."""
 
-    @staticmethod
-    def _name(shown: str, sha256: str) -> str:
-        return hashlib.sha256(f"{shown}\x1f{sha256}".encode()).hexdigest()[:40] + ".json"
+    @classmethod
+    def _name(cls, shown: str, sha256: str) -> str:
+        digest = hashlib.sha256(f"{shown}\x1f{sha256}".encode()).hexdigest()[:40]
+        return cls._entry_name(digest)
 
     @staticmethod
     def encode(shown: str, parsed: Parsed) -> str | None:
@@ -336,7 +342,7 @@ class DeckFactsCache(_FolderCache):
         self._put: dict[str, tuple[str, DeckFacts]] = {}  # deck file -> (SHA-256, facts)
 
     def get(self, deck_file: str, sha256: str) -> DeckFacts | None:
-        name = f"{deck_file}.json"
+        name = self._entry_name(deck_file)
         path = self.folder / name
         put = self._put.get(deck_file)
         if put is not None and put[0] == sha256:  # put by this build: the deck just written
@@ -371,7 +377,7 @@ class DeckFactsCache(_FolderCache):
                            "note_type_mod": note_type_mod,
                            "sha256": hashlib.sha256(notes.encode()).hexdigest()},
                           separators=(",", ":"))
-        self._new[f"{deck_file}.json"] = f"{head}\n{notes}".encode()
+        self._new[self._entry_name(deck_file)] = f"{head}\n{notes}".encode()
 
 
 class DeflateCache(_FolderCache):
@@ -384,7 +390,7 @@ class DeflateCache(_FolderCache):
     SUFFIX = ".z"
 
     def get(self, key: str) -> bytes | None:
-        name = f"{key}{self.SUFFIX}"
+        name = self._entry_name(key)
         path = self.folder / name
         try:
             data = self._read(name)
@@ -401,4 +407,4 @@ class DeflateCache(_FolderCache):
         return data[32:]
 
     def put(self, key: str, packed: bytes) -> None:
-        self._new[f"{key}{self.SUFFIX}"] = hashlib.sha256(packed).digest() + packed
+        self._new[self._entry_name(key)] = hashlib.sha256(packed).digest() + packed
