@@ -28,23 +28,24 @@ from .diagnostics import Diagnostic
 from .files import (CACHE_FOLDERS, CACHE_NAME, CONFIG_NAME, DECKS_NAME, LOCK_NAME,
                     OLD_LOCK_NAME, PARSED_NAME, PIECES_NAME, SOURCE_SUFFIX, file_sha256,
                     is_bundle, question_files)
-from .identity import (Assignment, IdentifiedNote, Lock, LockEntry, assign, by_topic,
-                       note_hashes)
+from .identity import assign, by_topic, note_hashes
+from .records import (Assignment, DeckSpec, IdentifiedNote, Lock, LockEntry, NoteStatus,
+                      NoteType, PackagedNote,
+                      ParsedFile, prompt_id, RenderedNote, Topic)
 from .lockfile import changed_topics, dump_lock, future_mods, load_lock, load_old_lock
 from .lint import long_answers, position_cluster
 from .output import WriteError, inside, sweep, write_atomic, write_cache
 from .changes import deck_versions, previous_versions, published_decks, retired_notes
 from .index import bundle_name, deck_facts, write_index
-from .package import DeckSpec, PackagedNote, build_package
+from .package import build_package
 from .parallel import run_tasks, worker_count
-from .parse import ParsedFile, parse
+from .parse import parse
 from .recover import published_texts, recover_lock
 from .replay import recorded
-from .render import NoteType, RenderedNote, Renderer
+from .render import Renderer
 from .report import SILENT, BuildOptions, BuildReport, Progress, TopicResult
-from .match import prompt_id
 from .shuffle import plan
-from .topics import Topic, deck_for, group_topics, slugify
+from .topics import deck_for, group_topics, slugify
 from .versions import RETIRED_TAG, DeckVersion, description, updated_tag
 
 def _display(folder: Path, name: str | Path) -> str:
@@ -244,8 +245,8 @@ def _render_notes(renderer: Renderer, inputs: _Inputs, reused: set[str], workers
     progress.start("rendering", sum(t.count for t in todo))
     for topic, (notes, topic_problems) in zip(todo, run_tasks(render_topic, len(todo), workers)):
         questions = topic.questions
-        rendered[topic.name] = [RenderedNote(questions[k][1], questions[k][0], fields, tags, slot,
-                                             hashes)
+        rendered[topic.name] = [RenderedNote(question=questions[k][1], part=questions[k][0],
+                                             fields=fields, tags=tags, slot=slot, hashes=hashes)
                                 for k, fields, tags, slot, hashes in notes]
         problems += topic_problems
         progress.advance(topic.count)
@@ -282,7 +283,8 @@ def _absent_topics(inputs: _Inputs, failed: set[str]) -> tuple[Topic, ...]:
     """Failed topics that no readable file names any more (a single-part topic whose file
     is broken), so the report lists them and their decks are not called stale."""
     named = {t.name for t in inputs.topics}
-    return tuple(Topic(name, *deck_for(name, inputs.config), ())
+    return tuple(Topic(name=name, deck_name=deck_for(name, inputs.config)[0],
+                       slug=deck_for(name, inputs.config)[1], files=())
                  for name in sorted(failed - named))
 
 
@@ -333,7 +335,8 @@ def _write_decks(topics: list[Topic], assignment: Assignment, note_type: NoteTyp
             return _Written("failed", None, (diag.error(
                 topic.paths[0], 1, f"output {path} would be outside {out}; not written"),))
         live = notes_of[topic.name]
-        notes = (*(PackagedNote(n.guid, n.mod, n.note.fields, (*n.note.tags, updated_tag(n.mod)))
+        notes = (*(PackagedNote(guid=n.guid, mod=n.mod, fields=n.note.fields,
+                                tags=(*n.note.tags, updated_tag(n.mod)))
                    for n in live), *retired.get(topic.name, ()))
         text = description(topic.name, [f.part for f in topic.files], len(live),
                            versions[topic.deck_name])
@@ -401,7 +404,7 @@ def _build(options: BuildOptions, progress: Progress) -> BuildReport:
     failed = _failed_topics(inputs, rendered, problems, reused)
     reused -= failed
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None:
-        nothing = Assignment((), 0, Lock(), ())
+        nothing = Assignment(notes=(), note_type_mod=0, lock=Lock(), removed=())
         return BuildReport(_results(inputs.topics, nothing, {}, options.out),
                            diag.sort_diagnostics(problems))
 
@@ -598,7 +601,7 @@ def _results(topics: tuple[Topic, ...], assignment: Assignment, statuses: dict[s
     results = []
     tally = Counter((n.topic, n.status) for n in assignment.notes)  # one pass, not one a topic
     for topic in topics:
-        count = {s: tally[topic.name, s] for s in ("new", "changed", "unchanged")}
+        count = {s.value: tally[topic.name, s] for s in NoteStatus}
         if topic.name in reused:
             count["unchanged"] = topic.count
         results.append(TopicResult(topic.deck_name, _display(out, f"{topic.slug}.apkg"),

@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 from .diagnostics import Diagnostic, Severity, warning
-from .parse import Choice, ParsedFile, Question
+from .records import Choice, ParsedFile, Question
 
 if TYPE_CHECKING:
-    from .identity import LockEntry
+    from .records import LockEntry
 
 _FORMAT = "nca-anki-cache-2"
 # Libraries whose version can change a deck's bytes. (Imported by version number only:
@@ -173,8 +173,9 @@ class _CachedQuestions(Sequence[Question]):
         if self._built is None:
             shown = self._shown
             self._built = tuple(
-                Question(number, prompt, tuple(Choice(t, c, n) for t, c, n in choices),
-                         explanation, shown, line)
+                Question(number=number, prompt=prompt,
+                         choices=tuple(Choice(t, c, n) for t, c, n in choices),
+                         explanation=explanation, path=shown, line=line)
                 for number, prompt, choices, explanation, line in json.loads(self._text))
             self._text = ""
         return self._built
@@ -304,8 +305,9 @@ class ParseCache(_FolderCache):
         positions = tuple(int(p) for p in data["positions"])
         if len(positions) != int(data["count"]):
             raise ValueError("its counts disagree")
-        file = ParsedFile(shown, str(title), str(name), int(part),
-                          _CachedQuestions(shown, questions, len(positions)), int(title_line))
+        file = ParsedFile(path=shown, title=str(title), name=str(name), part=int(part),
+                          questions=_CachedQuestions(shown, questions, len(positions)),
+                          title_line=int(title_line))
         file.__dict__["positions"] = positions  # computed_once's slot: known already
         return file, _diagnostics(data["diagnostics"]), _diagnostics(data["lint"])
 

@@ -15,11 +15,9 @@ from . import diagnostics as diag
 from .cache import DeckFactsCache
 from .diagnostics import Diagnostic
 from .files import MANIFEST_NAME, file_sha256
-from .identity import Assignment, IdentifiedNote, LockEntry
+from .records import Assignment, IdentifiedNote, LockEntry, NoteStatus, PackagedNote, Topic
 from .index import IndexedDeck, load_versions
-from .package import PackagedNote
 from .recover import read_deck
-from .topics import Topic
 from .versions import (RETIRED_TAG, DeckState, DeckVersion, Events, advance, content_tags,
                        reconcile, retired_mod, with_notice)
 
@@ -101,9 +99,9 @@ def retired_notes(published: Mapping[str, IndexedDeck], assignment: Assignment
             if note is None or entry.removed is None:
                 continue
             notes.append(PackagedNote(
-                entry.guid, retired_mod(entry.mod, entry.removed),
-                (with_notice(note.fields[0], entry.removed), *note.fields[1:]),
-                (*content_tags(note.tags), RETIRED_TAG), without_card=True))
+                guid=entry.guid, mod=retired_mod(entry.mod, entry.removed),
+                fields=(with_notice(note.fields[0], entry.removed), *note.fields[1:]),
+                tags=(*content_tags(note.tags), RETIRED_TAG), without_card=True))
         retired[topic] = tuple(notes)
     return retired
 
@@ -123,8 +121,8 @@ def deck_versions(topics: list[Topic], assignment: Assignment,
         gone = retired.get(topic.name, ())
         deck = published.get(topic.name)
         if deck is None:
-            events = Events(frozenset(n.guid for n in mine if n.status == "new"),
-                            frozenset(n.guid for n in mine if n.status == "changed"),
+            events = Events(frozenset(n.guid for n in mine if n.status is NoteStatus.NEW),
+                            frozenset(n.guid for n in mine if n.status is NoteStatus.CHANGED),
                             frozenset(e.guid for e in assignment.removed
                                       if e.topic == topic.name), False)
         else:

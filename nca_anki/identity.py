@@ -14,69 +14,13 @@ The same source and lock therefore give the same notes on any machine, at any ti
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import NamedTuple
 
-from .match import Item, pair, prompt_id
-from .render import NoteType, RenderedNote
+from .match import Item, pair
 from .versions import revived_mod
-
-
-class LockEntry(NamedTuple):
-    """One question's identity, as the lock keeps it. (A named tuple, not a dataclass:
-    immutable all the same, and a lock of 100,000 entries loads several times faster.)"""
-
-    guid: str
-    topic: str
-    part: int
-    content_hash: str
-    mod: int
-    prompt: str  # the whole prompt, or only an excerpt when read from the lock file
-    choices: tuple[str, ...]
-    answer: int  # index of the correct choice
-    explanation: str
-    removed: int | None = None  # when the question left the source; kept to revive it
-    slot: int | None = None  # the correct choice's place in the static order (shuffle.py)
-    file: str | None = None  # the question file, inside the source folder (None: not known)
-    source: str = ""  # source_hash() of its text ("": compute it from the text)
-    prompt_id: str = ""  # match.prompt_id() of its prompt ("": compute it from the prompt)
-
-    @property
-    def has_text(self) -> bool:
-        """False for an entry read from the lock file, which keeps no question text."""
-        return bool(self.choices)
-
-    @property
-    def prompt_key(self) -> str:
-        """The prompt's identity key (match.prompt_id), stored or worked out."""
-        return self.prompt_id or prompt_id(self.prompt)
-
-
-@dataclass(frozen=True)
-class Lock:
-    note_type_hash: str = ""
-    note_type_mod: int = 0
-    entries: tuple[LockEntry, ...] = ()
-    lines_lost: int = 0  # lines of the file that could not be read (damage, a bad merge)
-
-
-@dataclass(frozen=True)
-class IdentifiedNote:
-    note: RenderedNote
-    topic: str
-    guid: str
-    mod: int
-    status: str  # "new", "changed" or "unchanged"
-
-
-@dataclass(frozen=True)
-class Assignment:
-    notes: tuple[IdentifiedNote, ...]
-    note_type_mod: int
-    lock: Lock
-    removed: tuple[LockEntry, ...]  # entries whose question left the source in this build
-    twins: tuple[LockEntry, ...] = ()  # second identities of one question, dropped
+from .records import (Assignment, IdentifiedNote, Lock, LockEntry, NoteStatus, NoteType,
+                      RenderedNote, prompt_id)
 
 
 def fields_hash(fields: Sequence[str], tags: Sequence[str]) -> str:
@@ -136,7 +80,7 @@ def with_texts(entries: Sequence[LockEntry], known: Mapping[str, LockEntry]
                ) -> list[LockEntry]:
     """``entries`` with the question text taken from ``known`` (by GUID) where an entry
     holds none; identities, times and hashes stay the entries' own."""
-    return [e._replace(prompt=t.prompt, choices=t.choices, answer=t.answer,
+    return [replace(e, prompt=t.prompt, choices=t.choices, answer=t.answer,
                        explanation=t.explanation)
             if not e.has_text and (t := known.get(e.guid)) is not None else e
             for e in entries]
@@ -230,18 +174,23 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
     for i, (topic, note) in enumerate(notes):
         previous = candidates[matched[i]] if i in matched else None
         if previous is None:
-            guid, mod, status = _new_guid(topic, note, taken, every[i][3]), now, "new"
+            guid, mod = _new_guid(topic, note, taken, every[i][3]), now
+            status = NoteStatus.NEW
         elif previous.removed is not None:  # back in the source: newer than its retired note
-            guid, status = previous.guid, "changed"
+            guid, status = previous.guid, NoteStatus.CHANGED
             mod = revived_mod(previous.mod, previous.removed, now)
         elif previous.content_hash == hashes[i]:
-            guid, mod, status = previous.guid, previous.mod, "unchanged"
+            guid, mod, status = previous.guid, previous.mod, NoteStatus.UNCHANGED
         else:
-            guid, mod, status = previous.guid, max(previous.mod + 1, now), "changed"
-        identified.append(IdentifiedNote(note, topic, guid, mod, status))
+            guid, mod = previous.guid, max(previous.mod + 1, now)
+            status = NoteStatus.CHANGED
+        identified.append(IdentifiedNote(note=note, topic=topic, guid=guid, mod=mod,
+                                         status=status))
         item = questions[i]  # the question's texts and hashes, as matching saw them
-        entries.append(LockEntry(guid, topic, note.part, hashes[i], mod, item.prompt_text,
-                                 item.choices, item.answer, item.explanation, slot=note.slot,
+        entries.append(LockEntry(guid=guid, topic=topic, part=note.part,
+                                 content_hash=hashes[i], mod=mod, prompt=item.prompt_text,
+                                 choices=item.choices, answer=item.answer,
+                                 explanation=item.explanation, slot=note.slot,
                                  file=files.get(note.question.path), source=item.source,
                                  prompt_id=item.prompt))
 
@@ -255,7 +204,7 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
             twins.append(gone)  # the other identity of a question: never published, dropped
             continue
         if gone.removed is None:
-            gone = gone._replace(removed=now)
+            gone = replace(gone, removed=now)
             newly_removed.append(gone)
         kept_removed.append(gone)
 
@@ -265,7 +214,8 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
     else:
         note_type_mod = max(lock.note_type_mod + 1, now)
     kept_removed.sort(key=lambda e: (e.topic, e.guid))
-    new_lock = Lock(fingerprint, note_type_mod,
-                    tuple(sorted(entries + frozen, key=lambda e: e.topic)) + tuple(kept_removed))
-    return Assignment(tuple(identified), note_type_mod, new_lock, tuple(newly_removed),
-                      tuple(twins))
+    new_lock = Lock(note_type_hash=fingerprint, note_type_mod=note_type_mod,
+                    entries=tuple(sorted(entries + frozen, key=lambda e: e.topic))
+                    + tuple(kept_removed))
+    return Assignment(notes=tuple(identified), note_type_mod=note_type_mod, lock=new_lock,
+                      removed=tuple(newly_removed), twins=tuple(twins))

@@ -25,7 +25,7 @@ from .once import computed_once
 from .output import WriteError, write_atomic, write_cache
 from .package import bundle_stride, collection_of, merge_packages
 from .recover import plain_text
-from .render import NOTE_TYPE_ID
+from .records import NOTE_TYPE_ID
 from .versions import (RETIRED_TAG, UPDATED_TAG, DeckState, DeckVersion, Events, advance, day,
                        strip_notice)
 

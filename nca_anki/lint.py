@@ -10,8 +10,7 @@ import re
 from collections import Counter
 
 from .diagnostics import Diagnostic, warning
-from .parse import ParsedFile, Question
-from .topics import Topic
+from .records import ParsedFile, Question, Topic
 
 # Longest-answer giveaway: both thresholds must hold, so short choices ("Volta" against
 # "Pascal") never warn, however different their lengths in proportion.

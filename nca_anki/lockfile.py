@@ -28,7 +28,7 @@ import json
 import re
 
 from .diagnostics import Diagnostic, error, warning
-from .identity import Lock, LockEntry
+from .records import Lock, LockEntry
 
 FORMAT = 2
 LINE_LIMIT = 140  # bytes; the excerpt is cut to keep each question line within it
@@ -139,10 +139,12 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
             problems.append(warning(path, number, f"question {guid} names topic key "
                                     f"{topic_key}, which no T line defines; ignored"))
             continue
-        entry = LockEntry(guid, topic, int(part), content, int(mod), excerpt, (), -1, "",
-                          None if removed == "-" else int(removed),
-                          None if slot == "-" else int(slot), files.get(file_key),
-                          "" if source == "-" else source, "" if prompt == "-" else prompt)
+        entry = LockEntry(guid=guid, topic=topic, part=int(part), content_hash=content,
+                          mod=int(mod), prompt=excerpt, choices=(), answer=-1, explanation="",
+                          removed=None if removed == "-" else int(removed),
+                          slot=None if slot == "-" else int(slot), file=files.get(file_key),
+                          source="" if source == "-" else source,
+                          prompt_id="" if prompt == "-" else prompt)
         if guid in entries:
             earlier = entries[guid][1]
             if earlier != entry:
@@ -152,7 +154,8 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
                 continue
         entries[guid] = (number, entry)
     mod, digest = note_type or (0, "")
-    return (Lock(digest, mod, tuple(e for _, e in entries.values()), lost),
+    return (Lock(note_type_hash=digest, note_type_mod=mod,
+                 entries=tuple(e for _, e in entries.values()), lines_lost=lost),
             tuple(problems))
 
 
@@ -165,15 +168,17 @@ def load_old_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, 
             return None, (error(path, 0, f"lock file format {data.get('format')!r} is not 1; "
                                 "use the nca-anki version that wrote it"),)
         entries = tuple(
-            LockEntry(str(q["guid"]), str(q["topic"]), int(q["part"]), str(q["hash"])[:16],
-                      int(q["mod"]), str(q["prompt"]), tuple(str(c) for c in q["choices"]),
-                      int(q["answer"]), str(q["explanation"]),
-                      None if q.get("removed") is None else int(q["removed"]),
-                      None if q.get("slot") is None else int(q["slot"]),
-                      None if q.get("file") is None else str(q["file"]))
+            LockEntry(guid=str(q["guid"]), topic=str(q["topic"]), part=int(q["part"]),
+                      content_hash=str(q["hash"])[:16], mod=int(q["mod"]),
+                      prompt=str(q["prompt"]), choices=tuple(str(c) for c in q["choices"]),
+                      answer=int(q["answer"]), explanation=str(q["explanation"]),
+                      removed=None if q.get("removed") is None else int(q["removed"]),
+                      slot=None if q.get("slot") is None else int(q["slot"]),
+                      file=None if q.get("file") is None else str(q["file"]))
             for q in data["questions"])
         note_type = data["note_type"]
-        return Lock(str(note_type["hash"])[:16], int(note_type["mod"]), entries), ()
+        return Lock(note_type_hash=str(note_type["hash"])[:16],
+                    note_type_mod=int(note_type["mod"]), entries=entries), ()
     except json.JSONDecodeError as exc:
         return None, (error(path, exc.lineno, f"lock file is not valid JSON ({exc.msg}); "
                             f"{advice}"),)

@@ -16,13 +16,13 @@ Similar questions are only sought within a topic, or towards topics that no long
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .once import computed_once
+from .records import prompt_id
 
 # Below this score a question is new: better a new card than a wrong card's history.
 MATCH_THRESHOLD = 0.6
@@ -47,11 +47,6 @@ _CANDIDATES = 24
 # Optimal assignment is cubic in the size of a group of look-alikes; larger groups (never
 # seen in real banks) are paired best-first.
 _EXACT_LIMIT = 120
-
-
-def prompt_id(prompt: str) -> str:
-    """A prompt's identity key: a hash of its whitespace-normalised text."""
-    return hashlib.sha256(" ".join(prompt.split()).encode()).hexdigest()[:12]
 
 
 def shingles(text: str) -> frozenset[str]:

@@ -21,40 +21,20 @@ import tempfile
 import zipfile
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 import genanki
 from genanki.apkg_col import APKG_COL
 from genanki.apkg_schema import APKG_SCHEMA
 
 from .cache import DeflateCache
-from .render import NoteType
+from .records import DeckSpec, NoteType
 
-
-class PackagedNote(NamedTuple):
-    """A note as it goes into a package. A note ``without_card`` is there only to update
-    the note learners already have (a retired question: versions.py); a new learner gets
-    the note but no card to study (docs/anki-import.md)."""
-
-    guid: str
-    mod: int
-    fields: tuple[str, ...]
-    tags: tuple[str, ...]
-    without_card: bool = False
 
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 # Measured on the 10,000-question benchmark bank plus the seeds (2026-11-30): level 6 is
 # 0.6% larger than level 9 in 59% of the time; level 5 is 10% larger, level 1 33%.
 _ZIP_LEVEL = 6
-
-
-@dataclass(frozen=True)
-class DeckSpec:
-    name: str
-    description: str
-    notes: tuple[PackagedNote, ...]  # in study order
 
 
 class _Note(genanki.Note):

@@ -30,11 +30,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, clip, error, warning
-from .once import computed_once
+from .records import Choice, ParsedFile, Question
 
 TITLE_SUFFIX = "Questions and Answers"
 _SEPARATORS = ("—", "–", "-", "--", "―")
@@ -60,45 +59,6 @@ def _correct_mark(text: str) -> re.Match[str] | None:
     if text.rstrip()[-1:] != ")":
         return None
     return _MARK_RE.search(text)
-
-
-@dataclass(frozen=True)
-class Choice:
-    text: str
-    correct: bool
-    line: int = field(default=0, compare=False)
-
-
-@dataclass(frozen=True)
-class Question:
-    """One question as written; ``prompt``, choices and ``explanation`` are Markdown."""
-
-    number: int
-    prompt: str
-    choices: tuple[Choice, ...]
-    explanation: str
-    path: str = field(default="", compare=False)
-    line: int = field(default=0, compare=False)
-
-    @computed_once  # asked for by several stages, per question
-    def correct_indexes(self) -> tuple[int, ...]:
-        return tuple(i for i, choice in enumerate(self.choices) if choice.correct)
-
-
-@dataclass(frozen=True)
-class ParsedFile:
-    path: str
-    title: str  # as written, without the "— Questions and Answers" suffix
-    name: str  # the title without its part number
-    part: int
-    questions: Sequence[Question]  # a tuple, or built on first use from the parse cache
-    title_line: int = field(default=1, compare=False)  # 0: the file has no title line
-
-    @computed_once
-    def positions(self) -> tuple[int, ...]:
-        """Where each question's correct choice is written (-1: not exactly one marked)."""
-        return tuple(q.correct_indexes[0] if len(q.correct_indexes) == 1 else -1
-                     for q in self.questions)
 
 
 @dataclass(frozen=True)
@@ -460,8 +420,8 @@ class _Parser:
             self.warn(draft.line, f"Question {draft.number} has no explanation")
         if not ok:
             return None
-        return Question(draft.number, prompt, tuple(draft.choices), explanation,
-                        self.path, draft.line)
+        return Question(number=draft.number, prompt=prompt, choices=tuple(draft.choices),
+                        explanation=explanation, path=self.path, line=draft.line)
 
     def check_numbers(self) -> None:
         expected = 1
@@ -491,5 +451,6 @@ def parse(text: str, path: str) -> ParseResult:
         name, part = match.group("name").strip(), int(match.group("part"))
     elif title:
         parser.warn(title_line, "title has no part number at its end; taken as part 1")
-    return ParseResult(ParsedFile(path, title, name, part, questions, title_line),
+    return ParseResult(ParsedFile(path=path, title=title, name=name, part=part,
+                                  questions=questions, title_line=title_line),
                        tuple(parser.diagnostics))

@@ -20,10 +20,9 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, error, warning
 from .files import is_bundle
-from .identity import Lock, LockEntry, fields_hash, source_hash
-from .match import prompt_id
-from .package import PackagedNote
-from .render import FIELDS, LABELS, NOTE_TYPE_ID, NoteType
+from .identity import fields_hash, source_hash
+from .records import (FIELDS, LABELS, NOTE_TYPE_ID, Lock, LockEntry, NoteType,
+                      PackagedNote, prompt_id)
 from .versions import RETIRED_TAG, content_tags, strip_notice
 
 _TAG_RE = re.compile(r"<[^>]+>")
@@ -70,21 +69,23 @@ def read_deck(path: Path) -> PublishedDeck:
     note_type = None
     if model is not None:
         template = model["tmpls"][0]
-        note_type = NoteType(NOTE_TYPE_ID, model["name"],
-                             tuple(f["name"] for f in model["flds"]), template["name"],
-                             template["qfmt"], template["afmt"], model["css"])
+        note_type = NoteType(id=NOTE_TYPE_ID, name=model["name"],
+                             fields=tuple(f["name"] for f in model["flds"]),
+                             template_name=template["name"], front=template["qfmt"],
+                             back=template["afmt"], css=model["css"])
     dids = {did for *_, did in rows if did is not None}
     names = {decks[did]["name"]: decks[did].get("desc", "") for did in dids if did in decks}
     name = min(names) if names else ""
     return PublishedDeck(name, names.get(name, ""), note_type,
                          int(model["mod"]) if model else 0,
-                         tuple(PackagedNote(guid, int(mod), tuple(flds.split("\x1f")),
-                                            tuple(tags.split()), did is None)
+                         tuple(PackagedNote(guid=guid, mod=int(mod),
+                                            fields=tuple(flds.split("\x1f")),
+                                            tags=tuple(tags.split()), without_card=did is None)
                                for guid, mod, flds, tags, did in rows))
 
 
-def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple[str, ...],
-           without_card: bool = False) -> LockEntry | None:
+def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple[str, ...]
+           ) -> LockEntry | None:
     if len(fields) != len(FIELDS):
         return None
     removed = None
@@ -99,8 +100,10 @@ def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple
     answer = LABELS.index(letter) if letter in LABELS[:len(choices)] else -1
     part = next((int(m.group(1)) for t in tags if (m := _PART_RE.search(t))), 1)
     prompt, explanation = plain_text(field["Prompt"]), plain_text(field["Explanation"])
-    return LockEntry(guid, topic, part, fields_hash(fields, tags), mod, prompt, choices, answer,
-                     explanation, removed=removed, slot=answer if answer >= 0 else None,
+    return LockEntry(guid=guid, topic=topic, part=part, content_hash=fields_hash(fields, tags),
+                     mod=mod, prompt=prompt, choices=choices, answer=answer,
+                     explanation=explanation, removed=removed,
+                     slot=answer if answer >= 0 else None,
                      source=source_hash(prompt, choices, answer, explanation),
                      prompt_id=prompt_id(prompt))
 
@@ -139,7 +142,8 @@ def _read_published(out: Path, topics_by_deck: Mapping[str, str],
         note_types.append((deck.note_type_mod, deck.note_type))
         topic = topics_by_deck.get(deck.name, deck.name.split("::")[-1])
         entries += [e for note in deck.notes
-                    if note.guid not in skip and (e := _entry(topic, *note)) is not None]
+                    if note.guid not in skip and (e := _entry(
+                        topic, note.guid, note.mod, note.fields, note.tags)) is not None]
     return _Published(entries, note_types, problems)
 
 
@@ -172,6 +176,6 @@ def recover_lock(out: Path, topics_by_deck: Mapping[str, str], lock_shown: str
     problems.append(warning(lock_shown, 0, f"lock file missing: recovered the identities of "
                             f"{len(unique)} questions from {len(note_types)} deck(s) in "
                             f"{out.as_posix()}; commit the new {lock_shown}"))
-    return (Lock(note_type.fingerprint, mod,
-                 tuple(sorted(unique.values(), key=lambda e: (e.topic, e.guid)))),
+    return (Lock(note_type_hash=note_type.fingerprint, note_type_mod=mod,
+                 entries=tuple(sorted(unique.values(), key=lambda e: (e.topic, e.guid)))),
             tuple(problems))

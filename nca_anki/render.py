@@ -11,9 +11,7 @@ and undefined variables as errors, and the note type is checked as Anki would ch
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
-import string
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -28,23 +26,10 @@ from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup, escape
 
 from .diagnostics import Diagnostic, clip, error
-from .parse import Question
-from .shuffle import Layout
-from .topics import Topic
-
-# The note type's identity. Anki matches note types by id, and any change to the field
-# names/order or template names is a schema change that strands every learner's notes in a
-# duplicated "+ " note type (docs/anki-import.md). These values are frozen: do not edit.
-NOTE_TYPE_ID = 1607392319_001
-NOTE_TYPE_NAME = "NCA Multiple Choice (nca-anki)"
-CARD_TEMPLATE_NAME = "Multiple choice"
-FIELDS = ("Prompt", "Choices", "Answer", "Explanation", "Source")
-# What Anki itself fills in a template besides the note's fields.
-SPECIAL_FIELDS = ("FrontSide", "Tags", "Type", "Deck", "Subdeck", "Card", "CardFlag", "CardID")
+from .records import (CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
+                      SPECIAL_FIELDS, Layout, NoteType, Question, RenderedNote, Topic)
 
 _NOTE_TYPE_FILES = ("front.html", "back.html", "style.css")  # choices.html is per note
-LABELS = tuple(string.ascii_uppercase[:10])  # choices beyond J are an error
-
 _ALLOWED_TAGS = {
     "p", "br", "strong", "em", "b", "i", "code", "pre", "ul", "ol", "li", "blockquote",
     "a", "sub", "sup", "hr", "h1", "h2", "h3", "h4", "table", "thead", "tbody", "tr",
@@ -54,37 +39,6 @@ _ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"align"},
 # One sanitiser for the whole build: building one per call costs more than the cleaning.
 _CLEANER = nh3.Cleaner(tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRIBUTES,
                        url_schemes={"http", "https", "mailto"})
-
-
-@dataclass(frozen=True)
-class NoteType:
-    id: int
-    name: str
-    fields: tuple[str, ...]
-    template_name: str
-    front: str
-    back: str
-    css: str
-
-    @property
-    def fingerprint(self) -> str:
-        """Changes whenever anything Anki stores for the note type changes."""
-        parts = (self.name, *self.fields, self.template_name, self.front, self.back, self.css)
-        return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
-
-
-@dataclass(frozen=True)
-class RenderedNote:
-    """A question's note fields in ``FIELDS`` order, ready for identity and packaging."""
-
-    question: Question
-    part: int
-    fields: tuple[str, ...]
-    tags: tuple[str, ...]
-    slot: int | None = None  # where the correct choice sits in the static order (the lock keeps it)
-    # identity.note_hashes() of this note, when worked out where it was rendered (on a
-    # worker, in parallel); None: identity works them out.
-    hashes: tuple[str, str, str, str] | None = None
 
 
 class _Verbatim(InlineProcessor):
@@ -362,8 +316,8 @@ class Renderer:
                     *self._check_anki_template("back.html", back, front=False)]
         if problems:
             return None, tuple(problems)
-        return NoteType(NOTE_TYPE_ID, NOTE_TYPE_NAME, FIELDS, CARD_TEMPLATE_NAME,
-                        front, back, css), ()
+        return NoteType(id=NOTE_TYPE_ID, name=NOTE_TYPE_NAME, fields=FIELDS,
+                        template_name=CARD_TEMPLATE_NAME, front=front, back=back, css=css), ()
 
     def _check_anki_template(self, name: str, text: str, *, front: bool
                              ) -> list[Diagnostic]:
@@ -434,8 +388,8 @@ class Renderer:
             explanation.html,
             str(source),
         )
-        return RenderedNote(question, part, fields, (f"{topic.slug}::part-{part}",),
-                            layout.slot), ()
+        return RenderedNote(question=question, part=part, fields=fields,
+                            tags=(f"{topic.slug}::part-{part}",), slot=layout.slot), ()
 
 
 class _ChoiceView(NamedTuple):

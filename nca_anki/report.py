@@ -13,7 +13,7 @@ from . import diagnostics as diag
 from .diagnostics import Diagnostic
 
 if TYPE_CHECKING:
-    from .identity import LockEntry
+    from .records import LockEntry
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,8 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from .records import Layout, prompt_id, Question
 
-from .match import prompt_id
-from .parse import Question
 
 # Choices that only make sense in one place: "All of the above", "None of these" …
 _PINNED_RE = re.compile(
@@ -40,22 +38,6 @@ _LETTERED_RE = re.compile(
 _LONE_LETTER_RE = re.compile(r"[A-J](?<![\w/][A-J])(?![\w'’])")
 # Markdown code spans are not prose: `A and B` in code names no choice.
 _CODE_RE = re.compile(r"`[^`]*`")
-
-
-@dataclass(frozen=True)
-class Layout:
-    """How a question's choices are laid out on the card.
-
-    ``order`` lists the source choices (their index in the question) in the order the
-    card shows them without JavaScript; ``pinned`` holds source indexes that never move;
-    ``shuffle`` says whether the card may reorder the others on each review.
-    """
-
-    order: tuple[int, ...]
-    pinned: frozenset[int]
-    shuffle: bool
-    reason: str = ""  # why the choices stay as written
-    slot: int | None = None  # where the correct choice sits in ``order``, if it was placed
 
 
 def _prose(text: str) -> str:
@@ -128,8 +110,8 @@ def plan(questions: Sequence[Question], shuffle: bool = True,
         reason = _fixed_reason(question, pinned, shuffle)
         correct = question.correct_indexes
         if reason or len(correct) != 1 or correct[0] in pinned:
-            layouts[n] = Layout(tuple(range(count)), pinned, False,
-                                reason or "the correct choice cannot move")
+            layouts[n] = Layout(order=tuple(range(count)), pinned=pinned, shuffle=False,
+                                reason=reason or "the correct choice cannot move")
             continue
         places = [i for i in range(count) if i not in pinned]
         slot = kept.get(prompt_id(question.prompt))
@@ -154,7 +136,7 @@ def _arrange(question: Question, pinned: frozenset[int], places: list[int], slot
         [i for i in places if i != correct], prompt_key(question.prompt)))
     order = tuple(i if i in pinned else correct if i == slot else next(distractors)
                   for i in range(len(question.choices)))
-    return Layout(order, pinned, True, slot=slot)
+    return Layout(order=order, pinned=pinned, shuffle=True, slot=slot)
 
 
 def as_written(question: Question) -> Layout:

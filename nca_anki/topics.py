@@ -9,37 +9,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 
 from .config import Config, deck_name_problem
 from .diagnostics import Diagnostic, error, warning
-from .once import computed_once
-from .parse import ParsedFile, Question
+from .records import ParsedFile, Topic
 
 _REPEAT_RE = re.compile(r"\b(?P<phrase>\w+(?:\s+\w+){0,5}?)\s+(?P=phrase)\b", re.IGNORECASE)
 _SLUG_MAX = 80
-
-
-@dataclass(frozen=True)
-class Topic:
-    name: str  # cleaned from the titles; key for deck-name overrides
-    deck_name: str  # full Anki deck name, "Parent::Leaf"
-    slug: str  # output file name without ".apkg"
-    files: tuple[ParsedFile, ...]  # sorted by part
-
-    @computed_once  # asked for per question by several stages
-    def questions(self) -> tuple[tuple[int, Question], ...]:
-        """(part, question) in study order: by part, then as written."""
-        return tuple((f.part, q) for f in self.files for q in f.questions)
-
-    @property
-    def count(self) -> int:
-        """How many questions, without building them (see cache.py's parse cache)."""
-        return sum(len(f.questions) for f in self.files)
-
-    @property
-    def paths(self) -> tuple[str, ...]:
-        return tuple(f.path for f in self.files)
 
 
 def clean_topic_name(name: str, parent_deck: str) -> str:
@@ -155,7 +131,8 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
                 problems.append(error(member.path, member.title_line, f"deck name {leaf!r} {why}; set one in "
                                       "nca-anki.toml [deck_names]"))
             continue
-        topics.append(Topic(name, *deck_for(name, config), tuple(members)))
+        deck_name, slug = deck_for(name, config)
+        topics.append(Topic(name=name, deck_name=deck_name, slug=slug, files=tuple(members)))
 
     for section, table in (("deck_names", config.deck_names), ("shuffle", config.shuffle)):
         for key in sorted(set(table) - set(by_name)):

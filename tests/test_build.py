@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import re
 import shutil
@@ -14,7 +16,7 @@ from conftest import REPO
 from nca_anki.build import BuildOptions, build
 from nca_anki.files import is_bundle
 from nca_anki.lockfile import load_lock
-from nca_anki.match import prompt_id
+from nca_anki.records import prompt_id
 from nca_anki.recover import read_deck
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
@@ -29,7 +31,7 @@ def options(root: Path, **kwargs) -> BuildOptions:
 
 def lock_entries(root: Path) -> list[dict]:
     lock, _ = load_lock((root / "source" / "nca-anki.lock").read_text(encoding="utf-8"), "")
-    return [e._asdict() for e in lock.entries]
+    return [dataclasses.asdict(e) for e in lock.entries]
 
 
 def test_unreadable_title_keeps_the_topic_its_questions_belong_to(project):

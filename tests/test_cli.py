@@ -11,7 +11,7 @@ from importlib.metadata import PackageNotFoundError, distribution
 import pytest
 
 from conftest import REPO
-from nca_anki.cli import main, run
+from nca_anki.cli import run
 
 
 def test_help_and_usage_errors_exit_0_and_2(cli):

@@ -22,7 +22,7 @@ from anki_client import (cards_in_deck, deck_names, html_to_text, import_package
 from conftest import archive_entries
 from nca_anki.files import CACHE_FOLDERS, INDEX_FILES, is_bundle
 from nca_anki.recover import read_deck
-from nca_anki.render import NOTE_TYPE_NAME
+from nca_anki.records import NOTE_TYPE_NAME
 
 DECKS = {
     "nca-ai-deep-learning-frameworks-4.txt":

@@ -6,19 +6,17 @@ import re
 from dataclasses import replace
 
 from nca_anki.versions import retired_mod, revived_mod
-from nca_anki.identity import Assignment, Lock, assign, content_hash, note_hashes
-from nca_anki.parse import Choice, Question
-from nca_anki.render import (
-    CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, RenderedNote,
-)
+from nca_anki.identity import assign, content_hash, note_hashes
+from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
+                              Assignment, Choice, Lock, NoteType, Question, RenderedNote)
 
 T0 = 1_700_000_000
 T1 = T0 + 3_600
 T2 = T0 + 7_200
 
-NOTE_TYPE = NoteType(NOTE_TYPE_ID, NOTE_TYPE_NAME, FIELDS, CARD_TEMPLATE_NAME,
-                     "{{Prompt}}<br>{{Choices}}", "{{FrontSide}}<hr id=answer>{{Answer}}",
-                     ".card { color: black; }")
+NOTE_TYPE = NoteType(id=NOTE_TYPE_ID, name=NOTE_TYPE_NAME, fields=FIELDS,
+                     template_name=CARD_TEMPLATE_NAME, front="{{Prompt}}<br>{{Choices}}",
+                     back="{{FrontSide}}<hr id=answer>{{Answer}}", css=".card { color: black; }")
 
 BANK = (
     ("Which GPU architecture first introduced Tensor Cores?",
@@ -36,12 +34,14 @@ BANK = (
 def make_note(prompt: str, choices: tuple[str, ...], correct: int = 0,
               explanation: str = "See the documentation.", part: int = 1, number: int = 1,
               slug: str = "deep-learning", deck: str = "Deep Learning") -> RenderedNote:
-    question = Question(number, prompt,
-                        tuple(Choice(c, i == correct) for i, c in enumerate(choices)),
-                        explanation, f"source/{slug}-{part}.txt", 2 + 6 * number)
+    question = Question(number=number, prompt=prompt,
+                        choices=tuple(Choice(c, i == correct) for i, c in enumerate(choices)),
+                        explanation=explanation, path=f"source/{slug}-{part}.txt",
+                        line=2 + 6 * number)
     fields = (prompt, "<ol>" + "".join(f"<li>{c}</li>" for c in choices) + "</ol>",
               "ABCDEFGHIJ"[correct], f"<p>{explanation}</p>", f"{deck} — part {part}")
-    return RenderedNote(question, part, fields, (f"{slug}::part-{part}",))
+    return RenderedNote(question=question, part=part, fields=fields,
+                        tags=(f"{slug}::part-{part}",))
 
 
 def bank(topic: str = "Deep Learning", start: int = 1) -> tuple[tuple[str, RenderedNote], ...]:
@@ -50,7 +50,7 @@ def bank(topic: str = "Deep Learning", start: int = 1) -> tuple[tuple[str, Rende
 
 
 def by_prompt(result: Assignment) -> dict[str, tuple[str, int, str]]:
-    return {n.note.question.prompt: (n.guid, n.mod, n.status) for n in result.notes}
+    return {n.note.question.prompt: (n.guid, n.mod, n.status.value) for n in result.notes}
 
 
 # --- first build ---------------------------------------------------------------------------
@@ -58,7 +58,7 @@ def by_prompt(result: Assignment) -> dict[str, tuple[str, int, str]]:
 def test_fresh_lock_makes_every_note_new() -> None:
     notes = bank()
     result = assign(notes, NOTE_TYPE, Lock(), frozenset(), T0)
-    assert [n.status for n in result.notes] == ["new"] * 4
+    assert [n.status.value for n in result.notes] == ["new"] * 4
     assert [n.mod for n in result.notes] == [T0] * 4
     assert [n.note for n in result.notes] == [note for _, note in notes]
     assert {n.topic for n in result.notes} == {"Deep Learning"}
@@ -111,7 +111,7 @@ def test_identical_questions_get_distinct_stable_guids() -> None:
     first = assign(notes, NOTE_TYPE, Lock(), frozenset(), T0)
     assert len({n.guid for n in first.notes}) == 2
     second = assign(notes, NOTE_TYPE, first.lock, frozenset(), T1)
-    assert [(n.guid, n.status) for n in second.notes] == [
+    assert [(n.guid, n.status.value) for n in second.notes] == [
         (n.guid, "unchanged") for n in first.notes]
 
 
@@ -120,7 +120,7 @@ def test_identical_questions_get_distinct_stable_guids() -> None:
 def test_second_build_with_same_notes_is_unchanged() -> None:
     first = assign(bank(), NOTE_TYPE, Lock(), frozenset(), T0)
     second = assign(bank(), NOTE_TYPE, first.lock, frozenset(), T1)
-    assert [(n.guid, n.mod, n.status) for n in second.notes] == [
+    assert [(n.guid, n.mod, n.status.value) for n in second.notes] == [
         (n.guid, T0, "unchanged") for n in first.notes]
     assert second.lock == first.lock
     assert second.note_type_mod == T0
@@ -134,7 +134,7 @@ def test_typo_fix_keeps_guid_and_bumps_mod_to_now() -> None:
     notes[1] = ("Deep Learning", make_note(prompt.replace("Inference", "Inferense"), choices,
                                            correct, number=2))
     second = assign(tuple(notes), NOTE_TYPE, first.lock, frozenset(), T1)
-    assert [(n.guid, n.mod, n.status) for n in second.notes] == [
+    assert [(n.guid, n.mod, n.status.value) for n in second.notes] == [
         (first.notes[0].guid, T0, "unchanged"),
         (first.notes[1].guid, T1, "changed"),
         (first.notes[2].guid, T0, "unchanged"),
@@ -153,12 +153,12 @@ def test_changed_mod_is_strictly_newer_even_when_the_clock_is_behind() -> None:
                                            explanation="Volta, 2017.", number=1))
     second = assign(tuple(notes), NOTE_TYPE, first.lock, frozenset(), T0)  # clock went back
     changed = second.notes[0]
-    assert (changed.guid, changed.status, changed.mod) == (first.notes[0].guid, "changed",
+    assert (changed.guid, changed.status.value, changed.mod) == (first.notes[0].guid, "changed",
                                                            T1 + 1)
     assert changed.mod > first.notes[0].mod
     # Equal clock: still strictly newer.
     third = assign(tuple(bank()), NOTE_TYPE, second.lock, frozenset(), T1 + 1)
-    assert (third.notes[0].status, third.notes[0].mod) == ("changed", T1 + 2)
+    assert (third.notes[0].status.value, third.notes[0].mod) == ("changed", T1 + 2)
 
 
 def test_explanation_only_edit_is_changed_with_same_guid() -> None:
@@ -169,7 +169,7 @@ def test_explanation_only_edit_is_changed_with_same_guid() -> None:
                                            explanation="cuDNN: convolutions, pooling, RNNs.",
                                            number=3))
     second = assign(tuple(notes), NOTE_TYPE, first.lock, frozenset(), T1)
-    assert [n.status for n in second.notes] == ["unchanged", "unchanged", "changed", "unchanged"]
+    assert [n.status.value for n in second.notes] == ["unchanged", "unchanged", "changed", "unchanged"]
     assert (second.notes[2].guid, second.notes[2].mod) == (first.notes[2].guid, T1)
 
 
@@ -178,7 +178,7 @@ def test_moving_a_question_to_another_part_keeps_its_guid() -> None:
     prompt, choices, correct = BANK[3]
     notes = bank()[:3] + (("Deep Learning", make_note(prompt, choices, correct, part=2)),)
     second = assign(notes, NOTE_TYPE, first.lock, frozenset(), T1)
-    assert (second.notes[3].guid, second.notes[3].status) == (first.notes[3].guid, "changed")
+    assert (second.notes[3].guid, second.notes[3].status.value) == (first.notes[3].guid, "changed")
     assert [e.part for e in second.lock.entries if e.guid == first.notes[3].guid] == [2]
 
 
@@ -189,7 +189,7 @@ def test_inserting_a_question_at_the_front_and_renumbering() -> None:
         ("Nsight Compute", "DeepStream", "Riva", "Triton"), 0, number=1))
     notes = (newcomer,) + bank(start=2)  # every old question renumbered
     second = assign(notes, NOTE_TYPE, first.lock, frozenset(), T1)
-    assert [n.status for n in second.notes] == ["new", "unchanged", "unchanged", "unchanged",
+    assert [n.status.value for n in second.notes] == ["new", "unchanged", "unchanged", "unchanged",
                                                 "unchanged"]
     assert [(n.guid, n.mod) for n in second.notes[1:]] == [
         (n.guid, n.mod) for n in first.notes]
@@ -203,23 +203,23 @@ def test_deleted_question_is_kept_as_removed_and_revives_with_old_guid() -> None
     gone = first.notes[1]
     without = bank()[:1] + bank()[2:]
     second = assign(without, NOTE_TYPE, first.lock, frozenset(), T1)
-    assert [n.status for n in second.notes] == ["unchanged"] * 3
+    assert [n.status.value for n in second.notes] == ["unchanged"] * 3
     old_entry = [e for e in first.lock.entries if e.guid == gone.guid][0]
-    assert second.removed == (old_entry._replace(removed=T1),)
+    assert second.removed == (replace(old_entry, removed=T1),)
     assert [e for e in second.lock.entries if e.removed is not None] == [
-        old_entry._replace(removed=T1)]
+        replace(old_entry, removed=T1)]
     assert len(second.lock.entries) == 4
 
     # Still gone a build later: kept, with its original removal time, not reported again.
     third = assign(without, NOTE_TYPE, second.lock, frozenset(), T2)
     assert third.removed == ()
     assert [e for e in third.lock.entries if e.removed is not None] == [
-        old_entry._replace(removed=T1)]
+        replace(old_entry, removed=T1)]
 
     # Back in the source: the old GUID, and a mod newer than its retired note's
     # (versions.py), so re-importing takes the withdrawal notice off learners' cards.
     fourth = assign(bank(), NOTE_TYPE, third.lock, frozenset(), T2 + 1)
-    assert (fourth.notes[1].guid, fourth.notes[1].status) == (gone.guid, "changed")
+    assert (fourth.notes[1].guid, fourth.notes[1].status.value) == (gone.guid, "changed")
     assert fourth.notes[1].mod == revived_mod(T0, T1, T2 + 1) > retired_mod(T0, T1)
     assert all(e.removed is None for e in fourth.lock.entries)
     assert fourth.removed == ()
@@ -232,7 +232,7 @@ def test_different_question_replacing_another_gets_a_new_guid() -> None:
         "Which tool profiles individual CUDA kernels?",
         ("Nsight Compute", "DeepStream", "Riva", "Omniverse"), 0, number=2))
     second = assign(tuple(notes), NOTE_TYPE, first.lock, frozenset(), T1)
-    assert second.notes[1].status == "new"
+    assert second.notes[1].status.value == "new"
     assert second.notes[1].guid not in {n.guid for n in first.notes}
     assert [e.guid for e in second.removed] == [first.notes[1].guid]
 
@@ -248,7 +248,7 @@ def test_different_question_with_stock_stem_gets_a_new_guid() -> None:
         "DALI moves decoding and augmentation from the CPU to the GPU."))
     first = assign((old,), NOTE_TYPE, Lock(), frozenset(), T0)
     second = assign((new,), NOTE_TYPE, first.lock, frozenset(), T1)
-    assert second.notes[0].status == "new"
+    assert second.notes[0].status.value == "new"
     assert second.notes[0].guid != first.notes[0].guid
 
 
@@ -265,7 +265,7 @@ def test_same_question_reworded_throughout_keeps_its_guid() -> None:
            "step, so the effective batch is N times larger."))
     first = assign((old,), NOTE_TYPE, Lock(), frozenset(), T0)
     second = assign((new,), NOTE_TYPE, first.lock, frozenset(), T1)
-    assert (second.notes[0].status, second.notes[0].guid) == ("changed", first.notes[0].guid)
+    assert (second.notes[0].status.value, second.notes[0].guid) == ("changed", first.notes[0].guid)
 
 
 def test_exact_content_match_wins_over_similarity() -> None:
@@ -274,7 +274,7 @@ def test_exact_content_match_wins_over_similarity() -> None:
     b = ("DL", make_note(prompt, choices, correct, explanation="B."))
     first = assign((a, b), NOTE_TYPE, Lock(), frozenset(), T0)
     swapped = assign((b, a), NOTE_TYPE, first.lock, frozenset(), T1)
-    assert [(n.guid, n.status) for n in swapped.notes] == [
+    assert [(n.guid, n.status.value) for n in swapped.notes] == [
         (first.notes[1].guid, "unchanged"), (first.notes[0].guid, "unchanged")]
 
 
@@ -289,7 +289,7 @@ def test_frozen_topic_entries_are_carried_over_untouched() -> None:
                     T1)
     assert second.removed == ()
     assert [e for e in second.lock.entries if e.topic == "GPU Computing"] == frozen_entries
-    assert [n.status for n in second.notes] == ["unchanged"] * 4
+    assert [n.status.value for n in second.notes] == ["unchanged"] * 4
 
     # Without freezing, the same build would remove them.
     unfrozen = assign(bank("Deep Learning"), NOTE_TYPE, first.lock, frozenset(), T1)
@@ -304,7 +304,7 @@ def test_notes_never_match_a_frozen_topic_entry() -> None:
     moved = (("Deep Learning", make_note(prompt, choices, correct, slug="gpu-computing",
                                          deck="GPU Computing")),)
     second = assign(moved, NOTE_TYPE, first.lock, frozenset({"GPU Computing"}), T1)
-    assert second.notes[0].status == "new"
+    assert second.notes[0].status.value == "new"
     assert second.notes[0].guid not in {n.guid for n in first.notes}
     assert [e for e in second.lock.entries if e.topic == "GPU Computing"] == \
         list(first.lock.entries)
@@ -319,7 +319,7 @@ def test_note_type_mod_kept_when_fingerprint_same_and_bumped_when_css_changes() 
     bumped = assign(bank(), restyled, same.lock, frozenset(), T2)
     assert (bumped.note_type_mod, bumped.lock.note_type_mod) == (T2, T2)
     assert bumped.lock.note_type_hash == restyled.fingerprint != NOTE_TYPE.fingerprint
-    assert [n.status for n in bumped.notes] == ["unchanged"] * 4
+    assert [n.status.value for n in bumped.notes] == ["unchanged"] * 4
 
     # A clock behind the lock still gives a strictly newer note type.
     back = assign(bank(), NOTE_TYPE, bumped.lock, frozenset(), T0)

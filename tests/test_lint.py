@@ -10,7 +10,8 @@ from nca_anki.config import Config
 from nca_anki.diagnostics import Severity
 from nca_anki.lint import giveaways, visible_length
 from nca_anki.parse import parse
-from nca_anki.topics import Topic, group_topics
+from nca_anki.topics import group_topics
+from nca_anki.records import Topic
 
 PATH = "source/topic-1.txt"
 CLUSTER = "correct answers cluster on "

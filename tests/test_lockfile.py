@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 from nca_anki.diagnostics import error, warning
-from nca_anki.identity import Lock, LockEntry, assign, with_texts
+from nca_anki.identity import assign, with_texts
+from nca_anki.records import Lock, LockEntry
 from nca_anki.lockfile import LINE_LIMIT, dump_lock, future_mods, load_lock, load_old_lock
 from test_identity import NOTE_TYPE, T0, T1, T2, bank
 
@@ -40,12 +42,15 @@ def test_round_trip_keeps_every_identity_and_the_text_stays_out() -> None:
 
 
 def test_format_is_one_sorted_line_per_question_within_the_limit() -> None:
-    entry = LockEntry("nca-00000000000000b2", "Tópic", 2, "0123456789abcdef", 1_795_970_519,
-                      "A very long prompt " * 12, ("a", "b"), 1, "Why.", slot=1,
+    entry = LockEntry(guid="nca-00000000000000b2", topic="Tópic", part=2,
+                      content_hash="0123456789abcdef", mod=1_795_970_519,
+                      prompt="A very long prompt " * 12, choices=("a", "b"), answer=1,
+                      explanation="Why.", slot=1,
                       file="tópic-2.txt", source="fedcba9876543210", prompt_id="0123456789ab")
-    other = entry._replace(guid="nca-00000000000000a1", topic="Another", removed=T2, slot=None,
+    other = replace(entry, guid="nca-00000000000000a1", topic="Another", removed=T2, slot=None,
                     prompt="Short?", file=None)
-    lines = dump_lock(Lock("abcdef0123456789", 5, (entry, other))).splitlines()
+    lines = dump_lock(Lock(note_type_hash="abcdef0123456789", note_type_mod=5,
+                          entries=(entry, other))).splitlines()
     assert lines[0].startswith("# nca-anki lock 2: ")
     assert lines[1] == "N abcdef0123456789 5"
     assert [line[:2] for line in lines[2:]] == ["T ", "T ", "F ", "Q ", "Q "]
@@ -110,8 +115,9 @@ def test_the_previous_format_is_read_in_full_for_migration() -> None:
          "choices": ["x", "y"], "answer": 1, "explanation": "E.", "slot": 0}]}
     lock, problems = load_old_lock(json.dumps(data), "source/nca-anki.lock.json")
     assert problems == ()
-    assert lock == Lock("a" * 16, 5, (LockEntry("nca-1", "T", 2, "b" * 16, 7, "P?", ("x", "y"),
-                                                1, "E.", slot=0),))
+    assert lock == Lock(note_type_hash="a" * 16, note_type_mod=5, entries=(LockEntry(
+        guid="nca-1", topic="T", part=2, content_hash="b" * 16, mod=7, prompt="P?",
+        choices=("x", "y"), answer=1, explanation="E.", slot=0),))
 
 
 @pytest.mark.parametrize("text, message", [
@@ -132,8 +138,9 @@ def test_texts_come_back_by_guid_without_touching_identities() -> None:
 
 
 def test_future_mods_warns_about_clock() -> None:
-    lock = Lock("h", T2, (LockEntry("g1", "T", 1, "h", T2, "p", (), 0, ""),
-                          LockEntry("g2", "T", 1, "h", T0, "p", (), 0, "")))
+    lock = Lock(note_type_hash="h", note_type_mod=T2, entries=tuple(
+        LockEntry(guid=guid, topic="T", part=1, content_hash="h", mod=mod, prompt="p",
+                  choices=(), answer=0, explanation="") for guid, mod in (("g1", T2), ("g2", T0))))
     assert future_mods(lock, T1, LOCK_PATH) == (warning(
         LOCK_PATH, 0, "2 time(s) in the lock file are ahead of this machine's clock; "
                       "check the clock"),)

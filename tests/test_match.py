@@ -8,7 +8,8 @@ from dataclasses import replace
 from hypothesis import given, settings, strategies as st
 
 import nca_anki.match as match
-from nca_anki.identity import Lock, assign
+from nca_anki.identity import assign
+from nca_anki.records import Lock
 from test_identity import NOTE_TYPE, T0, T1, make_note
 
 TOPIC = "Deep Learning"
@@ -18,7 +19,7 @@ def guid_after(before, after) -> tuple[str, str, str]:
     """(GUID before, GUID after, status) of one question edited from ``before`` to ``after``."""
     first = assign(((TOPIC, before),), NOTE_TYPE, Lock(), frozenset(), T0)
     second = assign(((TOPIC, after),), NOTE_TYPE, first.lock, frozenset(), T1)
-    return first.notes[0].guid, second.notes[0].guid, second.notes[0].status
+    return first.notes[0].guid, second.notes[0].guid, second.notes[0].status.value
 
 
 def test_prompt_kept_word_for_word_while_everything_else_is_reworded_keeps_the_guid():
@@ -71,7 +72,7 @@ def test_template_edit_matches_every_note_by_its_text_without_similarity(monkeyp
     monkeypatch.setattr(match, "similarity", lambda a, b: (next(calls), real(a, b))[1])
     second = assign(relaid, NOTE_TYPE, first.lock, frozenset(), T1)
     assert [n.guid for n in second.notes] == [n.guid for n in first.notes]
-    assert {n.status for n in second.notes} == {"changed"}
+    assert {n.status.value for n in second.notes} == {"changed"}
     assert next(calls) == 0
 
 

@@ -13,18 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from nca_anki.package import DeckSpec, PackagedNote, build_package, deck_id
-from nca_anki.parse import Choice, Question
-from nca_anki.render import (
-    CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, Renderer,
-)
+from nca_anki.package import build_package, deck_id
+from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
+                              Choice, DeckSpec, NoteType, PackagedNote, Question, Topic)
+from nca_anki.render import Renderer
 from nca_anki.shuffle import as_written
-from nca_anki.topics import Topic
 
 T0 = 1_700_000_000
-NOTE_TYPE = NoteType(NOTE_TYPE_ID, NOTE_TYPE_NAME, FIELDS, CARD_TEMPLATE_NAME,
-                     "{{Prompt}}<br>{{Choices}}", "{{FrontSide}}<hr id=answer>{{Answer}}",
-                     ".card { color: black; }")
+NOTE_TYPE = NoteType(id=NOTE_TYPE_ID, name=NOTE_TYPE_NAME, fields=FIELDS,
+                     template_name=CARD_TEMPLATE_NAME, front="{{Prompt}}<br>{{Choices}}",
+                     back="{{FrontSide}}<hr id=answer>{{Answer}}", css=".card { color: black; }")
 DECK = "NCA::Deep Learning"
 
 
@@ -32,8 +30,8 @@ def identified(number: int, mod: int, guid: str | None = None, part: int = 1) ->
     prompt = f"Question number {number}?"
     fields = (prompt, "<ol><li>Yes</li><li>No</li></ol>", "A", f"<p>Because {number}.</p>",
               f"Deep Learning — part {part}")
-    return PackagedNote(guid or f"nca-{number:016x}", mod, fields,
-                        (f"deep-learning::part-{part}",))
+    return PackagedNote(guid=guid or f"nca-{number:016x}", mod=mod, fields=fields,
+                        tags=(f"deep-learning::part-{part}",))
 
 
 NOTES = (identified(1, T0 + 10), identified(2, T0), identified(3, T0 + 500, part=2))
@@ -76,7 +74,7 @@ def test_same_input_gives_identical_bytes() -> None:
 
 
 def test_different_mod_gives_different_bytes() -> None:
-    changed = SPEC.notes[:1] + (SPEC.notes[1]._replace(mod=T0 + 1),) + SPEC.notes[2:]
+    changed = SPEC.notes[:1] + (replace(SPEC.notes[1], mod=T0 + 1),) + SPEC.notes[2:]
     assert build_package(SPEC, NOTE_TYPE, T0) != build_package(replace(SPEC, notes=changed),
                                                                NOTE_TYPE, T0)
 
@@ -191,7 +189,7 @@ def test_bundle_ids_are_each_deck_s_own_moved_into_its_range_and_stay_put() -> N
     cards = [cid for _, cid, _ in rows.values()]
     assert len(set(notes)) == len(set(cards)) == 12
     edited = list(decks[1].notes)
-    edited[2] = edited[2]._replace(mod=T0 + 999, fields=("Reworded?", *edited[2].fields[1:]))
+    edited[2] = replace(edited[2], mod=T0 + 999, fields=("Reworded?", *edited[2].fields[1:]))
     edited.append(identified(99, T0 + 1000, guid="nca-1-new"))
     after = _bundle_rows([decks[0], replace(decks[1], notes=tuple(edited)), decks[2]])
     assert {g: r for g, r in after.items() if g != "nca-1-new"} == rows
@@ -229,12 +227,13 @@ def test_package_from_real_templates() -> None:
     renderer = Renderer(templates, "templates")
     note_type, problems = renderer.note_type()
     assert problems == ()
-    topic = Topic("Deep Learning", DECK, "deep-learning", ())
-    question = Question(1, "What is `nvcc`?", (Choice("A compiler", True),
-                                                Choice("A & B", False)), "**Yes.**")
+    topic = Topic(name="Deep Learning", deck_name=DECK, slug="deep-learning", files=())
+    question = Question(number=1, prompt="What is `nvcc`?",
+                        choices=(Choice("A compiler", True), Choice("A & B", False)),
+                        explanation="**Yes.**")
     note, problems = renderer.note(topic, 1, question, as_written(question))
     assert problems == ()
-    item = PackagedNote("nca-00000000000000aa", T0, note.fields, note.tags)
+    item = PackagedNote(guid="nca-00000000000000aa", mod=T0, fields=note.fields, tags=note.tags)
     conn = open_collection(build_package(DeckSpec(DECK, "", (item,)), note_type, T0))
     (flds,) = conn.execute("SELECT flds FROM notes").fetchone()
     assert tuple(flds.split("\x1f")) == note.fields
@@ -252,7 +251,7 @@ def test_real_anki_updates_only_notes_with_a_newer_mod(tmp_path: Path) -> None:
         assert (counts.new, counts.updated, counts.duplicate) == (3, 0, 0)
 
         def edited(item: PackagedNote, mod: int) -> PackagedNote:
-            return item._replace(fields=("Edited prompt?",) + item.fields[1:], mod=mod)
+            return replace(item, fields=("Edited prompt?",) + item.fields[1:], mod=mod)
 
         # Note 1 edited with the same mod (must be ignored), note 2 with a newer one.
         notes = (edited(NOTES[0], NOTES[0].mod), edited(NOTES[1], NOTES[1].mod + 1), NOTES[2])

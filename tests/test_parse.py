@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from nca_anki.decode import decode_source
 from nca_anki.diagnostics import Severity
-from nca_anki.parse import _MARK_RE, Choice, _correct_mark, parse
+from nca_anki.parse import _MARK_RE, _correct_mark, parse
+from nca_anki.records import Choice
 
 SOURCE = Path(__file__).resolve().parent.parent / "source"
 PATH = "q.txt"

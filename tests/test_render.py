@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 from html.parser import HTMLParser
@@ -11,16 +12,16 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from nca_anki.diagnostics import error
-from nca_anki.parse import Choice, Question, parse
-from nca_anki.render import (
-    CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME, NoteType, Renderer,
-)
-from nca_anki.shuffle import Layout, as_written, plan
-from nca_anki.topics import Topic
+from nca_anki.parse import parse
+from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID,
+                              NOTE_TYPE_NAME, Choice, Layout, Question, Topic)
+from nca_anki.render import Renderer
+from nca_anki.shuffle import as_written, plan
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SHOWN = "templates"
-TOPIC = Topic("Deep Learning", "NCA::Deep Learning", "deep-learning", ())
+TOPIC = Topic(name="Deep Learning", deck_name="NCA::Deep Learning", slug="deep-learning",
+              files=())
 
 
 @pytest.fixture(scope="module")
@@ -32,9 +33,10 @@ def make_question(prompt: str = "Which GPU architecture introduced Tensor Cores?
                   choices: tuple[str, ...] = ("Pascal", "Volta", "Turing"),
                   correct: int = 1, explanation: str = "Volta (2017).",
                   number: int = 4, line: int = 17, path: str = "source/dl-1.txt") -> Question:
-    return Question(number, prompt,
-                    tuple(Choice(c, i == correct, line + 1 + i) for i, c in enumerate(choices)),
-                    explanation, path, line)
+    return Question(number=number, prompt=prompt,
+                    choices=tuple(Choice(c, i == correct, line + 1 + i)
+                                  for i, c in enumerate(choices)),
+                    explanation=explanation, path=path, line=line)
 
 
 def fields_of(renderer: Renderer, question: Question, part: int = 1,
@@ -113,9 +115,7 @@ def test_note_type_fingerprint_follows_content(renderer: Renderer) -> None:
     note_type, _ = renderer.note_type()
     again, _ = Renderer(TEMPLATES, SHOWN).note_type()
     assert again == note_type and again.fingerprint == note_type.fingerprint
-    restyled = NoteType(note_type.id, note_type.name, note_type.fields,
-                        note_type.template_name, note_type.front, note_type.back,
-                        note_type.css + "\n.x { color: red; }")
+    restyled = dataclasses.replace(note_type, css=note_type.css + "\n.x { color: red; }")
     assert restyled.fingerprint != note_type.fingerprint
     assert re.fullmatch(r"[0-9a-f]{16}", note_type.fingerprint)
 
@@ -142,13 +142,13 @@ def test_choices_field_as_written_is_a_labelled_list(renderer: Renderer) -> None
 def test_choices_follow_the_layout_and_the_answer_letter_follows_them(
         renderer: Renderer) -> None:
     question = make_question(choices=("Pascal", "Volta", "Turing", "Ampere"), correct=1)
-    layout = Layout((3, 1, 0, 2), frozenset(), True, slot=1)
+    layout = Layout(order=(3, 1, 0, 2), pinned=frozenset(), shuffle=True, slot=1)
     fields = fields_of(renderer, question, layout=layout)
     assert 'data-nca-shuffle="yes"' in fields["Choices"]
     assert [text for _, text, _ in choice_items(fields["Choices"])] == [
         "Ampere", "Volta", "Pascal", "Turing"]
     assert fields["Answer"] == "B"
-    moved = Layout((1, 0, 2, 3), frozenset(), True, slot=0)
+    moved = Layout(order=(1, 0, 2, 3), pinned=frozenset(), shuffle=True, slot=0)
     assert fields_of(renderer, question, layout=moved)["Answer"] == "A"
 
 
@@ -191,7 +191,7 @@ def test_source_field_and_tags(renderer: Renderer) -> None:
 
 
 def test_source_field_escapes_the_deck_name(renderer: Renderer) -> None:
-    topic = Topic("AI", "NCA::AI & <DL>", "ai-dl", ())
+    topic = Topic(name="AI", deck_name="NCA::AI & <DL>", slug="ai-dl", files=())
     assert fields_of(renderer, make_question(), topic=topic)["Source"] == \
         "AI &amp; &lt;DL&gt; — part 1"
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from anki_client import open_collection
-from nca_anki.render import FIELDS, Renderer
+from nca_anki.render import Renderer
+from nca_anki.records import FIELDS
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 BACK = "{{Choices}}{{Answer}}"

@@ -15,7 +15,7 @@ import pytest
 
 from anki_client import (cards_in_deck, deck_names, html_to_text, import_package,
                          note_type_names, open_collection, review_all_new, revlog_count)
-from nca_anki.render import NOTE_TYPE_NAME
+from nca_anki.records import NOTE_TYPE_NAME
 from nca_anki.versions import day
 
 DAY1 = 1_796_200_000  # 2026-12-02, after every time in the committed lock

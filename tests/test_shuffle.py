@@ -8,15 +8,15 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 from nca_anki import shuffle
-from nca_anki.match import prompt_id
-from nca_anki.parse import Choice, Question
+from nca_anki.records import Choice, prompt_id, Question
 from nca_anki.shuffle import as_written, is_pinned, names_choices_by_letter, plan
 
 
 def question(prompt: str, choices: tuple[str, ...] = ("Pascal", "Volta", "Turing", "Ampere"),
              correct: int = 1, explanation: str = "Because.") -> Question:
-    return Question(1, prompt, tuple(Choice(c, i == correct) for i, c in enumerate(choices)),
-                    explanation)
+    return Question(number=1, prompt=prompt,
+                    choices=tuple(Choice(c, i == correct) for i, c in enumerate(choices)),
+                    explanation=explanation)
 
 
 @pytest.mark.parametrize("text", ["All of the above", "None of the above.", "none of these",

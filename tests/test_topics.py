@@ -11,22 +11,24 @@ from hypothesis import given, strategies as st
 
 from nca_anki.config import Config
 from nca_anki.diagnostics import error, warning
-from nca_anki.parse import Choice, ParsedFile, Question, parse
-from nca_anki.topics import Topic, clean_topic_name, group_topics, slugify
+from nca_anki.parse import parse
+from nca_anki.records import Choice, ParsedFile, Question, Topic
+from nca_anki.topics import clean_topic_name, group_topics, slugify
 
 CONFIG_PATH = "source/nca-anki.toml"
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
 def question(number: int, prompt: str, path: str) -> Question:
-    return Question(number, prompt, (Choice("Yes", True, 3), Choice("No", False, 4)),
-                    "Because.", path, 2)
+    return Question(number=number, prompt=prompt,
+                    choices=(Choice("Yes", True, 3), Choice("No", False, 4)),
+                    explanation="Because.", path=path, line=2)
 
 
 def pfile(path: str, name: str, part: int, *prompts: str) -> ParsedFile:
     title = f"{name} {part}"
     questions = tuple(question(i, p, path) for i, p in enumerate(prompts or ("Q?",), start=1))
-    return ParsedFile(path, title, name, part, questions)
+    return ParsedFile(path=path, title=title, name=name, part=part, questions=questions)
 
 
 def config(parent: str = "NCA", **names: str) -> Config:
@@ -105,8 +107,8 @@ def test_parts_of_one_topic_merge_in_part_order() -> None:
     part1 = pfile("z/dl-1.txt", "Deep Learning", 1, "First part?")
     topics, problems = group_topics((part2, part1), config(), CONFIG_PATH)
     assert problems == ()
-    assert topics == (Topic("Deep Learning", "NCA::Deep Learning", "deep-learning",
-                            (part1, part2)),)
+    assert topics == (Topic(name="Deep Learning", deck_name="NCA::Deep Learning",
+                            slug="deep-learning", files=(part1, part2)),)
     topic = topics[0]
     assert topic.paths == ("z/dl-1.txt", "b/dl-2.txt")
     assert [(part, q.prompt) for part, q in topic.questions] == [
@@ -131,7 +133,7 @@ def test_topics_are_sorted_by_name_and_use_parent_deck() -> None:
 
 
 def test_files_without_title_are_skipped() -> None:
-    untitled = ParsedFile("broken.txt", "", "", 1, ())
+    untitled = ParsedFile(path="broken.txt", title="", name="", part=1, questions=())
     topics, problems = group_topics((untitled, pfile("a.txt", "A", 1)), config(), CONFIG_PATH)
     assert [t.paths for t in topics] == [("a.txt",)]
     assert problems == ()

@@ -1,0 +1,248 @@
+"""The records every stage shares: frozen data passed from one stage to the next, and the
+statuses a build reports.
+
+Standard library only, on purpose: a stage imports these and its own heavy library and
+nothing else, so reading loads no Jinja and no genanki, and the lock is read without
+loading the renderer (tests/test_layers.py checks each stage in a fresh interpreter).
+Records of more than three fields are keyword-only; positions (path, line) stay out of
+equality, so two equal questions are equal wherever they were written.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .once import computed_once
+
+# --- the note type -------------------------------------------------------------------------
+# The note type's identity. Anki matches note types by id, and any change to the field
+# names/order or template names is a schema change that strands every learner's notes in a
+# duplicated "+ " note type (docs/anki-import.md). These values are frozen: do not edit.
+NOTE_TYPE_ID = 1607392319_001
+NOTE_TYPE_NAME = "NCA Multiple Choice (nca-anki)"
+CARD_TEMPLATE_NAME = "Multiple choice"
+FIELDS = ("Prompt", "Choices", "Answer", "Explanation", "Source")
+# What Anki itself fills in a template besides the note's fields.
+SPECIAL_FIELDS = ("FrontSide", "Tags", "Type", "Deck", "Subdeck", "Card", "CardFlag", "CardID")
+LABELS = tuple(string.ascii_uppercase[:10])  # choices beyond J are an error
+
+
+@dataclass(frozen=True, kw_only=True)
+class NoteType:
+    id: int
+    name: str
+    fields: tuple[str, ...]
+    template_name: str
+    front: str
+    back: str
+    css: str
+
+    @property
+    def fingerprint(self) -> str:
+        """Changes whenever anything Anki stores for the note type changes."""
+        parts = (self.name, *self.fields, self.template_name, self.front, self.back, self.css)
+        return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
+
+
+# --- what the source says ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Choice:
+    text: str
+    correct: bool
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Question:
+    """One question as written; ``prompt``, choices and ``explanation`` are Markdown."""
+
+    number: int
+    prompt: str
+    choices: tuple[Choice, ...]
+    explanation: str
+    path: str = field(default="", compare=False)
+    line: int = field(default=0, compare=False)
+
+    @computed_once  # asked for by several stages, per question
+    def correct_indexes(self) -> tuple[int, ...]:
+        return tuple(i for i, choice in enumerate(self.choices) if choice.correct)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParsedFile:
+    path: str
+    title: str  # as written, without the "— Questions and Answers" suffix
+    name: str  # the title without its part number
+    part: int
+    questions: Sequence[Question]  # a tuple, or built on first use from the parse cache
+    title_line: int = field(default=1, compare=False)  # 0: the file has no title line
+
+    @computed_once
+    def positions(self) -> tuple[int, ...]:
+        """Where each question's correct choice is written (-1: not exactly one marked)."""
+        return tuple(q.correct_indexes[0] if len(q.correct_indexes) == 1 else -1
+                     for q in self.questions)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Topic:
+    name: str  # cleaned from the titles; key for deck-name overrides
+    deck_name: str  # full Anki deck name, "Parent::Leaf"
+    slug: str  # output file name without ".apkg"
+    files: tuple[ParsedFile, ...]  # sorted by part
+
+    @computed_once  # asked for per question by several stages
+    def questions(self) -> tuple[tuple[int, Question], ...]:
+        """(part, question) in study order: by part, then as written."""
+        return tuple((f.part, q) for f in self.files for q in f.questions)
+
+    @property
+    def count(self) -> int:
+        """How many questions, without building them (see cache.py's parse cache)."""
+        return sum(len(f.questions) for f in self.files)
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return tuple(f.path for f in self.files)
+
+
+def prompt_id(prompt: str) -> str:
+    """A prompt's identity key: a hash of its whitespace-normalised text."""
+    return hashlib.sha256(" ".join(prompt.split()).encode()).hexdigest()[:12]
+
+
+# --- what the card shows -------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class Layout:
+    """How a question's choices are laid out on the card.
+
+    ``order`` lists the source choices (their index in the question) in the order the
+    card shows them without JavaScript; ``pinned`` holds source indexes that never move;
+    ``shuffle`` says whether the card may reorder the others on each review.
+    """
+
+    order: tuple[int, ...]
+    pinned: frozenset[int]
+    shuffle: bool
+    reason: str = ""  # why the choices stay as written
+    slot: int | None = None  # where the correct choice sits in ``order``, if it was placed
+
+
+@dataclass(frozen=True, kw_only=True)
+class RenderedNote:
+    """A question's note fields in ``FIELDS`` order, ready for identity and packaging."""
+
+    question: Question
+    part: int
+    fields: tuple[str, ...]
+    tags: tuple[str, ...]
+    slot: int | None = None  # the correct choice's place in the static order (the lock keeps it)
+    # identity.note_hashes() of this note, when worked out where it was rendered (on a
+    # worker, in parallel); None: identity works them out.
+    hashes: tuple[str, str, str, str] | None = None
+
+
+# --- identity ------------------------------------------------------------------------------
+
+class NoteStatus(enum.Enum):
+    """What this build did to a note, against the lock."""
+
+    NEW = "new"
+    CHANGED = "changed"
+    UNCHANGED = "unchanged"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LockEntry:
+    """One question's identity, as the lock keeps it."""
+
+    guid: str
+    topic: str
+    part: int
+    content_hash: str
+    mod: int
+    prompt: str  # the whole prompt, or only an excerpt when read from the lock file
+    choices: tuple[str, ...]
+    answer: int  # index of the correct choice
+    explanation: str
+    removed: int | None = None  # when the question left the source; kept to revive it
+    slot: int | None = None  # the correct choice's place in the static order (shuffle.py)
+    file: str | None = None  # the question file, inside the source folder (None: not known)
+    source: str = ""  # source_hash() of its text ("": compute it from the text)
+    prompt_id: str = ""  # prompt_id() of its prompt ("": compute it from the prompt)
+
+    @property
+    def has_text(self) -> bool:
+        """False for an entry read from the lock file, which keeps no question text."""
+        return bool(self.choices)
+
+    @property
+    def prompt_key(self) -> str:
+        """The prompt's identity key (prompt_id), stored or worked out."""
+        return self.prompt_id or prompt_id(self.prompt)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Lock:
+    note_type_hash: str = ""
+    note_type_mod: int = 0
+    entries: tuple[LockEntry, ...] = ()
+    lines_lost: int = 0  # lines of the file that could not be read (damage, a bad merge)
+
+
+@dataclass(frozen=True, kw_only=True)
+class IdentifiedNote:
+    note: RenderedNote
+    topic: str
+    guid: str
+    mod: int
+    status: NoteStatus
+
+
+@dataclass(frozen=True, kw_only=True)
+class Assignment:
+    notes: tuple[IdentifiedNote, ...]
+    note_type_mod: int
+    lock: Lock
+    removed: tuple[LockEntry, ...]  # entries whose question left the source in this build
+    twins: tuple[LockEntry, ...] = ()  # second identities of one question, dropped
+
+
+# --- packages ------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PackagedNote:
+    """A note as it goes into a package. A note ``without_card`` is there only to update
+    the note learners already have (a retired question: versions.py); a new learner gets
+    the note but no card to study (docs/anki-import.md)."""
+
+    guid: str
+    mod: int
+    fields: tuple[str, ...]
+    tags: tuple[str, ...]
+    without_card: bool = False
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    name: str
+    description: str
+    notes: tuple[PackagedNote, ...]  # in study order
+
+
+class FileStatus(enum.Enum):
+    """What became of one output file (a deck, an index file) in this build."""
+
+    WRITTEN = "written"
+    UNCHANGED = "unchanged"
+    WOULD_WRITE = "would write"  # --check and --verify: the file is not what the build gives
+    FAILED = "failed"
+
+    def __str__(self) -> str:
+        return self.value
