@@ -140,8 +140,11 @@ def run(command: list[str], what: str) -> Measured:
 
 
 def ours(source: Path, out: Path, templates: Path, what: str) -> Measured:
+    """Our command on a work folder made by ``fresh``; its cache is that folder's own (as
+    a project's is), so a fresh copy never starts with another run's cache."""
     return run([sys.executable, str(REPO / "build_decks.py"), "--source", str(source),
-                "--out", str(out), "--templates", str(templates)], f"nca-anki ({what})")
+                "--out", str(out), "--templates", str(templates),
+                "--cache-dir", str(source.parent / ".nca-anki-cache")], f"nca-anki ({what})")
 
 
 def peer(source: Path, out: Path) -> Measured:

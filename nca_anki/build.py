@@ -21,13 +21,13 @@ from pathlib import Path
 
 from . import diagnostics as diag
 from .cache import (Cache, DeckFacts, DeckFactsCache, DeflateCache, Parsed, ParseCache,
-                    code_digest, dump_cache, folder_digest, load_cache, topic_key)
+                    code_digest, dump_cache, folder_digest, load_cache, remove_old_caches,
+                    state_path, sweep_cache, tag_folder, topic_key)
 from .config import Config, load_config
 from .decode import decode_source
 from .diagnostics import Diagnostic
-from .files import (CACHE_FOLDERS, CACHE_NAME, CONFIG_NAME, DECKS_NAME, LOCK_NAME,
-                    OLD_LOCK_NAME, PARSED_NAME, PIECES_NAME, SOURCE_SUFFIX, file_sha256,
-                    is_bundle, question_files)
+from .files import (CONFIG_NAME, DECKS_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME,
+                    PIECES_NAME, SOURCE_SUFFIX, file_sha256, is_bundle, question_files)
 from .identity import assign, by_topic, note_hashes
 from .records import (Assignment, DeckSpec, IdentifiedNote, Lock, LockEntry, NoteStatus,
                       NoteType, PackagedNote,
@@ -50,6 +50,18 @@ from .versions import RETIRED_TAG, DeckVersion, description, updated_tag
 
 def _display(folder: Path, name: str | Path) -> str:
     return (folder / name).as_posix()
+
+
+def _cached(options: BuildOptions, name: str) -> Path | None:
+    """The cache's folder ``name``; None when the build has no cache."""
+    return None if options.cache is None else options.cache / name
+
+
+def _state(options: BuildOptions) -> Path | None:
+    """The cache's state file for this build's folders (cache.state_path)."""
+    if options.cache is None:
+        return None
+    return state_path(options.cache, options.source, options.templates, options.out)
 
 
 def _clock(options: BuildOptions) -> tuple[int, bool]:
@@ -201,7 +213,7 @@ class _Inputs:
 
 def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs:
     config_path = _display(options.source, CONFIG_NAME)
-    parsed = ParseCache(options.out / PARSED_NAME)
+    parsed = ParseCache(_cached(options, PARSED_NAME))
     read = _read_sources(options.source, parsed, options.jobs)
     files, sources, digests, problems = read.files, read.found, read.digests, read.problems
     parse_cache_problems = parsed.problems
@@ -288,10 +300,9 @@ def _absent_topics(inputs: _Inputs, failed: set[str]) -> tuple[Topic, ...]:
                  for name in sorted(failed - named))
 
 
-def _write_lock(lock_path: Path, lock_text: str, out: Path) -> list[Diagnostic]:
-    """Write the lock (and clear temporary files a killed build left). An error here means
-    no package may be written: it could not be rebuilt identically."""
-    sweep(lock_path.parent, out, lock_path.name, CACHE_FOLDERS)
+def _write_lock(lock_path: Path, lock_text: str) -> list[Diagnostic]:
+    """Write the lock. An error here means no package may be written: it could not be
+    rebuilt identically."""
     try:
         write_atomic(lock_path, lock_text.encode())
     except WriteError as exc:
@@ -391,7 +402,7 @@ def _build(options: BuildOptions, progress: Progress) -> BuildReport:
     now, real_clock = _clock(options)
     renderer = Renderer(options.templates, options.templates.as_posix())
     inputs = _read_inputs(options, renderer, now)
-    cache, cache_problems = load_cache(options.out / CACHE_NAME)
+    cache, cache_problems = load_cache(_state(options))
     keys = _Keys(options, inputs)
     reused = _reusable(inputs, cache, keys, options.out)
     workers = worker_count(options.jobs, sum(t.count for t in inputs.topics
@@ -423,8 +434,8 @@ def _build(options: BuildOptions, progress: Progress) -> BuildReport:
     previous, version_problems = previous_versions(options.out, inputs.topics)
     # What the index read from each deck, by its SHA-256; --check and --verify read every
     # deck in full (what CI trusts) and write no cache.
-    deck_cache = None if options.check else DeckFactsCache(options.out / DECKS_NAME)
-    pieces = None if options.check else DeflateCache(options.out / PIECES_NAME)
+    deck_cache = None if options.check else DeckFactsCache(_cached(options, DECKS_NAME))
+    pieces = None if options.check else DeflateCache(_cached(options, PIECES_NAME))
     published = published_decks(options.out, good, deck_cache)
     retired = retired_notes(published, assignment)
     versions = {**previous, **deck_versions(good, assignment, published, retired, previous,
@@ -522,7 +533,12 @@ def _publish(options: BuildOptions, note_type: NoteType, good: list[Topic],
                             progress, versions, retired), []
     if real_clock:
         _wait_until(max([assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
-    problems = _write_lock(options.source / LOCK_NAME, lock_text, options.out)
+    # What a killed build left, and the caches older versions kept among the decks.
+    sweep(options.source, options.out, LOCK_NAME)
+    remove_old_caches(options.out)
+    if options.cache is not None:
+        sweep_cache(options.cache)
+    problems = _write_lock(options.source / LOCK_NAME, lock_text)
     if diag.has_errors(problems):
         return {}, problems
     written = _write_decks(good, assignment, note_type, options.out, False, workers, progress,
@@ -587,9 +603,13 @@ def _remember(options: BuildOptions, inputs: _Inputs, cache: Cache, keys: _Keys,
         new = recorded(options, new, report, sources=sources, decks=decks,
                        lock=hashlib.sha256(lock_text.encode()).hexdigest(),
                        templates=keys.templates)
+    state = _state(options)
+    if state is None:
+        return []
     try:
+        tag_folder(state.parent, write_cache)
         if new != cache:
-            write_cache(options.out / CACHE_NAME, dump_cache(new).encode())
+            write_cache(state, dump_cache(new).encode())
         inputs.parsed.save(write_cache)
     except WriteError as exc:
         return [diag.warning(exc.path.as_posix(), 0, f"build cache not saved: {exc.reason}")]

@@ -5,14 +5,18 @@ at once (replay.py).
 A topic's key is a hash of everything its ``.apkg`` depends on: the bytes of its source
 files, its deck name and settings, every file in the templates folder, its lock entries and
 the note type's version, and the code that builds it (this package and the versions of the
-libraries and zlib it uses). The cache, ``.nca-anki-cache.json`` in the output folder
-(git-ignored), maps each topic to its key and the SHA-256 of the deck written. A topic is
-reused only if both still match: content hashes, never file times (a fresh clone has new
-times). A corrupt or foreign cache is ignored with a warning; deleting it only costs time.
+libraries and zlib it uses). A state file in the cache folder, one per set of source,
+templates and output folders (``state_path``), maps each topic to its key and the SHA-256
+of the deck written. A topic is reused only if both still match: content hashes, never
+file times (a fresh clone has new times). A corrupt or foreign cache is ignored with a
+warning; deleting it only costs time.
 
-Beside it, three folders of entries, each a file (``_FolderCache``): parsed source files
+The cache folder is never inside the output folder, which holds only what is published
+(by default ``.nca-anki-cache/`` in the project folder, git-ignored; files.py). Beside the
+state files, three folders of entries, each a file (``_FolderCache``): parsed source files
 (``ParseCache``), what the index read from each published deck (``DeckFactsCache``), and
-the bundle's deflated pieces (``DeflateCache``); docs/speed.md lists all five levels.
+the bundle's deflated pieces (``DeflateCache``); docs/speed.md lists all five levels and
+what each saves. A build given no cache folder reads and writes none of them.
 
 Light on purpose (no third-party imports): replay.py reads the cache before the pipeline
 is loaded.
@@ -32,6 +36,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 from .diagnostics import Diagnostic, Severity, warning
+from .files import CACHE_FOLDERS, OLD_CACHE_FILE, OLD_CACHE_FOLDERS
+from .output import remove_stale_temporaries
 from .records import Choice, ParsedFile, Question
 
 if TYPE_CHECKING:
@@ -106,9 +112,56 @@ def topic_key(*, files: Iterable[str], deck: str, settings: str, templates: str,
     return _digest([_FORMAT, *files, deck, settings, templates, note_type, code, *lines])
 
 
-def load_cache(path: Path) -> tuple[Cache, tuple[Diagnostic, ...]]:
-    """The cache at ``path``; an unreadable one is empty, with a warning."""
-    if not path.is_file():
+def state_path(cache: Path, source: Path, templates: Path, out: Path) -> Path:
+    """The state file of builds of these folders in the cache folder ``cache``: builds of
+    other folders sharing one cache (a preview into another output folder) keep their own."""
+    folders = "\x1f".join(str(folder.resolve()) for folder in (source, templates, out))
+    return cache / f"state-{_digest([folders])[:16]}.json"
+
+
+_TAG = (b"Signature: 8a477f597d28d172789f06886806bc55\n"
+        b"# This folder is the build cache of nca-anki: safe to delete, never to publish.\n"
+        b"# See https://bford.info/cachedir/ (backup tools skip a folder tagged so).\n")
+
+
+def tag_folder(cache: Path, write: Callable[[Path, bytes], object]) -> None:
+    """Mark ``cache`` as a cache folder (CACHEDIR.TAG) with ``write``, once."""
+    if not (cache / "CACHEDIR.TAG").is_file():
+        write(cache / "CACHEDIR.TAG", _TAG)
+
+
+def sweep_cache(cache: Path) -> None:
+    """Remove temporary files a killed build left among the cache's entries."""
+    remove_stale_temporaries(cache, ".json")
+    for name, suffix in CACHE_FOLDERS:
+        remove_stale_temporaries(cache / name, suffix)
+
+
+def remove_old_caches(out: Path) -> None:
+    """Delete the caches that versions before 2026-12 kept in the output folder (the
+    folder learners download), with what killed builds left of them. What cannot be
+    deleted is left for the next build."""
+    try:
+        (out / OLD_CACHE_FILE).unlink(missing_ok=True)
+    except OSError:
+        pass
+    remove_stale_temporaries(out, OLD_CACHE_FILE, now=float("inf"))
+    for name, suffix in OLD_CACHE_FOLDERS:
+        folder = out / name
+        if not folder.is_dir():
+            continue
+        remove_stale_temporaries(folder, suffix, now=float("inf"))
+        try:
+            for entry in folder.glob(f"*{suffix}"):
+                entry.unlink(missing_ok=True)
+            folder.rmdir()
+        except OSError:
+            pass
+
+
+def load_cache(path: Path | None) -> tuple[Cache, tuple[Diagnostic, ...]]:
+    """The cache at ``path``; an unreadable one is empty, with a warning. None: no cache."""
+    if path is None or not path.is_file():
         return Cache(), ()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -211,14 +264,15 @@ class _FolderCache:
 
     SUFFIX = ".json"
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path | None) -> None:
+        """``folder``: where the entries are; None, a build without a cache."""
+        self.folder = folder or Path()
         self.problems: list[Diagnostic] = []  # entries that could not be read
         self._used: set[str] = set()
         self._new: dict[str, bytes] = {}
         # Something else where the folder belongs: said once, not once an entry.
-        self.usable = not folder.exists() or folder.is_dir()
-        if not self.usable:
+        self.usable = folder is not None and (not folder.exists() or folder.is_dir())
+        if folder is not None and not self.usable:
             self.problems.append(warning(folder.as_posix(), 0, "not a folder, so this cache "
                                          "cannot be kept (builds only take longer); delete it"))
 
@@ -339,7 +393,7 @@ class DeckFactsCache(_FolderCache):
     reads back only the decks that changed. ``get``, ``put``, then ``save`` (which also
     deletes the entries of decks not indexed this time)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path | None) -> None:
         super().__init__(folder)
         self._put: dict[str, tuple[str, DeckFacts]] = {}  # deck file -> (SHA-256, facts)
 

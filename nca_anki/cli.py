@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import signal
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Sequence, TextIO
 
+from .files import CACHE_ENV, CACHE_FOLDER
 from .watch import changed_files, snapshot, wait_for_change
 
 if TYPE_CHECKING:
@@ -53,6 +55,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
                         help="processes to build with (default: one per core for big "
                              "builds; 1 for small ones)")
+    parser.add_argument("--cache-dir", metavar="DIR", default=None,
+                        help=f"folder of the build cache (default: ${CACHE_ENV}, else "
+                             f"{CACHE_FOLDER}); never inside --out")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="build everything from scratch, reading and writing no cache")
     parser.add_argument("--watch", action="store_true",
                         help="after building, rebuild whenever a question file, the "
                              "settings or a template changes, until Ctrl-C (the libraries "
@@ -107,7 +114,9 @@ def _folder_problems(args: argparse.Namespace) -> list[str]:
                                     ("--templates", args.templates, True),
                                     ("--out", args.out, False),
                                     *((("--release", args.release, False),)
-                                      if args.release is not None else ())):
+                                      if args.release is not None else ()),
+                                    *((("--cache-dir", args.cache_dir, False),)
+                                      if args.cache_dir is not None else ())):
         path = Path(value)
         if not value.strip():
             problems.append(f"{flag}: error: {flag} is empty; name a folder (is a shell "
@@ -119,6 +128,23 @@ def _folder_problems(args: argparse.Namespace) -> list[str]:
             what = flag.removeprefix("--")
             problems.append(f"{value}: error: {what} folder not found; run from the project "
                             f"folder or pass {flag} DIR")
+    cache, flag = _cache_folder(args)
+    if cache is None or not str(cache).strip():
+        pass  # no cache, or an empty --cache-dir (said above)
+    elif cache.exists() and not cache.is_dir():
+        if flag != "--cache-dir":  # that one is said above
+            problems.append(f"{cache}: error: {flag} names a file, not a folder; name a "
+                            "folder for the build cache")
+    else:
+        # Not among what is published, nor among what the build reads (a cache in the
+        # templates would change their hash with every build).
+        for other, value in (("--out", args.out), ("--source", args.source),
+                             ("--templates", args.templates)):
+            folder = Path(value).resolve() if value.strip() else None
+            if folder is not None and (cache.resolve() == folder
+                                       or folder in cache.resolve().parents):
+                problems.append(f"{cache}: error: {flag} is inside {other} ({value}); name "
+                                "a folder for the build cache outside it")
     if args.release is not None and args.release.strip():
         release = Path(args.release).resolve()
         for flag, value in (("--out", args.out), ("--source", args.source)):
@@ -127,6 +153,20 @@ def _folder_problems(args: argparse.Namespace) -> list[str]:
                 problems.append(f"{args.release}: error: --release is inside {flag} "
                                 f"({value}); name a folder outside it")
     return problems
+
+
+def _cache_folder(args: argparse.Namespace) -> tuple[Path | None, str]:
+    """The build cache's folder and what named it: --cache-dir, else the environment
+    variable (an empty one counts as unset), else the default in the current folder;
+    None with --no-cache."""
+    if args.no_cache:
+        return None, "--no-cache"
+    if args.cache_dir is not None:
+        return Path(args.cache_dir), "--cache-dir"
+    value = os.environ.get(CACHE_ENV, "")
+    if value.strip():
+        return Path(value), CACHE_ENV
+    return Path(CACHE_FOLDER), "the default cache folder"
 
 
 def _tolerant_output() -> None:
@@ -206,7 +246,8 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
         from .report import BuildOptions
 
         options = BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
-                               check=args.check or check, jobs=args.jobs)
+                               check=args.check or check, jobs=args.jobs,
+                               cache=_cache_folder(args)[0])
         report = replay(options) if replayed else None
         if report is None:
             from .build import build  # heavy imports, inside the Ctrl-C guard

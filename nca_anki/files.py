@@ -13,12 +13,23 @@ SOURCE_SUFFIX = ".txt"  # question files
 CONFIG_NAME = "nca-anki.toml"  # settings, in the source folder
 LOCK_NAME = "nca-anki.lock"  # identities, in the source folder (lockfile.py)
 OLD_LOCK_NAME = "nca-anki.lock.json"  # format 1 of the lock, migrated on the next build
-CACHE_NAME = ".nca-anki-cache.json"  # in the output folder, git-ignored (cache.py)
-PARSED_NAME = ".nca-anki-parsed"  # beside it: a folder of parsed source files (cache.py)
-DECKS_NAME = ".nca-anki-decks"  # and one of what the index read from each deck (cache.py)
-PIECES_NAME = ".nca-anki-bundle"  # and one of the bundle's deflated pieces (cache.py)
-# Each cache folder, and how its entries' names end.
+# The build cache (cache.py): one folder outside the published output, by default this
+# one in the project folder (the command's current folder), git-ignored; --cache-dir or
+# the environment variable moves it.
+CACHE_FOLDER = ".nca-anki-cache"
+CACHE_ENV = "NCA_ANKI_CACHE_DIR"
+# Inside it: one state file per (source, templates, output) folders, and three folders of
+# entries: parsed source files, what the index read from each deck, the bundle's
+# deflated pieces. Each cache folder, and how its entries' names end.
+PARSED_NAME = "parsed"
+DECKS_NAME = "decks"
+PIECES_NAME = "bundle"
 CACHE_FOLDERS = ((PARSED_NAME, ".json"), (DECKS_NAME, ".json"), (PIECES_NAME, ".z"))
+# Where versions before 2026-12 kept the cache: in the output folder, which learners
+# download. The next build that writes removes them.
+OLD_CACHE_FILE = ".nca-anki-cache.json"
+OLD_CACHE_FOLDERS = ((".nca-anki-parsed", ".json"), (".nca-anki-decks", ".json"),
+                     (".nca-anki-bundle", ".z"))
 # The published index, in the output folder beside the decks (index.py).
 MANIFEST_NAME = "manifest.json"
 INDEX_NAME = "README.md"

@@ -11,7 +11,6 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 # A temporary file is named ".<target>.<8 random characters>.tmp" next to its target.
@@ -94,15 +93,12 @@ def remove_stale_temporaries(folder: Path, target_suffix: str, now: float | None
     return removed
 
 
-def sweep(source: Path, out: Path, lock_name: str,
-          cache_folders: Sequence[tuple[str, str]]) -> None:
-    """Remove what a killed build left: temporary files of the lock (in ``source``), of
-    the decks and caches (in ``out``) and of the cache folders' entries (in ``out``:
-    folder name, suffix of its entries)."""
+def sweep(source: Path, out: Path, lock_name: str) -> None:
+    """Remove what a killed build left: temporary files of the lock (in ``source``) and of
+    the decks and index files (in ``out``). (The cache's: cache.sweep_cache.)"""
     remove_stale_temporaries(source, lock_name)
-    for folder, suffix in ((out, ".apkg"), (out, ".json"),
-                           *((out / name, suffix) for name, suffix in cache_folders)):
-        remove_stale_temporaries(folder, suffix)
+    for suffix in (".apkg", ".json", ".md"):
+        remove_stale_temporaries(out, suffix)
 
 
 def inside(folder: Path, path: Path) -> bool:

@@ -21,9 +21,8 @@ import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 
-from .cache import Cache, Replay, code_digest, folder_digest, load_cache
-from .files import (CACHE_FOLDERS, CACHE_NAME, CONFIG_NAME, INDEX_FILES, LOCK_NAME,
-                    OLD_LOCK_NAME, file_sha256, question_files)
+from .cache import Cache, Replay, code_digest, folder_digest, load_cache, state_path, sweep_cache
+from .files import CONFIG_NAME, INDEX_FILES, LOCK_NAME, OLD_LOCK_NAME, file_sha256, question_files
 from .output import sweep
 from .report import BuildOptions, BuildReport, TopicResult
 
@@ -63,14 +62,16 @@ def fingerprint(options: BuildOptions, *, sources: Mapping[str, str] | None = No
 def replay(options: BuildOptions) -> BuildReport | None:
     """The report of the last build, if nothing it read or wrote has changed since and it
     left a report to replay; None otherwise (run the build)."""
-    if not (options.source.is_dir() and options.templates.is_dir()):
-        return None  # let the build say what is missing
-    cache, problems = load_cache(options.out / CACHE_NAME)
+    if options.cache is None or not (options.source.is_dir() and options.templates.is_dir()):
+        return None  # no cache to answer from, or let the build say what is missing
+    cache, problems = load_cache(state_path(options.cache, options.source, options.templates,
+                                            options.out))
     recorded = cache.replay
     if problems or recorded is None or fingerprint(options) != recorded.state:
         return None
     if not options.check:  # as the build would
-        sweep(options.source, options.out, LOCK_NAME, CACHE_FOLDERS)
+        sweep(options.source, options.out, LOCK_NAME)
+        sweep_cache(options.cache)
     status = "unchanged"  # with --check too: every deck is what the sources build
     return BuildReport(tuple(TopicResult(deck, output, questions, unchanged=questions,
                                          status=status)

@@ -27,6 +27,9 @@ class BuildOptions:
     # processes are forked (nca_anki/parallel.py): a program that calls build() while it
     # runs other threads should pass jobs=1, as forking a threaded process is unsafe.
     jobs: int | None = None
+    # The build cache's folder (cache.py), never inside ``out``; None: no cache, every
+    # build reads and builds everything.
+    cache: Path | None = None
 
 
 class Progress(Protocol):

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from card_browser import CardServer, Reviewer, launch, require_chromium
+from nca_anki.cache import state_path
 from nca_anki.cli import main
+from nca_anki.files import CACHE_ENV
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -30,15 +32,32 @@ class Run:
     err: str
 
 
+# The build cache of a project (the command's default: .nca-anki-cache in the current folder).
+CACHE = Path(".nca-anki-cache")
+
+
+def state_file(root: Path) -> Path:
+    """The cache's state file for the default folders of the project at ``root``."""
+    return state_path(root / CACHE, root / "source", root / "templates", root / "dist")
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command run outside a project copy keeps its cache in the test's own folder, never
+    in the checkout (where one test's cache would meet the next one's)."""
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "nca-anki-cache"))
+
+
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the repository's source/ (seeds and lock) and templates/, as the current
-    folder, the way a user works in a fresh clone."""
+    folder, the way a user works in a fresh clone (so the cache is its .nca-anki-cache)."""
     root = tmp_path / "project"
     shutil.copytree(REPO / "source", root / "source")
     shutil.copytree(REPO / "templates", root / "templates")
     monkeypatch.chdir(root)
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    monkeypatch.delenv(CACHE_ENV, raising=False)
     return root
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import CACHE, REPO
 from nca_anki.build import BuildOptions, build
 from nca_anki.files import is_bundle
 from nca_anki.lockfile import load_lock
@@ -26,7 +26,7 @@ AI_DECK = "ai-deep-learning-frameworks.apkg"
 def options(root: Path, **kwargs) -> BuildOptions:
     """Options as the CLI passes them, relative to the project folder (the current one)."""
     assert Path.cwd() == root
-    return BuildOptions(Path("source"), Path("templates"), Path("dist"), **kwargs)
+    return BuildOptions(Path("source"), Path("templates"), Path("dist"), cache=CACHE, **kwargs)
 
 
 def lock_entries(root: Path) -> list[dict]:
@@ -61,8 +61,7 @@ def test_one_unwritable_deck_does_not_stop_the_others(project):
     assert len(errors) == 1 and errors[0].startswith(f"dist/{AI_DECK}: error: cannot write")
     statuses = sorted(t.status for t in report.topics)
     assert statuses == ["failed", "written", "written"]
-    assert not [p for p in (project / "dist").iterdir()
-                if p.name.startswith(".") and p.name != ".nca-anki-cache.json"]
+    assert not [p for p in (project / "dist").iterdir() if p.name.startswith(".")]
 
 
 def test_removed_question_is_reported_kept_in_the_lock_and_revived(project):

@@ -16,17 +16,17 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO
+from conftest import CACHE, REPO, state_file
+from nca_anki.cache import state_path
 from nca_anki.build import BuildOptions, build
 from nca_anki.cli import main
-from nca_anki.files import CACHE_NAME
 from nca_anki.render import Renderer
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
 
 
 def options(**kwargs) -> BuildOptions:
-    return BuildOptions(Path("source"), Path("templates"), Path("dist"), **kwargs)
+    return BuildOptions(Path("source"), Path("templates"), Path("dist"), cache=CACHE, **kwargs)
 
 
 @pytest.fixture
@@ -98,11 +98,11 @@ def test_new_file_times_alone_reuse_everything(project, rendered):
 def test_a_corrupt_or_foreign_cache_is_ignored_with_a_warning(project, rendered, damage):
     assert build(options()).ok
     before = decks(project)
-    (project / "dist" / CACHE_NAME).write_bytes(damage)
+    state_file(project).write_bytes(damage)
     rendered.clear()
     report = build(options())
     assert report.ok and len(rendered) == 19
-    (warned,) = [d for d in report.diagnostics if d.path == f"dist/{CACHE_NAME}"]
+    (warned,) = [d for d in report.diagnostics if d.path.endswith(state_file(project).name)]
     assert warned.message.startswith("build cache ignored (")
     assert warned.message.endswith("every topic is built again and the cache rewritten")
     assert {name: data for name, (data, _) in decks(project).items()} == {
@@ -135,7 +135,7 @@ def test_a_setting_change_builds_that_topic_again(project, rendered):
 def test_deleting_the_cache_only_costs_time(project, rendered):
     assert build(options()).ok
     before = decks(project)
-    (project / "dist" / CACHE_NAME).unlink()
+    state_file(project).unlink()
     shutil.rmtree(project / "source" / "__pycache__", ignore_errors=True)
     rendered.clear()
     report = build(options())
@@ -218,7 +218,8 @@ def _command(root: Path, now: int) -> int:
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             return main(["--source", str(root / "source"), "--templates",
-                         str(root / "templates"), "--out", str(root / "dist")])
+                         str(root / "templates"), "--out", str(root / "dist"),
+                         "--cache-dir", str(root / CACHE)])
     finally:
         if before is None:
             del os.environ["SOURCE_DATE_EPOCH"]
@@ -246,3 +247,91 @@ def test_whatever_the_caches_hold_a_build_publishes_what_a_build_without_them_do
             now = 1_800_000_000 + 100 * number
             assert _command(kept, now) == _command(bare, now), steps
             assert _published(kept) == _published(bare), steps
+
+
+# --- where the cache lives ---------------------------------------------------------------
+
+PUBLISHED = {"ai-deep-learning-frameworks.apkg",
+             "deep-learning-training-techniques-and-optimization.apkg",
+             "neural-network-applications-and-frameworks.apkg", "nca_all_topics.apkg",
+             "README.md", "CHANGELOG.md", "manifest.json"}
+
+
+def test_the_output_folder_holds_only_what_is_published(project, cli):
+    assert cli().status == 0
+    assert cli().status == 0  # a replayed no-op too
+    assert set(os.listdir(project / "dist")) == PUBLISHED
+    cache = project / ".nca-anki-cache"
+    assert (cache / "CACHEDIR.TAG").read_bytes().startswith(
+        b"Signature: 8a477f597d28d172789f06886806bc55")
+    assert sorted(p.name for p in cache.iterdir() if p.is_dir()) == ["bundle", "decks", "parsed"]
+    assert [p.name for p in cache.glob("state-*.json")] == [state_file(project).name]
+
+
+def test_the_caches_older_versions_kept_in_the_output_are_removed_by_the_next_build(
+        project, cli):
+    dist = project / "dist"
+    dist.mkdir()
+    (dist / ".nca-anki-cache.json").write_text("{}", encoding="utf-8")
+    for name, suffix in ((".nca-anki-parsed", ".json"), (".nca-anki-decks", ".json"),
+                         (".nca-anki-bundle", ".z")):
+        (dist / name).mkdir()
+        (dist / name / f"entry{suffix}").write_bytes(b"old")
+        (dist / name / f".entry{suffix}.abcd1234.tmp").write_bytes(b"killed")
+    olds = set(os.listdir(dist))
+    assert cli("--check").status == 0
+    assert set(os.listdir(dist)) == olds  # --check writes and deletes nothing
+    assert cli().status == 0
+    assert set(os.listdir(dist)) == PUBLISHED
+
+
+def test_the_cache_folder_is_moved_by_the_option_or_the_environment(project, cli, monkeypatch):
+    assert cli("--cache-dir", "../elsewhere").status == 0
+    assert state_path(project.parent / "elsewhere", Path("source"), Path("templates"),
+                      Path("dist")).is_file()
+    assert not (project / ".nca-anki-cache").exists()
+    monkeypatch.setenv("NCA_ANKI_CACHE_DIR", str(project.parent / "from-env"))
+    assert cli().status == 0
+    assert (project.parent / "from-env" / "CACHEDIR.TAG").is_file()
+    monkeypatch.setenv("NCA_ANKI_CACHE_DIR", "")  # empty: as if unset
+    assert cli().status == 0
+    assert (project / ".nca-anki-cache" / "CACHEDIR.TAG").is_file()
+
+
+def test_no_cache_builds_the_same_decks_and_keeps_no_cache(project, cli):
+    assert cli("--no-cache").status == 0
+    assert not (project / ".nca-anki-cache").exists()
+    without = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    shutil.rmtree(project / "dist")
+    assert cli().status == 0
+    assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == without
+
+
+@pytest.mark.parametrize("args, env, message", [
+    (["--cache-dir", "dist/cache"], None,
+     "dist/cache: error: --cache-dir is inside --out (dist); name a folder for the build "
+     "cache outside it"),
+    (["--cache-dir", "source/.cache"], None,
+     "source/.cache: error: --cache-dir is inside --source (source); name a folder for the "
+     "build cache outside it"),
+    ([], "templates",
+     "templates: error: NCA_ANKI_CACHE_DIR is inside --templates (templates); name a folder "
+     "for the build cache outside it"),
+    ([], "source/nca-anki.lock",
+     "source/nca-anki.lock: error: NCA_ANKI_CACHE_DIR names a file, not a folder; name a "
+     "folder for the build cache"),
+    (["--cache-dir", "source/nca-anki.lock"], None,
+     "source/nca-anki.lock: error: --cache-dir names a file, not a folder; pass --cache-dir "
+     "DIR"),
+    (["--cache-dir", " "], None,
+     "--cache-dir: error: --cache-dir is empty; name a folder (is a shell variable unset?)"),
+])
+def test_a_cache_folder_among_the_inputs_or_outputs_is_a_usage_error(
+        project, cli, monkeypatch, args, env, message):
+    if env is not None:
+        monkeypatch.setenv("NCA_ANKI_CACHE_DIR", env)
+    lock = (project / "source" / "nca-anki.lock").read_bytes()
+    run = cli(*args)
+    assert (run.status, run.err.strip()) == (2, message)
+    assert not (project / "dist").exists()
+    assert (project / "source" / "nca-anki.lock").read_bytes() == lock

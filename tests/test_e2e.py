@@ -19,7 +19,7 @@ import pytest
 
 from anki_client import (cards_in_deck, deck_names, html_to_text, import_package,
                          note_type_names, open_collection, review_all_new, revlog_count)
-from conftest import archive_entries
+from conftest import CACHE, archive_entries
 from nca_anki.files import CACHE_FOLDERS, INDEX_FILES, is_bundle
 from nca_anki.recover import read_deck
 from nca_anki.records import NOTE_TYPE_NAME
@@ -364,7 +364,8 @@ def test_hostile_titles_write_only_inside_the_output_folder(project, cli, tmp_pa
     dist = (project / "dist").resolve()
     assert created - {source / "nca-anki.lock"}
     for path in created - {source / "nca-anki.lock"}:
-        folders = (dist, *(dist / name for name, _ in CACHE_FOLDERS))
+        cache = (project / CACHE).resolve()
+        folders = (dist, cache, *(cache / name for name, _ in CACHE_FOLDERS))
         assert path.resolve().parent in folders, path
     assert (project / "dist" / "tcp-ip-basics.apkg").is_file()
     assert (project / "dist" / "escape.apkg").is_file()
@@ -401,9 +402,6 @@ def test_build_leaves_no_temporary_files(project, cli, tmp_path, monkeypatch):
     assert cli().status == 0
     assert list(temp.iterdir()) == []
     for folder in (project / "dist", project / "source"):
-        assert not [p for p in folder.iterdir()
-                    if p.name.startswith(".")
-                    and p.name not in (".nca-anki-cache.json",
-                                       *(name for name, _ in CACHE_FOLDERS))]
+        assert not [p for p in folder.iterdir() if p.name.startswith(".")]
 
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, archive_entries
+from conftest import CACHE, REPO, archive_entries, state_file
 from nca_anki import cli as cli_module
 from nca_anki.build import BuildOptions, build
-from nca_anki.files import CACHE_FOLDERS, CACHE_NAME, DECKS_NAME, PARSED_NAME, PIECES_NAME
+from nca_anki.files import CACHE_FOLDERS, DECKS_NAME, PARSED_NAME, PIECES_NAME
 from nca_anki.replay import replay
 
 sys.path.insert(0, str(REPO / "bench"))
@@ -28,7 +28,7 @@ AI = "nca-ai-deep-learning-frameworks-4.txt"
 
 
 def options(**kwargs) -> BuildOptions:
-    return BuildOptions(Path("source"), Path("templates"), Path("dist"), **kwargs)
+    return BuildOptions(Path("source"), Path("templates"), Path("dist"), cache=CACHE, **kwargs)
 
 
 def state(root: Path) -> dict[str, bytes]:
@@ -100,7 +100,7 @@ def test_any_change_to_what_the_build_reads_or_wrote_runs_the_full_build(project
     elif change == "add a stray deck":
         (dist / "old-topic.apkg").write_bytes(b"PK")
     elif change == "corrupt the cache":
-        (dist / CACHE_NAME).write_text("{", encoding="utf-8")
+        state_file(Path.cwd()).write_text("{", encoding="utf-8")
     assert replay(options()) is None
 
 
@@ -133,7 +133,7 @@ def test_the_cache_records_the_state_and_replays_it_through_the_cli(project, cli
     assert cli().status == 0
     first = cli()
     assert first.status == 0
-    cache = json.loads((project / "dist" / CACHE_NAME).read_text(encoding="utf-8"))
+    cache = json.loads(state_file(project).read_text(encoding="utf-8"))
     assert cache["replay"]["state"] and len(cache["replay"]["topics"]) == 3
     again = cli()
     assert (again.status, again.out, again.err) == (first.status, first.out, first.err)
@@ -169,7 +169,7 @@ def test_forked_workers_write_the_same_decks_and_lock_as_one_process(tmp_path, b
         if bank == "generated":
             generated_bank(root, topics=4, per_part=60)
         report = build(BuildOptions(root / "source", root / "templates", root / "dist",
-                                    now=1_800_000_000, jobs=jobs))
+                                    now=1_800_000_000, jobs=jobs, cache=root / CACHE))
         assert report.ok
         built[jobs] = ({p.name: archive_entries(p) for p in (root / "dist").glob("*.apkg")},
                        (root / "source" / "nca-anki.lock").read_bytes(),
@@ -237,16 +237,16 @@ def test_sources_read_back_from_the_parse_cache_build_exactly_what_parsing_build
         shutil.copytree(REPO / "source", root / "source")
         shutil.copytree(REPO / "templates", root / "templates")
         opts = BuildOptions(root / "source", root / "templates", root / "dist",
-                            now=1_800_000_000)
+                            now=1_800_000_000, cache=root / CACHE)
         assert build(opts).ok
-        assert len(list((root / "dist" / PARSED_NAME).glob("*.json"))) == 3
+        assert len(list((root / CACHE / PARSED_NAME).glob("*.json"))) == 3
         if not use_cache:
-            shutil.rmtree(root / "dist" / PARSED_NAME)
+            shutil.rmtree(root / CACHE / PARSED_NAME)
         path = root / "source" / AI
         path.write_text(path.read_text(encoding="utf-8").replace(
             "Which NVIDIA GPU", "Which NVIDIA  GPU", 1), encoding="utf-8")
         report = build(BuildOptions(root / "source", root / "templates", root / "dist",
-                                    now=1_800_000_100))
+                                    now=1_800_000_100, cache=root / CACHE))
         assert report.ok
         outcomes.append(({p.name: archive_entries(p) for p in (root / "dist").glob("*.apkg")},
                          (root / "source" / "nca-anki.lock").read_bytes(),
@@ -278,7 +278,7 @@ def test_only_changed_files_are_parsed_again(project, monkeypatch):
 
 def test_a_corrupt_parse_cache_entry_is_parsed_again_with_a_warning(project):
     assert build(options()).ok
-    entries = sorted((project / "dist" / PARSED_NAME).glob("*.json"))
+    entries = sorted((project / CACHE / PARSED_NAME).glob("*.json"))
     good = entries[0].read_bytes()
     entries[0].write_text('{"format": "nca-anki-parsed-4", "code', encoding="utf-8")
     report = build(options())
@@ -329,7 +329,7 @@ def test_entries_of_files_no_longer_read_are_deleted(project):
     assert build(options()).ok
     (project / "source" / AI).unlink()
     build(options())
-    assert len(list((project / "dist" / PARSED_NAME).glob("*.json"))) == 2
+    assert len(list((project / CACHE / PARSED_NAME).glob("*.json"))) == 2
 
 
 def _reword_ai_question(project: Path) -> None:
@@ -346,7 +346,7 @@ def test_the_index_reads_back_only_the_decks_that_changed(project, monkeypatch):
     bytes as those --check works out from every deck, without either cache."""
     import nca_anki.index as index
     assert build(options()).ok
-    assert sorted(p.name for p in (project / "dist" / DECKS_NAME).glob("*.json")) == [
+    assert sorted(p.name for p in (project / CACHE / DECKS_NAME).glob("*.json")) == [
         "ai-deep-learning-frameworks.apkg.json",
         "deep-learning-training-techniques-and-optimization.apkg.json",
         "neural-network-applications-and-frameworks.apkg.json"]
@@ -361,12 +361,12 @@ def test_the_index_reads_back_only_the_decks_that_changed(project, monkeypatch):
     _reword_ai_question(project)
     assert build(options()).ok
     assert len(read) == 1
-    assert list((project / "dist" / PIECES_NAME).glob("*.z"))
-    shutil.rmtree(project / "dist" / DECKS_NAME)
+    assert list((project / CACHE / PIECES_NAME).glob("*.z"))
+    shutil.rmtree(project / CACHE / DECKS_NAME)
     read.clear()
     report = build(options(check=True))  # every deck read: the index is what they give
     assert report.ok and not report.stale_files and len(read) == 3
-    assert not (project / "dist" / DECKS_NAME).exists()  # --check and --verify write nothing
+    assert not (project / CACHE / DECKS_NAME).exists()  # --check and --verify write nothing
 
 
 def test_the_index_does_not_read_back_a_deck_it_saw_built(project, monkeypatch):
@@ -398,7 +398,7 @@ def test_the_index_does_not_read_back_a_deck_it_saw_built(project, monkeypatch):
 
 def test_a_damaged_or_foreign_deck_cache_entry_is_read_again(project):
     assert build(options()).ok
-    entry = project / "dist" / DECKS_NAME / "neural-network-applications-and-frameworks.apkg.json"
+    entry = project / CACHE / DECKS_NAME / "neural-network-applications-and-frameworks.apkg.json"
     good = entry.read_bytes()
     head, _, notes = good.decode().partition("\n")
     entry.write_text(head + "\n" + notes.replace("nca-", "nca-x", 1), encoding="utf-8")
@@ -418,7 +418,7 @@ def test_a_damaged_or_foreign_deck_cache_entry_is_read_again(project):
     report = build(options())
     assert report.ok and not any(DECKS_NAME in d.path for d in report.diagnostics)
     assert entry.read_bytes() == good  # not trusted: read again
-    shutil.rmtree(project / "dist" / DECKS_NAME)
+    shutil.rmtree(project / CACHE / DECKS_NAME)
     check = build(options(check=True))  # every deck read: the index is what they give
     assert check.ok and not check.stale_files
 
@@ -426,13 +426,13 @@ def test_a_damaged_or_foreign_deck_cache_entry_is_read_again(project):
 def test_a_file_where_a_cache_folder_belongs_is_said_once_and_costs_only_time(project):
     assert build(options()).ok
     for name, _ in CACHE_FOLDERS:
-        shutil.rmtree(project / "dist" / name)
-        (project / "dist" / name).write_text("not a folder", encoding="utf-8")
+        shutil.rmtree(project / CACHE / name)
+        (project / CACHE / name).write_text("not a folder", encoding="utf-8")
     _reword_ai_question(project)
     report = build(options())
     assert report.ok
     assert sorted((d.path, d.message) for d in report.diagnostics if ".nca-anki-" in d.path) \
-        == [(f"dist/{name}", "not a folder, so this cache cannot be kept (builds only take "
+        == [(f"{CACHE}/{name}", "not a folder, so this cache cannot be kept (builds only take "
              "longer); delete it") for name in sorted(n for n, _ in CACHE_FOLDERS)]
     check = build(options(check=True))  # what the sources build, worked out without caches
     assert check.ok and not check.stale_files

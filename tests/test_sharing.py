@@ -15,6 +15,7 @@ import pytest
 
 from anki_client import (cards_in_deck, deck_names, html_to_text, import_package,
                          note_type_names, open_collection, review_all_new, revlog_count)
+from conftest import state_file
 from nca_anki.records import NOTE_TYPE_NAME
 from nca_anki.versions import day
 
@@ -129,7 +130,7 @@ def test_a_build_that_changes_no_content_adds_no_changelog_entry(
     changelog = project / "dist" / "CHANGELOG.md"
     first = changelog.read_bytes()
     assert version(project) < day(DAY1)
-    (project / "dist" / ".nca-anki-cache.json").unlink()  # a full build, not a replay
+    state_file(project).unlink()  # a full build, not a replay
     build_at(cli, monkeypatch, DAY2)
     assert changelog.read_bytes() == first
     assert re.findall(r"(?m)^## (.+)$", first.decode()) == [version(project)]
