@@ -8,14 +8,10 @@ packages, so the packages can always be rebuilt from the source and lock as they
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import hashlib
-import os
-import time
 from collections import Counter
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -64,22 +60,6 @@ def _state(options: BuildOptions) -> Path | None:
     return state_path(options.cache, options.source, options.templates, options.out)
 
 
-def _clock(options: BuildOptions) -> tuple[int, bool]:
-    """The build's time, and whether it is this machine's real clock."""
-    if options.now is not None:
-        return options.now, False
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    return (int(epoch), False) if epoch.isdigit() else (int(time.time()), True)
-
-
-def _wait_until(moment: int) -> None:
-    """A note edited twice within one second gets ``mod`` = previous + 1, a moment ahead of
-    the clock; a mod in the future would block the learner's own edits, so wait it out."""
-    delay = moment - time.time()
-    if 0 < delay <= 2:
-        time.sleep(delay)
-
-
 @dataclass(frozen=True)
 class _Sources:
     files: tuple[ParsedFile, ...]
@@ -100,7 +80,7 @@ def _parse_bytes(data: bytes, shown: str) -> Parsed:
 _BYTES_PER_QUESTION = 600
 
 
-def _read_sources(source: Path, cache: ParseCache, jobs: int | None) -> _Sources:
+def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int) -> _Sources:
     """Parse every question file, or take it from the parse cache if its path and bytes
     are the same; files to parse are parsed on forked workers when there are enough."""
     problems: list[Diagnostic] = []
@@ -122,7 +102,8 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None) -> _Sources
             todo.append((shown, data))
         else:
             parsed[shown] = known
-    workers = worker_count(jobs, sum(len(data) for _, data in todo) // _BYTES_PER_QUESTION)
+    size = sum(len(data) for _, data in todo) // _BYTES_PER_QUESTION
+    workers = worker_count(jobs, cores, size)
     if workers > 1:  # workers send back the cache entry's JSON, far quicker than pickles
         entries = run_tasks(lambda i: ParseCache.encode(todo[i][0], _parse_bytes(
             todo[i][1], todo[i][0])), len(todo), workers)
@@ -214,7 +195,7 @@ class _Inputs:
 def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs:
     config_path = _display(options.source, CONFIG_NAME)
     parsed = ParseCache(_cached(options, PARSED_NAME))
-    read = _read_sources(options.source, parsed, options.jobs)
+    read = _read_sources(options.source, parsed, options.jobs, options.cores)
     files, sources, digests, problems = read.files, read.found, read.digests, read.problems
     parse_cache_problems = parsed.problems
     config, config_problems = load_config(options.source, config_path)
@@ -370,43 +351,22 @@ def _write_decks(topics: list[Topic], assignment: Assignment, note_type: NoteTyp
     return written
 
 
-def build(options: BuildOptions, progress: Progress | None = None) -> BuildReport:
+def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     """Read and check everything, then write what is sound (see the module docstring).
-    ``progress`` hears of each stage's work as it is done (the CLI's progress bar)."""
-    with _collector_paused():
-        return _build(options, progress or SILENT)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector off for the build, back as it was after. A build makes
-    hundreds of thousands of objects that live until it ends and form no cycles that
-    matter, and the collector scanned them again and again: a tenth of a full build's
-    time (docs/speed.md). Frozen objects are also never touched by it in the forked
-    workers, so their memory stays shared with the parent (copy-on-write)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-        if enabled:
-            gc.enable()
-
-
-def _build(options: BuildOptions, progress: Progress) -> BuildReport:
+    A function of its arguments: the clock, the cores to use and the cache folder are in
+    ``options`` (the CLI resolves them); ``progress`` hears of each stage's work as it is
+    done (the CLI's progress bar)."""
     problems = _check_folders(options)
     if problems:
         return BuildReport((), diag.sort_diagnostics(problems))
-    now, real_clock = _clock(options)
+    now = options.now
     renderer = Renderer(options.templates, options.templates.as_posix())
     inputs = _read_inputs(options, renderer, now)
     cache, cache_problems = load_cache(_state(options))
     keys = _Keys(options, inputs)
     reused = _reusable(inputs, cache, keys, options.out)
-    workers = worker_count(options.jobs, sum(t.count for t in inputs.topics
-                                             if t.name not in reused))
+    workers = worker_count(options.jobs, options.cores,
+                           sum(t.count for t in inputs.topics if t.name not in reused))
     rendered: dict[str, list[RenderedNote]] = {}
     render_problems: list[Diagnostic] = []
     if inputs.note_type is not None:
@@ -441,7 +401,7 @@ def _build(options: BuildOptions, progress: Progress) -> BuildReport:
     versions = {**previous, **deck_versions(good, assignment, published, retired, previous,
                                             now)}
     written, write_problems = _publish(options, inputs.note_type, good, assignment, lock_text,
-                                       real_clock, workers, progress, versions, retired)
+                                       workers, progress, versions, retired)
     problems += write_problems
     if deck_cache is not None:  # the index need not read back the decks just written
         for topic in good:
@@ -461,7 +421,8 @@ def _build(options: BuildOptions, progress: Progress) -> BuildReport:
         index_statuses, index_problems = write_index(
             options.out, [(t.deck_name, t.name, options.out / f"{t.slug}.apkg")
                           for t in reported], versions, inputs.config.parent_deck,
-            slugify(inputs.config.parent_deck), options.check, deck_cache, pieces)
+            slugify(inputs.config.parent_deck), options.check, deck_cache, pieces,
+            threads=options.cores)
     problems += [*version_problems, *index_problems]
     decks = {t.name: t.deck_name for t in reported}
     report = BuildReport(_results(reported, assignment, statuses, options.out, reused),
@@ -473,7 +434,9 @@ def _build(options: BuildOptions, progress: Progress) -> BuildReport:
                                          if s == "would write"),
                                        *(d.path for d in stale_decks)])),
                          tuple((_display(options.out, n), s)
-                               for n, s in index_statuses.items() if s != "unchanged"))
+                               for n, s in index_statuses.items() if s != "unchanged"),
+                         0 if options.check else max(
+                             [assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
     if options.check or diag.has_errors(write_problems) or diag.has_errors(index_problems):
         return report
     # Warnings about this build's events do not recur in a rebuild: nothing to replay.
@@ -522,7 +485,7 @@ def _identify(options: BuildOptions, inputs: _Inputs, good: list[Topic],
 
 
 def _publish(options: BuildOptions, note_type: NoteType, good: list[Topic],
-             assignment: Assignment, lock_text: str, real_clock: bool, workers: int,
+             assignment: Assignment, lock_text: str, workers: int,
              progress: Progress, versions: Mapping[str, DeckVersion],
              retired: Mapping[str, tuple[PackagedNote, ...]]
              ) -> tuple[dict[str, _Written], list[Diagnostic]]:
@@ -531,8 +494,6 @@ def _publish(options: BuildOptions, note_type: NoteType, good: list[Topic],
     if options.check:
         return _write_decks(good, assignment, note_type, options.out, True, workers,
                             progress, versions, retired), []
-    if real_clock:
-        _wait_until(max([assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
     # What a killed build left, and the caches older versions kept among the decks.
     sweep(options.source, options.out, LOCK_NAME)
     remove_old_caches(options.out)

@@ -15,12 +15,14 @@ is not a terminal), then the per-topic summary.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import signal
 import sys
 import time
 from pathlib import Path
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NoReturn, Sequence, TextIO
 
 from .files import CACHE_ENV, CACHE_FOLDER
@@ -169,6 +171,38 @@ def _cache_folder(args: argparse.Namespace) -> tuple[Path | None, str]:
     return Path(CACHE_FOLDER), "the default cache folder"
 
 
+def _clock() -> tuple[int, bool]:
+    """The build's time, and whether it is this machine's real clock: SOURCE_DATE_EPOCH
+    (reproducible builds) when it is set to a number of seconds, else the clock."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    return (int(epoch), False) if epoch.isdigit() else (int(time.time()), True)
+
+
+def _wait_until(moment: int) -> None:
+    """Return once ``moment`` (a build's newest note time, BuildReport.newest) is past."""
+    delay = moment - time.time()
+    if 0 < delay <= 2:
+        time.sleep(delay)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off for the build, back as it was after. A build makes
+    hundreds of thousands of objects that live until it ends and form no cycles that
+    matter, and the collector scanned them again and again: a tenth of a full build's
+    time (docs/speed.md). Frozen objects are also never touched by it in the forked
+    workers, so their memory stays shared with the parent (copy-on-write)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        if enabled:
+            gc.enable()
+
+
 def _tolerant_output() -> None:
     """Print what a terminal cannot encode as escapes instead of failing after the build
     (a deck name with a dash on an ASCII or legacy Windows console)."""
@@ -242,17 +276,22 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
     bars; or the exit status when it was interrupted or hit a bug of ours."""
     progress = _ProgressBars(sys.stderr)
     try:
+        from .parallel import available_cores
         from .replay import replay
         from .report import BuildOptions
 
+        now, real_clock = _clock()
         options = BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
-                               check=args.check or check, jobs=args.jobs,
-                               cache=_cache_folder(args)[0])
+                               now=now, check=args.check or check, jobs=args.jobs,
+                               cores=available_cores(), cache=_cache_folder(args)[0])
         report = replay(options) if replayed else None
         if report is None:
             from .build import build  # heavy imports, inside the Ctrl-C guard
 
-            report = build(options, progress)
+            with _collector_paused():
+                report = build(options, progress)
+            if real_clock:
+                _wait_until(report.newest)
     except KeyboardInterrupt:
         progress.close()
         print("interrupted; nothing half-written was left behind", file=sys.stderr)

@@ -164,10 +164,11 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: DeflateCache | None = None
-           ) -> bytes:
+def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: DeflateCache | None = None,
+           *, threads: int = 1) -> bytes:
     """Every topic's deck as a subdeck of ``parent``, in one package: the same notes.
-    ``pieces``: the deflated pieces of the last bundles (package.py)."""
+    ``pieces``: the deflated pieces of the last bundles; ``threads``: how many deflate
+    them (package.py)."""
     count = sum(d.questions for d in decks)
     version = _latest(decks)
     description = (f"<p>All {len(decks)} topics, {count} multiple-choice questions, as "
@@ -178,7 +179,8 @@ def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: DeflateCache | Non
     mods = [mod for d in decks for _, mod, _ in d.notes]
     return merge_packages([d.collection for d in decks], parent, description,
                           min(mods, default=0),
-                          bundle_stride(max(len(d.notes) for d in decks)), pieces)
+                          bundle_stride(max(len(d.notes) for d in decks)), pieces,
+                          threads=threads)
 
 
 def _latest(decks: Sequence[IndexedDeck]) -> str:
@@ -354,11 +356,11 @@ def changelog(previous: str | None, decks: Sequence[IndexedDeck]) -> str:
 
 
 def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
-                previous_changelog: str | None, pieces: DeflateCache | None = None
-                ) -> dict[str, bytes]:
+                previous_changelog: str | None, pieces: DeflateCache | None = None,
+                *, threads: int = 1) -> dict[str, bytes]:
     """File name -> bytes of the bundle, manifest, README and changelog."""
     name = bundle_name(parent_slug)
-    data = bundle(decks, parent, pieces)
+    data = bundle(decks, parent, pieces, threads=threads)
     return {name: data,
             MANIFEST_NAME: manifest(decks, name, data, parent).encode(),
             INDEX_NAME: readme(decks, name, data, parent).encode(),
@@ -368,7 +370,8 @@ def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
 def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
                 versions: Mapping[str, DeckVersion], parent: str, parent_slug: str,
                 check: bool, cache: DeckFactsCache | None = None,
-                pieces: DeflateCache | None = None) -> tuple[dict[str, str], list[Diagnostic]]:
+                pieces: DeflateCache | None = None, *, threads: int = 1
+                ) -> tuple[dict[str, str], list[Diagnostic]]:
     """Write the bundle, manifest, README and changelog from the decks in ``out`` as
     published (``decks``: deck name, topic name, file; with ``check``, compare instead).
     Each file's status ("written", "unchanged", "would write"), and any problem. What
@@ -400,7 +403,8 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
             "missing, but the decks were published before: written again with the newest "
             "version's entry only; restore it from version control for the older entries")))
     statuses = {}
-    for name, data in index_files(indexed, parent, parent_slug, previous, pieces).items():
+    for name, data in index_files(indexed, parent, parent_slug, previous, pieces,
+                                  threads=threads).items():
         path = out / name
         if check:
             statuses[name] = "unchanged" if file_sha256(path) == _sha(data) else "would write"

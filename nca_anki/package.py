@@ -128,7 +128,7 @@ def bundle_stride(largest: int) -> int:
 
 def merge_packages(collections: Sequence[Callable[[], bytes]], parent: str,
                    description: str, oldest: int, stride: int,
-                   pieces: DeflateCache | None = None) -> bytes:
+                   pieces: DeflateCache | None = None, *, threads: int = 1) -> bytes:
     """One ``.apkg`` holding every deck, note and card of ``collections`` (each gives the
     collection of a package from ``build_package``, read when it is needed), plus the
     deck ``parent`` with ``description``. Rows are copied as they are, in order. It is a
@@ -155,7 +155,7 @@ def merge_packages(collections: Sequence[Callable[[], bytes]], parent: str,
             _merge(conn, collections, parent, description, oldest * 1000, stride)
         finally:
             conn.close()
-        return _zipped_file(path, pieces)
+        return _zipped_file(path, pieces, threads)
 
 
 def _merge(conn: sqlite3.Connection, collections: Sequence[Callable[[], bytes]], parent: str,
@@ -267,12 +267,14 @@ def _deflate_piece(fd: int, start: int, end: int, final: bool,
     return packed
 
 
-def _deflate_file(path: Path, cache: DeflateCache | None = None) -> tuple[bytes, int, int]:
-    """(deflated bytes, CRC-32, size) of the file at ``path``, in parallel pieces; the
-    pieces ``cache`` holds are taken from it, and the others put in it."""
+def _deflate_file(path: Path, cache: DeflateCache | None, threads: int
+                  ) -> tuple[bytes, int, int]:
+    """(deflated bytes, CRC-32, size) of the file at ``path``, in pieces deflated on
+    ``threads`` threads; the pieces ``cache`` holds are taken from it, and the others put
+    in it."""
     bounds, crc, size = _pieces(path)
     with open(path, "rb") as file, concurrent.futures.ThreadPoolExecutor(
-            max_workers=os.cpu_count() or 1) as pool:
+            max_workers=max(1, threads)) as pool:
         last = len(bounds) - 1
         packed = b"".join(pool.map(
             lambda n: _deflate_piece(file.fileno(), *bounds[n], n == last, cache),
@@ -280,10 +282,10 @@ def _deflate_file(path: Path, cache: DeflateCache | None = None) -> tuple[bytes,
     return packed, crc, size
 
 
-def _zipped_file(collection: Path, pieces: DeflateCache | None = None) -> bytes:
+def _zipped_file(collection: Path, pieces: DeflateCache | None, threads: int) -> bytes:
     """The same zip as ``_zipped``, with the collection in the file ``collection``,
     deflated in parallel pieces (see above)."""
-    return _zip((("collection.anki2", *_deflate_file(collection, pieces)), _MEDIA))
+    return _zip((("collection.anki2", *_deflate_file(collection, pieces, threads)), _MEDIA))
 
 
 _MEDIA = ("media", _deflated(b"{}"), zlib.crc32(b"{}"), 2)

@@ -29,55 +29,59 @@ T = TypeVar("T")
 # 1.51 s, 1.28 s; 2,000: 2.23 s, 1.82 s.
 MIN_QUESTIONS = 500
 
-_task: Callable[[int], object] | None = None  # what the forked workers run, by index
-
-
 def available_cores() -> int:
+    """The cores this process may use (a container's share, on Linux). Read by the CLI,
+    which passes the count to the build."""
     try:
-        return len(os.sched_getaffinity(0))  # the cores this process may use (containers)
+        return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
 
 
-def worker_count(requested: int | None, questions: int) -> int:
-    """How many processes to use: ``requested`` (--jobs) if given, else every available
-    core when there is enough work and forking is safe here, else 1."""
+def worker_count(requested: int | None, cores: int, questions: int) -> int:
+    """How many processes to use: ``requested`` (--jobs) if given, else all ``cores``
+    when there is enough work and forking is safe here, else 1."""
     if requested is not None:
         return max(1, requested) if can_fork() else 1
     if questions < MIN_QUESTIONS or not can_fork():
         return 1
-    return available_cores()
+    return max(1, cores)
 
 
 def can_fork() -> bool:
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches every process in the terminal's group; the parent alone handles it
-    # (and stops the workers), so the user sees one message, not a traceback per worker.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+class _Worker:
+    """What one forked worker runs. The task reaches it through the fork itself (a
+    process's arguments are inherited, never pickled, under "fork"), so the process that
+    calls ``run_tasks`` keeps no state of it."""
 
+    task: Callable[[int], object] | None = None  # set in the worker only, once
 
-def _run(index: int) -> object:
-    assert _task is not None
-    return _task(index)
+    @classmethod
+    def start(cls, task: Callable[[int], object]) -> None:
+        # Ctrl-C reaches every process in the terminal's group; the parent alone handles
+        # it (and stops the workers), so the user sees one message, not one per worker.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        cls.task = task
+
+    @classmethod
+    def run(cls, index: int) -> object:
+        assert cls.task is not None
+        return cls.task(index)
 
 
 def run_tasks(task: Callable[[int], T], count: int, workers: int) -> Iterator[T]:
     """``task(0)``, ``task(1)``, ... ``task(count - 1)``, yielded in that order as each
     completes, on up to ``workers`` forked processes."""
-    global _task
     if workers <= 1 or count <= 1:
         for index in range(count):
             yield task(index)
         return
-    _task = task
-    try:
-        context = multiprocessing.get_context("fork")
-        with context.Pool(min(workers, count), initializer=_ignore_interrupts) as pool:
-            # One task at a time per worker: topics differ in size, and the big ones
-            # should not queue behind each other on one worker.
-            yield from pool.imap(_run, range(count), chunksize=1)  # type: ignore[misc]
-    finally:
-        _task = None
+    context = multiprocessing.get_context("fork")
+    with context.Pool(min(workers, count), initializer=_Worker.start,
+                      initargs=(task,)) as pool:
+        # One task at a time per worker: topics differ in size, and the big ones should
+        # not queue behind each other on one worker.
+        yield from pool.imap(_Worker.run, range(count), chunksize=1)  # type: ignore[misc]

@@ -5,7 +5,7 @@ imports, so the command line can answer a no-op build without loading the pipeli
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -18,15 +18,20 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class BuildOptions:
+    """What a build is given: its folders, and the edges the CLI resolves (the clock, the
+    cores, the cache folder), so that ``build()`` reads no environment and no clock."""
+
     source: Path
     templates: Path
     out: Path
+    _: KW_ONLY
+    now: int  # the time new and changed notes get (the CLI: SOURCE_DATE_EPOCH or the clock)
     check: bool = False  # validate and report, write nothing
-    now: int | None = None  # the clock, for new and changed notes; None: SOURCE_DATE_EPOCH or now
-    # Processes to use; None: every core, when the work is big enough. On Linux the extra
+    # Processes to use; None: all ``cores``, when the work is big enough. On Linux the extra
     # processes are forked (nca_anki/parallel.py): a program that calls build() while it
     # runs other threads should pass jobs=1, as forking a threaded process is unsafe.
     jobs: int | None = None
+    cores: int = 1  # the cores the build may use: its processes, and the bundle's threads
     # The build cache's folder (cache.py), never inside ``out``; None: no cache, every
     # build reads and builds everything.
     cache: Path | None = None
@@ -78,6 +83,11 @@ class BuildReport:
     # The published index files (index.py) written, or with --check that would be: (path
     # as shown, status). Unchanged ones are not listed.
     index: tuple[tuple[str, str], ...] = ()
+    # The newest time given to a note or the note type. Notes edited twice within a
+    # second get the previous time + 1, a moment ahead of the clock; a caller on the real
+    # clock waits until it has passed (cli.py), as a time in the future would block the
+    # learner's own edits.
+    newest: int = 0
 
     @property
     def ok(self) -> bool:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import shutil
+import time
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +16,7 @@ from card_browser import CardServer, Reviewer, launch, require_chromium
 from nca_anki.cache import state_path
 from nca_anki.cli import main
 from nca_anki.files import CACHE_ENV
+from nca_anki.report import BuildOptions
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -34,6 +37,13 @@ class Run:
 
 # The build cache of a project (the command's default: .nca-anki-cache in the current folder).
 CACHE = Path(".nca-anki-cache")
+
+
+def options(**kwargs: Any) -> BuildOptions:
+    """Options as the command passes them for the project in the current folder: its
+    default folders and cache, and the clock as it is now."""
+    return BuildOptions(Path("source"), Path("templates"), Path("dist"),
+                        **{"now": int(time.time()), "cache": CACHE, **kwargs})
 
 
 def state_file(root: Path) -> Path:

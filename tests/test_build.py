@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CACHE, REPO
+from conftest import REPO
+from conftest import options as library_options
 from nca_anki.build import BuildOptions, build
 from nca_anki.files import is_bundle
 from nca_anki.lockfile import load_lock
@@ -26,7 +27,7 @@ AI_DECK = "ai-deep-learning-frameworks.apkg"
 def options(root: Path, **kwargs) -> BuildOptions:
     """Options as the CLI passes them, relative to the project folder (the current one)."""
     assert Path.cwd() == root
-    return BuildOptions(Path("source"), Path("templates"), Path("dist"), cache=CACHE, **kwargs)
+    return library_options(**kwargs)
 
 
 def lock_entries(root: Path) -> list[dict]:
@@ -97,15 +98,16 @@ def test_removed_question_is_reported_kept_in_the_lock_and_revived(project):
     assert (ai.new, ai.changed, ai.unchanged) == (0, 1, 6)
 
 
-def test_edits_within_one_second_get_rising_mods_never_ahead_of_the_clock(project):
-    assert build(options(project)).ok
+def test_edits_within_one_second_get_rising_mods_never_ahead_of_the_clock(project, cli):
+    """The command, on the real clock, returns only once its newest time is past."""
+    assert cli().status == 0
     source = project / "source" / AI
     mods = []
     for word in ("limits", "bounds", "restricts"):
         text = re.sub(r"Gradient clipping \w+", f"Gradient clipping {word}",
                       source.read_text(encoding="utf-8"), count=1)
         source.write_text(text, encoding="utf-8")
-        assert build(options(project)).ok
+        assert cli().status == 0
         mods.append(next(e["mod"] for e in lock_entries(project)
                          if e["prompt"].startswith("What problem does gradient clip")))
         assert mods[-1] <= time.time()
@@ -229,3 +231,18 @@ def test_the_format_1_lock_migrates_with_every_guid_and_time_and_the_same_decks(
             if not is_bundle(p.name)} == published
     assert len((project / "source" / "nca-anki.lock").read_bytes()) < \
         len((fixture / "source" / "nca-anki.lock.json").read_bytes()) / 5
+
+
+def test_the_library_reads_no_clock_and_no_environment(project, monkeypatch):
+    """build() is a function of its arguments: the CLI resolves SOURCE_DATE_EPOCH."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1900000000")
+    (project / "source" / "nca-anki.lock").unlink()
+    assert build(options(project, now=1_850_000_000)).ok
+    assert {e["mod"] for e in lock_entries(project)} == {1_850_000_000}
+
+
+def test_forked_workers_leave_no_state_in_the_calling_process():
+    from nca_anki import parallel
+
+    assert list(parallel.run_tasks(lambda i: i * i, 4, 2)) == [0, 1, 4, 9]
+    assert parallel._Worker.task is None

@@ -16,17 +16,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import CACHE, REPO, state_file
+from conftest import CACHE, REPO, options, state_file
 from nca_anki.cache import state_path
-from nca_anki.build import BuildOptions, build
+from nca_anki.build import build
 from nca_anki.cli import main
 from nca_anki.render import Renderer
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
-
-
-def options(**kwargs) -> BuildOptions:
-    return BuildOptions(Path("source"), Path("templates"), Path("dist"), cache=CACHE, **kwargs)
 
 
 @pytest.fixture

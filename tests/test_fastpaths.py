@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CACHE, REPO, archive_entries, state_file
+from conftest import CACHE, REPO, archive_entries, options, state_file
 from nca_anki import cli as cli_module
 from nca_anki.build import BuildOptions, build
 from nca_anki.files import CACHE_FOLDERS, DECKS_NAME, PARSED_NAME, PIECES_NAME
@@ -25,10 +25,6 @@ sys.path.insert(0, str(REPO / "bench"))
 from benchmark import write_part  # noqa: E402  (the benchmark's generated bank)
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
-
-
-def options(**kwargs) -> BuildOptions:
-    return BuildOptions(Path("source"), Path("templates"), Path("dist"), cache=CACHE, **kwargs)
 
 
 def state(root: Path) -> dict[str, bytes]:

@@ -281,7 +281,7 @@ def test_the_bundle_s_parallel_deflate_is_a_plain_zip_whatever_the_cores(
     def zipped_file(data: bytes) -> bytes:
         path = tmp_path / "collection.anki2"
         path.write_bytes(data)
-        return package._zipped_file(path)
+        return package._zipped_file(path, None, 2)
 
     def by_zipfile(data: bytes) -> bytes:  # how packages were written with zipfile
         buffer = io.BytesIO()
@@ -340,7 +340,7 @@ def test_the_bundle_s_pieces_from_the_cache_give_the_bytes_deflating_gives(
     def zipped(content: bytes, cache: Counting | None) -> tuple[bytes, int]:
         """The zip and how many pieces were deflated (without a cache: all of them)."""
         path.write_bytes(content)
-        packed = package._zipped_file(path, cache)
+        packed = package._zipped_file(path, cache, 2)
         if cache is None:
             return packed, len(package._pieces(path)[0])
         problems = list(cache.problems)
@@ -363,6 +363,6 @@ def test_the_bundle_s_pieces_from_the_cache_give_the_bytes_deflating_gives(
     entry.write_bytes(entry.read_bytes()[:-1] + b"!")
     cache = DeflateCache(folder)
     path.write_bytes(edited)
-    assert package._zipped_file(path, cache) == fresh
+    assert package._zipped_file(path, cache, 2) == fresh
     assert [d.message for d in cache.problems] == [
         "bundle cache entry ignored (its bytes do not match their hash); deflated again"]

@@ -6,15 +6,11 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import REPO
-from nca_anki.build import BuildOptions, build
+from conftest import REPO, options
+from nca_anki.build import build
 from nca_anki.lockfile import load_lock
 
 LOCK = Path("source") / "nca-anki.lock"
-
-
-def options() -> BuildOptions:
-    return BuildOptions(Path("source"), Path("templates"), Path("dist"))
 
 
 def identities(root: Path) -> dict[str, int]:
