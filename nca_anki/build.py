@@ -15,34 +15,37 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import diagnostics as diag
-from .cache import (Cache, DeckFacts, DeckFactsCache, DeflateCache, Parsed, ParseCache,
-                    code_digest, dump_cache, folder_digest, load_cache, remove_old_caches,
-                    state_path, sweep_cache, tag_folder, topic_key)
-from .config import Config, load_config
-from .decode import decode_source
-from .diagnostics import Diagnostic
-from .files import (CONFIG_NAME, DECKS_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME,
-                    PIECES_NAME, SOURCE_SUFFIX, file_sha256, is_bundle, question_files)
-from .identity import assign, by_topic, note_hashes
-from .records import (Assignment, DeckSpec, IdentifiedNote, Lock, LockEntry, NoteStatus,
-                      NoteType, PackagedNote,
-                      ParsedFile, prompt_id, RenderedNote, Topic)
-from .lockfile import changed_topics, dump_lock, future_mods, load_lock, load_old_lock
-from .lint import long_answers, position_cluster
-from .output import WriteError, inside, sweep, write_atomic, write_cache
-from .changes import deck_versions, previous_versions, published_decks, retired_notes
-from .index import bundle_name, deck_facts, write_index
-from .package import build_package
-from .parallel import run_tasks, worker_count
-from .parse import parse
-from .recover import published_texts, recover_lock
-from .replay import recorded
-from .render import Renderer
-from .report import SILENT, BuildOptions, BuildReport, Progress, TopicResult
-from .shuffle import plan
-from .topics import deck_for, group_topics, slugify
-from .versions import RETIRED_TAG, DeckVersion, description, updated_tag
+import nca_anki.diagnostics as diag
+from nca_anki.caching.cache import (Cache, DeckFacts, DeckFactsCache, DeflateCache, ParseCache,
+                                    Parsed, code_digest, dump_cache, folder_digest, load_cache,
+                                    remove_old_caches, state_path, sweep_cache, tag_folder,
+                                    topic_key)
+from nca_anki.caching.replay import recorded
+from nca_anki.cards.render import Renderer
+from nca_anki.cards.shuffle import plan
+from nca_anki.diagnostics import Diagnostic
+from nca_anki.files import (CONFIG_NAME, DECKS_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME,
+                            PIECES_NAME, SOURCE_SUFFIX, file_sha256, is_bundle, question_files)
+from nca_anki.identity.assign import assign, by_topic, note_hashes
+from nca_anki.identity.lockfile import (changed_topics, dump_lock, future_mods, load_lock,
+                                        load_old_lock)
+from nca_anki.identity.recover import published_texts, recover_lock
+from nca_anki.parallel import run_tasks, worker_count
+from nca_anki.publishing.changes import (deck_versions, previous_versions, published_decks,
+                                         retired_notes)
+from nca_anki.publishing.index import bundle_name, deck_facts, write_index
+from nca_anki.publishing.output import WriteError, inside, sweep, write_atomic, write_cache
+from nca_anki.publishing.package import build_package
+from nca_anki.publishing.versions import RETIRED_TAG, DeckVersion, description, updated_tag
+from nca_anki.reading.config import Config, load_config
+from nca_anki.reading.decode import decode_source
+from nca_anki.reading.lint import long_answers, position_cluster
+from nca_anki.reading.parse import parse
+from nca_anki.reading.topics import deck_for, group_topics, slugify
+from nca_anki.records import (Assignment, DeckSpec, IdentifiedNote, Lock, LockEntry, NoteStatus,
+                              NoteType, PackagedNote, ParsedFile, RenderedNote, Topic, prompt_id)
+from nca_anki.report import SILENT, BuildOptions, BuildReport, Progress, TopicResult
+
 
 def _display(folder: Path, name: str | Path) -> str:
     return (folder / name).as_posix()

@@ -21,15 +21,15 @@ import os
 import signal
 import sys
 import time
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Sequence, TextIO
 
-from .files import CACHE_ENV, CACHE_FOLDER
-from .watch import changed_files, snapshot, wait_for_change
+from nca_anki.files import CACHE_ENV, CACHE_FOLDER
+from nca_anki.watch import changed_files, snapshot, wait_for_change
 
 if TYPE_CHECKING:
-    from .report import BuildReport
+    from nca_anki.report import BuildReport
 
 PROGRESS_AFTER_SECONDS = 2.0  # a quicker build shows no progress bar at all
 
@@ -259,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.release is not None:
                 print("release: not made (nothing written); fix the above first", file=sys.stderr)
             return status
-        from .release import release
+        from nca_anki.publishing.release import release
 
         released = release(Path(args.out), Path(args.release))
         for path in released.files:
@@ -276,9 +276,9 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
     bars; or the exit status when it was interrupted or hit a bug of ours."""
     progress = _ProgressBars(sys.stderr)
     try:
-        from .parallel import available_cores
-        from .replay import replay
-        from .report import BuildOptions
+        from nca_anki.caching.replay import replay
+        from nca_anki.parallel import available_cores
+        from nca_anki.report import BuildOptions
 
         now, real_clock = _clock()
         options = BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
@@ -286,7 +286,7 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
                                cores=available_cores(), cache=_cache_folder(args)[0])
         report = replay(options) if replayed else None
         if report is None:
-            from .build import build  # heavy imports, inside the Ctrl-C guard
+            from nca_anki.build import build  # heavy imports, inside the Ctrl-C guard
 
             with _collector_paused():
                 report = build(options, progress)

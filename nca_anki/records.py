@@ -16,7 +16,7 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .once import computed_once
+from nca_anki.once import computed_once
 
 # --- the note type -------------------------------------------------------------------------
 # The note type's identity. Anki matches note types by id, and any change to the field

@@ -9,11 +9,11 @@ from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from . import diagnostics as diag
-from .diagnostics import Diagnostic
+import nca_anki.diagnostics as diag
+from nca_anki.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
-    from .records import LockEntry
+    from nca_anki.records import LockEntry
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import re
 import time
 from pathlib import Path
 
-from .files import CONFIG_NAME, question_files
+from nca_anki.files import CONFIG_NAME, question_files
 
 POLL_SECONDS = 0.1  # between two looks at the files: a rebuild starts 0.1-0.2 s after a save
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from card_browser import CardServer, Reviewer, launch, require_chromium
-from nca_anki.cache import state_path
+from nca_anki.caching.cache import state_path
 from nca_anki.cli import main
 from nca_anki.files import CACHE_ENV
 from nca_anki.report import BuildOptions
@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 def archive_entries(path: Path) -> dict[str, bytes]:
     """What a learner's Anki reads from an .apkg: each entry's name and uncompressed bytes.
-    (The compressed bytes also depend on the zlib build and level: see nca_anki/package.py.)"""
+    (The compressed bytes also depend on the zlib build and level: see nca_anki/publishing/package.py.)"""
     with zipfile.ZipFile(path) as archive:
         return {info.filename: archive.read(info) for info in archive.infolist()}
 

@@ -16,9 +16,9 @@ from conftest import REPO
 from conftest import options as library_options
 from nca_anki.build import BuildOptions, build
 from nca_anki.files import is_bundle
-from nca_anki.lockfile import load_lock
+from nca_anki.identity.lockfile import load_lock
 from nca_anki.records import prompt_id
-from nca_anki.recover import read_deck
+from nca_anki.identity.recover import read_deck
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
 AI_DECK = "ai-deep-learning-frameworks.apkg"
@@ -242,7 +242,7 @@ def test_the_library_reads_no_clock_and_no_environment(project, monkeypatch):
 
 
 def test_forked_workers_leave_no_state_in_the_calling_process():
-    from nca_anki import parallel
+    import nca_anki.parallel as parallel
 
     assert list(parallel.run_tasks(lambda i: i * i, 4, 2)) == [0, 1, 4, 9]
     assert parallel._Worker.task is None

@@ -1,4 +1,4 @@
-"""Tests for nca_anki.cache: unchanged topics are neither rendered nor packaged again, and
+"""Tests for nca_anki.caching.cache: unchanged topics are neither rendered nor packaged again, and
 the cache is never trusted beyond what content hashes prove."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import CACHE, REPO, options, state_file
-from nca_anki.cache import state_path
+from nca_anki.caching.cache import state_path
 from nca_anki.build import build
 from nca_anki.cli import main
-from nca_anki.render import Renderer
+from nca_anki.cards.render import Renderer
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
 

@@ -1,4 +1,4 @@
-"""Tests for nca_anki.config: the optional nca-anki.toml settings file."""
+"""Tests for nca_anki.reading.config: the optional nca-anki.toml settings file."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from nca_anki.config import CONFIG_NAME, DEFAULT_PARENT_DECK, Config, deck_name_problem, load_config
+from nca_anki.reading.config import (CONFIG_NAME, DEFAULT_PARENT_DECK, Config, deck_name_problem,
+                                     load_config)
 from nca_anki.diagnostics import Diagnostic, Severity, error
 
 SHOWN = "source/nca-anki.toml"

@@ -1,4 +1,4 @@
-"""Tests for nca_anki.decode: bytes in, text plus positioned warnings out, never raising."""
+"""Tests for nca_anki.reading.decode: bytes in, text plus positioned warnings out, never raising."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from nca_anki import decode
-from nca_anki.decode import decode_source
+import nca_anki.reading.decode as decode
+from nca_anki.reading.decode import decode_source
 from nca_anki.diagnostics import Severity
 
 PATH = "src/q.txt"

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from anki_client import (cards_in_deck, deck_names, html_to_text, import_package,
-                         note_type_names, open_collection, review_all_new, revlog_count)
+from anki_client import (cards_in_deck, deck_names, html_to_text, import_package, note_type_names,
+                         open_collection, review_all_new, revlog_count)
 from conftest import CACHE, archive_entries
 from nca_anki.files import CACHE_FOLDERS, INDEX_FILES, is_bundle
-from nca_anki.recover import read_deck
+from nca_anki.identity.recover import read_deck
 from nca_anki.records import NOTE_TYPE_NAME
 
 DECKS = {

@@ -1,4 +1,4 @@
-"""The fast paths change no output: the no-op replay (nca_anki/replay.py) answers exactly
+"""The fast paths change no output: the no-op replay (nca_anki/caching/replay.py) answers exactly
 what the full build would, and only when nothing changed; forked workers
 (nca_anki/parallel.py) write the same decks and lock as one process; the progress bar
 shows only on a terminal, and only for a build that takes a while."""
@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from conftest import CACHE, REPO, archive_entries, options, state_file
-from nca_anki import cli as cli_module
+import nca_anki.cli as cli_module
 from nca_anki.build import BuildOptions, build
 from nca_anki.files import CACHE_FOLDERS, DECKS_NAME, PARSED_NAME, PIECES_NAME
-from nca_anki.replay import replay
+from nca_anki.caching.replay import replay
 
 sys.path.insert(0, str(REPO / "bench"))
 from benchmark import write_part  # noqa: E402  (the benchmark's generated bank)
@@ -299,7 +299,7 @@ def test_a_corrupt_parse_cache_entry_is_parsed_again_with_a_warning(project):
 def test_a_rebuild_builds_only_the_questions_of_topics_it_rebuilds(project, monkeypatch):
     """The parse cache hands back questions unbuilt; counts, answer positions and lint
     come from each entry's header, so an edit builds only its own topic's questions."""
-    import nca_anki.cache as cache
+    import nca_anki.caching.cache as cache
     assert build(options()).ok
     built: list[str] = []
     real = cache._CachedQuestions._questions
@@ -340,7 +340,7 @@ def test_the_index_reads_back_only_the_decks_that_changed(project, monkeypatch):
     bundle's deflated pieces under a hash of what they deflate: after one topic's edit
     only that deck's collection is read again; the index and the bundle are the same
     bytes as those --check works out from every deck, without either cache."""
-    import nca_anki.index as index
+    import nca_anki.publishing.index as index
     assert build(options()).ok
     assert sorted(p.name for p in (project / CACHE / DECKS_NAME).glob("*.json")) == [
         "ai-deep-learning-frameworks.apkg.json",
@@ -370,7 +370,7 @@ def test_the_index_does_not_read_back_a_deck_it_saw_built(project, monkeypatch):
     build inflates and queries each deck once, not once more to index it; the index it
     writes is what --check works out by reading every deck."""
     import nca_anki.build as build_module
-    import nca_anki.index as index
+    import nca_anki.publishing.index as index
     queried: list[int] = []
     handed: list[int] = []
     real_facts, real_handover = index._facts, build_module.deck_facts
@@ -440,7 +440,7 @@ def test_the_only_edited_topic_s_deck_is_read_for_matching(project, monkeypatch)
     deck is opened, not every deck, and of it only the text of the question the hashes
     left unpaired (not its six others); the reworded question keeps its identity."""
     assert build(options()).ok
-    import nca_anki.recover as recover
+    import nca_anki.identity.recover as recover
     lock = project / "source" / "nca-anki.lock"
     guids = [line.split()[1] for line in lock.read_text(encoding="utf-8").splitlines()
              if line.startswith("Q ")]

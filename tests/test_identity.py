@@ -1,14 +1,14 @@
-"""Tests for nca_anki.identity: GUIDs and mods that survive edits."""
+"""Tests for nca_anki.identity.assign: GUIDs and mods that survive edits."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
 
-from nca_anki.versions import retired_mod, revived_mod
-from nca_anki.identity import assign, content_hash, note_hashes
-from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
-                              Assignment, Choice, Lock, NoteType, Question, RenderedNote)
+from nca_anki.publishing.versions import retired_mod, revived_mod
+from nca_anki.identity.assign import assign, content_hash, note_hashes
+from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME, Assignment,
+                              Choice, Lock, NoteType, Question, RenderedNote)
 
 T0 = 1_700_000_000
 T1 = T0 + 3_600

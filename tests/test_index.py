@@ -1,4 +1,4 @@
-"""The published index (nca_anki/index.py): text that reaches Markdown reads as written.
+"""The published index (nca_anki/publishing/index.py): text that reaches Markdown reads as written.
 The files themselves, built and imported: tests/test_sharing.py."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import markdown
 import pytest
 
 from anki_client import html_to_text
-from nca_anki.index import _md, json_string
+from nca_anki.publishing.index import _md, json_string
 
 
 @pytest.mark.parametrize("prompt", [

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from anki_client import import_package, note_type_names, open_collection
 from conftest import REPO
 from nca_anki.cli import main
-from nca_anki.lockfile import load_lock
+from nca_anki.identity.lockfile import load_lock
 
 FILES = ("nca-ai-deep-learning-frameworks-4.txt",
          "deep-learning-training-techniques-and-optimization-2.txt",

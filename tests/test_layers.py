@@ -28,29 +28,29 @@ STAGES = {
     "nca_anki.parallel": set(),
     "nca_anki.watch": set(),
     "nca_anki.cli": set(),  # the pipeline is imported inside main(), after the no-op check
-    "nca_anki.replay": set(),
-    "nca_anki.cache": set(),
+    "nca_anki.caching.replay": set(),
+    "nca_anki.caching.cache": set(),
     # reading
-    "nca_anki.decode": set(),  # ftfy is loaded only for a line that needs repair
-    "nca_anki.parse": set(),
-    "nca_anki.config": set(),
-    "nca_anki.topics": set(),
-    "nca_anki.lint": set(),
+    "nca_anki.reading.decode": set(),  # ftfy is loaded only for a line that needs repair
+    "nca_anki.reading.parse": set(),
+    "nca_anki.reading.config": set(),
+    "nca_anki.reading.topics": set(),
+    "nca_anki.reading.lint": set(),
     # cards
-    "nca_anki.shuffle": set(),
-    "nca_anki.render": RENDERING,
+    "nca_anki.cards.shuffle": set(),
+    "nca_anki.cards.render": RENDERING,
     # identity
-    "nca_anki.match": set(),
-    "nca_anki.identity": set(),
-    "nca_anki.lockfile": set(),
-    "nca_anki.recover": set(),
+    "nca_anki.identity.match": set(),
+    "nca_anki.identity.assign": set(),
+    "nca_anki.identity.lockfile": set(),
+    "nca_anki.identity.recover": set(),
     # publishing
-    "nca_anki.versions": set(),
-    "nca_anki.package": PACKAGING,
-    "nca_anki.index": PACKAGING,
-    "nca_anki.changes": PACKAGING,
-    "nca_anki.output": set(),
-    "nca_anki.release": set(),
+    "nca_anki.publishing.versions": set(),
+    "nca_anki.publishing.package": PACKAGING,
+    "nca_anki.publishing.index": PACKAGING,
+    "nca_anki.publishing.changes": PACKAGING,
+    "nca_anki.publishing.output": set(),
+    "nca_anki.publishing.release": set(),
     # the hub runs every stage
     "nca_anki.build": RENDERING | PACKAGING,
 }
@@ -75,6 +75,14 @@ def test_a_stage_loads_only_its_own_heavy_libraries(module: str) -> None:
 
 
 def test_every_module_of_the_package_is_placed_in_a_stage() -> None:
-    modules = {f"nca_anki.{p.stem}" for p in (REPO / "nca_anki").glob("*.py")
-               if p.stem != "__init__"}
+    package = REPO / "nca_anki"
+    modules = {".".join(("nca_anki", *p.relative_to(package).with_suffix("").parts))
+               for p in package.rglob("*.py") if p.stem != "__init__"}
     assert modules == set(STAGES)
+
+
+def test_the_readme_layout_table_lists_every_module() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    modules = [p.relative_to(REPO).as_posix() for p in (REPO / "nca_anki").rglob("*.py")
+               if p.stem != "__init__"]
+    assert [m for m in modules if f"| `{m}` |" not in readme] == []

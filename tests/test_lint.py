@@ -1,4 +1,4 @@
-"""Tests for nca_anki.lint: answers that give themselves away, warned at their source line."""
+"""Tests for nca_anki.reading.lint: answers that give themselves away, warned at their source line."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from types import MappingProxyType
 
 import pytest
 
-from nca_anki.config import Config
+from nca_anki.reading.config import Config
 from nca_anki.diagnostics import Severity
-from nca_anki.lint import giveaways, visible_length
-from nca_anki.parse import parse
-from nca_anki.topics import group_topics
+from nca_anki.reading.lint import giveaways, visible_length
+from nca_anki.reading.parse import parse
+from nca_anki.reading.topics import group_topics
 from nca_anki.records import Topic
 
 PATH = "source/topic-1.txt"

@@ -1,4 +1,4 @@
-"""Tests for nca_anki.lockfile: a small, line-per-question lock that survives git merges."""
+"""Tests for nca_anki.identity.lockfile: a small, line-per-question lock that survives git merges."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from nca_anki.diagnostics import error, warning
-from nca_anki.identity import assign, with_texts
+from nca_anki.identity.assign import assign, with_texts
 from nca_anki.records import Lock, LockEntry
-from nca_anki.lockfile import LINE_LIMIT, dump_lock, future_mods, load_lock, load_old_lock
+from nca_anki.identity.lockfile import LINE_LIMIT, dump_lock, future_mods, load_lock, load_old_lock
 from test_identity import NOTE_TYPE, T0, T1, T2, bank
 
 LOCK_PATH = "source/nca-anki.lock"
@@ -148,7 +148,7 @@ def test_future_mods_warns_about_clock() -> None:
 
 
 def test_changed_topics_names_the_topics_whose_question_lines_differ() -> None:
-    from nca_anki.lockfile import changed_topics
+    from nca_anki.identity.lockfile import changed_topics
 
     head = "# nca-anki lock 2\nN 0123456789abcdef 5\nT aaaaaa Alpha\nT bbbbbb Beta\n"
     q1 = "Q nca-1 aaaaaa 1 5 0123456789abcdef 0123456789abcdef 0123456789ab 0 - - One\n"

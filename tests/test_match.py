@@ -1,4 +1,4 @@
-"""Tests for nca_anki.match: which question is which after real editing, at any scale."""
+"""Tests for nca_anki.identity.match: which question is which after real editing, at any scale."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from hypothesis import given, settings, strategies as st
 
-import nca_anki.match as match
-from nca_anki.identity import assign
+import nca_anki.identity.match as match
+from nca_anki.identity.assign import assign
 from nca_anki.records import Lock
 from test_identity import NOTE_TYPE, T0, T1, make_note
 

@@ -19,7 +19,7 @@ from nca_anki.files import is_bundle
 from anki_client import import_package, open_collection
 from conftest import REPO
 from nca_anki.cli import main
-from nca_anki.lockfile import load_lock
+from nca_anki.identity.lockfile import load_lock
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
 TRAINING = "deep-learning-training-techniques-and-optimization-2.txt"

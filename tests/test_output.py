@@ -1,4 +1,4 @@
-"""Tests for nca_anki.output: atomic writes and the inside() path check."""
+"""Tests for nca_anki.publishing.output: atomic writes and the inside() path check."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from nca_anki.output import (WriteError, inside, remove_stale_temporaries, write_atomic,
-                             write_cache)
+from nca_anki.publishing.output import (WriteError, inside, remove_stale_temporaries, write_atomic,
+                                        write_cache)
 
 SUFFIX = ("; check that the folder is writable (the previous file, if any, is unchanged)")
 

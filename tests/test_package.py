@@ -1,4 +1,4 @@
-"""Tests for nca_anki.package: deterministic, deflated .apkg bytes with per-note mods."""
+"""Tests for nca_anki.publishing.package: deterministic, deflated .apkg bytes with per-note mods."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from nca_anki.package import build_package, deck_id
-from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
-                              Choice, DeckSpec, NoteType, PackagedNote, Question, Topic)
-from nca_anki.render import Renderer
-from nca_anki.shuffle import as_written
+from nca_anki.publishing.package import build_package, deck_id
+from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME, Choice,
+                              DeckSpec, NoteType, PackagedNote, Question, Topic)
+from nca_anki.cards.render import Renderer
+from nca_anki.cards.shuffle import as_written
 
 T0 = 1_700_000_000
 NOTE_TYPE = NoteType(id=NOTE_TYPE_ID, name=NOTE_TYPE_NAME, fields=FIELDS,
@@ -143,7 +143,7 @@ def test_collection_has_genanki_s_tables_and_no_indexes(collection: sqlite3.Conn
 def test_the_bundle_takes_no_index_from_a_deck_published_with_them() -> None:
     """Decks published before packages left out genanki's indexes still have them; one
     that comes first in the bundle gives it its tables, not its indexes."""
-    from nca_anki.package import collection_of, merge_packages
+    from nca_anki.publishing.package import collection_of, merge_packages
 
     conn = open_collection(build_package(SPEC, NOTE_TYPE, T0))
     conn.execute("CREATE INDEX ix_cards_nid ON cards (nid)")  # as genanki's schema made
@@ -158,7 +158,7 @@ def test_the_bundle_takes_no_index_from_a_deck_published_with_them() -> None:
 
 def _bundle_rows(decks: list[DeckSpec], stride: int = 10 ** 6) -> dict[str, tuple]:
     """GUID -> (note id, card id or None, deck) in a bundle of ``decks``."""
-    from nca_anki.package import collection_of, merge_packages
+    from nca_anki.publishing.package import collection_of, merge_packages
     collections = [collection_of(build_package(d, NOTE_TYPE, T0)) for d in decks]
     merged = open_collection(merge_packages([lambda c=c: c for c in collections], "NCA", "",
                                             T0, stride))
@@ -196,7 +196,7 @@ def test_bundle_ids_are_each_deck_s_own_moved_into_its_range_and_stay_put() -> N
 
 
 def test_the_bundle_s_id_range_outgrows_the_ids_a_deck_takes() -> None:
-    from nca_anki.package import bundle_stride
+    from nca_anki.publishing.package import bundle_stride
     for notes in (0, 1, 4, 499_999, 500_000, 4_999_999, 5_000_000):
         stride = bundle_stride(notes)
         assert stride > 2 * notes and stride >= 10 ** 6
@@ -276,7 +276,7 @@ def test_the_bundle_s_parallel_deflate_is_a_plain_zip_whatever_the_cores(
     """The bundle is deflated in pieces on every core (package.py): readable by any zip
     reader, with the same entries as a plain package, and the same bytes on one core as
     on several."""
-    from nca_anki import package
+    import nca_anki.publishing.package as package
 
     def zipped_file(data: bytes) -> bytes:
         path = tmp_path / "collection.anki2"
@@ -316,9 +316,9 @@ def test_the_bundle_s_pieces_from_the_cache_give_the_bytes_deflating_gives(
     """Deflated pieces are kept under a hash of what they deflate (cache.DeflateCache):
     with a cold cache, a warm one, after an edit that moves the bytes behind it, or with a
     damaged entry, the bundle is the bytes deflating everything gives."""
-    from nca_anki import package
-    from nca_anki.cache import DeflateCache
-    from nca_anki.output import write_cache
+    import nca_anki.publishing.package as package
+    from nca_anki.caching.cache import DeflateCache
+    from nca_anki.publishing.output import write_cache
 
     rng = random.Random(3)
     words = [f"word{n}" for n in range(3000)]

@@ -1,4 +1,4 @@
-"""Tests for nca_anki.parse: question text in, ParsedFile plus positioned diagnostics out."""
+"""Tests for nca_anki.reading.parse: question text in, ParsedFile plus positioned diagnostics out."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nca_anki.decode import decode_source
+from nca_anki.reading.decode import decode_source
 from nca_anki.diagnostics import Severity
-from nca_anki.parse import _MARK_RE, _correct_mark, parse
+from nca_anki.reading.parse import _MARK_RE, _correct_mark, parse
 from nca_anki.records import Choice
 
 SOURCE = Path(__file__).resolve().parent.parent / "source"

@@ -1,4 +1,4 @@
-"""Tests for nca_anki.recover: a deleted lock comes back from the published decks."""
+"""Tests for nca_anki.identity.recover: a deleted lock comes back from the published decks."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import REPO, options
 from nca_anki.build import build
-from nca_anki.lockfile import load_lock
+from nca_anki.identity.lockfile import load_lock
 
 LOCK = Path("source") / "nca-anki.lock"
 

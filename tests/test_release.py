@@ -1,4 +1,4 @@
-"""--release (nca_anki/release.py): verified decks copied with their versions in their
+"""--release (nca_anki/publishing/release.py): verified decks copied with their versions in their
 names, the changelog and SHA256SUMS; nothing from a stale dist/."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tests for nca_anki.render: note type, note fields, Markdown, sanitising, template errors."""
+"""Tests for nca_anki.cards.render: note type, note fields, Markdown, sanitising, template errors."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from nca_anki.diagnostics import error
-from nca_anki.parse import parse
-from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID,
-                              NOTE_TYPE_NAME, Choice, Layout, Question, Topic)
-from nca_anki.render import Renderer
-from nca_anki.shuffle import as_written, plan
+from nca_anki.reading.parse import parse
+from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
+                              Choice, Layout, Question, Topic)
+from nca_anki.cards.render import Renderer
+from nca_anki.cards.shuffle import as_written, plan
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SHOWN = "templates"
@@ -643,7 +643,7 @@ def test_valid_anki_references_pass(templates_copy: Path) -> None:
 
 def full_path(renderer: Renderer, text: str) -> str:
     """What Markdown and the sanitiser make of ``text`` (the path plain text skips)."""
-    from nca_anki import render as module
+    import nca_anki.cards.render as module
     md = renderer.markdown.md[0]
     md.reset()
     return module.nh3.clean(md.convert(text), tags=module._ALLOWED_TAGS,
@@ -657,7 +657,7 @@ def full_path(renderer: Renderer, text: str) -> str:
                                              "*_`<>&#[]!|")), max_size=60))
 def test_the_plain_text_path_gives_exactly_what_markdown_gives(renderer: Renderer,
                                                                text: str) -> None:
-    from nca_anki.render import _plain_html
+    from nca_anki.cards.render import _plain_html
     fast = _plain_html(text)
     if fast is not None:
         assert fast == full_path(renderer, text)
@@ -696,14 +696,14 @@ def test_the_plain_inline_path_gives_exactly_what_the_block_path_gives(renderer:
 @example("**a** b**")
 def test_the_simple_spans_path_gives_exactly_what_markdown_gives(renderer: Renderer,
                                                                  text: str) -> None:
-    from nca_anki.render import _simple_spans_html
+    from nca_anki.cards.render import _simple_spans_html
     fast = _simple_spans_html(text)
     if fast is not None:
         assert fast == full_path(renderer, text)
 
 
 def test_the_simple_spans_path_is_taken_for_the_markdown_fields_use_most() -> None:
-    from nca_anki.render import _simple_spans_html
+    from nca_anki.cards.render import _simple_spans_html
     assert _simple_spans_html("Uses `nvcc` with **mixed** *precision*.") == (
         "<p>Uses <code>nvcc</code> with <strong>mixed</strong> <em>precision</em>.</p>")
     for text in ("4*8*2", "snake_case", "a\nb *c*", "*a*b", "<b>x</b>", "***x***"):
@@ -728,7 +728,7 @@ def test_a_generated_bank_builds_the_same_bytes_with_and_without_the_plain_path(
     sys.path.insert(0, str(TEMPLATES.parent / "bench"))
     from benchmark import write_part
 
-    from nca_anki import render as module
+    import nca_anki.cards.render as module
     from nca_anki.build import BuildOptions, build
 
     def built(folder: Path) -> dict[str, bytes]:

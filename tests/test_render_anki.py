@@ -1,4 +1,4 @@
-"""The note-type check in nca_anki.render against the real Anki backend: every template
+"""The note-type check in nca_anki.cards.render against the real Anki backend: every template
 Anki refuses, the build refuses too (it is stricter only about a front without a field)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from anki_client import open_collection
-from nca_anki.render import Renderer
+from nca_anki.cards.render import Renderer
 from nca_anki.records import FIELDS
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"

@@ -13,11 +13,11 @@ from pathlib import Path
 import markdown
 import pytest
 
-from anki_client import (cards_in_deck, deck_names, html_to_text, import_package,
-                         note_type_names, open_collection, review_all_new, revlog_count)
+from anki_client import (cards_in_deck, deck_names, html_to_text, import_package, note_type_names,
+                         open_collection, review_all_new, revlog_count)
 from conftest import state_file
 from nca_anki.records import NOTE_TYPE_NAME
-from nca_anki.versions import day
+from nca_anki.publishing.versions import day
 
 DAY1 = 1_796_200_000  # 2026-12-02, after every time in the committed lock
 DAY2 = DAY1 + 3 * 86_400  # three days later, the second

@@ -1,4 +1,4 @@
-"""Tests for nca_anki.shuffle: pinned and lettered choices, balanced static order, slots."""
+"""Tests for nca_anki.cards.shuffle: pinned and lettered choices, balanced static order, slots."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from nca_anki import shuffle
+import nca_anki.cards.shuffle as shuffle
 from nca_anki.records import Choice, prompt_id, Question
-from nca_anki.shuffle import as_written, is_pinned, names_choices_by_letter, plan
+from nca_anki.cards.shuffle import as_written, is_pinned, names_choices_by_letter, plan
 
 
 def question(prompt: str, choices: tuple[str, ...] = ("Pascal", "Volta", "Turing", "Ampere"),

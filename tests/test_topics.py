@@ -1,4 +1,4 @@
-"""Tests for nca_anki.topics: cleaned topic names, safe slugs, grouping files into topics."""
+"""Tests for nca_anki.reading.topics: cleaned topic names, safe slugs, grouping files into topics."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from types import MappingProxyType
 import pytest
 from hypothesis import given, strategies as st
 
-from nca_anki.config import Config
+from nca_anki.reading.config import Config
 from nca_anki.diagnostics import error, warning
-from nca_anki.parse import parse
+from nca_anki.reading.parse import parse
 from nca_anki.records import Choice, ParsedFile, Question, Topic
-from nca_anki.topics import clean_topic_name, group_topics, slugify
+from nca_anki.reading.topics import clean_topic_name, group_topics, slugify
 
 CONFIG_PATH = "source/nca-anki.toml"
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -1,10 +1,11 @@
-"""Versions (nca_anki/versions.py): one version a day, records reconciled with their
+"""Versions (nca_anki/publishing/versions.py): one version a day, records reconciled with their
 deck, and the deck description. End to end, with real imports: tests/test_sharing.py."""
 
 from __future__ import annotations
 
-from nca_anki.versions import (DeckState, DeckVersion, Events, advance, day, description,
-                               reconcile, retired_mod, revived_mod, strip_notice, with_notice)
+from nca_anki.publishing.versions import (DeckState, DeckVersion, Events, advance, day,
+                                          description, reconcile, retired_mod, revived_mod,
+                                          strip_notice, with_notice)
 
 DAY1 = 1_796_200_000  # 2026-12-02
 DAY2 = DAY1 + 3 * 86_400

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from nca_anki import cli as cli_module
-from nca_anki import watch
+import nca_anki.cli as cli_module
+import nca_anki.watch as watch
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
 AI_DECK = "ai-deep-learning-frameworks.apkg"

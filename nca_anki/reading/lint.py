@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .diagnostics import Diagnostic, warning
-from .records import ParsedFile, Question, Topic
+from nca_anki.diagnostics import Diagnostic, warning
+from nca_anki.records import ParsedFile, Question, Topic
 
 # Longest-answer giveaway: both thresholds must hold, so short choices ("Volta" against
 # "Pascal") never warn, however different their lengths in proportion.

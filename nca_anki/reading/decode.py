@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .diagnostics import Diagnostic, clip, warning
+from nca_anki.diagnostics import Diagnostic, clip, warning
 
 
 @functools.cache

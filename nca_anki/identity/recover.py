@@ -18,12 +18,12 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diagnostics import Diagnostic, error, warning
-from .files import is_bundle
-from .identity import fields_hash, source_hash
-from .records import (FIELDS, LABELS, NOTE_TYPE_ID, Lock, LockEntry, NoteType,
-                      PackagedNote, prompt_id)
-from .versions import RETIRED_TAG, content_tags, strip_notice
+from nca_anki.diagnostics import Diagnostic, error, warning
+from nca_anki.files import is_bundle
+from nca_anki.identity.assign import fields_hash, source_hash
+from nca_anki.publishing.versions import RETIRED_TAG, content_tags, strip_notice
+from nca_anki.records import (FIELDS, LABELS, NOTE_TYPE_ID, Lock, LockEntry, NoteType,
+                              PackagedNote, prompt_id)
 
 _TAG_RE = re.compile(r"<[^>]+>")
 _PART_RE = re.compile(r"::part-(\d+)$")

@@ -14,13 +14,13 @@ The same source and lock therefore give the same notes on any machine, at any ti
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
-from .match import Item, pair
-from .versions import revived_mod
-from .records import (Assignment, IdentifiedNote, Lock, LockEntry, NoteStatus, NoteType,
-                      RenderedNote, prompt_id)
+from nca_anki.identity.match import Item, pair
+from nca_anki.publishing.versions import revived_mod
+from nca_anki.records import (Assignment, IdentifiedNote, Lock, LockEntry, NoteStatus, NoteType,
+                              RenderedNote, prompt_id)
 
 
 def fields_hash(fields: Sequence[str], tags: Sequence[str]) -> str:

@@ -32,8 +32,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from .diagnostics import Diagnostic, clip, error, warning
-from .records import Choice, ParsedFile, Question
+from nca_anki.diagnostics import Diagnostic, clip, error, warning
+from nca_anki.records import Choice, ParsedFile, Question
 
 TITLE_SUFFIX = "Questions and Answers"
 _SEPARATORS = ("—", "–", "-", "--", "―")

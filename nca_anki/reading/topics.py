@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .config import Config, deck_name_problem
-from .diagnostics import Diagnostic, error, warning
-from .records import ParsedFile, Topic
+from nca_anki.diagnostics import Diagnostic, error, warning
+from nca_anki.reading.config import Config, deck_name_problem
+from nca_anki.records import ParsedFile, Topic
 
 _REPEAT_RE = re.compile(r"\b(?P<phrase>\w+(?:\s+\w+){0,5}?)\s+(?P=phrase)\b", re.IGNORECASE)
 _SLUG_MAX = 80

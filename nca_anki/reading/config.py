@@ -22,8 +22,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
-from .diagnostics import Diagnostic, error
-from .files import CONFIG_NAME
+from nca_anki.diagnostics import Diagnostic, error
+from nca_anki.files import CONFIG_NAME
 
 DEFAULT_PARENT_DECK = "NCA"
 

@@ -18,16 +18,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cache import DeckFacts, DeckFactsCache, DeflateCache
-from .diagnostics import Diagnostic, error, warning
-from .files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME, file_sha256
-from .once import computed_once
-from .output import WriteError, write_atomic, write_cache
-from .package import bundle_stride, collection_of, merge_packages
-from .recover import plain_text
-from .records import NOTE_TYPE_ID
-from .versions import (RETIRED_TAG, UPDATED_TAG, DeckState, DeckVersion, Events, advance, day,
-                       strip_notice)
+from nca_anki.caching.cache import DeckFacts, DeckFactsCache, DeflateCache
+from nca_anki.diagnostics import Diagnostic, error, warning
+from nca_anki.files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME, file_sha256
+from nca_anki.identity.recover import plain_text
+from nca_anki.once import computed_once
+from nca_anki.publishing.output import WriteError, write_atomic, write_cache
+from nca_anki.publishing.package import bundle_stride, collection_of, merge_packages
+from nca_anki.publishing.versions import (RETIRED_TAG, UPDATED_TAG, DeckState, DeckVersion, Events,
+                                          advance, day, strip_notice)
+from nca_anki.records import NOTE_TYPE_ID
 
 MANIFEST_FORMAT = "nca-anki-manifest-1"
 

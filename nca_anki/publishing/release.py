@@ -15,8 +15,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .files import CHANGELOG_NAME, MANIFEST_NAME
-from .output import WriteError, write_atomic
+from nca_anki.files import CHANGELOG_NAME, MANIFEST_NAME
+from nca_anki.publishing.output import WriteError, write_atomic
 
 
 @dataclass(frozen=True)

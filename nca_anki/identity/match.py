@@ -21,8 +21,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .once import computed_once
-from .records import prompt_id
+from nca_anki.once import computed_once
+from nca_anki.records import prompt_id
 
 # Below this score a question is new: better a new card than a wrong card's history.
 MATCH_THRESHOLD = 0.6

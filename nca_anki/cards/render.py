@@ -25,9 +25,9 @@ from markdown.inlinepatterns import InlineProcessor
 from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup, escape
 
-from .diagnostics import Diagnostic, clip, error
-from .records import (CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
-                      SPECIAL_FIELDS, Layout, NoteType, Question, RenderedNote, Topic)
+from nca_anki.diagnostics import Diagnostic, clip, error
+from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
+                              SPECIAL_FIELDS, Layout, NoteType, Question, RenderedNote, Topic)
 
 _NOTE_TYPE_FILES = ("front.html", "back.html", "style.css")  # choices.html is per note
 _ALLOWED_TAGS = {

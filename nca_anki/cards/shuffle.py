@@ -12,8 +12,8 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from .records import Layout, prompt_id, Question
 
+from nca_anki.records import Layout, Question, prompt_id
 
 # Choices that only make sense in one place: "All of the above", "None of these" …
 _PINNED_RE = re.compile(

@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from . import diagnostics as diag
-from .cache import DeckFactsCache
-from .diagnostics import Diagnostic
-from .files import MANIFEST_NAME, file_sha256
-from .records import Assignment, IdentifiedNote, LockEntry, NoteStatus, PackagedNote, Topic
-from .index import IndexedDeck, load_versions
-from .recover import read_deck
-from .versions import (RETIRED_TAG, DeckState, DeckVersion, Events, advance, content_tags,
-                       reconcile, retired_mod, with_notice)
+import nca_anki.diagnostics as diag
+from nca_anki.caching.cache import DeckFactsCache
+from nca_anki.diagnostics import Diagnostic
+from nca_anki.files import MANIFEST_NAME, file_sha256
+from nca_anki.identity.recover import read_deck
+from nca_anki.publishing.index import IndexedDeck, load_versions
+from nca_anki.publishing.versions import (RETIRED_TAG, DeckState, DeckVersion, Events, advance,
+                                          content_tags, reconcile, retired_mod, with_notice)
+from nca_anki.records import Assignment, IdentifiedNote, LockEntry, NoteStatus, PackagedNote, Topic
 
 
 def previous_versions(out: Path, topics: tuple[Topic, ...]

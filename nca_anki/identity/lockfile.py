@@ -27,8 +27,8 @@ import hashlib
 import json
 import re
 
-from .diagnostics import Diagnostic, error, warning
-from .records import Lock, LockEntry
+from nca_anki.diagnostics import Diagnostic, error, warning
+from nca_anki.records import Lock, LockEntry
 
 FORMAT = 2
 LINE_LIMIT = 140  # bytes; the excerpt is cut to keep each question line within it

@@ -27,9 +27,8 @@ import genanki
 from genanki.apkg_col import APKG_COL
 from genanki.apkg_schema import APKG_SCHEMA
 
-from .cache import DeflateCache
-from .records import DeckSpec, NoteType
-
+from nca_anki.caching.cache import DeflateCache
+from nca_anki.records import DeckSpec, NoteType
 
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 # Measured on the 10,000-question benchmark bank plus the seeds (2026-11-30): level 6 is

@@ -35,13 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
-from .diagnostics import Diagnostic, Severity, warning
-from .files import CACHE_FOLDERS, OLD_CACHE_FILE, OLD_CACHE_FOLDERS
-from .output import remove_stale_temporaries
-from .records import Choice, ParsedFile, Question
+from nca_anki.diagnostics import Diagnostic, Severity, warning
+from nca_anki.files import CACHE_FOLDERS, OLD_CACHE_FILE, OLD_CACHE_FOLDERS
+from nca_anki.publishing.output import remove_stale_temporaries
+from nca_anki.records import Choice, ParsedFile, Question
 
 if TYPE_CHECKING:
-    from .records import LockEntry
+    from nca_anki.records import LockEntry
 
 _FORMAT = "nca-anki-cache-2"
 # Libraries whose version can change a deck's bytes. (Imported by version number only:
@@ -80,7 +80,7 @@ def folder_digest(folder: Path, pattern: str = "*") -> str:
 def code_digest() -> str:
     """This package's source, the versions of the libraries that shape a deck, and zlib's
     (compressed bytes depend on it): a cache written by other code is never trusted."""
-    return _digest([folder_digest(Path(__file__).parent, "*.py"),
+    return _digest([folder_digest(Path(__file__).parent.parent, "*.py"),  # the whole package
                     *(_installed(name) for name in _LIBRARIES),
                     zlib.ZLIB_RUNTIME_VERSION, sys.version])
 

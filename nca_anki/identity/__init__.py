@@ -1,0 +1,1 @@
+"""Identity: which question is which, the lock, recovery from published decks."""

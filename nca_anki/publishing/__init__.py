@@ -1,0 +1,1 @@
+"""Publishing: packages (genanki), the index, versions and releases, atomic writes."""

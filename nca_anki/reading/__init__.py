@@ -1,0 +1,1 @@
+"""Reading: source bytes to questions and topics."""
