@@ -36,14 +36,16 @@ from nca_anki.publishing.changes import (deck_versions, previous_versions, publi
 from nca_anki.publishing.index import bundle_name, deck_facts, write_index
 from nca_anki.publishing.output import WriteError, inside, sweep, write_atomic, write_cache
 from nca_anki.publishing.package import build_package
+from nca_anki.publishing.sink import Sink
 from nca_anki.publishing.versions import RETIRED_TAG, DeckVersion, description, updated_tag
 from nca_anki.reading.config import Config, load_config
 from nca_anki.reading.decode import decode_source
 from nca_anki.reading.lint import long_answers, position_cluster
 from nca_anki.reading.parse import parse
 from nca_anki.reading.topics import deck_for, group_topics, slugify
-from nca_anki.records import (Assignment, DeckSpec, IdentifiedNote, Lock, LockEntry, NoteStatus,
-                              NoteType, PackagedNote, ParsedFile, RenderedNote, Topic, prompt_id)
+from nca_anki.records import (Assignment, DeckSpec, FileStatus, IdentifiedNote, Lock, LockEntry,
+                              NoteStatus, NoteType, PackagedNote, ParsedFile, RenderedNote, Topic,
+                              prompt_id)
 from nca_anki.report import SILENT, BuildOptions, BuildReport, Progress, TopicResult
 
 
@@ -305,19 +307,19 @@ def _write_lock(lock_path: Path, lock_text: str) -> list[Diagnostic]:
 class _Written:
     """What became of one topic's deck."""
 
-    status: str  # "written", "unchanged", "would write" (--check) or "failed"
+    status: FileStatus
     sha256: str | None  # of the deck as built (None if it could not be built or written)
     problems: tuple[Diagnostic, ...] = ()
     facts: DeckFacts | None = None  # what the index reads from it (not with --check)
 
 
 def _write_decks(topics: list[Topic], assignment: Assignment, note_type: NoteType, out: Path,
-                 check: bool, workers: int, progress: Progress,
+                 sink: Sink, workers: int, progress: Progress,
                  versions: Mapping[str, DeckVersion],
                  retired: Mapping[str, tuple[PackagedNote, ...]]) -> dict[str, _Written]:
-    """Package each topic and write it (or, with ``check``, compare it with the deck in
-    ``out``), one topic at a time on ``workers`` processes: no more than one package per
-    process is ever held in memory. A deck that cannot be written fails alone."""
+    """Package each topic and put it through ``sink`` into ``out``, one topic at a time
+    on ``workers`` processes: no more than one package per process is ever held in
+    memory. A deck that cannot be written fails alone."""
     notes_of: dict[str, list[IdentifiedNote]] = {t.name: [] for t in topics}
     for note in assignment.notes:
         if note.topic in notes_of:
@@ -327,7 +329,7 @@ def _write_decks(topics: list[Topic], assignment: Assignment, note_type: NoteTyp
         topic = topics[index]
         path = out / f"{topic.slug}.apkg"
         if not inside(out, path):  # slugify makes this impossible; keep it so
-            return _Written("failed", None, (diag.error(
+            return _Written(FileStatus.FAILED, None, (diag.error(
                 topic.paths[0], 1, f"output {path} would be outside {out}; not written"),))
         live = notes_of[topic.name]
         notes = (*(PackagedNote(guid=n.guid, mod=n.mod, fields=n.note.fields,
@@ -337,14 +339,15 @@ def _write_decks(topics: list[Topic], assignment: Assignment, note_type: NoteTyp
                            versions[topic.deck_name])
         data = build_package(DeckSpec(topic.deck_name, text, notes), note_type,
                              assignment.note_type_mod)
-        sha = hashlib.sha256(data).hexdigest()
-        if check:
-            return _Written("unchanged" if file_sha256(path) == sha else "would write", sha)
         try:
-            return _Written("written" if write_atomic(path, data) else "unchanged", sha,
-                            facts=deck_facts(data))
+            status = sink.put(path, data)
         except WriteError as exc:
-            return _Written("failed", None, (diag.error(exc.path.as_posix(), 0, exc.reason),))
+            return _Written(FileStatus.FAILED, None,
+                            (diag.error(exc.path.as_posix(), 0, exc.reason),))
+        # What the index reads from the deck, worked out here in parallel; --check and
+        # --verify read every deck back instead (what CI trusts).
+        return _Written(status, hashlib.sha256(data).hexdigest(),
+                        facts=None if sink.compare_only else deck_facts(data))
 
     written = {}
     progress.start("writing decks", sum(len(notes_of[t.name]) for t in topics))
@@ -403,8 +406,9 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     retired = retired_notes(published, assignment)
     versions = {**previous, **deck_versions(good, assignment, published, retired, previous,
                                             now)}
+    sink = Sink(compare_only=options.check)
     written, write_problems = _publish(options, inputs.note_type, good, assignment, lock_text,
-                                       workers, progress, versions, retired)
+                                       sink, workers, progress, versions, retired)
     problems += write_problems
     if deck_cache is not None:  # the index need not read back the decks just written
         for topic in good:
@@ -412,7 +416,7 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
             if result is not None and result.sha256 and result.facts is not None:
                 deck_cache.put(f"{topic.slug}.apkg", result.sha256, result.facts)
     statuses = {name: result.status for name, result in written.items()}
-    statuses.update(dict.fromkeys(reused, "unchanged"))
+    statuses.update(dict.fromkeys(reused, FileStatus.UNCHANGED))
 
     reported = inputs.topics + _absent_topics(inputs, failed)
     stale_decks = _stale_outputs(options.out, reported)
@@ -420,11 +424,11 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     problems += stale_decks
     index_statuses, index_problems = {}, []
     if not diag.has_errors(write_problems) and not any(
-            s == "would write" for s in statuses.values()):
+            s is FileStatus.WOULD_WRITE for s in statuses.values()):
         index_statuses, index_problems = write_index(
             options.out, [(t.deck_name, t.name, options.out / f"{t.slug}.apkg")
                           for t in reported], versions, inputs.config.parent_deck,
-            slugify(inputs.config.parent_deck), options.check, deck_cache, pieces,
+            slugify(inputs.config.parent_deck), sink, deck_cache, pieces,
             threads=options.cores)
     problems += [*version_problems, *index_problems]
     decks = {t.name: t.deck_name for t in reported}
@@ -434,10 +438,11 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
                              _read_text(options.source / LOCK_NAME), lock_text)),
                          tuple(sorted([*(_display(options.out, n)
                                          for n, s in index_statuses.items()
-                                         if s == "would write"),
+                                         if s is FileStatus.WOULD_WRITE),
                                        *(d.path for d in stale_decks)])),
                          tuple((_display(options.out, n), s)
-                               for n, s in index_statuses.items() if s != "unchanged"),
+                               for n, s in index_statuses.items()
+                               if s is not FileStatus.UNCHANGED),
                          0 if options.check else max(
                              [assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
     if options.check or diag.has_errors(write_problems) or diag.has_errors(index_problems):
@@ -488,14 +493,14 @@ def _identify(options: BuildOptions, inputs: _Inputs, good: list[Topic],
 
 
 def _publish(options: BuildOptions, note_type: NoteType, good: list[Topic],
-             assignment: Assignment, lock_text: str, workers: int,
+             assignment: Assignment, lock_text: str, sink: Sink, workers: int,
              progress: Progress, versions: Mapping[str, DeckVersion],
              retired: Mapping[str, tuple[PackagedNote, ...]]
              ) -> tuple[dict[str, _Written], list[Diagnostic]]:
     """Write the lock, then the decks (with --check: compare the decks with those in the
     output folder and write nothing)."""
-    if options.check:
-        return _write_decks(good, assignment, note_type, options.out, True, workers,
+    if sink.compare_only:  # the lock is compared by the report (changed_topics)
+        return _write_decks(good, assignment, note_type, options.out, sink, workers,
                             progress, versions, retired), []
     # What a killed build left, and the caches older versions kept among the decks.
     sweep(options.source, options.out, LOCK_NAME)
@@ -505,7 +510,7 @@ def _publish(options: BuildOptions, note_type: NoteType, good: list[Topic],
     problems = _write_lock(options.source / LOCK_NAME, lock_text)
     if diag.has_errors(problems):
         return {}, problems
-    written = _write_decks(good, assignment, note_type, options.out, False, workers, progress,
+    written = _write_decks(good, assignment, note_type, options.out, sink, workers, progress,
                            versions, retired)
     problems += [d for result in written.values() for d in result.problems]
     return written, problems
@@ -555,7 +560,7 @@ def _remember(options: BuildOptions, inputs: _Inputs, cache: Cache, keys: _Keys,
     topics = dict(cache.topics)  # reused and failed topics: their decks are as recorded
     by_name = {t.name: t for t in inputs.topics}
     for name, result in written.items():
-        if result.status in ("written", "unchanged") and result.sha256:
+        if result.status in (FileStatus.WRITTEN, FileStatus.UNCHANGED) and result.sha256:
             topics[name] = (keys.of(by_name[name], assignment.lock), result.sha256)
     # An older record stays: it can only match if that exact state comes back, and then
     # it is right again (the fingerprint covers every input and every deck).
@@ -580,7 +585,8 @@ def _remember(options: BuildOptions, inputs: _Inputs, cache: Cache, keys: _Keys,
     return []
 
 
-def _results(topics: tuple[Topic, ...], assignment: Assignment, statuses: dict[str, str],
+def _results(topics: tuple[Topic, ...], assignment: Assignment,
+             statuses: dict[str, FileStatus],
              out: Path, reused: Collection[str] = ()) -> tuple[TopicResult, ...]:
     results = []
     tally = Counter((n.topic, n.status) for n in assignment.notes)  # one pass, not one a topic
@@ -590,7 +596,7 @@ def _results(topics: tuple[Topic, ...], assignment: Assignment, statuses: dict[s
             count["unchanged"] = topic.count
         results.append(TopicResult(topic.deck_name, _display(out, f"{topic.slug}.apkg"),
                                    topic.count, **count,
-                                   status=statuses.get(topic.name, "failed")))
+                                   status=statuses.get(topic.name, FileStatus.FAILED)))
     return tuple(results)
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Sequence, TextIO
 
 from nca_anki.files import CACHE_ENV, CACHE_FOLDER
+from nca_anki.records import FileStatus
 from nca_anki.watch import changed_files, snapshot, wait_for_change
 
 if TYPE_CHECKING:
@@ -214,10 +215,10 @@ def _tolerant_output() -> None:
 
 
 def _summary(report: BuildReport, out: TextIO) -> None:
-    if report.templates_changed and any(t.status != "failed" for t in report.topics):
+    if report.templates_changed and any(t.status is not FileStatus.FAILED for t in report.topics):
         print("card templates changed: the decks carry the new layout", file=out)
     for topic in report.topics:
-        if topic.status == "failed":
+        if topic.status is FileStatus.FAILED:
             print(f"{topic.deck_name}: {topic.status}; {topic.output} left as it was", file=out)
             continue
         counts = ", ".join(f"{n} {label}" for n, label in ((topic.new, "new"),
@@ -225,7 +226,7 @@ def _summary(report: BuildReport, out: TextIO) -> None:
         noun = "question" if topic.questions == 1 else "questions"
         print(f"{topic.deck_name}: {topic.questions} {noun} ({counts}) -> "
               f"{topic.output} {topic.status}", file=out)
-    for status in ("written", "would write"):
+    for status in (FileStatus.WRITTEN, FileStatus.WOULD_WRITE):
         files = [path for path, said in report.index if said == status]
         if files:
             print(f"index and bundle: {', '.join(files)} {status}", file=out)
@@ -368,7 +369,7 @@ def _verdict(report: BuildReport, args: argparse.Namespace, out: TextIO) -> int:
     lock = Path(args.source, "nca-anki.lock").as_posix()
     stale: dict[str, list[str]] = {}
     for topic in report.topics:
-        if topic.status == "would write":
+        if topic.status is FileStatus.WOULD_WRITE:
             stale.setdefault(topic.deck_name, []).append(topic.output)
     for deck in report.stale_lock_decks:
         stale.setdefault(deck, []).append(f"its entries in {lock}" if deck else lock)

@@ -236,13 +236,11 @@ class DeckSpec:
     notes: tuple[PackagedNote, ...]  # in study order
 
 
-class FileStatus(enum.Enum):
-    """What became of one output file (a deck, an index file) in this build."""
+class FileStatus(enum.StrEnum):
+    """What became of one output file (a deck, an index file) in this build, as the
+    report prints it. Decided in one place: publishing/sink.py."""
 
     WRITTEN = "written"
     UNCHANGED = "unchanged"
     WOULD_WRITE = "would write"  # --check and --verify: the file is not what the build gives
     FAILED = "failed"
-
-    def __str__(self) -> str:
-        return self.value

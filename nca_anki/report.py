@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import nca_anki.diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
+from nca_anki.records import FileStatus
 
 if TYPE_CHECKING:
     from nca_anki.records import LockEntry
@@ -66,7 +67,7 @@ class TopicResult:
     new: int = 0
     changed: int = 0
     unchanged: int = 0
-    status: str = "failed"  # "written", "unchanged", "would write" (--check), "failed"
+    status: FileStatus = FileStatus.FAILED
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class BuildReport:
     stale_files: tuple[str, ...] = ()
     # The published index files (index.py) written, or with --check that would be: (path
     # as shown, status). Unchanged ones are not listed.
-    index: tuple[tuple[str, str], ...] = ()
+    index: tuple[tuple[str, FileStatus], ...] = ()
     # The newest time given to a note or the note type. Notes edited twice within a
     # second get the previous time + 1, a moment ahead of the clock; a caller on the real
     # clock waits until it has passed (cli.py), as a time in the future would block the

@@ -26,6 +26,7 @@ from nca_anki.caching.cache import (Cache, Replay, code_digest, folder_digest, l
 from nca_anki.files import (CONFIG_NAME, INDEX_FILES, LOCK_NAME, OLD_LOCK_NAME, file_sha256,
                             question_files)
 from nca_anki.publishing.output import sweep
+from nca_anki.records import FileStatus
 from nca_anki.report import BuildOptions, BuildReport, TopicResult
 
 _FORMAT = "nca-anki-state-1"
@@ -74,7 +75,7 @@ def replay(options: BuildOptions) -> BuildReport | None:
     if not options.check:  # as the build would
         sweep(options.source, options.out, LOCK_NAME)
         sweep_cache(options.cache)
-    status = "unchanged"  # with --check too: every deck is what the sources build
+    status = FileStatus.UNCHANGED  # with --check too: every deck is what the sources build
     return BuildReport(tuple(TopicResult(deck, output, questions, unchanged=questions,
                                          status=status)
                              for deck, output, questions in recorded.topics),

@@ -20,14 +20,15 @@ from pathlib import Path
 
 from nca_anki.caching.cache import DeckFacts, DeckFactsCache, DeflateCache
 from nca_anki.diagnostics import Diagnostic, error, warning
-from nca_anki.files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME, file_sha256
+from nca_anki.files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME
 from nca_anki.identity.recover import plain_text
 from nca_anki.once import computed_once
-from nca_anki.publishing.output import WriteError, write_atomic, write_cache
+from nca_anki.publishing.output import WriteError, write_cache
 from nca_anki.publishing.package import bundle_stride, collection_of, merge_packages
+from nca_anki.publishing.sink import Sink
 from nca_anki.publishing.versions import (RETIRED_TAG, UPDATED_TAG, DeckState, DeckVersion, Events,
                                           advance, day, strip_notice)
-from nca_anki.records import NOTE_TYPE_ID
+from nca_anki.records import NOTE_TYPE_ID, FileStatus
 
 MANIFEST_FORMAT = "nca-anki-manifest-1"
 
@@ -369,12 +370,12 @@ def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
 
 def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
                 versions: Mapping[str, DeckVersion], parent: str, parent_slug: str,
-                check: bool, cache: DeckFactsCache | None = None,
+                sink: Sink, cache: DeckFactsCache | None = None,
                 pieces: DeflateCache | None = None, *, threads: int = 1
-                ) -> tuple[dict[str, str], list[Diagnostic]]:
-    """Write the bundle, manifest, README and changelog from the decks in ``out`` as
-    published (``decks``: deck name, topic name, file; with ``check``, compare instead).
-    Each file's status ("written", "unchanged", "would write"), and any problem. What
+                ) -> tuple[dict[str, FileStatus], list[Diagnostic]]:
+    """Put the bundle, manifest, README and changelog made from the decks in ``out`` as
+    published (``decks``: deck name, topic name, file) through ``sink``: each file's
+    status, and any problem. What
     each deck holds is taken from ``cache`` where it has it, the bundle's deflated pieces
     from ``pieces``, and both caches are saved. (--check and --verify pass neither: they
     read and deflate everything, as CI trusts.)"""
@@ -405,12 +406,8 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
     statuses = {}
     for name, data in index_files(indexed, parent, parent_slug, previous, pieces,
                                   threads=threads).items():
-        path = out / name
-        if check:
-            statuses[name] = "unchanged" if file_sha256(path) == _sha(data) else "would write"
-            continue
         try:
-            statuses[name] = "written" if write_atomic(path, data) else "unchanged"
+            statuses[name] = sink.put(out / name, data)
         except WriteError as exc:
             problems.append(error(exc.path.as_posix(), 0, exc.reason))
     for kept, what in ((cache, "deck cache"), (pieces, "bundle cache")):
