@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -43,9 +43,9 @@ from nca_anki.reading.decode import decode_source
 from nca_anki.reading.lint import long_answers, position_cluster
 from nca_anki.reading.parse import parse
 from nca_anki.reading.topics import deck_for, group_topics, slugify
-from nca_anki.records import (Assignment, DeckSpec, FileStatus, IdentifiedNote, Lock, LockEntry,
-                              NoteStatus, NoteType, PackagedNote, ParsedFile, RenderedNote, Topic,
-                              prompt_id)
+from nca_anki.records import (Assignment, DeckSpec, Disposition, FileStatus, IdentifiedNote, Lock,
+                              LockEntry, NoteStatus, NoteType, PackagedNote, ParsedFile, Plan,
+                              RenderedNote, Topic, prompt_id)
 from nca_anki.report import SILENT, BuildOptions, BuildReport, Progress, TopicResult
 
 
@@ -216,11 +216,11 @@ def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs
                    parsed, diag.has_errors(shared) or not files)
 
 
-def _render_notes(renderer: Renderer, inputs: _Inputs, reused: set[str], workers: int,
+def _render_notes(renderer: Renderer, inputs: _Inputs, reusable: set[str], workers: int,
                   progress: Progress) -> tuple[dict[str, list[RenderedNote]], list[Diagnostic]]:
-    """Each topic's notes (topics in ``reused`` are skipped), on ``workers`` processes."""
+    """Each topic's notes (topics in ``reusable`` are skipped), on ``workers`` processes."""
     entries = by_topic(inputs.lock.entries if inputs.lock else ())
-    todo = [t for t in inputs.topics if t.name not in reused]
+    todo = [t for t in inputs.topics if t.name not in reusable]
 
     def render_topic(index: int) -> tuple[list[tuple[int, tuple[str, ...], tuple[str, ...],
                                                      int | None, tuple[str, str, str, str]]],
@@ -263,27 +263,31 @@ def _topics_of_broken_files(inputs: _Inputs, problems: list[Diagnostic]) -> set[
             if e.file in broken or (e.file is None and e.prompt_key in prompts)}
 
 
-def _failed_topics(inputs: _Inputs, rendered: dict[str, list[RenderedNote]],
-                   problems: list[Diagnostic], reused: set[str]) -> set[str]:
-    """The one place that decides which topics are frozen this build (not built; their
-    deck and lock entries kept exactly): an error in one of their files, a question that
-    did not become a note (say, a broken choices template), or a broken file whose
-    questions the lock places in the topic. Every other stage asks this set."""
+def _plan(inputs: _Inputs, rendered: dict[str, list[RenderedNote]],
+          problems: list[Diagnostic], reusable: set[str]) -> Plan:
+    """The one place that decides what becomes of each topic; every later stage reads the
+    plan. A topic is frozen (not built; its deck and lock entries kept exactly) for an
+    error in one of its files, a question that did not become a note (say, a broken
+    choices template), a broken file whose questions the lock places in it, or when the
+    settings, templates or lock are broken; else reused if its inputs are as the cache
+    recorded them (``reusable``), else built. Frozen topics that no readable file names
+    any more (a single-part topic whose file is broken) are added, so the report lists
+    them and their decks are not called stale."""
     if inputs.global_failure:
-        return {t.name for t in inputs.topics}
-    error_paths = {d.path for d in problems if d.is_error}
-    return {t.name for t in inputs.topics if error_paths & set(t.paths)
-            or (t.name not in reused and len(rendered.get(t.name, ())) != t.count)} \
-        | _topics_of_broken_files(inputs, problems)
-
-
-def _absent_topics(inputs: _Inputs, failed: set[str]) -> tuple[Topic, ...]:
-    """Failed topics that no readable file names any more (a single-part topic whose file
-    is broken), so the report lists them and their decks are not called stale."""
+        frozen = {t.name for t in inputs.topics}
+    else:
+        error_paths = {d.path for d in problems if d.is_error}
+        frozen = {t.name for t in inputs.topics if error_paths & set(t.paths)
+                  or (t.name not in reusable and len(rendered.get(t.name, ())) != t.count)} \
+            | _topics_of_broken_files(inputs, problems)
     named = {t.name for t in inputs.topics}
-    return tuple(Topic(name=name, deck_name=deck_for(name, inputs.config)[0],
-                       slug=deck_for(name, inputs.config)[1], files=())
-                 for name in sorted(failed - named))
+    absent = tuple(Topic(name=name, deck_name=deck_for(name, inputs.config)[0],
+                         slug=deck_for(name, inputs.config)[1], files=())
+                   for name in sorted(frozen - named))
+    return Plan(topics=inputs.topics + absent, dispositions={
+        t.name: Disposition.FREEZE if t.name in frozen else
+        Disposition.REUSE if t.name in reusable else Disposition.BUILD
+        for t in inputs.topics + absent})
 
 
 def _write_lock(lock_path: Path, lock_text: str) -> list[Diagnostic]:
@@ -370,29 +374,29 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     inputs = _read_inputs(options, renderer, now)
     cache, cache_problems = load_cache(_state(options))
     keys = _Keys(options, inputs)
-    reused = _reusable(inputs, cache, keys, options.out)
+    reusable = _reusable(inputs, cache, keys, options.out)
     workers = worker_count(options.jobs, options.cores,
-                           sum(t.count for t in inputs.topics if t.name not in reused))
+                           sum(t.count for t in inputs.topics if t.name not in reusable))
     rendered: dict[str, list[RenderedNote]] = {}
     render_problems: list[Diagnostic] = []
     if inputs.note_type is not None:
-        rendered, render_problems = _render_notes(renderer, inputs, reused, workers, progress)
+        rendered, render_problems = _render_notes(renderer, inputs, reusable, workers,
+                                                  progress)
     problems = [*inputs.problems, *cache_problems, *render_problems]
-    failed = _failed_topics(inputs, rendered, problems, reused)
-    reused -= failed
+    plan = _plan(inputs, rendered, problems, reusable)
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None:
         nothing = Assignment(notes=(), note_type_mod=0, lock=Lock(), removed=())
-        return BuildReport(_results(inputs.topics, nothing, {}, options.out),
+        return BuildReport(_results(plan, nothing, {}, options.out),
                            diag.sort_diagnostics(problems))
 
     # Lint warnings never fail a topic, and a topic that fails is not linted: its errors
     # come first.
-    problems += [d for topic in inputs.topics if topic.name not in failed
+    problems += [d for topic in inputs.topics if plan.dispositions[topic.name]
+                 is not Disposition.FREEZE
                  for d in (*(d for path in topic.paths for d in inputs.lint.get(path, ())),
                            *position_cluster(topic))]
-    good = [t for t in inputs.topics if t.name not in failed | reused]  # to be built
-    assignment, identity_problems = _identify(options, inputs, good, rendered,
-                                              frozenset(failed | reused), now)
+    good = list(plan.topics_to(Disposition.BUILD))
+    assignment, identity_problems = _identify(options, inputs, good, rendered, plan.kept, now)
     problems += identity_problems
     lock_text = dump_lock(assignment.lock)
     layout = bool(inputs.lock.note_type_hash) \
@@ -416,9 +420,9 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
             if result is not None and result.sha256 and result.facts is not None:
                 deck_cache.put(f"{topic.slug}.apkg", result.sha256, result.facts)
     statuses = {name: result.status for name, result in written.items()}
-    statuses.update(dict.fromkeys(reused, FileStatus.UNCHANGED))
+    statuses.update(dict.fromkeys(plan.names(Disposition.REUSE), FileStatus.UNCHANGED))
 
-    reported = inputs.topics + _absent_topics(inputs, failed)
+    reported = plan.topics
     stale_decks = _stale_outputs(options.out, reported)
     stale_decks += _stale_bundles(options.out, bundle_name(slugify(inputs.config.parent_deck)))
     problems += stale_decks
@@ -432,7 +436,7 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
             threads=options.cores)
     problems += [*version_problems, *index_problems]
     decks = {t.name: t.deck_name for t in reported}
-    report = BuildReport(_results(reported, assignment, statuses, options.out, reused),
+    report = BuildReport(_results(plan, assignment, statuses, options.out),
                          diag.sort_diagnostics(problems), assignment.removed, layout,
                          tuple(decks.get(t, t) for t in changed_topics(
                              _read_text(options.source / LOCK_NAME), lock_text)),
@@ -585,14 +589,13 @@ def _remember(options: BuildOptions, inputs: _Inputs, cache: Cache, keys: _Keys,
     return []
 
 
-def _results(topics: tuple[Topic, ...], assignment: Assignment,
-             statuses: dict[str, FileStatus],
-             out: Path, reused: Collection[str] = ()) -> tuple[TopicResult, ...]:
+def _results(plan: Plan, assignment: Assignment, statuses: dict[str, FileStatus], out: Path
+             ) -> tuple[TopicResult, ...]:
     results = []
     tally = Counter((n.topic, n.status) for n in assignment.notes)  # one pass, not one a topic
-    for topic in topics:
+    for topic in plan.topics:
         count = {s.value: tally[topic.name, s] for s in NoteStatus}
-        if topic.name in reused:
+        if plan.dispositions[topic.name] is Disposition.REUSE:
             count["unchanged"] = topic.count
         results.append(TopicResult(topic.deck_name, _display(out, f"{topic.slug}.apkg"),
                                    topic.count, **count,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import string
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from nca_anki.once import computed_once
@@ -146,6 +146,40 @@ class RenderedNote:
     # identity.note_hashes() of this note, when worked out where it was rendered (on a
     # worker, in parallel); None: identity works them out.
     hashes: tuple[str, str, str, str] | None = None
+
+
+# --- the plan ------------------------------------------------------------------------------
+
+class Disposition(enum.Enum):
+    """What a build does with one topic, decided once (build._plan) for every stage."""
+
+    BUILD = "build"  # rendered, identified and packaged
+    REUSE = "reuse"  # its inputs are those its published deck was built from: kept as it is
+    # An error in one of its files or notes (or in the settings, templates or lock): not
+    # built; its deck and its lock entries stay exactly as they were.
+    FREEZE = "freeze"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Plan:
+    """Every topic the build reports, with its disposition. ``topics`` holds the topics
+    read from the source and, after them, frozen ones only the lock still knows (a topic
+    whose only file cannot be read), so they are reported and their decks kept."""
+
+    topics: tuple[Topic, ...]
+    dispositions: Mapping[str, Disposition]  # topic name -> what is done with it
+
+    def names(self, disposition: Disposition) -> frozenset[str]:
+        return frozenset(name for name, d in self.dispositions.items() if d is disposition)
+
+    def topics_to(self, disposition: Disposition) -> tuple[Topic, ...]:
+        return tuple(t for t in self.topics if self.dispositions[t.name] is disposition)
+
+    @property
+    def kept(self) -> frozenset[str]:
+        """Topics whose decks and lock entries this build leaves as they are."""
+        return frozenset(name for name, d in self.dispositions.items()
+                         if d is not Disposition.BUILD)
 
 
 # --- identity ------------------------------------------------------------------------------

@@ -246,3 +246,36 @@ def test_forked_workers_leave_no_state_in_the_calling_process():
 
     assert list(parallel.run_tasks(lambda i: i * i, 4, 2)) == [0, 1, 4, 9]
     assert parallel._Worker.task is None
+
+
+def test_one_build_plans_each_topic_once_frozen_reused_or_built(project):
+    """The plan (build._plan) read by every stage: a topic with an error is frozen (its
+    deck and lock lines as they were), an untouched one reused, an edited one built."""
+    assert build(options(project, now=1_800_000_000)).ok
+    dist, source = project / "dist", project / "source"
+    before = {p.name: p.read_bytes() for p in dist.glob("*.apkg")}
+    lock_before = (source / "nca-anki.lock").read_text(encoding="utf-8").splitlines()
+    ai = source / AI
+    ai.write_text(ai.read_text(encoding="utf-8").replace("Question 2:", "Q2:", 1),
+                  encoding="utf-8")
+    training = source / "deep-learning-training-techniques-and-optimization-2.txt"
+    training.write_text(training.read_text(encoding="utf-8").replace(
+        "gradient accumulation", "gradient accumulation (GA)", 1), encoding="utf-8")
+    report = build(options(project, now=1_800_086_400))
+    results = {t.deck_name.split("::")[1]: t for t in report.topics}
+    frozen = results["AI & Deep Learning Frameworks"]
+    reused = results["Neural Network Applications and Frameworks"]
+    built = results["Deep Learning Training Techniques and Optimization"]
+    assert (frozen.status, frozen.new + frozen.changed + frozen.unchanged) == ("failed", 0)
+    assert (reused.status, reused.unchanged) == ("unchanged", reused.questions)
+    assert (built.status, built.changed) == ("written", 1)
+    after = {p.name: p.read_bytes() for p in dist.glob("*.apkg")}
+    kept = ("ai-deep-learning-frameworks.apkg", "neural-network-applications-and-frameworks.apkg")
+    assert [after[n] == before[n] for n in kept] == [True, True]
+    assert after["deep-learning-training-techniques-and-optimization.apkg"] != before[
+        "deep-learning-training-techniques-and-optimization.apkg"]
+    lock_after = (source / "nca-anki.lock").read_text(encoding="utf-8").splitlines()
+    # Only the edited question's line: the frozen topic's lines are as they were.
+    changed = sorted(set(lock_before) ^ set(lock_after))
+    assert len(changed) == 2 and len({line.split()[1] for line in changed}) == 1
+    assert "accumulation (GA)" in next(line for line in changed if line in lock_after)
