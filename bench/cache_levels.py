@@ -9,7 +9,7 @@ copy of that built project, a timed rebuild with nothing changed and one after a
 is reworded in one topic, with every level of the cache, with one level taken away (its
 entries deleted just before the timed build, as a cache that never had them), and with
 ``--no-cache``. Each command is timed as a user runs it (a child process; bytecode cached),
-medians of --runs. The levels (nca_anki/caching/cache.py):
+medians of --runs. The levels (nca_anki/caching/state.py):
 
 1. replay: the no-op answered from a fingerprint (the state file's ``replay``);
 2. topics: unchanged topics neither rendered nor packaged (the state file's ``topics``);

@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import nca_anki.diagnostics as diag
-from nca_anki.caching.cache import (Cache, DeckFacts, DeckFactsCache, DeflateCache, ParseCache,
-                                    Parsed, code_digest, dump_cache, folder_digest, load_cache,
+from nca_anki.caching.entries import DeckFacts, DeckFactsCache, DeflateCache, ParseCache, Parsed
+from nca_anki.caching.state import (Cache, code_digest, dump_cache, folder_digest, load_cache,
                                     remove_old_caches, state_path, sweep_cache, tag_folder,
                                     topic_key)
 from nca_anki.caching.replay import recorded
@@ -43,10 +43,11 @@ from nca_anki.reading.decode import decode_source
 from nca_anki.reading.lint import long_answers, position_cluster
 from nca_anki.reading.parse import parse
 from nca_anki.reading.topics import deck_for, group_topics, slugify
-from nca_anki.records import (Assignment, DeckSpec, Disposition, FileStatus, IdentifiedNote, Lock,
+from nca_anki.records import (Assignment, DeckSpec, Disposition, IdentifiedNote, Lock,
                               LockEntry, NoteStatus, NoteType, PackagedNote, ParsedFile, Plan,
                               RenderedNote, Topic, prompt_id)
-from nca_anki.report import SILENT, BuildOptions, BuildReport, Progress, TopicResult
+from nca_anki.report import (SILENT, BuildOptions, BuildReport, FileStatus, Progress,
+                             TopicResult)
 
 
 def _display(folder: Path, name: str | Path) -> str:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Sequence, TextIO
 
 from nca_anki.files import CACHE_ENV, CACHE_FOLDER
-from nca_anki.records import FileStatus
+from nca_anki.report import FileStatus
 from nca_anki.watch import changed_files, snapshot, wait_for_change
 
 if TYPE_CHECKING:
@@ -179,6 +179,14 @@ def _clock() -> tuple[int, bool]:
     return (int(epoch), False) if epoch.isdigit() else (int(time.time()), True)
 
 
+def _cores() -> int:
+    """The cores this process may use (a container's share, on Linux)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def _wait_until(moment: int) -> None:
     """Return once ``moment`` (a build's newest note time, BuildReport.newest) is past."""
     delay = moment - time.time()
@@ -278,13 +286,12 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
     progress = _ProgressBars(sys.stderr)
     try:
         from nca_anki.caching.replay import replay
-        from nca_anki.parallel import available_cores
         from nca_anki.report import BuildOptions
 
         now, real_clock = _clock()
         options = BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
                                now=now, check=args.check or check, jobs=args.jobs,
-                               cores=available_cores(), cache=_cache_folder(args)[0])
+                               cores=_cores(), cache=_cache_folder(args)[0])
         report = replay(options) if replayed else None
         if report is None:
             from nca_anki.build import build  # heavy imports, inside the Ctrl-C guard

@@ -15,7 +15,6 @@ byte for byte the same.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -28,15 +27,6 @@ T = TypeVar("T")
 # 250 questions 0.93 s with one process, 1.03 s with two; 500: 1.13 s, 1.06 s; 1,000:
 # 1.51 s, 1.28 s; 2,000: 2.23 s, 1.82 s.
 MIN_QUESTIONS = 500
-
-def available_cores() -> int:
-    """The cores this process may use (a container's share, on Linux). Read by the CLI,
-    which passes the count to the build."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
 
 def worker_count(requested: int | None, cores: int, questions: int) -> int:
     """How many processes to use: ``requested`` (--jobs) if given, else all ``cores``

@@ -268,13 +268,3 @@ class DeckSpec:
     name: str
     description: str
     notes: tuple[PackagedNote, ...]  # in study order
-
-
-class FileStatus(enum.StrEnum):
-    """What became of one output file (a deck, an index file) in this build, as the
-    report prints it. Decided in one place: publishing/sink.py."""
-
-    WRITTEN = "written"
-    UNCHANGED = "unchanged"
-    WOULD_WRITE = "would write"  # --check and --verify: the file is not what the build gives
-    FAILED = "failed"

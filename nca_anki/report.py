@@ -5,16 +5,26 @@ imports, so the command line can answer a no-op build without loading the pipeli
 
 from __future__ import annotations
 
+import enum
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import nca_anki.diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
-from nca_anki.records import FileStatus
 
 if TYPE_CHECKING:
     from nca_anki.records import LockEntry
+
+
+class FileStatus(enum.StrEnum):
+    """What became of one output file (a deck, an index file) in this build, as the
+    report prints it. Decided in one place: publishing/sink.py."""
+
+    WRITTEN = "written"
+    UNCHANGED = "unchanged"
+    WOULD_WRITE = "would write"  # --check and --verify: the file is not what the build gives
+    FAILED = "failed"
 
 
 @dataclass(frozen=True)

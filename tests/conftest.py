@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from card_browser import CardServer, Reviewer, launch, require_chromium
-from nca_anki.caching.cache import state_path
+from nca_anki.caching.state import state_path
 from nca_anki.cli import main
 from nca_anki.files import CACHE_ENV
 from nca_anki.report import BuildOptions

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import CACHE, REPO, options, state_file
-from nca_anki.caching.cache import state_path
+from nca_anki.caching.state import state_path
 from nca_anki.build import build
 from nca_anki.cli import main
 from nca_anki.cards.render import Renderer

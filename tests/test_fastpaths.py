@@ -299,7 +299,7 @@ def test_a_corrupt_parse_cache_entry_is_parsed_again_with_a_warning(project):
 def test_a_rebuild_builds_only_the_questions_of_topics_it_rebuilds(project, monkeypatch):
     """The parse cache hands back questions unbuilt; counts, answer positions and lint
     come from each entry's header, so an edit builds only its own topic's questions."""
-    import nca_anki.caching.cache as cache
+    import nca_anki.caching.entries as cache
     assert build(options()).ok
     built: list[str] = []
     real = cache._CachedQuestions._questions

@@ -29,7 +29,8 @@ STAGES = {
     "nca_anki.watch": set(),
     "nca_anki.cli": set(),  # the pipeline is imported inside main(), after the no-op check
     "nca_anki.caching.replay": set(),
-    "nca_anki.caching.cache": set(),
+    "nca_anki.caching.state": set(),
+    "nca_anki.caching.entries": set(),
     # reading
     "nca_anki.reading.decode": set(),  # ftfy is loaded only for a line that needs repair
     "nca_anki.reading.parse": set(),
@@ -87,3 +88,14 @@ def test_the_readme_layout_table_lists_every_module() -> None:
     modules = [p.relative_to(REPO).as_posix() for p in (REPO / "nca_anki").rglob("*.py")
                if p.stem != "__init__"]
     assert [m for m in modules if f"| `{m}` |" not in readme] == []
+
+
+def test_the_no_op_check_builds_none_of_the_records_and_forks_nothing() -> None:
+    """A rebuild with nothing changed is answered by the CLI, report and cache state
+    alone: not the records, not multiprocessing (each a measured share of its 0.1 s)."""
+    probe = ("import sys, nca_anki.cli, nca_anki.caching.replay; "
+             "print(sorted(m for m in ('nca_anki.records', 'multiprocessing', 'nca_anki.build')"
+             " if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            cwd=REPO, check=True)
+    assert result.stdout.strip() == "[]"

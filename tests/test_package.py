@@ -317,7 +317,7 @@ def test_the_bundle_s_pieces_from_the_cache_give_the_bytes_deflating_gives(
     with a cold cache, a warm one, after an edit that moves the bytes behind it, or with a
     damaged entry, the bundle is the bytes deflating everything gives."""
     import nca_anki.publishing.package as package
-    from nca_anki.caching.cache import DeflateCache
+    from nca_anki.caching.entries import DeflateCache
     from nca_anki.publishing.output import write_cache
 
     rng = random.Random(3)

@@ -9,7 +9,7 @@ import pytest
 
 from nca_anki.publishing.output import WriteError
 from nca_anki.publishing.sink import Sink
-from nca_anki.records import FileStatus
+from nca_anki.report import FileStatus
 
 
 def test_a_writing_sink_writes_new_and_changed_files_and_leaves_equal_ones(tmp_path: Path):

@@ -21,12 +21,12 @@ import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 
-from nca_anki.caching.cache import (Cache, Replay, code_digest, folder_digest, load_cache,
+from nca_anki.caching.state import (Cache, Replay, code_digest, folder_digest, load_cache,
                                     state_path, sweep_cache)
 from nca_anki.files import (CONFIG_NAME, INDEX_FILES, LOCK_NAME, OLD_LOCK_NAME, file_sha256,
                             question_files)
 from nca_anki.publishing.output import sweep
-from nca_anki.records import FileStatus
+from nca_anki.report import FileStatus
 from nca_anki.report import BuildOptions, BuildReport, TopicResult
 
 _FORMAT = "nca-anki-state-1"

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import nca_anki.diagnostics as diag
-from nca_anki.caching.cache import DeckFactsCache
+from nca_anki.caching.entries import DeckFactsCache
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import MANIFEST_NAME, file_sha256
 from nca_anki.identity.recover import read_deck

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from nca_anki.caching.cache import DeckFacts, DeckFactsCache, DeflateCache
+from nca_anki.caching.entries import DeckFacts, DeckFactsCache, DeflateCache
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME
 from nca_anki.identity.recover import plain_text
@@ -28,7 +28,8 @@ from nca_anki.publishing.package import bundle_stride, collection_of, merge_pack
 from nca_anki.publishing.sink import Sink
 from nca_anki.publishing.versions import (RETIRED_TAG, UPDATED_TAG, DeckState, DeckVersion, Events,
                                           advance, day, strip_notice)
-from nca_anki.records import NOTE_TYPE_ID, FileStatus
+from nca_anki.records import NOTE_TYPE_ID
+from nca_anki.report import FileStatus
 
 MANIFEST_FORMAT = "nca-anki-manifest-1"
 

@@ -27,7 +27,7 @@ import genanki
 from genanki.apkg_col import APKG_COL
 from genanki.apkg_schema import APKG_SCHEMA
 
-from nca_anki.caching.cache import DeflateCache
+from nca_anki.caching.entries import DeflateCache
 from nca_anki.records import DeckSpec, NoteType
 
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)

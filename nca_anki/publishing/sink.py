@@ -14,7 +14,7 @@ from pathlib import Path
 
 from nca_anki.files import file_sha256
 from nca_anki.publishing.output import write_atomic
-from nca_anki.records import FileStatus
+from nca_anki.report import FileStatus
 
 
 @dataclass(frozen=True)
