@@ -10,7 +10,8 @@ import markdown
 import pytest
 
 from anki_client import html_to_text
-from nca_anki.publishing.index import _md, json_string
+from nca_anki.publishing.index import _md
+from nca_anki.publishing.manifest import json_string
 
 
 @pytest.mark.parametrize("prompt", [

@@ -16,7 +16,8 @@ from nca_anki.caching.entries import DeckFactsCache
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import MANIFEST_NAME, file_sha256
 from nca_anki.identity.recover import read_deck
-from nca_anki.publishing.index import IndexedDeck, load_versions
+from nca_anki.publishing.index import IndexedDeck
+from nca_anki.publishing.manifest import read_manifest
 from nca_anki.publishing.versions import (RETIRED_TAG, DeckState, DeckVersion, Events, advance,
                                           content_tags, reconcile, retired_mod, with_notice)
 from nca_anki.records import Assignment, IdentifiedNote, LockEntry, NoteStatus, PackagedNote, Topic
@@ -35,10 +36,14 @@ def previous_versions(out: Path, topics: tuple[Topic, ...]
                 "restore it from version control to keep what each version changed"))]
         return {}, []  # a first build
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        text = f"unreadable: {exc}"
-    recorded, problems = load_versions(text, path.as_posix())
+        manifest = read_manifest(path.read_text(encoding="utf-8"))
+        recorded = {d.deck: (d.record, d.sha256) for d in manifest.decks}
+        problems = []
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        recorded = {}
+        problems = [diag.warning(path.as_posix(), 0, (
+            f"cannot read the decks' version records ({exc}); versions are worked out "
+            "again from the notes' times, and the newest changelog entry is written again"))]
     versions = {}
     for topic in topics:
         record, sha = recorded.get(topic.deck_name, (None, ""))

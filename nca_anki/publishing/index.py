@@ -23,42 +23,17 @@ from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME
 from nca_anki.identity.recover import plain_text
 from nca_anki.once import computed_once
+from nca_anki.publishing.manifest import manifest_text
 from nca_anki.publishing.output import WriteError, write_cache
 from nca_anki.publishing.package import bundle_stride, collection_of, merge_packages
 from nca_anki.publishing.sink import Sink
 from nca_anki.publishing.versions import (RETIRED_TAG, UPDATED_TAG, DeckState, DeckVersion, Events,
-                                          advance, day, strip_notice)
+                                          advance, strip_notice)
 from nca_anki.records import NOTE_TYPE_ID
 from nca_anki.report import FileStatus
 
-MANIFEST_FORMAT = "nca-anki-manifest-1"
-
-
 def bundle_name(parent_slug: str) -> str:
     return f"{parent_slug}{BUNDLE_SUFFIX}"
-
-
-def load_versions(text: str | None, shown: str
-                  ) -> tuple[dict[str, tuple[DeckVersion, str]], list[Diagnostic]]:
-    """Each deck's version record and the SHA-256 of the file it was written for (by deck
-    name), from the previous ``manifest.json``."""
-    if text is None:
-        return {}, []
-    try:
-        data = json.loads(text)
-        if data.get("format") != MANIFEST_FORMAT:
-            raise ValueError(f"format {data.get('format')!r}, not {MANIFEST_FORMAT!r}")
-        versions = {}
-        for deck in data["decks"]:
-            record = DeckVersion.from_json({"version": deck["version"], **deck["changes"]})
-            if record is None or not isinstance(deck["sha256"], str):
-                raise ValueError(f"bad version record of {deck.get('deck')!r}")
-            versions[deck["deck"]] = (record, deck["sha256"])
-        return versions, []
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        return {}, [warning(shown, 0, f"cannot read the decks' version records ({exc}); "
-                            "versions are worked out again from the notes' times, and the "
-                            "newest changelog entry is written again")]
 
 
 @dataclass(frozen=True)
@@ -126,20 +101,6 @@ class IndexedDeck:
             conn.close()
 
 
-# What json.dumps(text, ensure_ascii=False) writes as the text itself: all but a quote,
-# a backslash and the control characters below U+0020.
-_JSON_LITERAL_RE = re.compile(r'[^"\\\x00-\x1f]*')
-
-
-def json_string(text: str) -> str:
-    """``text`` as a JSON string, exactly as ``json.dumps(text, ensure_ascii=False)``
-    writes it; without its encoder for the plain text every GUID is (a fifth of the
-    manifest's time at 100,000 questions)."""
-    if _JSON_LITERAL_RE.fullmatch(text):
-        return f'"{text}"'
-    return json.dumps(text, ensure_ascii=False)
-
-
 def deck_facts(package: bytes) -> DeckFacts:
     """What the index keeps of a deck (IndexedDeck's ``notes`` and ``note_type_mod``),
     from its ``.apkg`` bytes. The worker that built a deck hands them over with it, so
@@ -187,52 +148,6 @@ def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: DeflateCache | Non
 
 def _latest(decks: Sequence[IndexedDeck]) -> str:
     return max((d.version.version for d in decks), default="")
-
-
-def manifest(decks: Sequence[IndexedDeck], bundle_file: str, bundle_data: bytes, parent: str
-             ) -> str:
-    """The index for scripts, as JSON: one line per note, so a diff shows what changed.
-    (Laid out by hand around ``json.dumps`` of each value: the indenting encoder took
-    0.4 s over 10,000 notes.)"""
-    def value(data: object) -> str:
-        return json.dumps(data, ensure_ascii=False)
-
-    dates: dict[int, str] = {}  # a mod -> its date as JSON (a day has many notes)
-
-    def notes(pairs: list[tuple[str, int]]) -> str:
-        if not pairs:
-            return "{}"
-        for _, mod in pairs:
-            if mod not in dates:
-                dates[mod] = json_string(day(mod))
-        return "{\n" + ",\n".join(f"    {json_string(g)}: {dates[m]}" for g, m in pairs) \
-            + "\n   }"
-
-    entries = []
-    for d in decks:
-        changes = d.version.to_json()
-        del changes["version"]
-        fields = [("deck", value(d.name)), ("topic", value(d.topic)), ("file", value(d.file)),
-                  ("questions", value(d.questions)), ("bytes", value(d.size)),
-                  ("sha256", value(d.sha256)), ("version", value(d.version.version)),
-                  ("changes", value(changes)),
-                  ("updated", notes([(g, m) for g, m, retired in d.notes if not retired])),
-                  ("retired", notes([(g, m) for g, m, retired in d.notes if retired]))]
-        entries.append("  {\n" + ",\n".join(f'   "{k}": {v}' for k, v in fields) + "\n  }")
-    bundle_entry = value({"deck": parent, "file": bundle_file,
-                          "questions": sum(d.questions for d in decks),
-                          "bytes": len(bundle_data), "sha256": _sha(bundle_data)})
-    text = "\n".join([
-        "{",
-        f' "format": {value(MANIFEST_FORMAT)},',
-        f' "version": {value(_latest(decks))},',
-        f' "bundle": {bundle_entry},',
-        ' "decks": [',
-        ",\n".join(entries),
-        " ]",
-        "}",
-    ])
-    return text + "\n"
 
 
 def _size(n: int) -> str:
@@ -364,7 +279,7 @@ def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
     name = bundle_name(parent_slug)
     data = bundle(decks, parent, pieces, threads=threads)
     return {name: data,
-            MANIFEST_NAME: manifest(decks, name, data, parent).encode(),
+            MANIFEST_NAME: manifest_text(decks, name, data, parent, _latest(decks)).encode(),
             INDEX_NAME: readme(decks, name, data, parent).encode(),
             CHANGELOG_NAME: changelog(previous_changelog, decks).encode()}
 

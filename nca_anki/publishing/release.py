@@ -5,17 +5,17 @@ sources build (as ``--verify``), then copies each published deck as
 ``<deck file>-<its version>.apkg`` (the bundle with the newest version), the changelog,
 and a ``SHA256SUMS`` file that ``sha256sum -c SHA256SUMS`` checks. A file posted in a
 chat then says which version it is, and the deck's description in Anki says the same.
-Everything comes from ``manifest.json`` (index.py), which the verification has just
+Everything comes from ``manifest.json`` (manifest.py), which the verification has just
 proved current.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from nca_anki.files import CHANGELOG_NAME, MANIFEST_NAME
+from nca_anki.publishing.manifest import read_manifest
 from nca_anki.publishing.output import WriteError, write_atomic
 
 
@@ -33,13 +33,12 @@ def release(out: Path, into: Path) -> Released:
     """Copy the published decks of ``out`` into ``into`` under versioned names, with the
     changelog and SHA256SUMS. ``into`` is created; files already there are replaced."""
     try:
-        manifest = json.loads((out / MANIFEST_NAME).read_text(encoding="utf-8"))
-        files = [(d["file"], _versioned(d["file"], d["version"]), d["sha256"])
-                 for d in manifest["decks"]]
-        bundle = manifest["bundle"]
-        files.append((bundle["file"], _versioned(bundle["file"], manifest["version"]),
-                      bundle["sha256"]))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        manifest = read_manifest((out / MANIFEST_NAME).read_text(encoding="utf-8"))
+        files = [(d.file, _versioned(d.file, d.record.version), d.sha256)
+                 for d in manifest.decks]
+        files.append((manifest.bundle_file, _versioned(manifest.bundle_file, manifest.version),
+                      manifest.bundle_sha256))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         return Released((), f"cannot read {(out / MANIFEST_NAME).as_posix()} ({exc}); "
                             "rebuild, then release")
     written: list[str] = []
