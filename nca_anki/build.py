@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import nca_anki.diagnostics as diag
-from nca_anki.caching.entries import DeckFacts, DeckFactsCache, DeflateCache, ParseCache, Parsed
+from nca_anki.caching.entries import DeckFactsCache, DeflateCache, ParseCache, Parsed
 from nca_anki.caching.state import (Cache, code_digest, dump_cache, folder_digest, load_cache,
                                     remove_old_caches, state_path, sweep_cache, tag_folder,
                                     topic_key)
@@ -36,6 +36,7 @@ from nca_anki.publishing.changes import (deck_versions, previous_versions, publi
 from nca_anki.publishing.index import bundle_name, deck_facts, write_index
 from nca_anki.publishing.output import WriteError, inside, sweep, write_atomic, write_cache
 from nca_anki.publishing.package import build_package
+from nca_anki.publishing.published import DeckFacts
 from nca_anki.publishing.sink import Sink
 from nca_anki.publishing.versions import RETIRED_TAG, DeckVersion, description, updated_tag
 from nca_anki.reading.config import Config, load_config

@@ -340,20 +340,20 @@ def test_the_index_reads_back_only_the_decks_that_changed(project, monkeypatch):
     bundle's deflated pieces under a hash of what they deflate: after one topic's edit
     only that deck's collection is read again; the index and the bundle are the same
     bytes as those --check works out from every deck, without either cache."""
-    import nca_anki.publishing.index as index
+    import nca_anki.publishing.published as published
     assert build(options()).ok
     assert sorted(p.name for p in (project / CACHE / DECKS_NAME).glob("*.json")) == [
         "ai-deep-learning-frameworks.apkg.json",
         "deep-learning-training-techniques-and-optimization.apkg.json",
         "neural-network-applications-and-frameworks.apkg.json"]
     read: list[int] = []
-    real = index._facts
+    real = published.facts
 
     def facts(collection: bytes):
         read.append(len(collection))
         return real(collection)
 
-    monkeypatch.setattr(index, "_facts", facts)
+    monkeypatch.setattr(published, "facts", facts)
     _reword_ai_question(project)
     assert build(options()).ok
     assert len(read) == 1
@@ -370,10 +370,10 @@ def test_the_index_does_not_read_back_a_deck_it_saw_built(project, monkeypatch):
     build inflates and queries each deck once, not once more to index it; the index it
     writes is what --check works out by reading every deck."""
     import nca_anki.build as build_module
-    import nca_anki.publishing.index as index
+    import nca_anki.publishing.published as published
     queried: list[int] = []
     handed: list[int] = []
-    real_facts, real_handover = index._facts, build_module.deck_facts
+    real_facts, real_handover = published.facts, build_module.deck_facts
 
     def facts(collection: bytes):
         queried.append(len(collection))
@@ -383,7 +383,7 @@ def test_the_index_does_not_read_back_a_deck_it_saw_built(project, monkeypatch):
         handed.append(len(package))
         return real_handover(package)
 
-    monkeypatch.setattr(index, "_facts", facts)
+    monkeypatch.setattr(published, "facts", facts)
     monkeypatch.setattr(build_module, "deck_facts", handover)
     assert build(options()).ok
     assert len(handed) == 3 and len(queried) == 3  # each deck once, by its builder
@@ -441,12 +441,13 @@ def test_the_only_edited_topic_s_deck_is_read_for_matching(project, monkeypatch)
     left unpaired (not its six others); the reworded question keeps its identity."""
     assert build(options()).ok
     import nca_anki.identity.recover as recover
+    import nca_anki.publishing.published as published
     lock = project / "source" / "nca-anki.lock"
     guids = [line.split()[1] for line in lock.read_text(encoding="utf-8").splitlines()
              if line.startswith("Q ")]
     opened: list[str] = []
     texts: list[str] = []
-    real_deck, real_entry = recover.read_deck, recover._entry
+    real_deck, real_entry = published.read_deck, recover._entry
 
     def read_deck(path):
         opened.append(path.name)
@@ -456,7 +457,7 @@ def test_the_only_edited_topic_s_deck_is_read_for_matching(project, monkeypatch)
         texts.append(guid)
         return real_entry(topic, guid, *rest)
 
-    monkeypatch.setattr(recover, "read_deck", read_deck)
+    monkeypatch.setattr(published, "read_deck", read_deck)
     monkeypatch.setattr(recover, "_entry", entry)
     _reword_ai_question(project)
     report = build(options())

@@ -51,6 +51,7 @@ STAGES = {
     "nca_anki.publishing.index": PACKAGING,
     "nca_anki.publishing.changes": PACKAGING,
     "nca_anki.publishing.manifest": set(),
+    "nca_anki.publishing.published": set(),
     "nca_anki.publishing.output": set(),
     "nca_anki.publishing.sink": set(),
     "nca_anki.publishing.release": set(),

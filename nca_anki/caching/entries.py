@@ -16,6 +16,7 @@ from typing import overload
 
 from nca_anki.caching.state import code_digest, diagnostics_from_json, diagnostics_json
 from nca_anki.diagnostics import Diagnostic, warning
+from nca_anki.publishing.published import DeckFacts
 from nca_anki.records import Choice, ParsedFile, Question
 
 # --- parsed source files ------------------------------------------------------------------
@@ -199,7 +200,6 @@ class ParseCache(_FolderCache):
 
 
 _DECKS_FORMAT = "nca-anki-deck-facts-2"
-DeckFacts = tuple[tuple[tuple[str, int, bool], ...], int]  # notes, our note type's mod
 
 
 class DeckFactsCache(_FolderCache):

@@ -3,17 +3,14 @@
 Every ``.apkg`` in the output folder holds each note's GUID, ``mod``, fields and tags, and
 the note type's templates: enough to give each question back its identity (and its place
 in the static order), so a lost lock never re-keys a bank (learners would get duplicates).
-Reads SQLite and JSON only; no genanki, no Anki. Never raises: problems come back as
-diagnostics.
+Decks are read through publishing/published.py (no genanki, no Anki). Never raises:
+problems come back as diagnostics.
 """
 
 from __future__ import annotations
 
 import html
-import json
 import re
-import sqlite3
-import zipfile
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,9 +18,10 @@ from pathlib import Path
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.files import is_bundle
 from nca_anki.identity.assign import fields_hash, source_hash
+from nca_anki.publishing import published
 from nca_anki.publishing.versions import RETIRED_TAG, content_tags, strip_notice
-from nca_anki.records import (FIELDS, LABELS, NOTE_TYPE_ID, Lock, LockEntry, NoteType,
-                              PackagedNote, prompt_id)
+from nca_anki.records import (FIELDS, LABELS, Lock, LockEntry, NoteType,
+                              prompt_id)
 
 _TAG_RE = re.compile(r"<[^>]+>")
 _PART_RE = re.compile(r"::part-(\d+)$")
@@ -36,52 +34,6 @@ _CHOICE_RE = re.compile(r'<li\b[^>]*>(?:<span class="nca-label">[^<]*</span>\s*)
 def plain_text(field_html: str) -> str:
     """A field's text as a learner reads it: tags gone, entities decoded, spaces joined."""
     return " ".join(html.unescape(_TAG_RE.sub(" ", field_html)).split())
-
-
-@dataclass(frozen=True)
-class PublishedDeck:
-    """One topic's published deck, as far as nca-anki wrote it."""
-
-    name: str
-    description: str
-    note_type: NoteType | None
-    note_type_mod: int
-    notes: tuple[PackagedNote, ...]  # in study order; retired notes have no card
-
-
-def read_deck(path: Path) -> PublishedDeck:
-    """The deck in a topic's ``.apkg`` (raises OSError, zipfile.BadZipFile, sqlite3.Error,
-    KeyError, ValueError... on a file that is not one)."""
-    with zipfile.ZipFile(path) as archive:
-        data = archive.read("collection.anki2")
-    conn = sqlite3.connect(":memory:")
-    try:
-        conn.deserialize(data)
-        models_json, decks_json = conn.execute("SELECT models, decks FROM col").fetchone()
-        model = json.loads(models_json).get(str(NOTE_TYPE_ID))
-        decks = {int(k): v for k, v in json.loads(decks_json).items()}
-        rows = conn.execute(
-            "SELECT n.guid, n.mod, n.flds, n.tags, min(c.did) FROM notes n LEFT JOIN cards c "
-            "ON c.nid = n.id WHERE n.mid = ? GROUP BY n.id ORDER BY n.id",
-            (NOTE_TYPE_ID,)).fetchall()
-    finally:
-        conn.close()
-    note_type = None
-    if model is not None:
-        template = model["tmpls"][0]
-        note_type = NoteType(id=NOTE_TYPE_ID, name=model["name"],
-                             fields=tuple(f["name"] for f in model["flds"]),
-                             template_name=template["name"], front=template["qfmt"],
-                             back=template["afmt"], css=model["css"])
-    dids = {did for *_, did in rows if did is not None}
-    names = {decks[did]["name"]: decks[did].get("desc", "") for did in dids if did in decks}
-    name = min(names) if names else ""
-    return PublishedDeck(name, names.get(name, ""), note_type,
-                         int(model["mod"]) if model else 0,
-                         tuple(PackagedNote(guid=guid, mod=int(mod),
-                                            fields=tuple(flds.split("\x1f")),
-                                            tags=tuple(tags.split()), without_card=did is None)
-                               for guid, mod, flds, tags, did in rows))
 
 
 def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple[str, ...]
@@ -130,9 +82,8 @@ def _read_published(out: Path, topics_by_deck: Mapping[str, str],
             continue
         shown = path.as_posix()
         try:
-            deck = read_deck(path)
-        except (OSError, KeyError, ValueError, TypeError, IndexError, zipfile.BadZipFile,
-                sqlite3.Error) as exc:
+            deck = published.read_deck(path)
+        except published.DeckError as exc:
             return _Published(entries, note_types, problems,
                               (shown, f"{type(exc).__name__}: {exc}"))
         if deck.note_type is None:

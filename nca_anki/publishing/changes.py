@@ -15,9 +15,9 @@ import nca_anki.diagnostics as diag
 from nca_anki.caching.entries import DeckFactsCache
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import MANIFEST_NAME, file_sha256
-from nca_anki.identity.recover import read_deck
 from nca_anki.publishing.index import IndexedDeck
 from nca_anki.publishing.manifest import read_manifest
+from nca_anki.publishing.published import read_deck
 from nca_anki.publishing.versions import (RETIRED_TAG, DeckState, DeckVersion, Events, advance,
                                           content_tags, reconcile, retired_mod, with_notice)
 from nca_anki.records import Assignment, IdentifiedNote, LockEntry, NoteStatus, PackagedNote, Topic

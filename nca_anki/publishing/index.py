@@ -11,25 +11,23 @@ it and any per-topic file gives no duplicates.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from nca_anki.caching.entries import DeckFacts, DeckFactsCache, DeflateCache
+from nca_anki.caching.entries import DeckFactsCache, DeflateCache
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME
 from nca_anki.identity.recover import plain_text
 from nca_anki.once import computed_once
 from nca_anki.publishing.manifest import manifest_text
 from nca_anki.publishing.output import WriteError, write_cache
-from nca_anki.publishing.package import bundle_stride, collection_of, merge_packages
+from nca_anki.publishing import published
+from nca_anki.publishing.package import bundle_stride, merge_packages
 from nca_anki.publishing.sink import Sink
 from nca_anki.publishing.versions import (RETIRED_TAG, UPDATED_TAG, DeckState, DeckVersion, Events,
                                           advance, strip_notice)
-from nca_anki.records import NOTE_TYPE_ID
 from nca_anki.report import FileStatus
 
 def bundle_name(parent_slug: str) -> str:
@@ -62,7 +60,7 @@ class IndexedDeck:
         sha = _sha(data)
         facts = cache.get(path.name, sha) if cache is not None else None
         if facts is None:
-            facts = _facts(collection_of(data))
+            facts = published.facts(published.collection_of(data))
             if cache is not None:
                 cache.put(path.name, sha, facts)
         return IndexedDeck(name, topic, path, sha, len(data), record, *facts)
@@ -72,7 +70,7 @@ class IndexedDeck:
         return self.path.name
 
     def collection(self) -> bytes:
-        return collection_of(self.path.read_bytes())
+        return published.collection_of(self.path.read_bytes())
 
     @computed_once
     def version(self) -> DeckVersion:
@@ -88,39 +86,15 @@ class IndexedDeck:
 
     def prompts(self) -> dict[str, str]:
         """GUID -> the prompt as plain text (a retired note's without its notice)."""
-        return {guid: plain_text(strip_notice(prompt)) for guid, prompt in self._query(
-            "SELECT guid, substr(flds, 1, instr(flds || char(31), char(31)) - 1) FROM notes "
-            "WHERE mid = ?", NOTE_TYPE_ID)}
-
-    def _query(self, sql: str, *args: object) -> list[tuple]:
-        conn = sqlite3.connect(":memory:")
-        try:
-            conn.deserialize(self.collection())
-            return conn.execute(sql, args).fetchall()
-        finally:
-            conn.close()
+        return {guid: plain_text(strip_notice(prompt))
+                for guid, prompt in published.first_fields(self.collection())}
 
 
-def deck_facts(package: bytes) -> DeckFacts:
+def deck_facts(package: bytes) -> published.DeckFacts:
     """What the index keeps of a deck (IndexedDeck's ``notes`` and ``note_type_mod``),
     from its ``.apkg`` bytes. The worker that built a deck hands them over with it, so
     the index need not read back a deck it has just seen written."""
-    return _facts(collection_of(package))
-
-
-def _facts(collection: bytes) -> DeckFacts:
-    """(notes, our note type's mod) of a deck's collection: see IndexedDeck."""
-    conn = sqlite3.connect(":memory:")
-    try:
-        conn.deserialize(collection)
-        notes = tuple((guid, mod, bool(retired)) for guid, mod, retired in conn.execute(
-            "SELECT n.guid, n.mod, n.id NOT IN (SELECT nid FROM cards) "
-            "FROM notes n WHERE n.mid = ? ORDER BY n.id", (NOTE_TYPE_ID,)))
-        (models_json,) = conn.execute("SELECT models FROM col").fetchone()
-    finally:
-        conn.close()
-    model = json.loads(models_json).get(str(NOTE_TYPE_ID), {})
-    return notes, int(model.get("mod", 0))
+    return published.facts(published.collection_of(package))
 
 
 def _sha(data: bytes) -> str:

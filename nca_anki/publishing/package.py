@@ -18,7 +18,6 @@ import os
 import sqlite3
 import struct
 import tempfile
-import zipfile
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -110,12 +109,6 @@ def build_package(decks: DeckSpec | Sequence[DeckSpec], note_type: NoteType,
         conn.close()
 
     return _zipped(collection)
-
-
-def collection_of(package: bytes) -> bytes:
-    """The SQLite collection inside ``.apkg`` bytes."""
-    with zipfile.ZipFile(io.BytesIO(package)) as archive:
-        return archive.read("collection.anki2")
 
 
 def bundle_stride(largest: int) -> int:

@@ -1,0 +1,109 @@
+"""The one reader of published decks: what a ``.apkg`` in the output folder holds.
+
+Recovering a lost lock and finding published texts (identity/recover.py), the index and
+the bundle (index.py) and a deck's retired notes (changes.py) all read decks here. A deck
+is a zip holding a SQLite collection (docs/anki-import.md); it is opened in memory with the
+standard library, never with genanki or Anki. Every reader raises on a file that is not
+such a deck (``DeckError`` names the usual ways); callers decide what that means.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from nca_anki.records import NOTE_TYPE_ID, NoteType, PackagedNote
+
+# What reading a damaged or foreign file raises.
+DeckError = (OSError, KeyError, ValueError, TypeError, IndexError, zipfile.BadZipFile,
+             sqlite3.Error)
+# What the index keeps of a deck: (GUID, mod, retired) of each note of ours in study
+# order (a retired note has no card: versions.py), and our note type's mod.
+DeckFacts = tuple[tuple[tuple[str, int, bool], ...], int]
+
+
+def collection_of(package: bytes) -> bytes:
+    """The SQLite collection inside ``.apkg`` bytes."""
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:
+        return archive.read("collection.anki2")
+
+
+def query(collection: bytes, sql: str, *args: object) -> list[tuple]:
+    """The rows ``sql`` selects from a collection, opened in memory."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.deserialize(collection)
+        return conn.execute(sql, args).fetchall()
+    finally:
+        conn.close()
+
+
+def facts(collection: bytes) -> DeckFacts:
+    """(notes, our note type's mod) of a deck's collection: see ``DeckFacts``."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.deserialize(collection)
+        notes = tuple((guid, mod, bool(retired)) for guid, mod, retired in conn.execute(
+            "SELECT n.guid, n.mod, n.id NOT IN (SELECT nid FROM cards) "
+            "FROM notes n WHERE n.mid = ? ORDER BY n.id", (NOTE_TYPE_ID,)))
+        (models_json,) = conn.execute("SELECT models FROM col").fetchone()
+    finally:
+        conn.close()
+    model = json.loads(models_json).get(str(NOTE_TYPE_ID), {})
+    return notes, int(model.get("mod", 0))
+
+
+def first_fields(collection: bytes) -> list[tuple[str, str]]:
+    """(GUID, the Prompt field's HTML) of each note of ours."""
+    return query(collection, "SELECT guid, substr(flds, 1, instr(flds || char(31), "
+                             "char(31)) - 1) FROM notes WHERE mid = ?", NOTE_TYPE_ID)
+
+
+@dataclass(frozen=True)
+class PublishedDeck:
+    """One topic's published deck, as far as nca-anki wrote it."""
+
+    name: str
+    description: str
+    note_type: NoteType | None
+    note_type_mod: int
+    notes: tuple[PackagedNote, ...]  # in study order; retired notes have no card
+
+
+def read_deck(path: Path) -> PublishedDeck:
+    """The deck in a topic's ``.apkg``, notes and all (raises one of ``DeckError`` on a
+    file that is not one)."""
+    with zipfile.ZipFile(path) as archive:
+        data = archive.read("collection.anki2")
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.deserialize(data)
+        models_json, decks_json = conn.execute("SELECT models, decks FROM col").fetchone()
+        model = json.loads(models_json).get(str(NOTE_TYPE_ID))
+        decks = {int(k): v for k, v in json.loads(decks_json).items()}
+        rows = conn.execute(
+            "SELECT n.guid, n.mod, n.flds, n.tags, min(c.did) FROM notes n LEFT JOIN cards c "
+            "ON c.nid = n.id WHERE n.mid = ? GROUP BY n.id ORDER BY n.id",
+            (NOTE_TYPE_ID,)).fetchall()
+    finally:
+        conn.close()
+    note_type = None
+    if model is not None:
+        template = model["tmpls"][0]
+        note_type = NoteType(id=NOTE_TYPE_ID, name=model["name"],
+                             fields=tuple(f["name"] for f in model["flds"]),
+                             template_name=template["name"], front=template["qfmt"],
+                             back=template["afmt"], css=model["css"])
+    dids = {did for *_, did in rows if did is not None}
+    names = {decks[did]["name"]: decks[did].get("desc", "") for did in dids if did in decks}
+    name = min(names) if names else ""
+    return PublishedDeck(name, names.get(name, ""), note_type,
+                         int(model["mod"]) if model else 0,
+                         tuple(PackagedNote(guid=guid, mod=int(mod),
+                                            fields=tuple(flds.split("\x1f")),
+                                            tags=tuple(tags.split()), without_card=did is None)
+                               for guid, mod, flds, tags, did in rows))
