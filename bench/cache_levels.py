@@ -89,6 +89,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", default="seeds,2500,10000")
+    parser.add_argument("--only", default="", help="measure only the rows whose cache column "
+                        "contains this text (e.g. 'decks')")
     args = parser.parse_args()
     rows = [("no-op", "every level", keep, True), ("no-op", "without 1. replay",
                                                    drop("replay"), True),
@@ -99,6 +101,7 @@ def main() -> None:
             ("one-topic edit", "without 4. decks", drop("decks"), True),
             ("one-topic edit", "without 5. bundle", drop("bundle"), True),
             ("one-topic edit", "no cache at all", keep, False)]
+    rows = [row for row in rows if args.only in row[1]]
     sizes = args.sizes.split(",")
     table: dict[tuple[str, str], dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="nca-cache-levels-") as tmp:
