@@ -370,7 +370,7 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     done (the CLI's progress bar)."""
     problems = _check_folders(options)
     if problems:
-        return BuildReport((), diag.sort_diagnostics(problems))
+        return BuildReport(topics=(), diagnostics=diag.sort_diagnostics(problems))
     now = options.now
     renderer = Renderer(options.templates, options.templates.as_posix())
     inputs = _read_inputs(options, renderer, now)
@@ -388,8 +388,8 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     plan = _plan(inputs, rendered, problems, reusable)
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None:
         nothing = Assignment(notes=(), note_type_mod=0, lock=Lock(), removed=())
-        return BuildReport(_results(plan, nothing, {}, options.out),
-                           diag.sort_diagnostics(problems))
+        return BuildReport(topics=_results(plan, nothing, {}, options.out),
+                           diagnostics=diag.sort_diagnostics(problems))
 
     # Lint warnings never fail a topic, and a topic that fails is not linted: its errors
     # come first.
@@ -438,19 +438,20 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
             threads=options.cores)
     problems += [*version_problems, *index_problems]
     decks = {t.name: t.deck_name for t in reported}
-    report = BuildReport(_results(plan, assignment, statuses, options.out),
-                         diag.sort_diagnostics(problems), assignment.removed, layout,
-                         tuple(decks.get(t, t) for t in changed_topics(
-                             _read_text(options.source / LOCK_NAME), lock_text)),
-                         tuple(sorted([*(_display(options.out, n)
-                                         for n, s in index_statuses.items()
-                                         if s is FileStatus.WOULD_WRITE),
-                                       *(d.path for d in stale_decks)])),
-                         tuple((_display(options.out, n), s)
-                               for n, s in index_statuses.items()
-                               if s is not FileStatus.UNCHANGED),
-                         0 if options.check else max(
-                             [assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
+    lock_changes = changed_topics(_read_text(options.source / LOCK_NAME), lock_text)
+    stale_index = [_display(options.out, n) for n, s in index_statuses.items()
+                   if s is FileStatus.WOULD_WRITE]
+    report = BuildReport(
+        topics=_results(plan, assignment, statuses, options.out),
+        diagnostics=diag.sort_diagnostics(problems),
+        removed=assignment.removed,
+        templates_changed=layout,
+        stale_lock_decks=tuple(decks.get(t, t) for t in lock_changes),
+        stale_files=tuple(sorted([*stale_index, *(d.path for d in stale_decks)])),
+        index=tuple((_display(options.out, n), s) for n, s in index_statuses.items()
+                    if s is not FileStatus.UNCHANGED),
+        newest=0 if options.check else max(
+            [assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
     if options.check or diag.has_errors(write_problems) or diag.has_errors(index_problems):
         return report
     # Warnings about this build's events do not recur in a rebuild: nothing to replay.

@@ -80,7 +80,7 @@ class TopicResult:
     status: FileStatus = FileStatus.FAILED
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BuildReport:
     topics: tuple[TopicResult, ...]
     diagnostics: tuple[Diagnostic, ...]

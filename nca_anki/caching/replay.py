@@ -76,10 +76,10 @@ def replay(options: BuildOptions) -> BuildReport | None:
         sweep(options.source, options.out, LOCK_NAME)
         sweep_cache(options.cache)
     status = FileStatus.UNCHANGED  # with --check too: every deck is what the sources build
-    return BuildReport(tuple(TopicResult(deck, output, questions, unchanged=questions,
-                                         status=status)
-                             for deck, output, questions in recorded.topics),
-                       recorded.diagnostics)
+    return BuildReport(topics=tuple(TopicResult(deck, output, questions, unchanged=questions,
+                                                status=status)
+                                    for deck, output, questions in recorded.topics),
+                       diagnostics=recorded.diagnostics)
 
 
 def recorded(options: BuildOptions, cache: Cache, report: BuildReport, *,
