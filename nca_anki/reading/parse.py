@@ -28,6 +28,7 @@ Nothing that merely looks like text is put on a card when it is really structure
 
 from __future__ import annotations
 
+import enum
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -121,6 +122,14 @@ def _header(line: str) -> _Header | None:
                    written=written, readable=readable)
 
 
+class _Part(enum.Enum):
+    """Which part of a question the next line belongs to: prompt -> choices -> explanation."""
+
+    PROMPT = "prompt"
+    CHOICES = "choices"
+    EXPLANATION = "explanation"
+
+
 @dataclass
 class _Draft:
     """A question while its lines are still arriving (mutable, private)."""
@@ -132,7 +141,7 @@ class _Draft:
     answer: str | None = None
     answer_line: int = 0
     explanation: list[tuple[int, str]] = field(default_factory=list)
-    state: str = "prompt"  # prompt -> choices -> explanation
+    state: _Part = _Part.PROMPT
     broken: bool = False
     bad_header: bool = False  # a mistyped header was reported in it: it explains what follows
 
@@ -323,7 +332,7 @@ class _Parser:
                 self.feed(draft, number, raw, line, hidden)
 
     def feed(self, draft: _Draft, number: int, raw: str, line: str, hidden: str) -> None:
-        if draft.state == "explanation":
+        if draft.state is _Part.EXPLANATION:
             self.check_explanation_line(draft, number, line)
             draft.explanation.append((number, raw.rstrip()))
             return
@@ -335,7 +344,7 @@ class _Parser:
         if answer:
             draft.answer = answer.group("text").strip()
             draft.answer_line = number
-            draft.state = "explanation"
+            draft.state = _Part.EXPLANATION
         elif choice:
             text = choice.group("text")
             mark = _correct_mark(text)
@@ -344,8 +353,8 @@ class _Parser:
                 self.error(number, "choice is empty")
                 draft.broken = True
             draft.choices.append(Choice(text, bool(mark), number))
-            draft.state = "choices"
-        elif draft.state == "prompt":
+            draft.state = _Part.CHOICES
+        elif draft.state is _Part.PROMPT:
             if _correct_mark(line):
                 self.error(number, "line ending in '(Correct answer)' is not a choice; write "
                            "it as '- <choice> (Correct answer)'")
