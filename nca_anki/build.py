@@ -16,20 +16,20 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import nca_anki.diagnostics as diag
-from nca_anki.caching.entries import DeckFactsCache, DeflateCache, ParseCache, Parsed
+from nca_anki.caching.entries import DeckFactsCache, DeflateCache
+from nca_anki.caching.replay import recorded
 from nca_anki.caching.state import (Cache, code_digest, dump_cache, folder_digest, load_cache,
                                     remove_old_caches, state_path, sweep_cache, tag_folder,
                                     topic_key)
-from nca_anki.caching.replay import recorded
 from nca_anki.cards.render import Renderer
 from nca_anki.cards.shuffle import plan
 from nca_anki.diagnostics import Diagnostic
-from nca_anki.files import (CONFIG_NAME, DECKS_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME,
-                            PIECES_NAME, SOURCE_SUFFIX, file_sha256, is_bundle, question_files)
+from nca_anki.files import (DECKS_NAME, LOCK_NAME, OLD_LOCK_NAME, PIECES_NAME, file_sha256,
+                            is_bundle)
 from nca_anki.identity.assign import assign, by_topic, note_hashes
-from nca_anki.identity.lockfile import (changed_topics, dump_lock, future_mods, load_lock,
-                                        load_old_lock)
-from nca_anki.identity.recover import published_texts, recover_lock
+from nca_anki.identity.lockfile import changed_topics, dump_lock
+from nca_anki.identity.recover import published_texts
+from nca_anki.inputs import Inputs, cache_folder, check_folders, read_inputs, shown_path
 from nca_anki.parallel import run_tasks, worker_count
 from nca_anki.publishing.changes import (deck_versions, previous_versions, published_decks,
                                          retired_notes)
@@ -39,25 +39,12 @@ from nca_anki.publishing.package import build_package
 from nca_anki.publishing.published import DeckFacts
 from nca_anki.publishing.sink import Sink
 from nca_anki.publishing.versions import RETIRED_TAG, DeckVersion, description, updated_tag
-from nca_anki.reading.config import Config, load_config
-from nca_anki.reading.decode import decode_source
-from nca_anki.reading.lint import long_answers, position_cluster
-from nca_anki.reading.parse import parse
-from nca_anki.reading.topics import deck_for, group_topics, slugify
-from nca_anki.records import (Assignment, DeckSpec, Disposition, IdentifiedNote, Lock,
-                              LockEntry, NoteStatus, NoteType, PackagedNote, ParsedFile, Plan,
-                              RenderedNote, Topic, prompt_id)
-from nca_anki.report import (SILENT, BuildOptions, BuildReport, FileStatus, Progress,
-                             TopicResult)
-
-
-def _display(folder: Path, name: str | Path) -> str:
-    return (folder / name).as_posix()
-
-
-def _cached(options: BuildOptions, name: str) -> Path | None:
-    """The cache's folder ``name``; None when the build has no cache."""
-    return None if options.cache is None else options.cache / name
+from nca_anki.reading.lint import position_cluster
+from nca_anki.reading.topics import deck_for, slugify
+from nca_anki.records import (Assignment, DeckSpec, Disposition, IdentifiedNote, Lock, LockEntry,
+                              NoteStatus, NoteType, PackagedNote, Plan, RenderedNote, Topic,
+                              prompt_id)
+from nca_anki.report import SILENT, BuildOptions, BuildReport, FileStatus, Progress, TopicResult
 
 
 def _state(options: BuildOptions) -> Path | None:
@@ -67,158 +54,7 @@ def _state(options: BuildOptions) -> Path | None:
     return state_path(options.cache, options.source, options.templates, options.out)
 
 
-@dataclass(frozen=True)
-class _Sources:
-    files: tuple[ParsedFile, ...]
-    found: dict[str, str]  # every question file found: shown path -> path in the lock
-    digests: dict[str, str]  # every file read: shown path -> SHA-256 of its bytes
-    lint: dict[str, tuple[Diagnostic, ...]]  # shown path -> its lint warnings
-    problems: list[Diagnostic]
-
-
-def _parse_bytes(data: bytes, shown: str) -> Parsed:
-    decoded = decode_source(data, shown)
-    parsed = parse(decoded.text, shown)
-    return parsed.file, decoded.diagnostics + parsed.diagnostics, long_answers(parsed.file)
-
-
-# About this many bytes of source per question (the seeds: 600-900): how parallel.py is
-# told the size of the parsing work before anything is parsed.
-_BYTES_PER_QUESTION = 600
-
-
-def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int) -> _Sources:
-    """Parse every question file, or take it from the parse cache if its path and bytes
-    are the same; files to parse are parsed on forked workers when there are enough."""
-    problems: list[Diagnostic] = []
-    digests: dict[str, str] = {}
-    paths = question_files(source)
-    found = {_display(source, p.relative_to(source)): p.relative_to(source).as_posix()
-             for p in paths}
-    parsed: dict[str, Parsed] = {}
-    todo: list[tuple[str, bytes]] = []
-    for path, shown in zip(paths, found):
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            problems.append(diag.error(shown, 0, f"cannot read file: {exc.strerror or exc}"))
-            continue
-        digests[shown] = hashlib.sha256(data).hexdigest()
-        known = cache.get(shown, digests[shown])
-        if known is None:
-            todo.append((shown, data))
-        else:
-            parsed[shown] = known
-    size = sum(len(data) for _, data in todo) // _BYTES_PER_QUESTION
-    workers = worker_count(jobs, cores, size)
-    if workers > 1:  # workers send back the cache entry's JSON, far quicker than pickles
-        entries = run_tasks(lambda i: ParseCache.encode(todo[i][0], _parse_bytes(
-            todo[i][1], todo[i][0])), len(todo), workers)
-        for (shown, data), entry in zip(todo, entries):
-            known = ParseCache.decode(shown, entry) if entry is not None else None
-            parsed[shown] = known or _parse_bytes(data, shown)
-            cache.put(shown, digests[shown], entry)
-    else:
-        for shown, data in todo:
-            parsed[shown] = _parse_bytes(data, shown)
-            cache.put(shown, digests[shown], ParseCache.encode(shown, parsed[shown]))
-    files, lint = [], {}
-    for shown in found:
-        if shown in parsed:
-            file, file_problems, lint[shown] = parsed[shown]
-            problems += file_problems
-            files.append(file)
-    if not paths:
-        problems.append(diag.error(source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
-                                   "found; add some or pass --source DIR"))
-    return _Sources(tuple(files), found, digests, lint, problems)
-
-
-def _read_lock(source: Path, now: int, out: Path, topics: tuple[Topic, ...]
-               ) -> tuple[Lock | None, list[Diagnostic]]:
-    """The lock file; a format-1 ``nca-anki.lock.json`` (migrated when the build writes);
-    or, if neither exists but decks were published, the lock they were built with,
-    recovered from them (never silently new identities for published questions)."""
-    path, old_path = source / LOCK_NAME, source / OLD_LOCK_NAME
-    shown = _display(source, LOCK_NAME)
-    if path.exists():
-        reader, read_path = load_lock, path
-    elif old_path.exists():
-        reader, read_path = load_old_lock, old_path
-    else:
-        lock, recovered = recover_lock(out, {t.deck_name: t.name for t in topics}, shown)
-        return lock, list(recovered)
-    try:
-        text = read_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [diag.error(_display(source, read_path.name), 0,
-                                 f"cannot read lock file: {exc}")]
-    lock, problems = reader(text, _display(source, read_path.name))
-    if lock is not None and lock.lines_lost and not any(out.glob("*.apkg")):
-        # The decks would fill in what the damage took; without them, questions it held
-        # would get new identities, and learners duplicates.
-        return None, [*problems, diag.error(shown, 0, (
-            f"{lock.lines_lost} line(s) of the lock file cannot be read and there are no "
-            f"published decks in {out.as_posix()} to recover them from; restore it from "
-            "version control"))]
-    if lock is not None:
-        problems += future_mods(lock, now, shown)
-    return lock, list(problems)
-
-
-def _check_folders(options: BuildOptions) -> list[Diagnostic]:
-    problems = []
-    for folder, what, flag in ((options.source, "source", "--source"),
-                               (options.templates, "templates", "--templates")):
-        if not folder.is_dir():
-            problems.append(diag.error(folder.as_posix(), 0, f"{what} folder not found; run "
-                                       f"from the project folder or pass {flag} DIR"))
-    if options.out.exists() and not options.out.is_dir():
-        problems.append(diag.error(options.out.as_posix(), 0, "output path exists and is not a "
-                                   "folder; pass --out DIR"))
-    return problems
-
-
-@dataclass(frozen=True)
-class _Inputs:
-    """Everything read and checked before anything is written."""
-
-    config: Config
-    topics: tuple[Topic, ...]
-    orphans: tuple[ParsedFile, ...]  # files whose title could not be read
-    sources: Mapping[str, str]  # every question file found: shown path -> path in the lock
-    digests: Mapping[str, str]  # every file read: shown path -> SHA-256 of its bytes
-    lint: Mapping[str, tuple[Diagnostic, ...]]  # each file's lint warnings, by shown path
-    note_type: NoteType | None
-    lock: Lock | None
-    problems: tuple[Diagnostic, ...]
-    # Also in problems: what reading the lock and the parse cache found. They are about
-    # this build's events (a merge resolved, a cache rebuilt) and do not recur.
-    events: tuple[Diagnostic, ...]
-    parsed: ParseCache
-    global_failure: bool  # settings, templates or lock broken: no topic can be built
-
-
-def _read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> _Inputs:
-    config_path = _display(options.source, CONFIG_NAME)
-    parsed = ParseCache(_cached(options, PARSED_NAME))
-    read = _read_sources(options.source, parsed, options.jobs, options.cores)
-    files, sources, digests, problems = read.files, read.found, read.digests, read.problems
-    parse_cache_problems = parsed.problems
-    config, config_problems = load_config(options.source, config_path)
-    topics, topic_problems = group_topics(files, config, config_path)
-    note_type, template_problems = renderer.note_type()
-    lock, lock_problems = _read_lock(options.source, now, options.out, topics)
-    shared = [*config_problems, *template_problems, *lock_problems]
-    events = (*lock_problems, *parse_cache_problems)
-    # Without any question file every lock entry would look removed: stop instead.
-    return _Inputs(config, topics, tuple(f for f in files if not f.title), sources, digests,
-                   read.lint, note_type, lock,
-                   (*problems, *topic_problems, *shared, *parse_cache_problems), events,
-                   parsed, diag.has_errors(shared) or not files)
-
-
-def _render_notes(renderer: Renderer, inputs: _Inputs, reusable: set[str], workers: int,
+def _render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], workers: int,
                   progress: Progress) -> tuple[dict[str, list[RenderedNote]], list[Diagnostic]]:
     """Each topic's notes (topics in ``reusable`` are skipped), on ``workers`` processes."""
     entries = by_topic(inputs.lock.entries if inputs.lock else ())
@@ -253,7 +89,7 @@ def _render_notes(renderer: Renderer, inputs: _Inputs, reusable: set[str], worke
     return rendered, problems
 
 
-def _topics_of_broken_files(inputs: _Inputs, problems: list[Diagnostic]) -> set[str]:
+def _topics_of_broken_files(inputs: Inputs, problems: list[Diagnostic]) -> set[str]:
     """Topics the lock places questions of a broken file in (unreadable, empty, no title,
     or with any error): building them without that file would drop a whole part from the
     learners' deck and mark its questions removed."""
@@ -265,7 +101,7 @@ def _topics_of_broken_files(inputs: _Inputs, problems: list[Diagnostic]) -> set[
             if e.file in broken or (e.file is None and e.prompt_key in prompts)}
 
 
-def _plan(inputs: _Inputs, rendered: dict[str, list[RenderedNote]],
+def _plan(inputs: Inputs, rendered: dict[str, list[RenderedNote]],
           problems: list[Diagnostic], reusable: set[str]) -> Plan:
     """The one place that decides what becomes of each topic; every later stage reads the
     plan. A topic is frozen (not built; its deck and lock entries kept exactly) for an
@@ -368,12 +204,12 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     A function of its arguments: the clock, the cores to use and the cache folder are in
     ``options`` (the CLI resolves them); ``progress`` hears of each stage's work as it is
     done (the CLI's progress bar)."""
-    problems = _check_folders(options)
+    problems = check_folders(options)
     if problems:
         return BuildReport(topics=(), diagnostics=diag.sort_diagnostics(problems))
     now = options.now
     renderer = Renderer(options.templates, options.templates.as_posix())
-    inputs = _read_inputs(options, renderer, now)
+    inputs = read_inputs(options, renderer, now)
     cache, cache_problems = load_cache(_state(options))
     keys = _Keys(options, inputs)
     reusable = _reusable(inputs, cache, keys, options.out)
@@ -406,8 +242,8 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     previous, version_problems = previous_versions(options.out, inputs.topics)
     # What the index read from each deck, by its SHA-256; --check and --verify read every
     # deck in full (what CI trusts) and write no cache.
-    deck_cache = None if options.check else DeckFactsCache(_cached(options, DECKS_NAME))
-    pieces = None if options.check else DeflateCache(_cached(options, PIECES_NAME))
+    deck_cache = None if options.check else DeckFactsCache(cache_folder(options, DECKS_NAME))
+    pieces = None if options.check else DeflateCache(cache_folder(options, PIECES_NAME))
     published = published_decks(options.out, good, deck_cache)
     retired = retired_notes(published, assignment)
     versions = {**previous, **deck_versions(good, assignment, published, retired, previous,
@@ -439,7 +275,7 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     problems += [*version_problems, *index_problems]
     decks = {t.name: t.deck_name for t in reported}
     lock_changes = changed_topics(_read_text(options.source / LOCK_NAME), lock_text)
-    stale_index = [_display(options.out, n) for n, s in index_statuses.items()
+    stale_index = [shown_path(options.out, n) for n, s in index_statuses.items()
                    if s is FileStatus.WOULD_WRITE]
     report = BuildReport(
         topics=_results(plan, assignment, statuses, options.out),
@@ -448,7 +284,7 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
         templates_changed=layout,
         stale_lock_decks=tuple(decks.get(t, t) for t in lock_changes),
         stale_files=tuple(sorted([*stale_index, *(d.path for d in stale_decks)])),
-        index=tuple((_display(options.out, n), s) for n, s in index_statuses.items()
+        index=tuple((shown_path(options.out, n), s) for n, s in index_statuses.items()
                     if s is not FileStatus.UNCHANGED),
         newest=0 if options.check else max(
             [assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
@@ -462,7 +298,7 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     return replace(report, diagnostics=diag.sort_diagnostics([*report.diagnostics, *unsaved]))
 
 
-def _identify(options: BuildOptions, inputs: _Inputs, good: list[Topic],
+def _identify(options: BuildOptions, inputs: Inputs, good: list[Topic],
               rendered: dict[str, list[RenderedNote]], frozen: frozenset[str], now: int
               ) -> tuple[Assignment, list[Diagnostic]]:
     """Give every note to be built its identity (see identity.py); warn of merge twins and
@@ -481,7 +317,7 @@ def _identify(options: BuildOptions, inputs: _Inputs, good: list[Topic],
     assignment = assign(tuple((t.name, n) for t in good for n in rendered[t.name]),
                         inputs.note_type, inputs.lock, frozen, now, inputs.sources,
                         texts=published)
-    lock_shown = _display(options.source, LOCK_NAME)
+    lock_shown = shown_path(options.source, LOCK_NAME)
     problems = []
     for twin in assignment.twins:
         problems.append(diag.warning(
@@ -526,7 +362,7 @@ def _publish(options: BuildOptions, note_type: NoteType, good: list[Topic],
 class _Keys:
     """Cache keys of this build's topics (see cache.py), from its inputs and a lock."""
 
-    def __init__(self, options: BuildOptions, inputs: _Inputs) -> None:
+    def __init__(self, options: BuildOptions, inputs: Inputs) -> None:
         self.inputs = inputs
         self.templates = folder_digest(options.templates) if options.templates.is_dir() else ""
         self.code = code_digest()
@@ -546,7 +382,7 @@ class _Keys:
             entries=self._entries.get(topic.name, ()), code=self.code)
 
 
-def _reusable(inputs: _Inputs, cache: Cache, keys: _Keys, out: Path
+def _reusable(inputs: Inputs, cache: Cache, keys: _Keys, out: Path
               ) -> set[str]:
     """Topics whose key and published deck are exactly as the cache recorded them."""
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None \
@@ -558,7 +394,7 @@ def _reusable(inputs: _Inputs, cache: Cache, keys: _Keys, out: Path
             and file_sha256(out / f"{t.slug}.apkg") == entry[1]}
 
 
-def _remember(options: BuildOptions, inputs: _Inputs, cache: Cache, keys: _Keys,
+def _remember(options: BuildOptions, inputs: Inputs, cache: Cache, keys: _Keys,
               assignment: Assignment, written: dict[str, _Written], lock_text: str,
               report: BuildReport | None) -> list[Diagnostic]:
     """Record the key of every topic built (or reused) into the cache, and ``report`` as
@@ -600,7 +436,7 @@ def _results(plan: Plan, assignment: Assignment, statuses: dict[str, FileStatus]
         count = {s.value: tally[topic.name, s] for s in NoteStatus}
         if plan.dispositions[topic.name] is Disposition.REUSE:
             count["unchanged"] = topic.count
-        results.append(TopicResult(topic.deck_name, _display(out, f"{topic.slug}.apkg"),
+        results.append(TopicResult(topic.deck_name, shown_path(out, f"{topic.slug}.apkg"),
                                    topic.count, **count,
                                    status=statuses.get(topic.name, FileStatus.FAILED)))
     return tuple(results)
@@ -618,7 +454,7 @@ def _stale_bundles(out: Path, expected: str) -> list[Diagnostic]:
     """All-topics bundles under another name (the parent deck was renamed)."""
     stale = sorted(p.name for p in out.glob("*.apkg") if is_bundle(p.name) and p.name != expected) \
         if out.is_dir() else []
-    return [diag.warning(_display(out, name), 0, f"not the all-topics bundle any more (that is "
+    return [diag.warning(shown_path(out, name), 0, f"not the all-topics bundle any more (that is "
                          f"{expected}); delete it if the parent deck was renamed")
             for name in stale]
 
@@ -630,5 +466,5 @@ def _stale_outputs(out: Path, topics: tuple[Topic, ...]) -> list[Diagnostic]:
     stale = sorted(p.name for p in out.glob("*.apkg")
                    if p.name not in expected and not is_bundle(p.name)) \
         if out.is_dir() else []
-    return [diag.warning(_display(out, name), 0, "no topic builds this deck any more; delete "
+    return [diag.warning(shown_path(out, name), 0, "no topic builds this deck any more; delete "
                          "it if its topic was renamed or removed") for name in stale]

@@ -255,7 +255,7 @@ def test_sources_read_back_from_the_parse_cache_build_exactly_what_parsing_build
 
 def test_only_changed_files_are_parsed_again(project, monkeypatch):
     assert build(options()).ok
-    import nca_anki.build as pipeline
+    import nca_anki.inputs as pipeline
     parsed: list[str] = []
     real = pipeline.parse
 

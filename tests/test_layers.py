@@ -55,6 +55,7 @@ STAGES = {
     "nca_anki.publishing.output": set(),
     "nca_anki.publishing.sink": set(),
     "nca_anki.publishing.release": set(),
+    "nca_anki.inputs": set(),  # reads everything; given the renderer, loads none of it
     # the hub runs every stage
     "nca_anki.build": RENDERING | PACKAGING,
 }

@@ -1,0 +1,196 @@
+"""Read and check everything a build needs, before anything is written.
+
+The first step of ``build.build``: every question file (decoded and parsed, or taken from
+the parse cache), the settings, the topics, the note type from the templates and the
+lock (or the lock the published decks were built with, when the file is lost). What comes
+back is ``Inputs``: plain data and every problem found, each at its path and line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import nca_anki.diagnostics as diag
+from nca_anki.caching.entries import Parsed, ParseCache
+from nca_anki.diagnostics import Diagnostic
+from nca_anki.files import (CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME, SOURCE_SUFFIX,
+                            question_files)
+from nca_anki.identity.lockfile import future_mods, load_lock, load_old_lock
+from nca_anki.identity.recover import recover_lock
+from nca_anki.parallel import run_tasks, worker_count
+from nca_anki.reading.config import Config, load_config
+from nca_anki.reading.decode import decode_source
+from nca_anki.reading.lint import long_answers
+from nca_anki.reading.parse import parse
+from nca_anki.reading.topics import group_topics
+from nca_anki.records import Lock, NoteType, ParsedFile, Topic
+from nca_anki.report import BuildOptions
+
+if TYPE_CHECKING:
+    from nca_anki.cards.render import Renderer
+
+
+def shown_path(folder: Path, name: str | Path) -> str:
+    return (folder / name).as_posix()
+
+
+def cache_folder(options: BuildOptions, name: str) -> Path | None:
+    """The cache's folder ``name``; None when the build has no cache."""
+    return None if options.cache is None else options.cache / name
+
+
+@dataclass(frozen=True)
+class _Sources:
+    files: tuple[ParsedFile, ...]
+    found: dict[str, str]  # every question file found: shown path -> path in the lock
+    digests: dict[str, str]  # every file read: shown path -> SHA-256 of its bytes
+    lint: dict[str, tuple[Diagnostic, ...]]  # shown path -> its lint warnings
+    problems: list[Diagnostic]
+
+
+def _parse_bytes(data: bytes, shown: str) -> Parsed:
+    decoded = decode_source(data, shown)
+    parsed = parse(decoded.text, shown)
+    return parsed.file, decoded.diagnostics + parsed.diagnostics, long_answers(parsed.file)
+
+
+# About this many bytes of source per question (the seeds: 600-900): how parallel.py is
+# told the size of the parsing work before anything is parsed.
+_BYTES_PER_QUESTION = 600
+
+
+def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int) -> _Sources:
+    """Parse every question file, or take it from the parse cache if its path and bytes
+    are the same; files to parse are parsed on forked workers when there are enough."""
+    problems: list[Diagnostic] = []
+    digests: dict[str, str] = {}
+    paths = question_files(source)
+    found = {shown_path(source, p.relative_to(source)): p.relative_to(source).as_posix()
+             for p in paths}
+    parsed: dict[str, Parsed] = {}
+    todo: list[tuple[str, bytes]] = []
+    for path, shown in zip(paths, found):
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            problems.append(diag.error(shown, 0, f"cannot read file: {exc.strerror or exc}"))
+            continue
+        digests[shown] = hashlib.sha256(data).hexdigest()
+        known = cache.get(shown, digests[shown])
+        if known is None:
+            todo.append((shown, data))
+        else:
+            parsed[shown] = known
+    size = sum(len(data) for _, data in todo) // _BYTES_PER_QUESTION
+    workers = worker_count(jobs, cores, size)
+    if workers > 1:  # workers send back the cache entry's JSON, far quicker than pickles
+        entries = run_tasks(lambda i: ParseCache.encode(todo[i][0], _parse_bytes(
+            todo[i][1], todo[i][0])), len(todo), workers)
+        for (shown, data), entry in zip(todo, entries):
+            known = ParseCache.decode(shown, entry) if entry is not None else None
+            parsed[shown] = known or _parse_bytes(data, shown)
+            cache.put(shown, digests[shown], entry)
+    else:
+        for shown, data in todo:
+            parsed[shown] = _parse_bytes(data, shown)
+            cache.put(shown, digests[shown], ParseCache.encode(shown, parsed[shown]))
+    files, lint = [], {}
+    for shown in found:
+        if shown in parsed:
+            file, file_problems, lint[shown] = parsed[shown]
+            problems += file_problems
+            files.append(file)
+    if not paths:
+        problems.append(diag.error(source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
+                                   "found; add some or pass --source DIR"))
+    return _Sources(tuple(files), found, digests, lint, problems)
+
+
+def _read_lock(source: Path, now: int, out: Path, topics: tuple[Topic, ...]
+               ) -> tuple[Lock | None, list[Diagnostic]]:
+    """The lock file; a format-1 ``nca-anki.lock.json`` (migrated when the build writes);
+    or, if neither exists but decks were published, the lock they were built with,
+    recovered from them (never silently new identities for published questions)."""
+    path, old_path = source / LOCK_NAME, source / OLD_LOCK_NAME
+    shown = shown_path(source, LOCK_NAME)
+    if path.exists():
+        reader, read_path = load_lock, path
+    elif old_path.exists():
+        reader, read_path = load_old_lock, old_path
+    else:
+        lock, recovered = recover_lock(out, {t.deck_name: t.name for t in topics}, shown)
+        return lock, list(recovered)
+    try:
+        text = read_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [diag.error(shown_path(source, read_path.name), 0,
+                                 f"cannot read lock file: {exc}")]
+    lock, problems = reader(text, shown_path(source, read_path.name))
+    if lock is not None and lock.lines_lost and not any(out.glob("*.apkg")):
+        # The decks would fill in what the damage took; without them, questions it held
+        # would get new identities, and learners duplicates.
+        return None, [*problems, diag.error(shown, 0, (
+            f"{lock.lines_lost} line(s) of the lock file cannot be read and there are no "
+            f"published decks in {out.as_posix()} to recover them from; restore it from "
+            "version control"))]
+    if lock is not None:
+        problems += future_mods(lock, now, shown)
+    return lock, list(problems)
+
+
+def check_folders(options: BuildOptions) -> list[Diagnostic]:
+    problems = []
+    for folder, what, flag in ((options.source, "source", "--source"),
+                               (options.templates, "templates", "--templates")):
+        if not folder.is_dir():
+            problems.append(diag.error(folder.as_posix(), 0, f"{what} folder not found; run "
+                                       f"from the project folder or pass {flag} DIR"))
+    if options.out.exists() and not options.out.is_dir():
+        problems.append(diag.error(options.out.as_posix(), 0, "output path exists and is not a "
+                                   "folder; pass --out DIR"))
+    return problems
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything read and checked before anything is written."""
+
+    config: Config
+    topics: tuple[Topic, ...]
+    orphans: tuple[ParsedFile, ...]  # files whose title could not be read
+    sources: Mapping[str, str]  # every question file found: shown path -> path in the lock
+    digests: Mapping[str, str]  # every file read: shown path -> SHA-256 of its bytes
+    lint: Mapping[str, tuple[Diagnostic, ...]]  # each file's lint warnings, by shown path
+    note_type: NoteType | None
+    lock: Lock | None
+    problems: tuple[Diagnostic, ...]
+    # Also in problems: what reading the lock and the parse cache found. They are about
+    # this build's events (a merge resolved, a cache rebuilt) and do not recur.
+    events: tuple[Diagnostic, ...]
+    parsed: ParseCache
+    global_failure: bool  # settings, templates or lock broken: no topic can be built
+
+
+def read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> Inputs:
+    config_path = shown_path(options.source, CONFIG_NAME)
+    parsed = ParseCache(cache_folder(options, PARSED_NAME))
+    read = _read_sources(options.source, parsed, options.jobs, options.cores)
+    files, sources, digests, problems = read.files, read.found, read.digests, read.problems
+    parse_cache_problems = parsed.problems
+    config, config_problems = load_config(options.source, config_path)
+    topics, topic_problems = group_topics(files, config, config_path)
+    note_type, template_problems = renderer.note_type()
+    lock, lock_problems = _read_lock(options.source, now, options.out, topics)
+    shared = [*config_problems, *template_problems, *lock_problems]
+    events = (*lock_problems, *parse_cache_problems)
+    # Without any question file every lock entry would look removed: stop instead.
+    return Inputs(config, topics, tuple(f for f in files if not f.title), sources, digests,
+                   read.lint, note_type, lock,
+                   (*problems, *topic_problems, *shared, *parse_cache_problems), events,
+                   parsed, diag.has_errors(shared) or not files)
+
+
