@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -45,6 +46,22 @@ from nca_anki.records import (Assignment, DeckSpec, Disposition, IdentifiedNote,
                               NoteStatus, NoteType, PackagedNote, Plan, RenderedNote, Topic,
                               prompt_id)
 from nca_anki.report import SILENT, BuildOptions, BuildReport, FileStatus, Progress, TopicResult
+
+
+def _unusable_cache(cache: Path | None) -> Diagnostic | None:
+    """Why the cache folder cannot be kept (its nearest existing folder is a file, or
+    not writable), as one warning; None if it can, or if there is none."""
+    if cache is None:
+        return None
+    existing = next((p for p in (cache, *cache.parents) if p.exists()), Path("."))
+    if not existing.is_dir():
+        why = f"{existing.as_posix()} is a file"
+    elif not os.access(existing, os.W_OK | os.X_OK):
+        why = f"{existing.as_posix()} is not writable"
+    else:
+        return None
+    return diag.warning(cache.as_posix(), 0, f"cannot keep the build cache here ({why}); "
+                        "built without one, which only takes longer: pass --cache-dir DIR")
 
 
 def _state(options: BuildOptions) -> Path | None:
@@ -207,6 +224,9 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     problems = check_folders(options)
     if problems:
         return BuildReport(topics=(), diagnostics=diag.sort_diagnostics(problems))
+    unusable = _unusable_cache(options.cache)
+    if unusable is not None:  # said once; the build goes on as one without a cache
+        options = replace(options, cache=None)
     now = options.now
     renderer = Renderer(options.templates, options.templates.as_posix())
     inputs = read_inputs(options, renderer, now)
@@ -220,7 +240,8 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     if inputs.note_type is not None:
         rendered, render_problems = _render_notes(renderer, inputs, reusable, workers,
                                                   progress)
-    problems = [*inputs.problems, *cache_problems, *render_problems]
+    problems = [*inputs.problems, *cache_problems, *render_problems,
+                *([unusable] if unusable is not None else [])]
     plan = _plan(inputs, rendered, problems, reusable)
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None:
         nothing = Assignment(notes=(), note_type_mod=0, lock=Lock(), removed=())

@@ -331,3 +331,15 @@ def test_a_cache_folder_among_the_inputs_or_outputs_is_a_usage_error(
     assert (run.status, run.err.strip()) == (2, message)
     assert not (project / "dist").exists()
     assert (project / "source" / "nca-anki.lock").read_bytes() == lock
+
+
+def test_a_cache_folder_that_cannot_be_made_is_said_once_and_the_build_goes_on(
+        project, cli, tmp_path):
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    run = cli("--cache-dir", str(tmp_path / "a-file" / "cache"))
+    assert run.status == 0
+    said = [line for line in run.err.splitlines() if "cache" in line]
+    assert said == [f"{(tmp_path / 'a-file' / 'cache').as_posix()}: warning: cannot keep the "
+                    f"build cache here ({(tmp_path / 'a-file').as_posix()} is a file); built "
+                    "without one, which only takes longer: pass --cache-dir DIR"]
+    assert set(os.listdir(project / "dist")) == PUBLISHED
