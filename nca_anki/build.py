@@ -172,13 +172,24 @@ class _Written:
     facts: DeckFacts | None = None  # what the index reads from it (not with --check)
 
 
-def _write_decks(topics: list[Topic], assignment: Assignment, note_type: NoteType, out: Path,
-                 sink: Sink, workers: int, progress: Progress,
-                 versions: Mapping[str, DeckVersion],
-                 retired: Mapping[str, tuple[PackagedNote, ...]]) -> dict[str, _Written]:
+@dataclass(frozen=True, kw_only=True)
+class _Decks:
+    """What this build packages: the topics it builds, their notes' identities, the note
+    type, each deck's version and each topic's retired notes."""
+
+    topics: tuple[Topic, ...]
+    assignment: Assignment
+    note_type: NoteType
+    versions: Mapping[str, DeckVersion]
+    retired: Mapping[str, tuple[PackagedNote, ...]]
+
+
+def _write_decks(decks: _Decks, out: Path, sink: Sink, workers: int, progress: Progress
+                 ) -> dict[str, _Written]:
     """Package each topic and put it through ``sink`` into ``out``, one topic at a time
     on ``workers`` processes: no more than one package per process is ever held in
     memory. A deck that cannot be written fails alone."""
+    topics, assignment, retired = decks.topics, decks.assignment, decks.retired
     notes_of: dict[str, list[IdentifiedNote]] = {t.name: [] for t in topics}
     for note in assignment.notes:
         if note.topic in notes_of:
@@ -195,8 +206,8 @@ def _write_decks(topics: list[Topic], assignment: Assignment, note_type: NoteTyp
                                 tags=(*n.note.tags, updated_tag(n.mod)))
                    for n in live), *retired.get(topic.name, ()))
         text = description(topic.name, [f.part for f in topic.files], len(live),
-                           versions[topic.deck_name])
-        data = build_package(DeckSpec(topic.deck_name, text, notes), note_type,
+                           decks.versions[topic.deck_name])
+        data = build_package(DeckSpec(topic.deck_name, text, notes), decks.note_type,
                              assignment.note_type_mod)
         try:
             status = sink.put(path, data)
@@ -270,8 +281,9 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     versions = {**previous, **deck_versions(good, assignment, published, retired, previous,
                                             now)}
     sink = Sink(compare_only=options.check)
-    written, write_problems = _publish(options, inputs.note_type, good, assignment, lock_text,
-                                       sink, workers, progress, versions, retired)
+    decks = _Decks(topics=tuple(good), assignment=assignment, note_type=inputs.note_type,
+                   versions=versions, retired=retired)
+    written, write_problems = _publish(options, decks, lock_text, sink, workers, progress)
     problems += write_problems
     if deck_cache is not None:  # the index need not read back the decks just written
         for topic in good:
@@ -356,16 +368,12 @@ def _identify(options: BuildOptions, inputs: Inputs, good: list[Topic],
     return assignment, problems
 
 
-def _publish(options: BuildOptions, note_type: NoteType, good: list[Topic],
-             assignment: Assignment, lock_text: str, sink: Sink, workers: int,
-             progress: Progress, versions: Mapping[str, DeckVersion],
-             retired: Mapping[str, tuple[PackagedNote, ...]]
-             ) -> tuple[dict[str, _Written], list[Diagnostic]]:
+def _publish(options: BuildOptions, decks: _Decks, lock_text: str, sink: Sink, workers: int,
+             progress: Progress) -> tuple[dict[str, _Written], list[Diagnostic]]:
     """Write the lock, then the decks (with --check: compare the decks with those in the
     output folder and write nothing)."""
     if sink.compare_only:  # the lock is compared by the report (changed_topics)
-        return _write_decks(good, assignment, note_type, options.out, sink, workers,
-                            progress, versions, retired), []
+        return _write_decks(decks, options.out, sink, workers, progress), []
     # What a killed build left, and the caches older versions kept among the decks.
     sweep(options.source, options.out, LOCK_NAME)
     remove_old_caches(options.out)
@@ -374,8 +382,7 @@ def _publish(options: BuildOptions, note_type: NoteType, good: list[Topic],
     problems = _write_lock(options.source / LOCK_NAME, lock_text)
     if diag.has_errors(problems):
         return {}, problems
-    written = _write_decks(good, assignment, note_type, options.out, sink, workers, progress,
-                           versions, retired)
+    written = _write_decks(decks, options.out, sink, workers, progress)
     problems += [d for result in written.values() for d in result.problems]
     return written, problems
 
