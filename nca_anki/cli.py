@@ -352,20 +352,24 @@ def _watch_loop(args: argparse.Namespace) -> int:
     while True:
         if isinstance(outcome, int):
             return outcome
-        _print_report(outcome)
-        sys.stdout.flush()
-        print(f"watching {source.as_posix()} and {templates.as_posix()}: each change is "
-              "rebuilt; Ctrl-C to stop", file=sys.stderr, flush=True)
+        # Between builds (reporting, waiting, announcing the next) a Ctrl-C or SIGTERM
+        # ends the watch quietly: the last build is complete. The signal can arrive the
+        # moment "watching" reaches the terminal, so that line is inside the guard too;
+        # a signal during a build is the build's own (_run).
         try:
+            _print_report(outcome)
+            sys.stdout.flush()
+            print(f"watching {source.as_posix()} and {templates.as_posix()}: each change is "
+                  "rebuilt; Ctrl-C to stop", file=sys.stderr, flush=True)
             current = wait_for_change(seen, source, templates)
+            changed = changed_files(seen, current)
+            named = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more"
+                                              if len(changed) > 3 else "")
+            print(f"\n{time.strftime('%H:%M:%S')} changed: {named}; rebuilding",
+                  file=sys.stderr, flush=True)
         except KeyboardInterrupt:
             print("stopped watching", file=sys.stderr)
             return 0
-        changed = changed_files(seen, current)
-        named = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more"
-                                          if len(changed) > 3 else "")
-        print(f"\n{time.strftime('%H:%M:%S')} changed: {named}; rebuilding", file=sys.stderr,
-              flush=True)
         seen = current
         outcome = _run(args, check=False, replayed=True)
 

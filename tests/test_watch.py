@@ -204,3 +204,38 @@ def test_watch_from_the_command_line_rebuilds_and_ends_quietly(project, stop):
     assert child.returncode == 0, err
     assert err.endswith("stopped watching\n") and "Traceback" not in err
     assert out.count(f"-> dist/{AI_DECK} written") == 2  # the first build, then the edit's
+
+
+class _InterruptedWhileWriting:
+    """A terminal whose first line containing ``text`` is written, then a Ctrl-C arrives
+    before print() returns (the moment the author sees "watching" and presses it)."""
+
+    def __init__(self, real, text: str) -> None:
+        self.real, self.text, self.pending, self.written = real, text, True, []
+
+    def write(self, data: str) -> int:
+        self.written.append(data)
+        self.real.write(data)
+        if self.pending and self.text in data:
+            self.pending = False
+            raise KeyboardInterrupt
+        return len(data)
+
+    def flush(self) -> None:
+        self.real.flush()
+
+
+@pytest.mark.parametrize("when", ["watching source and templates", "; rebuilding"])
+def test_a_ctrl_c_as_the_watch_speaks_between_builds_ends_it_quietly(project, monkeypatch,
+                                                                     capsys, when):
+    if when == "; rebuilding":  # a save arrives at once: the next line is the rebuild's
+        looks = iter([None, lambda: _replace(project / "source" / AI, CLIPPING,
+                                             "Which problem does gradient clipping solve")])
+        monkeypatch.setattr(watch, "_sleep", lambda seconds: (next(looks, None) or
+                                                               (lambda: None))())
+    terminal = _InterruptedWhileWriting(sys.stderr, when)
+    monkeypatch.setattr(sys, "stderr", terminal)
+    status = cli_module.main(["--watch"])
+    said = "".join(terminal.written)
+    assert status == 0, said
+    assert said.endswith("stopped watching\n") and "Traceback" not in said
