@@ -306,7 +306,7 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
             slugify(inputs.config.parent_deck), sink, deck_cache, pieces,
             threads=options.cores)
     problems += [*version_problems, *index_problems]
-    decks = {t.name: t.deck_name for t in reported}
+    deck_names = {t.name: t.deck_name for t in reported}
     lock_changes = changed_topics(_read_text(options.source / LOCK_NAME), lock_text)
     stale_index = [shown_path(options.out, n) for n, s in index_statuses.items()
                    if s is FileStatus.WOULD_WRITE]
@@ -315,7 +315,7 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
         diagnostics=diag.sort_diagnostics(problems),
         removed=assignment.removed,
         templates_changed=layout,
-        stale_lock_decks=tuple(decks.get(t, t) for t in lock_changes),
+        stale_lock_decks=tuple(deck_names.get(t, t) for t in lock_changes),
         stale_files=tuple(sorted([*stale_index, *(d.path for d in stale_decks)])),
         index=tuple((shown_path(options.out, n), s) for n, s in index_statuses.items()
                     if s is not FileStatus.UNCHANGED),
