@@ -334,7 +334,7 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
 def _identify(options: BuildOptions, inputs: Inputs, good: list[Topic],
               rendered: dict[str, list[RenderedNote]], frozen: frozenset[str], now: int
               ) -> tuple[Assignment, list[Diagnostic]]:
-    """Give every note to be built its identity (see identity.py); warn of merge twins and
+    """Give every note to be built its identity (see identity/assign.py); warn of merge twins and
     of questions removed from the source."""
     assert inputs.note_type is not None and inputs.lock is not None
     slugs = {t.name: t.slug for t in inputs.topics}
@@ -388,7 +388,7 @@ def _publish(options: BuildOptions, decks: _Decks, lock_text: str, sink: Sink, w
 
 
 class _Keys:
-    """Cache keys of this build's topics (see cache.py), from its inputs and a lock."""
+    """Cache keys of this build's topics (see caching/state.py), from its inputs and a lock."""
 
     def __init__(self, options: BuildOptions, inputs: Inputs) -> None:
         self.inputs = inputs

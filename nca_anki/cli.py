@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
                              "builds; 1 for small ones)")
     parser.add_argument("--cache-dir", metavar="DIR", default=None,
                         help=f"folder of the build cache (default: ${CACHE_ENV}, else "
-                             f"{CACHE_FOLDER}); never inside --out")
+                             f"{CACHE_FOLDER}); never inside --out, --source or --templates")
     parser.add_argument("--no-cache", action="store_true",
                         help="build everything from scratch, reading and writing no cache")
     parser.add_argument("--watch", action="store_true",

@@ -13,7 +13,7 @@ SOURCE_SUFFIX = ".txt"  # question files
 CONFIG_NAME = "nca-anki.toml"  # settings, in the source folder
 LOCK_NAME = "nca-anki.lock"  # identities, in the source folder (lockfile.py)
 OLD_LOCK_NAME = "nca-anki.lock.json"  # format 1 of the lock, migrated on the next build
-# The build cache (cache.py): one folder outside the published output, by default this
+# The build cache (caching/): one folder outside the published output, by default this
 # one in the project folder (the command's current folder), git-ignored; --cache-dir or
 # the environment variable moves it.
 CACHE_FOLDER = ".nca-anki-cache"

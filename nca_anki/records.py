@@ -103,7 +103,7 @@ class Topic:
 
     @property
     def count(self) -> int:
-        """How many questions, without building them (see cache.py's parse cache)."""
+        """How many questions, without building them (see caching/entries.py's parse cache)."""
         return sum(len(f.questions) for f in self.files)
 
     @property

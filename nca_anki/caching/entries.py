@@ -21,8 +21,8 @@ from nca_anki.records import Choice, ParsedFile, Question
 
 # --- parsed source files ------------------------------------------------------------------
 # Parsing every question file was most of what a one-topic edit cost. A file whose path and
-# bytes are unchanged is read back instead from its own small JSON file in the folder
-# ``.nca-anki-parsed`` beside the cache: its questions and the diagnostics decoding and
+# bytes are unchanged is read back instead from its own small JSON file in the cache's
+# ``parsed/`` folder: its questions and the diagnostics decoding and
 # parsing gave. One file per source, so an edit writes one file, not all of them.
 
 _PARSED_FORMAT = "nca-anki-parsed-4"

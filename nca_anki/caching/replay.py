@@ -1,6 +1,6 @@
 """Answer a rebuild with nothing changed at once, without loading the pipeline.
 
-A build that ends without errors records in the cache (cache.py) a fingerprint of the state
+A build that ends without errors records in the cache (state.py) a fingerprint of the state
 it left: the bytes of every question file it read, the settings, the lock as written, every
 file in the templates folder, the code and library versions, and every deck in the output
 folder. With it goes the report a rebuild of exactly that state gives: every topic
@@ -26,8 +26,7 @@ from nca_anki.caching.state import (Cache, Replay, code_digest, folder_digest, l
 from nca_anki.files import (CONFIG_NAME, INDEX_FILES, LOCK_NAME, OLD_LOCK_NAME, file_sha256,
                             question_files)
 from nca_anki.publishing.output import sweep
-from nca_anki.report import FileStatus
-from nca_anki.report import BuildOptions, BuildReport, TopicResult
+from nca_anki.report import BuildOptions, BuildReport, FileStatus, TopicResult
 
 _FORMAT = "nca-anki-state-1"
 

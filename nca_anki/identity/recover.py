@@ -9,7 +9,6 @@ problems come back as diagnostics.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -20,20 +19,13 @@ from nca_anki.files import is_bundle
 from nca_anki.identity.assign import fields_hash, source_hash
 from nca_anki.publishing import published
 from nca_anki.publishing.versions import RETIRED_TAG, content_tags, strip_notice
-from nca_anki.records import (FIELDS, LABELS, Lock, LockEntry, NoteType,
-                              prompt_id)
+from nca_anki.records import FIELDS, LABELS, Lock, LockEntry, NoteType, prompt_id
 
-_TAG_RE = re.compile(r"<[^>]+>")
 _PART_RE = re.compile(r"::part-(\d+)$")
 # A choice in the Choices field: the current layout's text span, or the whole item.
 _CHOICE_RE = re.compile(r'<li\b[^>]*>(?:<span class="nca-label">[^<]*</span>\s*)?'
                         r'(?:<span class="nca-text">(?P<text>.*?)</span>|(?P<item>.*?))</li>',
                         re.DOTALL)
-
-
-def plain_text(field_html: str) -> str:
-    """A field's text as a learner reads it: tags gone, entities decoded, spaces joined."""
-    return " ".join(html.unescape(_TAG_RE.sub(" ", field_html)).split())
 
 
 def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple[str, ...]
@@ -46,12 +38,13 @@ def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple
         fields = (strip_notice(fields[0]), *fields[1:])
     tags = content_tags(tags)
     field = dict(zip(FIELDS, fields))
-    choices = tuple(plain_text(m.group("text") if m.group("text") is not None else m.group("item"))
+    text = published.plain_text
+    choices = tuple(text(m.group("text") if m.group("text") is not None else m.group("item"))
                     for m in _CHOICE_RE.finditer(field["Choices"]))
     letter = field["Answer"].split()[0] if field["Answer"].split() else ""
     answer = LABELS.index(letter) if letter in LABELS[:len(choices)] else -1
     part = next((int(m.group(1)) for t in tags if (m := _PART_RE.search(t))), 1)
-    prompt, explanation = plain_text(field["Prompt"]), plain_text(field["Explanation"])
+    prompt, explanation = text(field["Prompt"]), text(field["Explanation"])
     return LockEntry(guid=guid, topic=topic, part=part, content_hash=fields_hash(fields, tags),
                      mod=mod, prompt=prompt, choices=choices, answer=answer,
                      explanation=explanation, removed=removed,
@@ -112,10 +105,10 @@ def recover_lock(out: Path, topics_by_deck: Mapping[str, str], lock_shown: str
     """The lock the decks in ``out`` were built with (as far as they tell), or ``None`` with
     an error when a deck cannot be read. ``topics_by_deck`` maps this build's deck names to
     topic names; a deck no topic builds any more keeps its own name as the topic."""
-    published = _read_published(out, topics_by_deck)
-    entries, note_types, problems = published.entries, published.note_types, published.problems
-    if published.unreadable:
-        deck, why = published.unreadable
+    found = _read_published(out, topics_by_deck)
+    entries, note_types, problems = found.entries, found.note_types, found.problems
+    if found.unreadable:
+        deck, why = found.unreadable
         return None, (error(deck, 0, f"lock file {lock_shown} is missing and this deck cannot "
                             f"be read to recover it ({why}); restore {lock_shown} from version "
                             "control, or move the decks out of the output folder to start new "

@@ -19,7 +19,6 @@ from pathlib import Path
 from nca_anki.caching.entries import DeckFactsCache, DeflateCache
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME
-from nca_anki.identity.recover import plain_text
 from nca_anki.once import computed_once
 from nca_anki.publishing.manifest import manifest_text
 from nca_anki.publishing.output import WriteError, write_cache
@@ -86,7 +85,7 @@ class IndexedDeck:
 
     def prompts(self) -> dict[str, str]:
         """GUID -> the prompt as plain text (a retired note's without its notice)."""
-        return {guid: plain_text(strip_notice(prompt))
+        return {guid: published.plain_text(strip_notice(prompt))
                 for guid, prompt in published.first_fields(self.collection())}
 
 

@@ -9,8 +9,10 @@ such a deck (``DeckError`` names the usual ways); callers decide what that means
 
 from __future__ import annotations
 
+import html
 import io
 import json
+import re
 import sqlite3
 import zipfile
 from dataclasses import dataclass
@@ -24,6 +26,14 @@ DeckError = (OSError, KeyError, ValueError, TypeError, IndexError, zipfile.BadZi
 # What the index keeps of a deck: (GUID, mod, retired) of each note of ours in study
 # order (a retired note has no card: versions.py), and our note type's mod.
 DeckFacts = tuple[tuple[tuple[str, int, bool], ...], int]
+
+
+_TAG_RE = re.compile(r"<[^>]+>")
+
+
+def plain_text(field_html: str) -> str:
+    """A field's text as a learner reads it: tags gone, entities decoded, spaces joined."""
+    return " ".join(html.unescape(_TAG_RE.sub(" ", field_html)).split())
 
 
 def collection_of(package: bytes) -> bytes:

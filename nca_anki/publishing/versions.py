@@ -3,7 +3,7 @@ and descriptions that carry this into Anki (docs/sharing.md).
 
 A deck's **version** is the UTC date of its last content change: a question added, changed
 or withdrawn, or the card layout (note type) changed. Every note carries the tag
-``nca::updated::<date of its own last change>``, derived from its ``mod`` (identity.py),
+``nca::updated::<date of its own last change>``, derived from its ``mod`` (identity/assign.py),
 so a learner finds what a version changed with one search. Anki replaces a note's tags
 when it updates the note (docs/anki-import.md), so an older version's tag never lingers
 on a changed note, and a note that did not change is not updated and keeps its tag.
@@ -14,7 +14,7 @@ learner who has it gets the notice and the tag by re-importing (Anki cannot dele
 learner gets it suspended, never to study.
 
 Which questions were added, changed and removed in each deck's latest version is plain
-data (``DeckVersion``), kept in ``dist/manifest.json`` between builds (index.py): several
+data (``DeckVersion``), kept in ``dist/manifest.json`` between builds (manifest.py): several
 builds on one day make one version, whose record each of them extends.
 """
 
