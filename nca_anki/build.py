@@ -428,6 +428,9 @@ def _remember(options: BuildOptions, inputs: Inputs, cache: Cache, keys: _Keys,
     """Record the key of every topic built (or reused) into the cache, and ``report`` as
     what a rebuild of the state just left gives (replay.py). A cache that cannot be
     written only costs time next build."""
+    state = _state(options)
+    if state is None:  # no cache: nothing to work out for it
+        return []
     topics = dict(cache.topics)  # reused and failed topics: their decks are as recorded
     by_name = {t.name: t for t in inputs.topics}
     for name, result in written.items():
@@ -443,9 +446,6 @@ def _remember(options: BuildOptions, inputs: Inputs, cache: Cache, keys: _Keys,
         new = recorded(options, new, report, sources=sources, decks=decks,
                        lock=hashlib.sha256(lock_text.encode()).hexdigest(),
                        templates=keys.templates)
-    state = _state(options)
-    if state is None:
-        return []
     try:
         tag_folder(state.parent, write_cache)
         if new != cache:
