@@ -35,10 +35,11 @@ from nca_anki.parallel import run_tasks, worker_count
 from nca_anki.publishing.changes import (deck_versions, previous_versions, published_decks,
                                          retired_notes)
 from nca_anki.publishing.index import bundle_name, deck_facts, write_index
-from nca_anki.publishing.output import WriteError, inside, sweep, write_atomic, write_cache
+from nca_anki.publishing.output import WriteError, inside, sweep, write_cache
 from nca_anki.publishing.package import build_package
 from nca_anki.publishing.published import DeckFacts
 from nca_anki.publishing.sink import Sink
+from nca_anki.publishing.transaction import abandon, commit, hold, pending, recover
 from nca_anki.publishing.versions import RETIRED_TAG, DeckVersion, description, updated_tag
 from nca_anki.reading.lint import position_cluster
 from nca_anki.reading.topics import deck_for, slugify
@@ -145,23 +146,6 @@ def _plan(inputs: Inputs, rendered: dict[str, list[RenderedNote]],
         for t in inputs.topics + absent})
 
 
-def _write_lock(lock_path: Path, lock_text: str) -> list[Diagnostic]:
-    """Write the lock. An error here means no package may be written: it could not be
-    rebuilt identically."""
-    try:
-        write_atomic(lock_path, lock_text.encode())
-    except WriteError as exc:
-        return [diag.error(exc.path.as_posix(), 0, exc.reason)]
-    problems = []
-    old_lock = lock_path.with_name(OLD_LOCK_NAME)
-    try:
-        old_lock.unlink(missing_ok=True)  # migrated: the new lock holds all it held
-    except OSError as exc:
-        problems.append(diag.warning(old_lock.as_posix(), 0, f"migrated to {lock_path.name} "
-                                     f"but cannot delete it ({exc.strerror}); delete it"))
-    return problems
-
-
 @dataclass(frozen=True)
 class _Written:
     """What became of one topic's deck."""
@@ -231,10 +215,34 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     """Read and check everything, then write what is sound (see the module docstring).
     A function of its arguments: the clock, the cores to use and the cache folder are in
     ``options`` (the CLI resolves them); ``progress`` hears of each stage's work as it is
-    done (the CLI's progress bar)."""
+    done (the CLI's progress bar), and that it waits for another build.
+
+    One build at a time reads and publishes a set of folders (transaction.hold); what an
+    interrupted build left is finished or undone before anything is read
+    (transaction.recover)."""
     problems = check_folders(options)
     if problems:
         return BuildReport(topics=(), diagnostics=diag.sort_diagnostics(problems))
+    folders = _folders(options)
+    with hold(folders.values(), shared=options.check, on_wait=progress.note):
+        recovered = [d for d in (pending(options.out),) if d is not None] if options.check \
+            else recover(folders)
+        if diag.has_errors(recovered):
+            return BuildReport(topics=(), diagnostics=diag.sort_diagnostics(recovered))
+        report = _build(options, progress, folders)
+    if recovered:
+        report = replace(report, diagnostics=diag.sort_diagnostics(
+            [*report.diagnostics, *recovered]))
+    return report
+
+
+def _folders(options: BuildOptions) -> dict[str, Path]:
+    """The folders a build publishes into, by the keys transaction.py knows them by."""
+    return {"source": options.source, "out": options.out}
+
+
+def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
+           ) -> BuildReport:
     unusable = _unusable_cache(options.cache)
     if unusable is not None:  # said once; the build goes on as one without a cache
         options = replace(options, cache=None)
@@ -284,7 +292,6 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     decks = _Decks(topics=tuple(good), assignment=assignment, note_type=inputs.note_type,
                    versions=versions, retired=retired)
     written, write_problems = _publish(options, decks, lock_text, sink, workers, progress)
-    problems += write_problems
     if deck_cache is not None:  # the index need not read back the decks just written
         for topic in good:
             result = written.get(topic.name)
@@ -305,9 +312,17 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
                           for t in reported], versions, inputs.config.parent_deck,
             slugify(inputs.config.parent_deck), sink, deck_cache, pieces,
             threads=options.cores)
-    problems += [*version_problems, *index_problems]
+    if not options.check:  # everything staged or nothing published (transaction.py)
+        committed = _commit(folders, [*write_problems, *index_problems], options.out)
+        write_problems += committed
+        if diag.has_errors(committed):
+            statuses = {name: FileStatus.FAILED if s is FileStatus.WRITTEN else s
+                        for name, s in statuses.items()}
+            index_statuses = {}
+    problems += [*write_problems, *version_problems, *index_problems]
     deck_names = {t.name: t.deck_name for t in reported}
-    lock_changes = changed_topics(_read_text(options.source / LOCK_NAME), lock_text)
+    lock_changes = changed_topics(_read_text(options.source / LOCK_NAME), lock_text) \
+        if options.check else []
     stale_index = [shown_path(options.out, n) for n, s in index_statuses.items()
                    if s is FileStatus.WOULD_WRITE]
     report = BuildReport(
@@ -322,7 +337,7 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
         newest=0 if options.check else max(
             [assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
     if options.check or diag.has_errors(write_problems) or diag.has_errors(index_problems):
-        return report
+        return report  # nothing was published: the cache stays as it was
     # Warnings about this build's events do not recur in a rebuild: nothing to replay.
     events = [*cache_problems, *inputs.events, *identity_problems, *write_problems,
               *version_problems, *index_problems]  # a lost manifest or changelog, once
@@ -370,21 +385,40 @@ def _identify(options: BuildOptions, inputs: Inputs, good: list[Topic],
 
 def _publish(options: BuildOptions, decks: _Decks, lock_text: str, sink: Sink, workers: int,
              progress: Progress) -> tuple[dict[str, _Written], list[Diagnostic]]:
-    """Write the lock, then the decks (with --check: compare the decks with those in the
-    output folder and write nothing)."""
+    """Stage the lock, then the decks (with --check: compare the decks with those in the
+    output folder and write nothing). The lock goes first: a deck is never published
+    without the lock it can be rebuilt from (they are published together, _commit)."""
     if sink.compare_only:  # the lock is compared by the report (changed_topics)
         return _write_decks(decks, options.out, sink, workers, progress), []
-    # What a killed build left, and the caches older versions kept among the decks.
+    # What killed builds of older versions left, and the caches they kept among the decks.
     sweep(options.source, options.out, LOCK_NAME)
     remove_old_caches(options.out)
     if options.cache is not None:
         sweep_cache(options.cache)
-    problems = _write_lock(options.source / LOCK_NAME, lock_text)
-    if diag.has_errors(problems):
-        return {}, problems
+    try:
+        sink.put(options.source / LOCK_NAME, lock_text.encode())
+    except WriteError as exc:
+        return {}, [diag.error(exc.path.as_posix(), 0, exc.reason)]
     written = _write_decks(decks, options.out, sink, workers, progress)
-    problems += [d for result in written.values() for d in result.problems]
-    return written, problems
+    return written, [d for result in written.values() for d in result.problems]
+
+
+def _commit(folders: dict[str, Path], problems: list[Diagnostic], out: Path
+            ) -> list[Diagnostic]:
+    """Publish everything this build staged, or, after an error in writing any of it,
+    nothing (transaction.py): the decks, the index and the lock are each what one
+    complete build left. The old lock format's file goes with the commit that replaces
+    it."""
+    if diag.has_errors(problems):
+        abandon(folders)
+        return [diag.error(out.as_posix(), 0, "nothing of this build was published: the "
+                           "decks, the index and the lock are as they were; mend the error "
+                           "above and build again")]
+    try:
+        commit(folders, delete=[("source", OLD_LOCK_NAME)])
+    except WriteError as exc:
+        return [diag.error(exc.path.as_posix(), 0, exc.reason)]
+    return []
 
 
 class _Keys:

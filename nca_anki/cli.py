@@ -103,6 +103,10 @@ class _ProgressBars:
         if self.bar is not None:
             self.bar.update(done)
 
+    def note(self, message: str) -> None:
+        self.close()
+        print(message, file=self.stream, flush=True)
+
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()

@@ -55,6 +55,10 @@ class Progress(Protocol):
 
     def advance(self, done: int) -> None: ...
 
+    def note(self, message: str) -> None:
+        """Something the user should hear of while the build goes on (it waits)."""
+        ...
+
 
 class _NoProgress:
     """Progress nobody is shown (the library's default)."""
@@ -63,6 +67,9 @@ class _NoProgress:
         pass
 
     def advance(self, done: int) -> None:
+        pass
+
+    def note(self, message: str) -> None:
         pass
 
 

@@ -55,14 +55,26 @@ def test_unreadable_title_keeps_the_topic_its_questions_belong_to(project):
     assert not report.removed
 
 
-def test_one_unwritable_deck_does_not_stop_the_others(project):
+def test_one_unwritable_deck_publishes_nothing_and_says_so(project):
+    # Publishing is one transaction (transaction.py): a deck that cannot be written
+    # leaves the others, the index and the lock as they were, not a half-new set.
+    lock = project / "source" / "nca-anki.lock"
+    before = lock.read_bytes() if lock.exists() else None
     (project / "dist" / AI_DECK).mkdir(parents=True)  # a folder where the file should go
     report = build(options(project))
     errors = [str(d) for d in report.diagnostics if d.is_error]
-    assert len(errors) == 1 and errors[0].startswith(f"dist/{AI_DECK}: error: cannot write")
-    statuses = sorted(t.status for t in report.topics)
-    assert statuses == ["failed", "written", "written"]
-    assert not [p for p in (project / "dist").iterdir() if p.name.startswith(".")]
+    assert errors == [
+        "dist: error: nothing of this build was published: the decks, the index and the "
+        "lock are as they were; mend the error above and build again",
+        f"dist/{AI_DECK}: error: cannot write: something other than a file is in its place "
+        "(a folder or a link); move it away and build again"]
+    assert {t.status for t in report.topics} == {"failed"}
+    assert sorted(p.name for p in (project / "dist").iterdir()) == [AI_DECK]
+    assert (lock.read_bytes() if lock.exists() else None) == before
+    assert not [p for p in (project / "source").iterdir() if p.name.startswith(".")]
+
+    (project / "dist" / AI_DECK).rmdir()  # mended: the next build publishes everything
+    assert build(options(project)).ok
 
 
 def test_removed_question_is_reported_kept_in_the_lock_and_revived(project):

@@ -54,6 +54,7 @@ STAGES = {
     "nca_anki.publishing.published": set(),
     "nca_anki.publishing.output": set(),
     "nca_anki.publishing.sink": set(),
+    "nca_anki.publishing.transaction": set(),
     "nca_anki.publishing.release": set(),
     "nca_anki.inputs": set(),  # reads everything; given the renderer, loads none of it
     # the hub runs every stage

@@ -9,19 +9,27 @@ import pytest
 
 from nca_anki.publishing.output import WriteError
 from nca_anki.publishing.sink import Sink
+from nca_anki.publishing.transaction import commit
 from nca_anki.report import FileStatus
 
 
-def test_a_writing_sink_writes_new_and_changed_files_and_leaves_equal_ones(tmp_path: Path):
+def test_a_writing_sink_stages_new_and_changed_files_and_leaves_equal_ones(tmp_path: Path):
     path = tmp_path / "deck.apkg"
+    folders = {"source": tmp_path / "source", "out": tmp_path}
     sink = Sink()
     assert sink.put(path, b"one") is FileStatus.WRITTEN
-    assert path.read_bytes() == b"one"
+    assert not path.exists() and sink.current(path).read_bytes() == b"one"  # staged
+    assert commit(folders) == 1
+    assert path.read_bytes() == b"one" and sink.current(path) == path
     os.utime(path, (1_000_000_000, 1_000_000_000))
     assert sink.put(path, b"one") is FileStatus.UNCHANGED
+    assert commit(folders) == 0
     assert path.stat().st_mtime == 1_000_000_000  # not rewritten
     assert sink.put(path, b"two") is FileStatus.WRITTEN
+    assert path.read_bytes() == b"one"  # published only by the commit
+    commit(folders)
     assert path.read_bytes() == b"two"
+    assert sorted(tmp_path.iterdir()) == [path]
 
 
 def test_a_comparing_sink_writes_nothing_and_says_what_would_change(tmp_path: Path):

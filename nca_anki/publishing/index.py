@@ -49,27 +49,31 @@ class IndexedDeck:
     # card (versions.py).
     notes: tuple[tuple[str, int, bool], ...] = ()
     note_type_mod: int = 0  # our note type's mod in the deck
+    stored: Path | None = None  # where its bytes are until the build commits, if not path
 
     @staticmethod
     def read(name: str, topic: str, path: Path, record: DeckVersion | None,
-             cache: DeckFactsCache | None = None) -> IndexedDeck:
-        """The deck's facts, from one read of its file or, for a deck the ``cache`` has
-        read before (same SHA-256), from the cache (raises if the deck is damaged)."""
-        data = path.read_bytes()
+             cache: DeckFactsCache | None = None, stored: Path | None = None
+             ) -> IndexedDeck:
+        """The deck's facts, from one read of its file (``stored``, where the build staged
+        it, else ``path``) or, for a deck the ``cache`` has read before (same SHA-256),
+        from the cache (raises if the deck is damaged)."""
+        data = (stored or path).read_bytes()
         sha = _sha(data)
         facts = cache.get(path.name, sha) if cache is not None else None
         if facts is None:
             facts = published.facts(published.collection_of(data))
             if cache is not None:
                 cache.put(path.name, sha, facts)
-        return IndexedDeck(name, topic, path, sha, len(data), record, *facts)
+        return IndexedDeck(name, topic, path, sha, len(data), record, *facts,
+                           stored=stored if stored != path else None)
 
     @property
     def file(self) -> str:
         return self.path.name
 
     def collection(self) -> bytes:
-        return published.collection_of(self.path.read_bytes())
+        return published.collection_of((self.stored or self.path).read_bytes())
 
     @computed_once
     def version(self) -> DeckVersion:
@@ -270,10 +274,11 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
     read and deflate everything, as CI trusts.)"""
     indexed, problems = [], []
     for name, topic, path in sorted(decks):
-        if not path.is_file():
+        stored = sink.current(path)
+        if not stored.is_file():
             continue  # a topic that failed before it was ever built
         try:
-            deck = IndexedDeck.read(name, topic, path, versions.get(name), cache)
+            deck = IndexedDeck.read(name, topic, path, versions.get(name), cache, stored)
         except Exception as exc:  # noqa: BLE001 - any damage: the index cannot list it
             problems.append(error(path.as_posix(), 0, f"cannot read this deck to index it "
                                   f"({type(exc).__name__}: {exc}); rebuild it"))
