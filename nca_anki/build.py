@@ -229,7 +229,12 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
             else recover(folders)
         if diag.has_errors(recovered):
             return BuildReport(topics=(), diagnostics=diag.sort_diagnostics(recovered))
-        report = _build(options, progress, folders)
+        try:
+            report = _build(options, progress, folders)
+        except BaseException:  # a bug, or Ctrl-C: what was staged is not published
+            if not options.check:
+                abandon(folders)
+            raise
     if recovered:
         report = replace(report, diagnostics=diag.sort_diagnostics(
             [*report.diagnostics, *recovered]))
@@ -412,8 +417,8 @@ def _commit(folders: dict[str, Path], problems: list[Diagnostic], out: Path
     if diag.has_errors(problems):
         abandon(folders)
         return [diag.error(out.as_posix(), 0, "nothing of this build was published: the "
-                           "decks, the index and the lock are as they were; mend the error "
-                           "above and build again")]
+                           "decks, the index and the lock are as they were; mend the cause "
+                           "the other error names and build again")]
     try:
         commit(folders, delete=[("source", OLD_LOCK_NAME)])
     except WriteError as exc:

@@ -65,7 +65,7 @@ def test_one_unwritable_deck_publishes_nothing_and_says_so(project):
     errors = [str(d) for d in report.diagnostics if d.is_error]
     assert errors == [
         "dist: error: nothing of this build was published: the decks, the index and the "
-        "lock are as they were; mend the error above and build again",
+        "lock are as they were; mend the cause the other error names and build again",
         f"dist/{AI_DECK}: error: cannot write: something other than a file is in its place "
         "(a folder or a link); move it away and build again"]
     assert {t.status for t in report.topics} == {"failed"}
@@ -291,3 +291,31 @@ def test_one_build_plans_each_topic_once_frozen_reused_or_built(project):
     changed = sorted(set(lock_before) ^ set(lock_after))
     assert len(changed) == 2 and len({line.split()[1] for line in changed}) == 1
     assert "accumulation (GA)" in next(line for line in changed if line in lock_after)
+
+
+def test_a_full_temporary_folder_during_the_bundle_publishes_nothing_and_says_so(
+        project, monkeypatch):
+    import tempfile
+
+    assert build(options(project, now=1_900_000_000)).ok
+    source = project / "source" / AI
+    source.write_text(source.read_text(encoding="utf-8").replace(
+        "What problem does gradient clipping solve", "Which problem does gradient clipping "
+        "solve"), encoding="utf-8")
+    before = {p: p.read_bytes() for p in [*(project / "dist").iterdir(),
+                                          project / "source" / "nca-anki.lock"]}
+    full = project / "full"
+    full.write_text("")  # a temporary folder the bundle cannot be merged in
+    monkeypatch.setattr(tempfile, "tempdir", str(full))
+    report = build(options(project, now=1_900_000_100))
+    errors = [str(d) for d in report.diagnostics if d.is_error]
+    assert len(errors) == 2 and errors[0].startswith(
+        f"dist: error: cannot make the all-topics bundle in the temporary folder {full} (")
+    assert errors[0].endswith("); free space there, or set TMPDIR to a folder with room, and "
+                              "build again")
+    assert "nothing of this build was published" in errors[1]
+    assert {p: p.read_bytes() for p in before} == before
+    assert sorted(p.name for p in (project / "dist").iterdir()) == sorted(
+        p.name for p in before if p.parent.name == "dist")
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    assert build(options(project, now=1_900_000_100)).ok

@@ -157,3 +157,17 @@ def test_the_next_build_sweeps_what_a_killed_build_left(project, cli) -> None:
         os.utime(path, (time.time() - 120, time.time() - 120))
     assert cli().status == 0
     assert not any(path.exists() for path in leftovers)
+
+
+def test_a_full_disk_says_to_free_space(tmp_path: Path, monkeypatch) -> None:
+    import errno
+    import tempfile
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(tempfile, "mkstemp", full)
+    with pytest.raises(WriteError) as raised:
+        write_atomic(tmp_path / "deck.apkg", b"data")
+    assert raised.value.reason == ("cannot write: No space left on device; free space on that "
+                                   "disk and build again (the previous file, if any, is "
+                                   "unchanged)")

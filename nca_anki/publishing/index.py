@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sqlite3
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -297,9 +299,15 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
         problems.append(warning(changelog_path.as_posix(), 0, (
             "missing, but the decks were published before: written again with the newest "
             "version's entry only; restore it from version control for the older entries")))
+    try:
+        made = index_files(indexed, parent, parent_slug, previous, pieces, threads=threads)
+    except (OSError, sqlite3.Error) as exc:  # the bundle is merged in a temporary folder
+        where = tempfile.gettempdir()
+        return {}, [error(out.as_posix(), 0, f"cannot make the all-topics bundle in the "
+                          f"temporary folder {where} ({exc}); free space there, or set TMPDIR "
+                          "to a folder with room, and build again")]
     statuses = {}
-    for name, data in index_files(indexed, parent, parent_slug, previous, pieces,
-                                  threads=threads).items():
+    for name, data in made.items():
         try:
             statuses[name] = sink.put(out / name, data)
         except WriteError as exc:

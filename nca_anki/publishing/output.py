@@ -7,6 +7,7 @@ is not rewritten (the file and its time stay as they are). Errors come back as m
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import tempfile
@@ -51,8 +52,7 @@ def write_atomic(path: Path, data: bytes, durable: bool = True) -> bool:
         os.replace(tmp_name, path)
         tmp_name = None
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise WriteError(path, f"cannot write: {reason}; check that the folder is writable "
+        raise WriteError(path, f"cannot write: {exc.strerror or exc}; {_remedy(exc)} "
                          "(the previous file, if any, is unchanged)") from exc
     finally:
         if tmp_name is not None:
@@ -61,6 +61,15 @@ def write_atomic(path: Path, data: bytes, durable: bool = True) -> bool:
             except OSError:
                 pass
     return True
+
+
+def _remedy(exc: OSError) -> str:
+    """What the user can do about a failed write."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return "free space on that disk and build again"
+    if exc.errno == errno.EROFS:
+        return "the disk is read-only: build into a writable folder (--out DIR)"
+    return "check that the folder is writable"
 
 
 def write_cache(path: Path, data: bytes) -> bool:
