@@ -176,11 +176,32 @@ def _cache_folder(args: argparse.Namespace) -> tuple[Path | None, str]:
     return Path(CACHE_FOLDER), "the default cache folder"
 
 
+# SOURCE_DATE_EPOCH is seconds since 1970; past this (the year 2286) it is not a time a
+# deck can carry: most likely milliseconds, which would date every note in the year 58000
+# and outlive every learner's own edit of it (docs/anki-import.md).
+_LATEST_EPOCH = 9_999_999_999
+
+
+def _epoch_problem() -> str | None:
+    """Why SOURCE_DATE_EPOCH cannot be used, or None if it is unset or good. The
+    reproducible-builds spec says a malformed value must fail the build, not be ignored."""
+    value = os.environ.get("SOURCE_DATE_EPOCH")
+    if value is None or value == "":
+        return None
+    advice = "set it to whole seconds since 1970 (as `git log -1 --format=%ct` gives) or unset it"
+    if not (value.isascii() and value.isdigit()):
+        return f"SOURCE_DATE_EPOCH: error: {value!r} is not a number of seconds; {advice}"
+    if int(value) > _LATEST_EPOCH:
+        return (f"SOURCE_DATE_EPOCH: error: {value} is after the year 2286 (milliseconds?); "
+                f"{advice}")
+    return None
+
+
 def _clock() -> tuple[int, bool]:
     """The build's time, and whether it is this machine's real clock: SOURCE_DATE_EPOCH
-    (reproducible builds) when it is set to a number of seconds, else the clock."""
+    (reproducible builds) when it is set (checked by _epoch_problem), else the clock."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    return (int(epoch), False) if epoch.isdigit() else (int(time.time()), True)
+    return (int(epoch), False) if epoch else (int(time.time()), True)
 
 
 def _cores() -> int:
@@ -251,6 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help
         return int(exc.code or 0)
     problems = _folder_problems(args)
+    epoch = _epoch_problem()
+    if epoch is not None:
+        problems.append(epoch)
     if args.watch and (args.check or args.verify or args.release is not None):
         problems.append("--watch: error: --watch builds and writes; it cannot be combined "
                         "with --check, --verify or --release")

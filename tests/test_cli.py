@@ -256,3 +256,46 @@ def test_first_build_without_a_lock_does_not_claim_changed_templates(project, cl
     assert run.status == 0
     assert "card templates changed" not in run.out
     assert run.out.count("(7 new)") == 1 and run.out.count("(6 new)") == 2
+
+
+@pytest.mark.parametrize("value", ["abc", " 1800000000", "1800000000\n", "²", "1.8e9", "-5"])
+def test_a_malformed_source_date_epoch_is_a_usage_error(project, cli, monkeypatch, value):
+    # The reproducible-builds spec: a malformed value fails the build, never is ignored.
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", value)
+    run = cli()
+    assert run.status == 2, run.err
+    assert run.err == (f"SOURCE_DATE_EPOCH: error: {value!r} is not a number of seconds; set "
+                       "it to whole seconds since 1970 (as `git log -1 --format=%ct` gives) "
+                       "or unset it\n")
+    assert not (project / "dist").exists()
+
+
+def test_a_source_date_epoch_in_milliseconds_is_a_usage_error(project, cli, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000000")
+    run = cli()
+    assert run.status == 2
+    assert run.err.startswith("SOURCE_DATE_EPOCH: error: 1800000000000 is after the year "
+                              "2286 (milliseconds?)")
+    assert not (project / "dist").exists()
+
+
+def test_a_source_date_epoch_older_than_the_lock_fails_and_writes_nothing(project, cli,
+                                                                         monkeypatch):
+    source = project / "source" / "nca-ai-deep-learning-frameworks-4.txt"
+
+    def edit(old: str, new: str) -> None:
+        source.write_text(source.read_text(encoding="utf-8").replace(old, new),
+                          encoding="utf-8")
+    edit("What problem does gradient clipping solve", "Which problem does gradient clipping solve")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")
+    assert cli().status == 0
+    published = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    lock = (project / "source" / "nca-anki.lock").read_bytes()
+    edit("Which problem does gradient clipping solve", "What does gradient clipping solve")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # an older commit's time
+    run = cli()
+    assert run.status == 1
+    assert ("source/nca-anki.lock: error: this build's time (2023-11-14 22:13:20 UTC) is "
+            "before the newest change the lock records (2027-01-15 08:00:00 UTC)") in run.err
+    assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == published
+    assert (project / "source" / "nca-anki.lock").read_bytes() == lock

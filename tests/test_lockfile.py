@@ -141,10 +141,14 @@ def test_future_mods_warns_about_clock() -> None:
     lock = Lock(note_type_hash="h", note_type_mod=T2, entries=tuple(
         LockEntry(guid=guid, topic="T", part=1, content_hash="h", mod=mod, prompt="p",
                   choices=(), answer=0, explanation="") for guid, mod in (("g1", T2), ("g2", T0))))
-    assert future_mods(lock, T1, LOCK_PATH) == (warning(
+    assert future_mods(lock, T2 - 300, LOCK_PATH) == (warning(
         LOCK_PATH, 0, "2 time(s) in the lock file are ahead of this machine's clock; "
                       "check the clock"),)
     assert future_mods(lock, T2, LOCK_PATH) == ()
+    # Well behind: an error, nothing is built (versions would run backwards).
+    behind = future_mods(lock, T2 - 301, LOCK_PATH)
+    assert len(behind) == 1 and behind[0].is_error
+    assert "is before the newest change the lock records" in behind[0].message
 
 
 def test_changed_topics_names_the_topics_whose_question_lines_differ() -> None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.records import Lock, LockEntry
@@ -187,8 +188,26 @@ def load_old_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, 
                             f"{advice}"),)
 
 
+# How far the build's time may be behind the newest time in the lock and still build:
+# another member's clock a little behind the last builder's is handled note by note (an
+# edited note gets the later of now and its last time + 1, assign.py), with a warning.
+CLOCK_SKEW_SECONDS = 300
+
+
 def future_mods(lock: Lock, now: int, path: str) -> tuple[Diagnostic, ...]:
-    """Warn about times ahead of this machine's clock: a future mod blocks later updates."""
+    """Times ahead of the build's: a warning (a future mod blocks later updates), or an
+    error when the build's time is well behind the newest: every deck's version would
+    go back to that day while its notes keep later times, and the changelog would run
+    backwards (SOURCE_DATE_EPOCH of an older commit, or a wrong clock)."""
+    newest = max([lock.note_type_mod, *(max(e.mod, e.removed or 0) for e in lock.entries)])
+    if now < newest - CLOCK_SKEW_SECONDS:
+        def utc(moment: int) -> str:
+            return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(moment))
+        return (error(path, 0, f"this build's time ({utc(now)}) is before the newest change "
+                      f"the lock records ({utc(newest)}): SOURCE_DATE_EPOCH names an older "
+                      "commit, or this machine's clock is behind; set SOURCE_DATE_EPOCH to "
+                      "the latest commit's time (git log -1 --format=%ct) or correct the "
+                      "clock"),)
     ahead = [e for e in lock.entries if e.mod > now]
     if lock.note_type_mod > now or ahead:
         return (warning(path, 0, f"{len(ahead) + (lock.note_type_mod > now)} time(s) in the lock "
