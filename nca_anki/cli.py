@@ -152,13 +152,18 @@ def _folder_problems(args: argparse.Namespace) -> list[str]:
                                        or folder in cache.resolve().parents):
                 problems.append(f"{cache}: error: {flag} is inside {other} ({value}); name "
                                 "a folder for the build cache outside it")
-    if args.release is not None and args.release.strip():
-        release = Path(args.release).resolve()
-        for flag, value in (("--out", args.out), ("--source", args.source)):
-            folder = Path(value).resolve() if value.strip() else None
-            if folder is not None and (release == folder or folder in release.parents):
-                problems.append(f"{args.release}: error: --release is inside {flag} "
-                                f"({value}); name a folder outside it")
+    # What a build writes must not be among what it reads: --watch would rebuild after
+    # its own every write, and a release would land among the templates.
+    for flag, value in (("--out", args.out), ("--release", args.release)):
+        if value is None or not value.strip():
+            continue
+        written = Path(value).resolve()
+        for other, given in (("--source", args.source), ("--templates", args.templates),
+                             *((("--out", args.out),) if flag == "--release" else ())):
+            folder = Path(given).resolve() if given.strip() else None
+            if folder is not None and (written == folder or folder in written.parents):
+                problems.append(f"{value}: error: {flag} is inside {other} ({given}); name "
+                                "a folder outside it")
     return problems
 
 

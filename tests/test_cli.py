@@ -299,3 +299,19 @@ def test_a_source_date_epoch_older_than_the_lock_fails_and_writes_nothing(projec
             "before the newest change the lock records (2027-01-15 08:00:00 UTC)") in run.err
     assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == published
     assert (project / "source" / "nca-anki.lock").read_bytes() == lock
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--out", "templates"], "templates: error: --out is inside --templates (templates)"),
+    (["--out", "source/dist"], "source/dist: error: --out is inside --source (source)"),
+    (["--out", "templates", "--watch"], "templates: error: --out is inside --templates"),
+    (["--release", "templates/rel"], "templates/rel: error: --release is inside --templates"),
+    (["--release", "source"], "source: error: --release is inside --source (source)"),
+])
+def test_an_output_folder_among_the_inputs_is_a_usage_error(project, cli, args, said):
+    # --watch would rebuild after each of its own writes (13 rebuilds in 8 s, no edit).
+    before = sorted(p.relative_to(project) for p in project.rglob("*"))
+    run = cli(*args)
+    assert run.status == 2
+    assert run.err.startswith(said) and run.err.rstrip().endswith("name a folder outside it")
+    assert sorted(p.relative_to(project) for p in project.rglob("*")) == before

@@ -48,6 +48,19 @@ def _damaged(change) -> str:
     (_damaged(lambda d: d["decks"][2]["changes"].update(added="nca-1")),
      "bad version record of 'NCA::Neural Network Applications and Frameworks'"),
     (_damaged(lambda d: d.update(version=None)), "the manifest: 'version' is not a string"),
+    # Hand edits that would travel into paths and markup: read back, never trusted.
+    (_damaged(lambda d: d.update(version="x/../../../escaped")),
+     "version 'x/../../../escaped' is not a date"),
+    (_damaged(lambda d: d["decks"][0].update(version="<img src=x onerror=alert(1)>")),
+     "bad version record of 'NCA::AI & Deep Learning Frameworks'"),
+    (_damaged(lambda d: d["decks"][0].update(version="2026-13-45")),
+     "bad version record of 'NCA::AI & Deep Learning Frameworks'"),
+    (_damaged(lambda d: d["decks"][0]["changes"].update(added=["<b>nca-1</b>"])),
+     "bad version record of 'NCA::AI & Deep Learning Frameworks'"),
+    (_damaged(lambda d: d["decks"][0].update(file="../../outside.apkg")),
+     "NCA::AI & Deep Learning Frameworks: file '../../outside.apkg' is not a deck file name"),
+    (_damaged(lambda d: d["bundle"].update(sha256="<script>")),
+     "the bundle: sha256 '<script>' is not a SHA-256"),
 ])
 def test_a_damaged_manifest_is_refused_with_the_reason(text: str, reason: str) -> None:
     with pytest.raises(ValueError) as raised:

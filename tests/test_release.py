@@ -44,3 +44,28 @@ def test_no_release_from_a_stale_dist_or_into_the_output_folder(
     run = cli("--release", "dist/release")
     assert run.status == 2 and "--release is inside --out" in run.err
     assert not (project / "dist" / "release").exists()
+
+
+@pytest.mark.parametrize("version", ["x/../../../escaped", "<img src=x onerror=alert(1)>"])
+def test_a_hand_edited_manifest_version_is_not_carried_into_paths_or_markup(
+        project: Path, cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        version: str) -> None:
+    build_at(cli, monkeypatch, DAY1)
+    path = project / "dist" / "manifest.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["version"] = version
+    for deck in data["decks"]:
+        deck["version"] = version
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert cli("--verify").status == 1  # the manifest is not what the sources build
+    inner = tmp_path / "rel" / "inner"
+    assert cli("--release", str(inner)).status == 1
+    assert not (tmp_path / "rel").exists() and not (tmp_path / "escaped").exists()
+    run = cli()  # the next build works the versions out again and says so
+    assert run.status == 0
+    assert "dist/manifest.json: warning: cannot read the decks' version records (" in run.err
+    published = "".join(p.read_bytes().decode("latin-1") for p in (project / "dist").iterdir())
+    assert "onerror" not in published and "escaped" not in published
+    assert cli("--verify").status == 0
+    assert cli("--release", str(inner)).status == 0
+    assert all(p.parent == inner for p in inner.rglob("*"))

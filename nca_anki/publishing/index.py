@@ -11,6 +11,7 @@ it and any per-topic file gives no duplicates.
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 import sqlite3
 import tempfile
@@ -114,7 +115,7 @@ def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: DeflateCache | Non
     count = sum(d.questions for d in decks)
     version = _latest(decks)
     description = (f"<p>All {len(decks)} topics, {count} multiple-choice questions, as "
-                   f"subdecks. <b>Version {version}</b>.</p><p>Each subdeck's description "
+                   f"subdecks. <b>Version {html.escape(version)}</b>.</p><p>Each subdeck's description "
                    f"says what its version changed. Importing this file and any "
                    f"single-topic file gives no duplicates.</p>")
     # Ids from the oldest note's time, each deck in a range of its own (package.py).

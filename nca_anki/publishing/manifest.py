@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from nca_anki.publishing.versions import DeckVersion, day
+from nca_anki.publishing.versions import DeckVersion, day, is_day
 
 if TYPE_CHECKING:
     from nca_anki.publishing.index import IndexedDeck
@@ -52,8 +52,31 @@ def _text(data: dict, key: str, where: str) -> str:
     return value
 
 
+# What a deck file in the manifest may be called: a topic's slug or the bundle's name
+# (topics.slugify, files.BUNDLE_SUFFIX), never a path.
+_FILE_RE = re.compile(r"[a-z0-9][a-z0-9_-]*\.apkg")
+_SHA_RE = re.compile(r"[0-9a-f]{64}")
+
+
+def _file(data: dict, where: str) -> str:
+    name = _text(data, "file", where)
+    if not _FILE_RE.fullmatch(name):
+        raise ValueError(f"{where}: file {name!r} is not a deck file name")
+    return name
+
+
+def _sha(data: dict, where: str) -> str:
+    sha = _text(data, "sha256", where)
+    if not _SHA_RE.fullmatch(sha):
+        raise ValueError(f"{where}: sha256 {sha[:80]!r} is not a SHA-256")
+    return sha
+
+
 def read_manifest(text: str) -> Manifest:
-    """The manifest in ``text``; raises ValueError saying what is wrong with it."""
+    """The manifest in ``text``; raises ValueError saying what is wrong with it. It is
+    read back from the output folder, where anyone may have edited it, so every field a
+    build or a release uses is checked: versions are dates, files are deck file names,
+    hashes are SHA-256, GUIDs are GUIDs."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -75,11 +98,13 @@ def read_manifest(text: str) -> Manifest:
             if isinstance(changes, dict) else None
         if record is None:
             raise ValueError(f"bad version record of {name!r}")
-        entries.append(ManifestDeck(deck=name, file=_text(deck, "file", name),
-                                    sha256=_text(deck, "sha256", name), record=record))
-    return Manifest(version=_text(data, "version", "the manifest"),
-                    bundle_file=_text(bundle, "file", "the bundle"),
-                    bundle_sha256=_text(bundle, "sha256", "the bundle"), decks=tuple(entries))
+        entries.append(ManifestDeck(deck=name, file=_file(deck, name),
+                                    sha256=_sha(deck, name), record=record))
+    version = _text(data, "version", "the manifest")
+    if not is_day(version):
+        raise ValueError(f"version {version[:80]!r} is not a date")
+    return Manifest(version=version, bundle_file=_file(bundle, "the bundle"),
+                    bundle_sha256=_sha(bundle, "the bundle"), decks=tuple(entries))
 
 
 # What json.dumps(text, ensure_ascii=False) writes as the text itself: all but a quote,

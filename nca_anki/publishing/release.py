@@ -16,7 +16,7 @@ from pathlib import Path
 
 from nca_anki.files import CHANGELOG_NAME, MANIFEST_NAME
 from nca_anki.publishing.manifest import read_manifest
-from nca_anki.publishing.output import WriteError, write_atomic
+from nca_anki.publishing.output import WriteError, inside, write_atomic
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,10 @@ def release(out: Path, into: Path) -> Released:
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return Released((), f"cannot read {(out / MANIFEST_NAME).as_posix()} ({exc}); "
                             "rebuild, then release")
+    if any(not inside(into, into / target) or not inside(out, out / name)
+           for name, target, _ in files):  # read_manifest allows none; keep it so
+        return Released((), f"{(out / MANIFEST_NAME).as_posix()} names a file outside the "
+                            "folders; rebuild, then release")
     written: list[str] = []
     try:
         for name, target, _ in files:

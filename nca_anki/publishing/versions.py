@@ -31,6 +31,23 @@ RETIRED_TAG = "nca::retired"
 _OURS = "nca::"  # tags of this module; never part of a note's content hash
 
 
+_DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# A GUID in a version record: what a note of ours carries (identity/assign.py), or any
+# GUID a deck may hold, but never markup or a path.
+_GUID_RE = re.compile(r"[A-Za-z0-9!#$%()*+,\-./:;=?@\[\]^_{}~]{1,64}")
+
+
+def is_day(text: str) -> bool:
+    """True if ``text`` is a version as ``day`` writes it (a real date)."""
+    if not _DAY_RE.fullmatch(text):
+        return False
+    try:
+        time.strptime(text, "%Y-%m-%d")
+    except ValueError:
+        return False
+    return True
+
+
 def day(moment: int) -> str:
     """The UTC date of a Unix time, as a version: ``2026-11-30``."""
     return time.strftime("%Y-%m-%d", time.gmtime(moment))
@@ -103,12 +120,14 @@ class DeckVersion:
     @staticmethod
     def from_json(data: object) -> DeckVersion | None:
         """The record as ``to_json`` wrote it, or None if it is not one."""
-        if not isinstance(data, dict) or not isinstance(data.get("version"), str):
-            return None
+        if not isinstance(data, dict) or not isinstance(data.get("version"), str) \
+                or not is_day(data["version"]):
+            return None  # read back from the output folder: nothing but a date is a version
         lists = {}
         for key in ("added", "changed", "removed", "updated"):
             value = data.get(key, [])
-            if not isinstance(value, list) or not all(isinstance(g, str) for g in value):
+            if not isinstance(value, list) or not all(isinstance(g, str) and _GUID_RE.fullmatch(g)
+                                                      for g in value):
                 return None
             lists[key] = tuple(value)
         return DeckVersion(data["version"], layout=bool(data.get("layout")), **lists)
