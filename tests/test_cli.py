@@ -315,3 +315,21 @@ def test_an_output_folder_among_the_inputs_is_a_usage_error(project, cli, args, 
     assert run.status == 2
     assert run.err.startswith(said) and run.err.rstrip().endswith("name a folder outside it")
     assert sorted(p.relative_to(project) for p in project.rglob("*")) == before
+
+
+@pytest.mark.parametrize("probe", [
+    "{{ field.__globals__['__builtins__']['open']('/etc/hostname').read() }}",
+    "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+])
+def test_a_template_cannot_reach_python_or_the_machine(project, cli, probe):
+    # A pull request editing templates/ is code run on the release machine: sandboxed.
+    assert cli().status == 0
+    decks = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    css = project / "templates" / "style.css"
+    css.write_text(css.read_text(encoding="utf-8") + f"/* {probe} */\n", encoding="utf-8")
+    line = css.read_text(encoding="utf-8").count("\n")
+    run = cli()
+    assert run.status == 1
+    assert f"templates/style.css:{line}: error: template error: access to attribute " in run.err
+    assert "is unsafe. Templates run sandboxed" in run.err and "Traceback" not in run.err
+    assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == decks

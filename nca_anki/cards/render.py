@@ -19,6 +19,7 @@ from typing import NamedTuple
 from xml.etree.ElementTree import Element
 
 import jinja2
+import jinja2.sandbox
 import markdown
 import nh3
 from markdown.inlinepatterns import InlineProcessor
@@ -251,7 +252,12 @@ class Renderer:
 
     def __init__(self, templates_dir: Path, display: str) -> None:
         self.display = display
-        self.env = jinja2.Environment(
+        # Sandboxed: a template is code from a pull request, and its output is published.
+        # Jinja's sandbox refuses attributes that lead out of the data (a function's
+        # __globals__, a class's __subclasses__...), so a template cannot reach Python and
+        # read the machine's files into every deck; the loader serves only files inside
+        # the templates folder.
+        self.env = jinja2.sandbox.SandboxedEnvironment(
             loader=jinja2.FileSystemLoader(str(templates_dir)),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
@@ -278,6 +284,11 @@ class Renderer:
             return None, error(self._where(name), 0, f"cannot read template: {exc}")
         try:
             return template.render(**context).strip(), None
+        except jinja2.sandbox.SecurityError as exc:
+            return None, error(self._where(name), _template_line(exc, template.filename),
+                               f"template error: {exc} Templates run sandboxed: they may use "
+                               "the fields, labels and values they are given, not Python's "
+                               "internals (README, \"Card templates\")")
         except jinja2.TemplateError as exc:
             return None, error(self._where(name), _template_line(exc, template.filename),
                                f"template error: {exc}")
