@@ -25,7 +25,7 @@ from nca_anki.caching.state import (Cache, code_digest, dump_cache, folder_diges
 from nca_anki.cards.render import Renderer
 from nca_anki.cards.shuffle import plan
 from nca_anki.diagnostics import Diagnostic
-from nca_anki.files import (DECKS_NAME, LOCK_NAME, OLD_LOCK_NAME, PIECES_NAME, file_sha256,
+from nca_anki.files import (CACHE_FOLDERS, CACHE_TAG_NAME, DECKS_NAME, LOCK_NAME, OLD_LOCK_NAME, PIECES_NAME, file_sha256,
                             is_bundle)
 from nca_anki.identity.assign import assign, by_topic, note_hashes
 from nca_anki.identity.lockfile import changed_topics, dump_lock
@@ -50,19 +50,31 @@ from nca_anki.report import SILENT, BuildOptions, BuildReport, FileStatus, Progr
 
 
 def _unusable_cache(cache: Path | None) -> Diagnostic | None:
-    """Why the cache folder cannot be kept (its nearest existing folder is a file, or
-    not writable), as one warning; None if it can, or if there is none."""
+    """Why the cache folder cannot be kept, as one warning; None if it can, or if there is
+    none. Beside a folder that cannot be made or written: a folder that already holds
+    files but is not tagged as our cache (a build deletes the entries it no longer needs,
+    so it must never work in someone else's folder), and an entry folder that is a link
+    (it leads out of the folder we own)."""
     if cache is None:
         return None
     existing = next((p for p in (cache, *cache.parents) if p.exists()), Path("."))
+    advice = "built without one, which only takes longer: pass --cache-dir DIR"
     if not existing.is_dir():
         why = f"{existing.as_posix()} is a file"
     elif not os.access(existing, os.W_OK | os.X_OK):
         why = f"{existing.as_posix()} is not writable"
+    elif existing == cache and not (cache / CACHE_TAG_NAME).is_file() \
+            and any(True for _ in cache.iterdir()):
+        why = (f"{cache.as_posix()} holds files but is not an nca-anki cache (no "
+               f"{CACHE_TAG_NAME}); nothing in it was read or deleted")
+        advice = "name a new or empty folder with --cache-dir DIR"
+    elif links := [name for name, _ in CACHE_FOLDERS if (cache / name).is_symlink()]:
+        why = f"{(cache / links[0]).as_posix()} is a link, and links are not followed"
+        advice = "delete the link, or pass --cache-dir DIR"
     else:
         return None
     return diag.warning(cache.as_posix(), 0, f"cannot keep the build cache here ({why}); "
-                        "built without one, which only takes longer: pass --cache-dir DIR")
+                        f"{advice}")
 
 
 def _state(options: BuildOptions) -> Path | None:

@@ -25,6 +25,9 @@ PARSED_NAME = "parsed"
 DECKS_NAME = "decks"
 PIECES_NAME = "bundle"
 CACHE_FOLDERS = ((PARSED_NAME, ".json"), (DECKS_NAME, ".json"), (PIECES_NAME, ".z"))
+# What marks a folder as our cache (https://bford.info/cachedir/): a build works, and
+# deletes entries, only in a folder that has it or that it made.
+CACHE_TAG_NAME = "CACHEDIR.TAG"
 # Where versions before 2026-12 kept the cache: in the output folder, which learners
 # download. The next build that writes removes them.
 OLD_CACHE_FILE = ".nca-anki-cache.json"

@@ -343,3 +343,39 @@ def test_a_cache_folder_that_cannot_be_made_is_said_once_and_the_build_goes_on(
                     f"build cache here ({(tmp_path / 'a-file').as_posix()} is a file); built "
                     "without one, which only takes longer: pass --cache-dir DIR"]
     assert set(os.listdir(project / "dist")) == PUBLISHED
+
+
+def test_a_cache_entry_folder_that_is_a_link_is_not_followed(project, tmp_path):
+    # A link out of the folder we own: its target's files are never written or deleted.
+    assert build(options()).ok
+    elsewhere = tmp_path / "precious"
+    elsewhere.mkdir()
+    (elsewhere / "notes.json").write_text("mine")
+    parsed = project / CACHE / "parsed"
+    shutil.rmtree(parsed)
+    parsed.symlink_to(elsewhere)
+    source = project / "source" / AI
+    source.write_text(source.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    report = build(options())
+    assert report.ok
+    assert [str(d) for d in report.diagnostics if "build cache" in str(d)] == [
+        f".nca-anki-cache: warning: cannot keep the build cache here (.nca-anki-cache/parsed "
+        "is a link, and links are not followed); delete the link, or pass --cache-dir DIR"]
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["notes.json"]
+
+
+def test_a_cache_folder_holding_someone_elses_files_is_left_alone(project, tmp_path):
+    # --cache-dir naming a folder in use (a typo, a home folder): nothing read or deleted.
+    theirs = tmp_path / "documents"
+    (theirs / "parsed").mkdir(parents=True)
+    (theirs / "parsed" / "report.json").write_text("mine")
+    (theirs / "state-0123456789abcdef.json").write_text("{}")
+    before = sorted((p.relative_to(theirs), p.read_bytes()) for p in theirs.rglob("*")
+                    if p.is_file())
+    report = build(options(cache=theirs))
+    assert report.ok
+    assert any("holds files but is not an nca-anki cache (no CACHEDIR.TAG); nothing in it "
+               "was read or deleted); name a new or empty folder" in str(d)
+               for d in report.diagnostics)
+    assert sorted((p.relative_to(theirs), p.read_bytes()) for p in theirs.rglob("*")
+                  if p.is_file()) == before

@@ -117,7 +117,8 @@ class _FolderCache:
             write(self.folder / name, data)
         self._new.clear()
         try:
-            stale = [p for p in self.folder.glob(f"*{self.SUFFIX}") if p.name not in self._used]
+            stale = [p for p in self.folder.glob(f"*{self.SUFFIX}") if p.name not in self._used
+                     and not p.is_symlink()]  # never delete through a link
         except OSError:
             return
         for path in stale:

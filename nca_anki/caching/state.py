@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nca_anki.diagnostics import Diagnostic, Severity, warning
-from nca_anki.files import CACHE_FOLDERS, OLD_CACHE_FILE, OLD_CACHE_FOLDERS
+from nca_anki.files import CACHE_FOLDERS, CACHE_TAG_NAME, OLD_CACHE_FILE, OLD_CACHE_FOLDERS
 from nca_anki.publishing.output import remove_stale_temporaries
 
 if TYPE_CHECKING:
@@ -123,15 +123,18 @@ _TAG = (b"Signature: 8a477f597d28d172789f06886806bc55\n"
 
 def tag_folder(cache: Path, write: Callable[[Path, bytes], object]) -> None:
     """Mark ``cache`` as a cache folder (CACHEDIR.TAG) with ``write``, once."""
-    if not (cache / "CACHEDIR.TAG").is_file():
-        write(cache / "CACHEDIR.TAG", _TAG)
+    if not (cache / CACHE_TAG_NAME).is_file():
+        write(cache / CACHE_TAG_NAME, _TAG)
 
 
 def sweep_cache(cache: Path) -> None:
     """Remove temporary files a killed build left among the cache's entries."""
+    if not (cache / CACHE_TAG_NAME).is_file():
+        return  # not a folder we made: nothing in it is ours to delete
     remove_stale_temporaries(cache, ".json")
     for name, suffix in CACHE_FOLDERS:
-        remove_stale_temporaries(cache / name, suffix)
+        if not (cache / name).is_symlink():  # never delete through a link
+            remove_stale_temporaries(cache / name, suffix)
 
 
 def remove_old_caches(out: Path) -> None:
