@@ -9,6 +9,7 @@ back is ``Inputs``: plain data and every problem found, each at its path and lin
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,7 @@ class _Sources:
     digests: dict[str, str]  # every file read: shown path -> SHA-256 of its bytes
     lint: dict[str, tuple[Diagnostic, ...]]  # shown path -> its lint warnings
     problems: list[Diagnostic]
+    misnamed: tuple[Diagnostic, ...]  # files whose names the lock cannot hold: no build
 
 
 def _parse_bytes(data: bytes, shown: str) -> Parsed:
@@ -63,12 +65,34 @@ def _parse_bytes(data: bytes, shown: str) -> Parsed:
 _BYTES_PER_QUESTION = 600
 
 
+def _bad_name(relative: Path) -> bool:
+    """True if a question file's path inside the source folder cannot be a line of the
+    lock: bytes that are not UTF-8 (kept by Python as surrogates) or control characters."""
+    text = relative.as_posix()
+    return any(0xD800 <= ord(c) <= 0xDFFF or not c.isprintable() for c in text)
+
+
+def _printable(relative: Path) -> str:
+    """The path as a message can show it: undecodable bytes and control characters as
+    escapes (``\\xff``, ``\\n``)."""
+    raw = os.fsencode(relative.as_posix()).decode("utf-8", "backslashreplace")
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in raw)
+
+
 def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int) -> _Sources:
     """Parse every question file, or take it from the parse cache if its path and bytes
     are the same; files to parse are parsed on forked workers when there are enough."""
     problems: list[Diagnostic] = []
     digests: dict[str, str] = {}
-    paths = question_files(source)
+    paths, misnamed = [], []
+    for path in question_files(source):
+        (misnamed if _bad_name(path.relative_to(source)) else paths).append(path)
+    bad_names = [diag.error(shown_path(source, _printable(path.relative_to(source))), 0,
+                            "this file name is not plain UTF-8 text (it holds bytes of "
+                            "another encoding, a line break or a control character), so it "
+                            "cannot be recorded in the lock; rename it. Nothing is built "
+                            "until then: its questions would look deleted")
+                 for path in misnamed]
     found = {shown_path(source, p.relative_to(source)): p.relative_to(source).as_posix()
              for p in paths}
     parsed: dict[str, Parsed] = {}
@@ -104,10 +128,10 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int)
             file, file_problems, lint[shown] = parsed[shown]
             problems += file_problems
             files.append(file)
-    if not paths:
+    if not paths and not misnamed:
         problems.append(diag.error(source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
                                    "found; add some or pass --source DIR"))
-    return _Sources(tuple(files), found, digests, lint, problems)
+    return _Sources(tuple(files), found, digests, lint, problems, tuple(bad_names))
 
 
 def _read_lock(source: Path, now: int, out: Path, topics: tuple[Topic, ...]
@@ -185,7 +209,7 @@ def read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> Inputs:
     topics, topic_problems = group_topics(files, config, config_path)
     note_type, template_problems = renderer.note_type()
     lock, lock_problems = _read_lock(options.source, now, options.out, topics)
-    shared = [*config_problems, *template_problems, *lock_problems]
+    shared = [*config_problems, *template_problems, *lock_problems, *read.misnamed]
     events = (*lock_problems, *parse_cache_problems)
     # Without any question file every lock entry would look removed: stop instead.
     return Inputs(config, topics, tuple(f for f in files if not f.title), sources, digests,

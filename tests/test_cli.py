@@ -333,3 +333,21 @@ def test_a_template_cannot_reach_python_or_the_machine(project, cli, probe):
     assert f"templates/style.css:{line}: error: template error: access to attribute " in run.err
     assert "is unsafe. Templates run sandboxed" in run.err and "Traceback" not in run.err
     assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == decks
+
+
+@pytest.mark.parametrize("name, shown", [
+    (b"new\nline.txt", "source/new\\nline.txt"),
+    (b"caf\xe9.txt", "source/caf\\xe9.txt"),  # Latin-1, not UTF-8
+])
+def test_a_file_name_the_lock_cannot_hold_is_an_error_that_builds_nothing(
+        project, cli, name, shown):
+    assert cli().status == 0
+    published = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    lock = (project / "source" / "nca-anki.lock").read_bytes()
+    original = project / "source" / "nca-ai-deep-learning-frameworks-4.txt"
+    os.rename(original, os.path.join(os.fsencode(project / "source"), name))
+    run = cli()
+    assert run.status == 1 and "Traceback" not in run.err
+    assert f"{shown}: error: this file name is not plain UTF-8 text" in run.err
+    assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == published
+    assert (project / "source" / "nca-anki.lock").read_bytes() == lock

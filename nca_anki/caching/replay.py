@@ -58,7 +58,7 @@ def fingerprint(options: BuildOptions, *, sources: Mapping[str, str] | None = No
              f"templates {templates or folder_digest(options.templates)}",
              *(f"deck {name} {known.get(name) or _sha256(out / name)}" for name in on_disk),
              *(f"index {name} {_sha256(out / name)}" for name in INDEX_FILES)]
-    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def replay(options: BuildOptions) -> BuildReport | None:

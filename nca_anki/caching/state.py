@@ -62,7 +62,7 @@ class Cache:
 
 
 def _digest(parts: Iterable[str]) -> str:
-    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def folder_digest(folder: Path, pattern: str = "*") -> str:
