@@ -351,3 +351,19 @@ def test_a_file_name_the_lock_cannot_hold_is_an_error_that_builds_nothing(
     assert f"{shown}: error: this file name is not plain UTF-8 text" in run.err
     assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == published
     assert (project / "source" / "nca-anki.lock").read_bytes() == lock
+
+
+@pytest.mark.parametrize("tamper", [lambda g: g[:-1] + ("0" if g[-1] != "0" else "1") + "x",
+                                    lambda g: "nca-<b>" + g[7:]])
+def test_a_tampered_guid_in_the_lock_is_filled_in_from_the_decks(project, cli, tamper):
+    assert cli().status == 0
+    published = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    path = project / "source" / "nca-anki.lock"
+    lock = path.read_text(encoding="utf-8")
+    guid = next(line.split(" ")[1] for line in lock.splitlines() if line.startswith("Q "))
+    path.write_text(lock.replace(guid, tamper(guid)), encoding="utf-8")
+    run = cli()
+    assert run.status == 0
+    assert "source/nca-anki.lock:" in run.err and "not a lock line, ignored" in run.err
+    assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == published
+    assert path.read_text(encoding="utf-8") == lock  # no learner gets a duplicate card

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import replace
 
@@ -161,3 +162,61 @@ def test_changed_topics_names_the_topics_whose_question_lines_differ() -> None:
     assert changed_topics(head + q1 + q2, head + q1 + q2.replace(" 5 ", " 6 ", 1)) == ("Beta",)
     assert changed_topics(head + q1, head + q1 + q2) == ("Beta",)
     assert changed_topics(head + q1 + q2, head.replace(" 5\n", " 6\n") + q1 + q2) == ("",)
+
+
+@functools.cache
+def _colliding_names() -> tuple[str, str]:
+    """Two topic names whose 6-digit keys are the same (a birthday search)."""
+    from nca_anki.identity.lockfile import key
+
+    seen: dict[str, str] = {}
+    for n in range(1_000_000):
+        name = f"Topic {n}"
+        found = seen.setdefault(key(name), name)
+        if found != name:
+            return found, name
+    raise AssertionError("no collision")  # pragma: no cover
+
+
+def _entry(guid: str, topic: str, mod: int = T0) -> LockEntry:
+    return LockEntry(guid=guid, topic=topic, part=1, content_hash="0" * 16, mod=mod,
+                     prompt=f"A question of {topic}", choices=(), answer=-1, explanation="")
+
+
+def test_topic_names_whose_short_keys_collide_keep_their_own_questions() -> None:
+    first, second = _colliding_names()
+    lock = Lock(note_type_hash="1" * 16, note_type_mod=T0, entries=(
+        _entry("nca-" + "a" * 16, first), _entry("nca-" + "b" * 16, second),
+        _entry("nca-" + "c" * 16, "Another topic")))
+    text = dump_lock(lock)
+    t_lines = [line.split(" ")[1] for line in text.splitlines() if line.startswith("T ")]
+    assert len(set(t_lines)) == 3 and sorted(map(len, t_lines)) == [6, 8, 8]
+    loaded, problems = load_lock(text, LOCK_PATH)
+    assert problems == ()
+    assert {(e.guid, e.topic) for e in loaded.entries} == {(e.guid, e.topic)
+                                                           for e in lock.entries}
+
+
+def test_a_key_two_names_share_is_not_guessed() -> None:
+    # A lock from a version with 6-digit keys only, where two names met by chance.
+    first, second = _colliding_names()
+    from nca_anki.identity.lockfile import key
+
+    k = key(first)
+    text = (f"N {'1' * 16} {T0}\nT {k} {first}\nT {k} {second}\n"
+            f"Q nca-{'a' * 16} {k} 1 {T0} {'0' * 16} - - - - - excerpt\n")
+    loaded, problems = load_lock(text, LOCK_PATH)
+    assert loaded.entries == () and loaded.lines_lost == 1
+    assert [p.message for p in problems] == [
+        f"question nca-{'a' * 16} names a key two names share (lock lines of two versions?); "
+        "ignored, the decks in the output folder fill in what it held"]
+
+
+@pytest.mark.parametrize("guid", ["nca-<b>x</b>", "nca-f2b16400f165eb9", "nca-F2B16400F165EB98",
+                                  "nca-f2b16400f165eb98x"])
+def test_a_mistyped_or_tampered_guid_is_not_a_lock_line(guid: str) -> None:
+    text = (f"N {'1' * 16} {T0}\nT 0a0a0a Topic\n"
+            f"Q {guid} 0a0a0a 1 {T0} {'0' * 16} - - - - - excerpt\n")
+    loaded, problems = load_lock(text, LOCK_PATH)
+    assert loaded.entries == () and loaded.lines_lost == 1
+    assert problems[0].message.startswith("not a lock line, ignored: ")

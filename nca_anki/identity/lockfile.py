@@ -27,6 +27,7 @@ import hashlib
 import json
 import re
 import time
+from collections.abc import Iterable
 
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.records import Lock, LockEntry
@@ -47,21 +48,47 @@ def _question_row(line: str) -> tuple[str, ...] | None:
     if len(fields) != 12:
         return None
     _, guid, topic, part, mod, content, source, prompt, slot, file_key, removed, excerpt = fields
-    if not (guid and part.isdigit() and mod.isdigit() and len(topic) == 6
+    if not (_GUID_RE.fullmatch(guid) and part.isdigit() and mod.isdigit()
+            and 6 <= len(topic) <= 64
             and len(content) == 16 and len(source) in (1, 16) and len(prompt) in (1, 12)
-            and (slot == "-" or slot.isdigit()) and len(file_key) in (1, 6)
+            and (slot == "-" or slot.isdigit()) and (file_key == "-" or 6 <= len(file_key) <= 64)
             and (removed == "-" or removed.isdigit())):
         return None
     return (guid, topic, part, mod, content, source, prompt, slot, file_key, removed, excerpt)
 
 
 _N_RE = re.compile(rf"^N (?P<hash>{_HEX}{{16}}|-) (?P<mod>\d+)$")
-_T_RE = re.compile(rf"^(?P<kind>[TF]) (?P<key>{_HEX}{{6}}) (?P<name>.+)$")
+_T_RE = re.compile(rf"^(?P<kind>[TF]) (?P<key>{_HEX}{{6,64}}) (?P<name>.+)$")
+# Every GUID this tool gives a note (identity/assign.py): a line with anything else was
+# mistyped or tampered with, and is read as damage (the published decks fill it in).
+_GUID_RE = re.compile(r"nca-[0-9a-f]{16}")
 
 
-def key(name: str) -> str:
+def key(name: str, length: int = 6) -> str:
     """The short key a topic name or file path is known by in question lines."""
-    return hashlib.sha256(name.encode()).hexdigest()[:6]
+    return hashlib.sha256(name.encode()).hexdigest()[:length]
+
+
+def keys(names: Iterable[str]) -> dict[str, str]:
+    """Each name's key: 6 hex digits, or more for names whose shorter keys would be the
+    same (24 bits meet by chance among a few thousand names), so no two names of one
+    lock ever share a key. A name's key only grows when a colliding name joins it."""
+    names = sorted(set(names))
+    found: dict[str, str] = {}
+    length = 6
+    todo = names
+    while todo:
+        by_key: dict[str, list[str]] = {}
+        for name in todo:
+            by_key.setdefault(key(name, length), []).append(name)
+        todo = []
+        for k, group in by_key.items():
+            if len(group) == 1 or length >= 64:
+                found.update((name, k) for name in group)
+            else:
+                todo += group
+        length += 2
+    return found
 
 
 def _excerpt(text: str, room: int) -> str:
@@ -76,13 +103,13 @@ def dump_lock(lock: Lock) -> str:
     topics = sorted({e.topic for e in lock.entries})
     files = sorted({e.file for e in lock.entries if e.file})
     lines = [_HEADER, f"N {lock.note_type_hash[:16] or '-'} {lock.note_type_mod}"]
-    keys = {name: key(name) for name in (*topics, *files)}  # once each, not once a line
-    lines += [f"T {keys[name]} {name}" for name in topics]
-    lines += [f"F {keys[path]} {path}" for path in files]
+    known = {**keys(topics), **{f"F{k}": v for k, v in keys(files).items()}}
+    lines += [f"T {known[name]} {name}" for name in topics]
+    lines += [f"F {known['F' + path]} {path}" for path in files]
     for e in sorted(lock.entries, key=lambda e: (e.topic, e.guid)):
-        head = (f"Q {e.guid} {keys[e.topic]} {e.part} {e.mod} {e.content_hash[:16]} "
+        head = (f"Q {e.guid} {known[e.topic]} {e.part} {e.mod} {e.content_hash[:16]} "
                 f"{e.source[:16] or '-'} {e.prompt_id[:12] or '-'} "
-                f"{'-' if e.slot is None else e.slot} {keys[e.file] if e.file else '-'} "
+                f"{'-' if e.slot is None else e.slot} {known['F' + e.file] if e.file else '-'} "
                 f"{'-' if e.removed is None else e.removed}")
         room = LINE_LIMIT - len(head.encode()) - 1
         lines.append(f"{head} {_excerpt(e.prompt, room)}" if room > 4 else head)
@@ -97,6 +124,7 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
     note_type: tuple[int, str] | None = None
     rows: list[tuple[int, tuple[str, ...]]] = []
     markers = lost = 0
+    ambiguous: set[tuple[str, str]] = set()
     lines = text.split("\n")
     if text and not text.endswith("\n"):  # the writer ends every line: this was cut short
         lost += 1
@@ -118,7 +146,10 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
                                         "newer is kept"))
             note_type = max(note_type or (mod, digest), (mod, digest))
         elif found := _T_RE.match(line):
-            names[found["kind"]][found["key"]] = found["name"]
+            kind_names = names[found["kind"]]
+            if kind_names.get(found["key"], found["name"]) != found["name"]:
+                ambiguous.add((found["kind"], found["key"]))  # two names, one key: a merge
+            kind_names[found["key"]] = found["name"]
         else:
             lost += 1
             problems.append(warning(path, number, f"not a lock line, ignored: "
@@ -135,6 +166,12 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
     topics, files = names["T"], names["F"]
     for number, (guid, topic_key, part, mod, content, source, prompt, slot, file_key,
                  removed, excerpt) in rows:
+        if ("T", topic_key) in ambiguous or ("F", file_key) in ambiguous:
+            lost += 1
+            problems.append(warning(path, number, f"question {guid} names a key two names "
+                                    "share (lock lines of two versions?); ignored, the decks "
+                                    "in the output folder fill in what it held"))
+            continue
         topic = topics.get(topic_key)
         if topic is None:
             problems.append(warning(path, number, f"question {guid} names topic key "
