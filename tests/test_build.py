@@ -319,3 +319,24 @@ def test_a_full_temporary_folder_during_the_bundle_publishes_nothing_and_says_so
         p.name for p in before if p.parent.name == "dist")
     monkeypatch.setattr(tempfile, "tempdir", None)
     assert build(options(project, now=1_900_000_100)).ok
+
+
+def test_a_file_resaved_decomposed_keeps_every_identity(project):
+    # An editor that writes NFD (decomposed accents): the same text, the same questions.
+    import unicodedata
+
+    path = project / "source" / AI
+    text = path.read_text(encoding="utf-8").replace(
+        "What problem does gradient clipping solve", "Quel problème résout l'écrêtage, "
+        "what problem does gradient clipping solve")
+    path.write_text(text, encoding="utf-8")
+    assert build(options(project, now=1_900_000_000)).ok
+    published = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    lock = (project / "source" / "nca-anki.lock").read_bytes()
+    path.write_text(unicodedata.normalize("NFD", text), encoding="utf-8")
+    assert path.read_bytes() != text.encode()
+    report = build(options(project, now=1_900_000_100))
+    assert report.ok and not report.removed
+    assert {t.new + t.changed for t in report.topics} == {0}
+    assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == published
+    assert (project / "source" / "nca-anki.lock").read_bytes() == lock

@@ -405,3 +405,22 @@ def test_build_leaves_no_temporary_files(project, cli, tmp_path, monkeypatch):
         assert not [p for p in folder.iterdir() if p.name.startswith(".")]
 
 
+
+
+def test_media_tags_in_question_text_are_words_not_media_in_anki(project, cli, col):
+    # "[sound:x.mp3]" in a question about Anki would be an audio player for a missing
+    # file; "[anki:tts]" would speak. Both are shown as the text they are.
+    path = project / "source" / "nca-ai-deep-learning-frameworks-4.txt"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("What problem does gradient clipping solve",
+                        "After [sound:x.mp3] and [anki:tts lang=en_US]hi[/anki:tts], what "
+                        "problem does gradient clipping solve")
+    path.write_text(text, encoding="utf-8")
+    assert cli().status == 0
+    import_package(col, project / "dist" / "ai-deep-learning-frameworks.apkg")
+    (card,) = [c for c in col.find_cards("gradient clipping")
+               if "sound" in col.get_card(c).note()["Prompt"]]
+    output = col.get_card(card).render_output(reload=True)
+    assert output.question_av_tags == [] and output.answer_av_tags == []
+    shown = html_to_text(output.question_text)
+    assert "After [sound:x.mp3] and [anki:tts lang=en_US]hi[/anki:tts], what problem" in shown

@@ -24,10 +24,13 @@ def doc(*lines: str) -> str:
     return "\n".join(lines)
 
 
-def question(number: int = 1, prompt: str = "What is 2 + 2?",
+def question(number: int = 1, prompt: str | None = None,
              choices: tuple[str, ...] = ("3", "4 (Correct answer)", "5"),
              answer: str | None = "4",
              explanation: tuple[str, ...] = ("Two plus two is four.",)) -> list[str]:
+    # Each number its own prompt: a question repeated word for word is an error.
+    if prompt is None:
+        prompt = "What is 2 + 2?" if number == 1 else f"What is 2 + 2, case {number}?"
     lines = [f"Question {number}: {prompt}", *(f"- {c}" for c in choices)]
     if answer is not None:
         lines.append(f"Correct answer: {answer}")
@@ -421,9 +424,15 @@ def test_missing_explanation_is_a_warning():
     assert result.file.questions[0].explanation == ""
 
 
-def test_duplicate_choice_is_a_warning_at_the_repeat():
+def test_duplicate_choice_is_an_error_at_the_repeat():
     result = parse(doc(TITLE, *question(choices=("3", "4 (Correct answer)", " 3 "))), PATH)
-    assert diags(result) == [(5, "warning", "Question 1 lists the choice '3' twice")]
+    assert diags(result) == [(5, "error", "Question 1 lists the choice '3' twice (also at "
+                                          "line 3); delete one")]
+
+
+def test_choices_that_differ_in_case_only_are_a_warning():
+    result = parse(doc(TITLE, *question(choices=("ReLU", "4 (Correct answer)", "relu"))), PATH)
+    assert diags(result) == [(5, "warning", "Question 1 lists the choice 'relu' twice")]
 
 
 # --- content ------------------------------------------------------------------------------
@@ -620,7 +629,7 @@ def test_second_correct_answer_line_is_an_error_not_explanation():
 
 
 def test_a_marked_line_in_the_prompt_that_is_not_a_choice_is_an_error():
-    text = doc(TITLE, "Question 1: Pick", "* a (Correct answer)", "- b", "- c (Correct answer)",
+    text = doc(TITLE, "Question 1: Pick", "a (Correct answer)", "- b", "- c (Correct answer)",
                "Correct answer: c", "Because.")
     result = parse(text, PATH)
     assert errors(result) == [
@@ -874,7 +883,8 @@ def _well_formed(draw):
     for _ in range(draw(st.integers(1, 5))):
         texts = draw(st.lists(_WORD, min_size=2, max_size=5,
                               unique_by=lambda w: w.casefold()))
-        specs.append(("P " + draw(_WORD) + "?", tuple("C " + t for t in texts),
+        # Each prompt its own (a question repeated word for word is an error).
+        specs.append((f"P{len(specs)} " + draw(_WORD) + "?", tuple("C " + t for t in texts),
                       draw(st.integers(0, len(texts) - 1)), "E " + draw(_WORD)))
     return specs
 
@@ -918,3 +928,70 @@ def test_the_quick_mark_check_finds_exactly_what_the_pattern_finds(text: str) ->
     quick = _correct_mark(text)
     assert (quick.span() if quick else None) == (full.span() if full else None)
     assert _correct_mark(text + " (correct\u00a0ANSWER)\u2003") is not None
+
+
+@pytest.mark.parametrize("first", ["– INT4", "— INT4", "* INT4", "+ INT4", "• INT4", "-INT4",
+                                   "A) INT4", "a. INT4"])
+def test_a_first_choice_written_another_way_is_read_as_a_choice_with_a_warning(first):
+    # Autocorrect and other formats: the first choice used to join the prompt silently.
+    result = parse(doc(TITLE, "Question 1: Which precision halves INT8's memory?", first,
+                       "- INT8", "- FP16 (Correct answer)", "Correct answer: FP16",
+                       "Because."), PATH)
+    assert errors(result) == []
+    (q,) = result.file.questions
+    assert q.prompt == "Which precision halves INT8's memory?"
+    assert [c.text for c in q.choices] == ["INT4", "INT8", "FP16"]
+    mark = first.split("INT4")[0].strip()
+    assert warnings_(result) == [(3, "warning", f"choice written with {mark!r}; read as a "
+                                  "choice. Write it as '- INT4'")]
+
+
+def test_a_markdown_list_in_a_prompt_stays_the_prompts():
+    result = parse(doc(TITLE, "Question 1: Given these settings:", "* batch 32", "* lr 0.1",
+                       "", "which is safe?", "- A (Correct answer)", "- B", "Correct answer: A",
+                       "Because."), PATH)
+    assert errors(result) == [] and warnings_(result) == []
+    assert result.file.questions[0].prompt.count("* ") == 2
+
+
+def test_a_choice_bullet_among_choices_is_read_as_a_choice():
+    result = parse(doc(TITLE, "Question 1: Pick one", "- A (Correct answer)", "• B", "- C",
+                       "Correct answer: A", "Because."), PATH)
+    assert errors(result) == []
+    assert [c.text for c in result.file.questions[0].choices] == ["A", "B", "C"]
+
+
+def test_git_conflict_markers_are_errors_at_their_lines():
+    result = parse(doc(TITLE, *question(1), "<<<<<<< HEAD", *question(2, "What is 3 + 3?",
+                       ("5", "6 (Correct answer)"), "6"), "=======",
+                       *question(2, "What is 3 + 4?", ("7 (Correct answer)", "8"), "7"),
+                       ">>>>>>> theirs"), PATH)
+    marker_lines = [n for n, _, m in errors(result) if m.startswith("merge conflict marker")]
+    assert marker_lines == [8, 14, 20]
+
+
+def test_a_lone_row_of_equals_signs_is_not_a_conflict():
+    result = parse(doc(TITLE, *question(1, explanation=("Heading", "=======", "text"))), PATH)
+    assert not [m for _, _, m in errors(result) if "merge conflict" in m]
+
+
+def test_a_question_pasted_twice_is_an_error_at_the_copy():
+    result = parse(doc(TITLE, *question(1), *question(2, "What is 2 + 2?")), PATH)
+    assert errors(result) == [(8, "error", "Question 2 repeats Question 1 (line 2) word for "
+                                            "word; delete one")]
+    assert result.file.questions == ()
+
+
+def test_the_correct_answer_listed_twice_is_an_error():
+    result = parse(doc(TITLE, *question(1, choices=("3", "4 (Correct answer)", "4"))), PATH)
+    assert errors(result) == [(5, "error", "Question 1 lists the choice '4' twice (also at "
+                                            "line 4); delete one")]
+
+
+def test_a_file_saved_decomposed_reads_as_the_same_text():
+    import unicodedata
+
+    text = doc("Réseaux 2 — Questions and Answers", *question(1, prompt="Qu'est-ce qu'un réseau?"))
+    composed = decode_source(text.encode(), PATH).text
+    decomposed = decode_source(unicodedata.normalize("NFD", text).encode(), PATH).text
+    assert decomposed == composed == text

@@ -152,6 +152,17 @@ def _simple_spans_html(text: str) -> str | None:
     return f"<p>{''.join(parts)}</p>"
 
 
+# Anki plays "[sound:file]" and speaks "[anki:tts]..." wherever they appear in a card's
+# HTML. In a question's text they are words about Anki, not media: the colon becomes its
+# character reference, which the card shows as ":" and Anki's player does not match.
+# (Every such text contains "[", so it takes the Markdown path above.)
+_MEDIA_TAG_RE = re.compile(r"\[(sound|anki):", re.IGNORECASE)
+
+
+def _inert_media_tags(html: str) -> str:
+    return _MEDIA_TAG_RE.sub(lambda m: f"[{m.group(1)}&#58;", html) if "[" in html else html
+
+
 class _MarkdownRenderer:
     def __init__(self) -> None:
         self._markdown: tuple[markdown.Markdown, _ImageFinder] | None = None
@@ -193,7 +204,7 @@ class _MarkdownRenderer:
         md, images = self.md
         md.reset()
         html = md.convert(text)
-        return _Html(_CLEANER.clean(html).strip(), images.found)
+        return _Html(_inert_media_tags(_CLEANER.clean(html).strip()), images.found)
 
     def inline(self, text: str) -> _Html:
         """``text`` as inline HTML: its one paragraph without the ``<p>`` around it."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -168,5 +169,11 @@ def decode_source(data: bytes, path: str) -> DecodedText:
                 warning(path, number, "control characters removed; fix the source file")
             )
             lines[number - 1] = _STRAY_CONTROL_RE.sub("", line)
-    return DecodedText("\n".join(lines), encoding, tuple(diagnostics))
+    # One spelling of each accented letter (NFC) before anything is compared or hashed: a
+    # file re-saved by an editor in decomposed form (NFD, as macOS file dialogs and some
+    # tools write) is the same text, and must keep every question's identity.
+    result = "\n".join(lines)
+    if not result.isascii() and not unicodedata.is_normalized("NFC", result):
+        result = unicodedata.normalize("NFC", result)
+    return DecodedText(result, encoding, tuple(diagnostics))
 

@@ -48,6 +48,13 @@ _HEADER_LIKE_RE = re.compile(
     r"^(?P<word>question|ques|qn|q)\.?\s*(?P<sign>\#|no\.?|nr\.?|number)?\s*"
     r"(?P<number>\d{1,6})\s*(?P<punct>[:.)]|$)\s*(?P<prompt>.*)$", re.IGNORECASE)
 _CHOICE_RE = re.compile(r"^-(?:\s+|$)(?P<text>.*)$")  # "-1 is odd" is not a choice
+# A choice as editors and other formats write it: an autocorrected dash, another list
+# bullet, a dash with no space before a word, a letter ("A)", "b."). Read as a choice only
+# next to real choices (parse_body), so a Markdown list in a prompt stays the prompt's.
+_LOOKALIKE_RE = re.compile(r"^(?P<mark>[–—•*+]\s+|-(?=[^\W\d_])|[A-Ja-j][).]\s+)(?P<text>\S.*)$")
+# Git's conflict markers: a merge left both sides of a conflict in the file.
+_CONFLICT_RE = re.compile(r"^(<{7}|>{7})(?: |$)|^\|{7}(?: |$)")
+_CONFLICT_MIDDLE_RE = re.compile(r"^={7}$")
 _MARK_RE = re.compile(r"\s*\(\s*correct\s+answer\s*\)\s*$", re.IGNORECASE)
 _ANSWER_RE = re.compile(r"^Correct\s+answer\s*:\s*(?P<text>.*)$", re.IGNORECASE)
 
@@ -163,6 +170,7 @@ class _Parser:
         self.diagnostics: list[Diagnostic] = []
         self.drafts: list[_Draft] = []
         self.damaged_separator: str | None = None
+        self.lookalikes: set[int] = set()  # lookalike_choices, per body
 
     def error(self, line: int, message: str) -> None:
         self.diagnostics.append(error(self.path, line, message))
@@ -305,8 +313,26 @@ class _Parser:
                           "in the source file")
 
     # --- questions ---------------------------------------------------------------------
+    def lookalike_choices(self, start: int, end: int) -> set[int]:
+        """Line numbers of lines written like a choice in another way (_LOOKALIKE_RE) that
+        sit among choices: the next non-blank line is a choice, or one such line."""
+        found: set[int] = set()
+        next_is_choice = False
+        for index in range(end - 1, start - 1, -1):
+            line = self.lines[index].strip()
+            if not line:
+                continue
+            if _CHOICE_RE.match(line) and not _ANSWER_RE.match(line):
+                next_is_choice = True
+            elif _LOOKALIKE_RE.match(line) and next_is_choice:
+                found.add(index + 1)
+            else:
+                next_is_choice = False
+        return found
+
     def parse_body(self, start: int, end: int) -> None:
         draft: _Draft | None = None
+        self.lookalikes = self.lookalike_choices(start, end)
         for number, raw in enumerate(self.lines[start:end], start=start + 1):
             line, hidden = _unhide(raw)
             header = _header(line)
@@ -338,6 +364,13 @@ class _Parser:
             return
         answer = _ANSWER_RE.match(line)
         choice = _CHOICE_RE.match(line)
+        lookalike = _LOOKALIKE_RE.match(line) if not (answer or choice) and (
+            number in self.lookalikes or draft.state is _Part.CHOICES) else None
+        if lookalike:
+            mark = lookalike.group("mark").strip()
+            self.warn(number, f"choice written with {mark!r}; read as a choice. Write it as "
+                      f"'- {clip(lookalike.group('text'), 40)}'")
+            choice = lookalike
         if hidden and (answer or choice):
             self.warn(number, _invisible(
                 hidden, "the 'Correct answer:' line" if answer else "a choice"))
@@ -381,6 +414,34 @@ class _Parser:
         draft.broken = True
 
     # --- checks ------------------------------------------------------------------------
+    def check_conflicts(self) -> None:
+        """An error at each of git's conflict markers: read as text they reach the card
+        as a heading and quotes, or keep both versions of a question."""
+        markers = [n for n, line in enumerate(self.lines, start=1) if _CONFLICT_RE.match(line)]
+        if not markers:
+            return
+        markers += [n for n, line in enumerate(self.lines, start=1)
+                    if _CONFLICT_MIDDLE_RE.match(line)]
+        for number in sorted(markers):
+            self.error(number, "merge conflict marker: a merge left both sides of a conflict "
+                       "in this file; keep the right lines, delete the marker lines "
+                       "(<<<<<<<, =======, >>>>>>>), and build again")
+
+    def check_repeats(self, questions: tuple[Question, ...]) -> tuple[Question, ...]:
+        """An error at a question that repeats an earlier one word for word (prompt and
+        choices): learners would review the same card twice, and deleting one copy later
+        could withdraw the one they studied. Neither copy is built until one is deleted."""
+        seen: dict[tuple[str, tuple[str, ...]], Question] = {}
+        repeated: set[int] = set()
+        for question in questions:
+            key = (_norm(question.prompt), tuple(sorted(_norm(c.text) for c in question.choices)))
+            first = seen.setdefault(key, question)
+            if first is not question:
+                self.error(question.line, f"Question {question.number} repeats Question "
+                           f"{first.number} (line {first.line}) word for word; delete one")
+                repeated.update((id(first), id(question)))
+        return tuple(q for q in questions if id(q) not in repeated)
+
     def finish(self, draft: _Draft) -> Question | None:
         prompt = "\n".join(draft.prompt).strip()
         ok = not draft.broken
@@ -402,8 +463,16 @@ class _Parser:
                        f"'(Correct answer)' (lines {lines}); mark exactly one")
             ok = False
         texts = [_norm(c.text).casefold() for c in draft.choices]
+        exact = [_norm(c.text) for c in draft.choices]
         for i, text in enumerate(texts):
-            if text and text in texts[:i]:
+            if exact[i] and exact[i] in exact[:i]:
+                first = draft.choices[exact.index(exact[i])]
+                # Two copies of one choice: the card judges the unmarked copy wrong.
+                self.error(draft.choices[i].line, f"Question {draft.number} lists the choice "
+                           f"{draft.choices[i].text!r} twice (also at line {first.line}); "
+                           "delete one")
+                ok = False
+            elif text and text in texts[:i]:
                 self.warn(draft.choices[i].line, f"Question {draft.number} lists the choice "
                           f"{draft.choices[i].text!r} twice")
         if draft.answer is None:
@@ -444,13 +513,15 @@ class _Parser:
 def parse(text: str, path: str) -> ParseResult:
     """Parse ``text`` (already decoded, ``\\n`` line endings) read from ``path``."""
     parser = _Parser(text, path)
+    parser.check_conflicts()
     title_line, body_start, title = parser.parse_title()
     footer = parser.find_footer(title, body_start)
     parser.repair_damage(body_start, footer.start if footer else None)
     parser.parse_body(body_start, footer.start if footer else len(parser.lines))
     if footer:
         parser.check_footer(footer, title)
-    questions = tuple(q for q in map(parser.finish, parser.drafts) if q is not None)
+    questions = parser.check_repeats(
+        tuple(q for q in map(parser.finish, parser.drafts) if q is not None))
     if not parser.drafts and title_line:
         parser.error(title_line, "no questions found; expected 'Question 1: <prompt>' lines")
     parser.check_numbers()
