@@ -362,49 +362,61 @@ def _print_report(report: BuildReport) -> int:
 def _watch(args: argparse.Namespace) -> int:
     """Build, then rebuild after each change to the inputs (watch.py), in this process, so
     the libraries are loaded once. A build with errors is reported and the watch goes on:
-    the author fixes the file and saves again. Ctrl-C ends it (exit status 0); a Ctrl-C
-    during a build, or a bug of ours, ends it as it ends any build."""
-    # A watch runs for hours: a service manager's or `timeout`'s SIGTERM ends it as Ctrl-C
-    # does, and like Ctrl-C leaves nothing half-written (outputs are renamed into place
-    # whole, output.py).
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    the author fixes the file and saves again. Ctrl-C, or the SIGTERM of a service manager
+    or `timeout`, ends it at any moment with exit status 0 and no traceback: between
+    builds the last build is complete, and a build it interrupts publishes nothing
+    (transaction.py). A bug of ours ends it as it ends any build (exit 3)."""
+    stop = _StopOnce()
+    previous: dict[int, Any] = {}
     try:
-        return _watch_loop(args)
+        for number in (signal.SIGINT, signal.SIGTERM):
+            previous[number] = signal.signal(number, stop)
+        status = _watch_loop(args)
+    except KeyboardInterrupt:
+        status = 130
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        stop.stopping = True  # a second signal while it ends is not another interrupt
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    if status == 130:  # interrupted, between builds or in one
+        with contextlib.suppress(OSError, ValueError):
+            print("stopped watching", file=sys.stderr, flush=True)
+        return 0
+    return status
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+class _StopOnce:
+    """A signal handler that interrupts (KeyboardInterrupt) once; a signal that arrives
+    while the watch is already stopping is ignored, so none escapes as a traceback."""
+
+    def __init__(self) -> None:
+        self.stopping = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if not self.stopping:
+            self.stopping = True
+            raise KeyboardInterrupt
 
 
 def _watch_loop(args: argparse.Namespace) -> int:
+    """The watch's builds and waits; 130 once interrupted (any moment), 3 on a bug."""
     source, templates = Path(args.source), Path(args.templates)
     seen = snapshot(source, templates)
     outcome = _run(args, check=False, replayed=True)
-    while True:
-        if isinstance(outcome, int):
-            return outcome
-        # Between builds (reporting, waiting, announcing the next) a Ctrl-C or SIGTERM
-        # ends the watch quietly: the last build is complete. The signal can arrive the
-        # moment "watching" reaches the terminal, so that line is inside the guard too;
-        # a signal during a build is the build's own (_run).
-        try:
-            _print_report(outcome)
-            sys.stdout.flush()
-            print(f"watching {source.as_posix()} and {templates.as_posix()}: each change is "
-                  "rebuilt; Ctrl-C to stop", file=sys.stderr, flush=True)
-            current = wait_for_change(seen, source, templates)
-            changed = changed_files(seen, current)
-            named = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more"
-                                              if len(changed) > 3 else "")
-            print(f"\n{time.strftime('%H:%M:%S')} changed: {named}; rebuilding",
-                  file=sys.stderr, flush=True)
-        except KeyboardInterrupt:
-            print("stopped watching", file=sys.stderr)
-            return 0
+    while not isinstance(outcome, int):
+        _print_report(outcome)
+        sys.stdout.flush()
+        print(f"watching {source.as_posix()} and {templates.as_posix()}: each change is "
+              "rebuilt; Ctrl-C to stop", file=sys.stderr, flush=True)
+        current = wait_for_change(seen, source, templates)
+        changed = changed_files(seen, current)
+        named = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more"
+                                          if len(changed) > 3 else "")
+        print(f"\n{time.strftime('%H:%M:%S')} changed: {named}; rebuilding",
+              file=sys.stderr, flush=True)
         seen = current
         outcome = _run(args, check=False, replayed=True)
+    return outcome
 
 
 def _verdict(report: BuildReport, args: argparse.Namespace, out: TextIO) -> int:

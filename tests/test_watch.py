@@ -239,3 +239,65 @@ def test_a_ctrl_c_as_the_watch_speaks_between_builds_ends_it_quietly(project, mo
     said = "".join(terminal.written)
     assert status == 0, said
     assert said.endswith("stopped watching\n") and "Traceback" not in said
+
+
+# When a stop arrives: after a line the watch prints, and how long after it. They cover
+# the moment "watching" is printed, the wait, and a rebuild (the same code as the first
+# build) from its announcement to its report. (Not before the watch has started: the
+# moment the interpreter itself starts is no program's to handle.)
+_MOMENTS = [("; rebuilding", 1.0), ("watching source", 0.0), ("watching source", 0.3),
+            ("; rebuilding", 0.0), ("; rebuilding", 0.05), ("; rebuilding", 0.15),
+            ("; rebuilding", 0.3), ("; rebuilding", 0.6)]
+
+
+@pytest.mark.parametrize("after, delay", _MOMENTS)
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_stop_at_any_moment_ends_the_watch_with_status_0_and_no_traceback(
+        project, stop, after, delay):
+    env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
+    child = subprocess.Popen([sys.executable, str(REPO / "build_decks.py"), "--watch"],
+                             cwd=project, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, encoding="utf-8",
+                             preexec_fn=_default_sigint)
+    lines: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in child.stderr or ()],
+                              daemon=True)
+    reader.start()
+    seen: list[str] = []
+
+    def wait_for(text: str) -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=1)
+            except queue.Empty:
+                assert child.poll() is None, "".join(seen)
+                continue
+            seen.append(line)
+            if text in line:
+                return
+        pytest.fail(f"no {text!r} within 120 s:\n{''.join(seen)}")
+
+    try:
+        if after is not None:
+            wait_for("watching source")
+            if after == "; rebuilding":
+                _replace(project / "source" / AI, CLIPPING,
+                         "Which problem does gradient clipping solve")
+                wait_for(after)
+        time.sleep(delay)
+        child.send_signal(stop)
+        child.wait(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    reader.join(timeout=120)  # it ends when the process's stderr closes
+    while not lines.empty():
+        seen.append(lines.get())
+    err = "".join(seen)
+    assert child.returncode == 0, err
+    assert "Traceback" not in err and err.endswith("stopped watching\n"), err
+    # Whatever the moment, what is published is one build's (transaction.py).
+    assert not [p.name for p in (project / "dist").iterdir() if p.name.startswith(".")] \
+        if (project / "dist").is_dir() else True
