@@ -284,6 +284,23 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
         return BuildReport(topics=_results(plan, nothing, {}, options.out),
                            diagnostics=diag.sort_diagnostics(problems))
 
+    # What the index read from each deck, by its SHA-256; --check and --verify read every
+    # deck in full (what CI trusts) and write no cache.
+    deck_cache = None if options.check else DeckFactsCache(cache_folder(options, DECKS_NAME))
+    pieces = None if options.check else DeflateCache(cache_folder(options, PIECES_NAME))
+    # What learners have. A deck that is damaged or another topic's cannot be built from
+    # (its withdrawn questions and version would be lost), nor indexed with the others
+    # (the bundle and changelog would describe the wrong deck): nothing is published
+    # until it is restored or deleted.
+    published, unusable_decks = published_decks(options.out, plan.topics_to(Disposition.BUILD),
+                                                inputs.lock, deck_cache)
+    if unusable_decks:
+        frozen = replace(plan, dispositions=dict.fromkeys(plan.dispositions,
+                                                          Disposition.FREEZE))
+        nothing = Assignment(notes=(), note_type_mod=0, lock=Lock(), removed=())
+        return BuildReport(topics=_results(frozen, nothing, {}, options.out),
+                           diagnostics=diag.sort_diagnostics([*problems,
+                                                              *unusable_decks.values()]))
     # Lint warnings never fail a topic, and a topic that fails is not linted: its errors
     # come first.
     problems += [d for topic in inputs.topics if plan.dispositions[topic.name]
@@ -297,11 +314,6 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
     layout = bool(inputs.lock.note_type_hash) \
         and assignment.note_type_mod != inputs.lock.note_type_mod  # not on a first build
     previous, version_problems = previous_versions(options.out, inputs.topics)
-    # What the index read from each deck, by its SHA-256; --check and --verify read every
-    # deck in full (what CI trusts) and write no cache.
-    deck_cache = None if options.check else DeckFactsCache(cache_folder(options, DECKS_NAME))
-    pieces = None if options.check else DeflateCache(cache_folder(options, PIECES_NAME))
-    published = published_decks(options.out, good, deck_cache)
     retired = retired_notes(published, assignment)
     versions = {**previous, **deck_versions(good, assignment, published, retired, previous,
                                             now)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -161,9 +161,26 @@ def _read_lock(source: Path, now: int, out: Path, topics: tuple[Topic, ...]
             f"{lock.lines_lost} line(s) of the lock file cannot be read and there are no "
             f"published decks in {out.as_posix()} to recover them from; restore it from "
             "version control"))]
+    if lock is not None and lock.entries and not lock.note_type_hash:
+        lock, note_type_problems = _note_type_from_decks(lock, out, topics, shown)
+        problems = (*problems, *note_type_problems)
     if lock is not None:
         problems += future_mods(lock, now, shown)
     return lock, list(problems)
+
+
+def _note_type_from_decks(lock: Lock, out: Path, topics: tuple[Topic, ...], shown: str
+                          ) -> tuple[Lock, tuple[Diagnostic, ...]]:
+    """A lock without its note-type line (deleted, or lost in a merge) takes the card
+    layout's version from the published decks: without it every deck would be re-dated
+    as "the card layout changed" and carry a new note-type time."""
+    recovered, _ = recover_lock(out, {t.deck_name: t.name for t in topics}, shown)
+    if recovered is None or not recovered.note_type_hash:
+        return lock, ()
+    return (replace(lock, note_type_hash=recovered.note_type_hash,
+                    note_type_mod=recovered.note_type_mod),
+            (diag.warning(shown, 0, "the note-type line ('N ...') is missing; the card "
+                          "layout's version was taken from the published decks"),))
 
 
 def check_folders(options: BuildOptions) -> list[Diagnostic]:

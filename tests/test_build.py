@@ -340,3 +340,45 @@ def test_a_file_resaved_decomposed_keeps_every_identity(project):
     assert {t.new + t.changed for t in report.topics} == {0}
     assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == published
     assert (project / "source" / "nca-anki.lock").read_bytes() == lock
+
+
+def test_a_lock_without_its_note_type_line_takes_it_from_the_decks(project):
+    # A deleted 'N' line re-dated every deck as "The card layout changed".
+    assert build(options(project, now=1_900_000_000)).ok
+    published = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    path = project / "source" / "nca-anki.lock"
+    lock = path.read_text(encoding="utf-8")
+    path.write_text("".join(line for line in lock.splitlines(keepends=True)
+                            if not line.startswith("N ")), encoding="utf-8")
+    report = build(options(project, now=1_900_086_400))
+    assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == published
+    assert path.read_text(encoding="utf-8") == lock
+    assert report.ok and not report.templates_changed
+    assert any("the note-type line ('N ...') is missing" in str(d) for d in report.diagnostics)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "swapped"])
+def test_a_published_deck_damaged_or_swapped_freezes_its_topic(project, damage):
+    # Rebuilt from it, the topic lost its withdrawn notes and listed unchanged
+    # questions as "Added".
+    source = project / "source" / AI
+    original = source.read_text(encoding="utf-8")
+    start, end = original.index("Question 3:"), original.index("Question 4:")
+    source.write_text(original[:start] + original[end:], encoding="utf-8")  # one withdrawn
+    assert build(options(project, now=1_900_000_000)).ok
+    deck = project / "dist" / AI_DECK
+    other = project / "dist" / "neural-network-applications-and-frameworks.apkg"
+    deck.write_bytes(b"not a deck" if damage == "garbage" else other.read_bytes())
+    before = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
+    lock = (project / "source" / "nca-anki.lock").read_bytes()
+    report = build(options(project, now=1_900_086_400))
+    errors = [str(d) for d in report.diagnostics if d.is_error]
+    why = ("this published deck cannot be read (" if damage == "garbage" else
+           "this published deck holds none of the questions the lock gives topic 'AI & "
+           "Deep Learning Frameworks' (another topic's deck copied over it?)")
+    assert len(errors) == 1 and errors[0].startswith(f"dist/{AI_DECK}: error: {why}")
+    assert "git checkout -- dist/" in errors[0]
+    # Nothing is published: the index cannot describe a deck that is not the topic's.
+    assert {t.status for t in report.topics} == {"failed"}
+    assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == before
+    assert (project / "source" / "nca-anki.lock").read_bytes() == lock

@@ -112,6 +112,12 @@ def test_a_deck_changed_or_deleted_in_the_output_is_built_again(project, rendere
     good = (project / "dist" / "ai-deep-learning-frameworks.apkg").read_bytes()
     (project / "dist" / "ai-deep-learning-frameworks.apkg").write_bytes(b"tampered")
     (project / "dist" / "neural-network-applications-and-frameworks.apkg").unlink()
+    # A damaged deck is not silently replaced (its withdrawn notes would be lost): the
+    # build says so and publishes nothing; deleted, it is built again.
+    report = build(options())
+    assert [d.path for d in report.diagnostics if d.is_error] == [
+        "dist/ai-deep-learning-frameworks.apkg"]
+    (project / "dist" / "ai-deep-learning-frameworks.apkg").unlink()
     rendered.clear()
     assert build(options()).ok
     assert sorted(set(rendered)) == ["AI & Deep Learning Frameworks",

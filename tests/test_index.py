@@ -6,21 +6,40 @@ from __future__ import annotations
 import json
 import random
 
-import markdown
+import re
+
 import pytest
+from markdown_it import MarkdownIt
 
 from anki_client import html_to_text
 from nca_anki.publishing.index import _md
 from nca_anki.publishing.manifest import json_string
 
 
-@pytest.mark.parametrize("prompt", [
-    "What does `torch.compile` do?", "Is 4*8*2 = 64?", "Pick [A] or (B)", "x_y and __init__",
-    "AT&T &amp; &copy; <b>bold</b>", "C# or F#?", "a | b ~ c", "back\\slash \\(x\\)",
-    "1. Not a list", "# not a heading", "+ plus", "![img](x)"])
-def test_a_prompt_in_the_changelog_reads_as_written(prompt: str) -> None:
-    rendered = markdown.markdown(f"- Changed: {_md(prompt)}")
-    assert html_to_text(rendered) == f"Changed: {prompt}"
+# As GitHub shows dist/README.md and dist/CHANGELOG.md: CommonMark with GitHub's tables
+# and strike-through.
+_GFM = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+_TEXTS = ["What does `torch.compile` do?", "Is 4*8*2 = 64?", "Pick [A] or (B)",
+          "x_y and __init__", "AT&T &amp; &copy; &#124; <b>bold</b>", "C# or F#?",
+          "a | b ~ c ~~struck~~", "back\\slash \\(x\\)", "1. Not a list", "# not a heading",
+          "+ plus", "![img](x)", "<script>alert(1)</script>", "x > y < z", "a\\|b", "\\"]
+
+
+@pytest.mark.parametrize("prompt", _TEXTS)
+def test_a_prompt_in_the_changelog_reads_as_written_on_github(prompt: str) -> None:
+    for line, shown in ((f"- Changed: {_md(prompt)}", f"Changed: {prompt}"),
+                        (f"### {_md(prompt)}", prompt)):
+        rendered = _GFM.render(line)
+        assert html_to_text(rendered) == shown, (line, rendered)
+        assert "<script" not in rendered and "<b>" not in rendered
+
+
+@pytest.mark.parametrize("name", _TEXTS)
+def test_a_deck_name_in_the_readme_table_stays_in_its_cell(name: str) -> None:
+    table = f"| Deck | Questions |\n| --- | --- |\n| {_md(name)} | 3 |\n"
+    rendered = _GFM.render(table)
+    cells = re.findall(r"<td>(.*?)</td>", rendered, re.DOTALL)
+    assert [html_to_text(c) for c in cells] == [name, "3"], rendered
 
 
 def test_json_strings_are_written_as_the_json_module_writes_them() -> None:

@@ -8,7 +8,7 @@ question's text survives only in the deck that published it (docs/sharing.md).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import nca_anki.diagnostics as diag
@@ -20,7 +20,8 @@ from nca_anki.publishing.manifest import read_manifest
 from nca_anki.publishing.published import read_deck
 from nca_anki.publishing.versions import (RETIRED_TAG, DeckState, DeckVersion, Events, advance,
                                           content_tags, reconcile, retired_mod, with_notice)
-from nca_anki.records import Assignment, IdentifiedNote, LockEntry, NoteStatus, PackagedNote, Topic
+from nca_anki.records import (Assignment, IdentifiedNote, Lock, LockEntry, NoteStatus, PackagedNote,
+                              Topic)
 
 
 def previous_versions(out: Path, topics: tuple[Topic, ...]
@@ -62,22 +63,40 @@ def previous_versions(out: Path, topics: tuple[Topic, ...]
     return versions, problems
 
 
-def published_decks(out: Path, topics: list[Topic], cache: DeckFactsCache | None = None
-                    ) -> dict[str, IndexedDeck]:
+def published_decks(out: Path, topics: Sequence[Topic], lock: Lock,
+                    cache: DeckFactsCache | None = None
+                    ) -> tuple[dict[str, IndexedDeck], dict[str, Diagnostic]]:
     """What each of ``topics`` published last time (what learners have), by topic name:
     its notes' GUIDs, times and whether each is retired, not their texts (at 100,000
-    questions the texts held here pushed a build past 1 GB). Absent or unreadable, a deck
-    is left out."""
-    decks = {}
+    questions the texts held here pushed a build past 1 GB). An absent deck is left out.
+    A deck that cannot be read, or that holds none of the questions the lock gives its
+    topic (another topic's deck copied over it), is an error for its topic, by name:
+    built from it, the topic would lose its withdrawn questions and its version record."""
+    ours: dict[str, set[str]] = {}
+    for entry in lock.entries:
+        ours.setdefault(entry.topic, set()).add(entry.guid)
+    decks, problems = {}, {}
     for topic in topics:
         path = out / f"{topic.slug}.apkg"
-        if path.is_file():
-            try:
-                decks[topic.name] = IndexedDeck.read(topic.deck_name, topic.name, path, None,
-                                                     cache)
-            except Exception:  # noqa: BLE001 - damaged: as if never published
-                pass
-    return decks
+        if not path.is_file():
+            continue
+        advice = (f"restore it from version control (git checkout -- {path.as_posix()}), or "
+                  "delete it to publish the topic anew (learners then get no notice on "
+                  "questions withdrawn before)")
+        try:
+            deck = IndexedDeck.read(topic.deck_name, topic.name, path, None, cache)
+        except Exception as exc:  # noqa: BLE001 - any damage
+            problems[topic.name] = diag.error(path.as_posix(), 0, (
+                f"this published deck cannot be read ({type(exc).__name__}); {advice}"))
+            continue
+        guids = {guid for guid, _, _ in deck.notes}
+        if guids and ours.get(topic.name) and not guids & ours[topic.name]:
+            problems[topic.name] = diag.error(path.as_posix(), 0, (
+                f"this published deck holds none of the questions the lock gives topic "
+                f"{topic.name!r} (another topic's deck copied over it?); {advice}"))
+            continue
+        decks[topic.name] = deck
+    return decks, problems
 
 
 def retired_notes(published: Mapping[str, IndexedDeck], assignment: Assignment

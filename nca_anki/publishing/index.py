@@ -134,19 +134,19 @@ def _size(n: int) -> str:
     return f"{n / 1024:.1f} KiB" if n < 1024 * 1024 else f"{n / 1024 / 1024:.1f} MiB"
 
 
-# Markdown's inline syntax, for text on a list item or heading line: emphasis, code,
-# links and images ("(" and "!" only matter after "]"), a heading's closing "#" (each
-# backslash-escaped: CommonMark, as GitHub shows it, and Python-Markdown agree on these);
-# HTML, tables, strike-through and entities ("&#60;" and the like: Python-Markdown does
-# not take a backslash before them).
-_MD_ESCAPED_RE = re.compile(r"[\\`*_\[\]#]")
-_MD_ENTITY_RE = re.compile(r"[<>|~]|&(?=#?\w+;)")
+# Markdown's inline syntax, for text on a list item, heading or table line: every ASCII
+# punctuation mark that CommonMark or GitHub's tables give a meaning (emphasis, code,
+# links, images, HTML, entities, headings, pipes, strike-through) takes a backslash,
+# which CommonMark allows before any ASCII punctuation and shows as the mark itself ("&"
+# only where it would start an entity, "!" only before "["). Once
+# only: an entity ("&#124;") with a backslash added to its "#" showed as "&#124;" on
+# GitHub. tests/test_index.py renders the files with a CommonMark/GFM renderer.
+_MD_ESCAPED_RE = re.compile(r"[\\`*_\[\]#<>|~]|&(?=#?\w+;)|!(?=\[)")
 
 
 def _md(text: str) -> str:
     """Plain text, shown as itself on a Markdown line."""
-    text = _MD_ENTITY_RE.sub(lambda m: f"&#{ord(m.group(0))};", text)
-    return _MD_ESCAPED_RE.sub(lambda m: f"\\{m.group(0)}", text)
+    return _MD_ESCAPED_RE.sub(lambda m: f"\\{m.group(0)}", " ".join(text.split()))
 
 
 def readme(decks: Sequence[IndexedDeck], bundle_file: str, bundle_data: bytes, parent: str
