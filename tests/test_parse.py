@@ -995,3 +995,25 @@ def test_a_file_saved_decomposed_reads_as_the_same_text():
     composed = decode_source(text.encode(), PATH).text
     decomposed = decode_source(unicodedata.normalize("NFD", text).encode(), PATH).text
     assert decomposed == composed == text
+
+
+def test_questions_appended_after_the_footer_keep_it_off_the_card():
+    result = parse(doc(TITLE, *question(1), "Sample Topic 3", "What is 2 + 2?",
+                       *question(2)), PATH)
+    assert errors(result) == []
+    first, second = result.file.questions
+    assert first.explanation == "Two plus two is four."
+    assert second.number == 2
+    assert [m for _, _, m in warnings_(result)] == [
+        "the footer (the title and the first prompt again) is followed by more questions, "
+        "so it is not the end of the file; it is left off the card above: move it to the "
+        "end or delete it"]
+
+
+def test_an_explanation_ending_like_another_parts_title_keeps_its_lines():
+    result = parse(doc(TITLE, *question(1, explanation=("Two plus two is four.",
+                                                        "Sample Topic 4",
+                                                        "covers the rest."))), PATH)
+    assert diags(result) == []
+    assert result.file.questions[0].explanation == ("Two plus two is four.\nSample Topic 4\n"
+                                                    "covers the rest.")

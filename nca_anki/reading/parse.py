@@ -171,6 +171,7 @@ class _Parser:
         self.drafts: list[_Draft] = []
         self.damaged_separator: str | None = None
         self.lookalikes: set[int] = set()  # lookalike_choices, per body
+        self.inner_footer: dict[int, bool] = {}  # footers_inside, per body
 
     def error(self, line: int, message: str) -> None:
         self.diagnostics.append(error(self.path, line, message))
@@ -256,6 +257,11 @@ class _Parser:
             prompt = _unhide(self.lines[prompt_at])[0] if prompt_at is not None else ""
             if _header(prompt) or _ANSWER_RE.match(prompt) or _CHOICE_RE.match(prompt):
                 continue  # part of a question, not a footer
+            if not same and not _SUFFIX_RE.search(text) \
+                    and _norm(prompt) not in self.prompts(start):
+                # "See Topic 3" at the end of an explanation is explanation, not another
+                # part's footer: that needs its whole title line or one of the prompts.
+                continue
             if not any(_header(_unhide(raw)[0]) for raw in self.lines[start:index]):
                 continue  # not after a question
             return _Footer(start=index, title_line=index + 1, title_text=text,
@@ -263,6 +269,11 @@ class _Parser:
                            prompt_line=prompt_at + 1 if prompt_at is not None else 0,
                            prompt_text=prompt)
         return None
+
+    def prompts(self, start: int) -> set[str]:
+        """Each question's first prompt line, as written (for recognising a footer)."""
+        return {_norm(header.prompt) for raw in self.lines[start:]
+                if (header := _header(_unhide(raw)[0])) and header.readable}
 
     def is_other_title(self, text: str, key: str, wanted: str) -> bool:
         """Whether ``text`` is a title, though not this file's: the same topic with another
@@ -330,9 +341,28 @@ class _Parser:
                 next_is_choice = False
         return found
 
-    def parse_body(self, start: int, end: int) -> None:
+    def footers_inside(self, title: str, start: int, end: int) -> dict[int, bool]:
+        """Line numbers of a footer that questions were appended after: the title alone
+        on a line, then the first question's prompt, then a question header. Value: True
+        for its title line."""
+        if not title:
+            return {}
+        wanted = self.title_key(title)
+        prompts = self.prompts(start)
+        filled = [i for i in range(start, end) if self.lines[i].strip()]
+        found: dict[int, bool] = {}
+        for k in range(len(filled) - 2):
+            at, prompt_at, after = filled[k], filled[k + 1], filled[k + 2]
+            head = _header(_unhide(self.lines[after])[0])
+            if (self.title_key(_unhide(self.lines[at])[0]) == wanted and head
+                    and _norm(_unhide(self.lines[prompt_at])[0]) in prompts):
+                found.update({at + 1: True, prompt_at + 1: False})
+        return found
+
+    def parse_body(self, start: int, end: int, title: str = "") -> None:
         draft: _Draft | None = None
         self.lookalikes = self.lookalike_choices(start, end)
+        self.inner_footer = self.footers_inside(title, start, end)
         for number, raw in enumerate(self.lines[start:end], start=start + 1):
             line, hidden = _unhide(raw)
             header = _header(line)
@@ -358,6 +388,12 @@ class _Parser:
                 self.feed(draft, number, raw, line, hidden)
 
     def feed(self, draft: _Draft, number: int, raw: str, line: str, hidden: str) -> None:
+        if draft.state is _Part.EXPLANATION and number in self.inner_footer:
+            if self.inner_footer[number]:  # its title line: said once
+                self.warn(number, "the footer (the title and the first prompt again) is "
+                          "followed by more questions, so it is not the end of the file; "
+                          "it is left off the card above: move it to the end or delete it")
+            return
         if draft.state is _Part.EXPLANATION:
             self.check_explanation_line(draft, number, line)
             draft.explanation.append((number, raw.rstrip()))
@@ -517,7 +553,7 @@ def parse(text: str, path: str) -> ParseResult:
     title_line, body_start, title = parser.parse_title()
     footer = parser.find_footer(title, body_start)
     parser.repair_damage(body_start, footer.start if footer else None)
-    parser.parse_body(body_start, footer.start if footer else len(parser.lines))
+    parser.parse_body(body_start, footer.start if footer else len(parser.lines), title)
     if footer:
         parser.check_footer(footer, title)
     questions = parser.check_repeats(
