@@ -382,3 +382,23 @@ def test_a_published_deck_damaged_or_swapped_freezes_its_topic(project, damage):
     assert {t.status for t in report.topics} == {"failed"}
     assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == before
     assert (project / "source" / "nca-anki.lock").read_bytes() == lock
+
+
+def test_with_the_lock_and_a_deck_deleted_the_bundle_keeps_their_identities(project):
+    assert build(options(project, now=1_900_000_000)).ok
+    lock_path = project / "source" / "nca-anki.lock"
+    guids = {line.split(" ")[1] for line in lock_path.read_text(encoding="utf-8").splitlines()
+             if line.startswith("Q ")}
+    lock_path.unlink()
+    (project / "dist" / AI_DECK).unlink()
+    source = project / "source" / AI
+    source.write_text(source.read_text(encoding="utf-8").replace(
+        "What problem does gradient clipping solve", "Which problem does gradient clipping "
+        "solve"), encoding="utf-8")
+    report = build(options(project, now=1_900_086_400))
+    assert report.ok
+    after = {line.split(" ")[1] for line in lock_path.read_text(encoding="utf-8").splitlines()
+             if line.startswith("Q ")}
+    assert after == guids  # the edited question kept its GUID: no duplicate for learners
+    ai = next(t for t in report.topics if t.deck_name.endswith("AI & Deep Learning Frameworks"))
+    assert (ai.new, ai.changed) == (0, 1)

@@ -88,7 +88,37 @@ def _read_published(out: Path, topics_by_deck: Mapping[str, str],
         entries += [e for note in deck.notes
                     if note.guid not in skip and (e := _entry(
                         topic, note.guid, note.mod, note.fields, note.tags)) is not None]
+    if only is None:  # a topic's deck deleted too: the bundle still holds its notes
+        entries += _from_bundles(out, topics_by_deck, {e.guid for e in entries} | set(skip),
+                                 note_types, problems)
     return _Published(entries, note_types, problems)
+
+
+def _from_bundles(out: Path, topics_by_deck: Mapping[str, str], known: set[str],
+                  note_types: list[tuple[int, NoteType]], problems: list[Diagnostic]
+                  ) -> list[LockEntry]:
+    """The notes of the all-topics bundles in ``out`` that no topic's deck holds (its
+    deck was deleted), with the topic of the subdeck each is in."""
+    entries: list[LockEntry] = []
+    for path in sorted(out.glob("*.apkg")) if out.is_dir() else []:
+        if not is_bundle(path.name):
+            continue
+        try:
+            note_type, mod, notes = published.read_bundle_notes(path)
+        except published.DeckError:
+            problems.append(warning(path.as_posix(), 0, "cannot be read; not used when "
+                                    "recovering the lock"))
+            continue
+        if note_type is None:
+            continue
+        found = [e for deck_name, note in notes if note.guid not in known and (e := _entry(
+            topics_by_deck.get(deck_name, deck_name.split("::")[-1]), note.guid, note.mod,
+            note.fields, note.tags)) is not None]
+        if found:
+            note_types.append((mod, note_type))
+            entries += found
+            known.update(e.guid for e in found)
+    return entries
 
 
 def published_texts(out: Path, only: Collection[str] | None = None,

@@ -117,3 +117,25 @@ def read_deck(path: Path) -> PublishedDeck:
                                             fields=tuple(flds.split("\x1f")),
                                             tags=tuple(tags.split()), without_card=did is None)
                                for guid, mod, flds, tags, did in rows))
+
+
+def read_bundle_notes(path: Path) -> tuple[NoteType | None, int, list[tuple[str, PackagedNote]]]:
+    """The all-topics bundle's note type, its mod, and each note of ours that has a card
+    with the name of the (topic) deck its card is in. Its retired notes have no card and
+    so no deck: they are left out. Raises one of ``DeckError`` on a file that is not a
+    package."""
+    deck = read_deck(path)
+    with zipfile.ZipFile(path) as archive:
+        data = archive.read("collection.anki2")
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.deserialize(data)
+        (decks_json,) = conn.execute("SELECT decks FROM col").fetchone()
+        homes = dict(conn.execute(
+            "SELECT n.guid, min(c.did) FROM notes n JOIN cards c ON c.nid = n.id "
+            "WHERE n.mid = ? GROUP BY n.id", (NOTE_TYPE_ID,)).fetchall())
+    finally:
+        conn.close()
+    names = {int(k): v.get("name", "") for k, v in json.loads(decks_json).items()}
+    return deck.note_type, deck.note_type_mod, [
+        (names.get(homes[note.guid], ""), note) for note in deck.notes if note.guid in homes]
