@@ -402,3 +402,15 @@ def test_with_the_lock_and_a_deck_deleted_the_bundle_keeps_their_identities(proj
     assert after == guids  # the edited question kept its GUID: no duplicate for learners
     ai = next(t for t in report.topics if t.deck_name.endswith("AI & Deep Learning Frameworks"))
     assert (ai.new, ai.changed) == (0, 1)
+
+
+def test_a_question_pasted_into_another_part_of_its_topic_is_an_error(project):
+    part = project / "source" / "nca-ai-deep-learning-frameworks-5.txt"
+    text = (project / "source" / AI).read_text(encoding="utf-8")
+    start, end = text.index("Question 2:"), text.index("Question 3:")
+    part.write_text("NCA AI & Deep Learning Frameworks 5 — Questions and Answers\n"
+                    + text[start:end].replace("Question 2:", "Question 1:"), encoding="utf-8")
+    report = build(options(project))
+    errors = [str(d) for d in report.diagnostics if d.is_error]
+    assert errors == [f"source/nca-ai-deep-learning-frameworks-5.txt:2: error: Question 1 "
+                      f"repeats Question 2 of source/{AI} (line 9) word for word; delete one"]

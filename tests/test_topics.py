@@ -27,7 +27,9 @@ def question(number: int, prompt: str, path: str) -> Question:
 
 def pfile(path: str, name: str, part: int, *prompts: str) -> ParsedFile:
     title = f"{name} {part}"
-    questions = tuple(question(i, p, path) for i, p in enumerate(prompts or ("Q?",), start=1))
+    # Each file its own question: one repeated across parts is an error.
+    questions = tuple(question(i, p, path) for i, p in enumerate(prompts or (f"Q of {path}?",),
+                                                                 start=1))
     return ParsedFile(path=path, title=title, name=name, part=part, questions=questions)
 
 
@@ -158,9 +160,12 @@ def test_duplicate_part_via_parse() -> None:
     one = parse(text.format(part=2), "src/one.txt").file
     two = parse(text.format(part=2), "src/two.txt").file
     _, problems = group_topics((one, two), config(), CONFIG_PATH)
+    # A file copied whole: both are true.
     assert [str(p) for p in problems] == [
         "src/two.txt:1: error: part 2 of topic 'Deep Learning' is also in src/one.txt; "
-        "give each part its own number"]
+        "give each part its own number",
+        "src/two.txt:2: error: Question 1 repeats Question 1 of src/one.txt (line 2) word "
+        "for word; delete one"]
 
 
 def test_topics_with_the_same_slug_are_an_error_for_both() -> None:

@@ -470,8 +470,7 @@ class _Parser:
         seen: dict[tuple[str, tuple[str, ...]], Question] = {}
         repeated: set[int] = set()
         for question in questions:
-            key = (_norm(question.prompt), tuple(sorted(_norm(c.text) for c in question.choices)))
-            first = seen.setdefault(key, question)
+            first = seen.setdefault(repeat_key(question), question)
             if first is not question:
                 self.error(question.line, f"Question {question.number} repeats Question "
                            f"{first.number} (line {first.line}) word for word; delete one")
@@ -544,6 +543,12 @@ class _Parser:
                 self.warn(draft.line, f"Question {draft.number} is numbered out of sequence "
                           f"(expected Question {expected})")
             expected = draft.number + 1
+
+
+def repeat_key(question: Question) -> tuple[str, tuple[str, ...]]:
+    """What two questions share when one repeats the other word for word: the prompt and
+    the set of choices, spacing aside."""
+    return _norm(question.prompt), tuple(sorted(_norm(c.text) for c in question.choices))
 
 
 def parse(text: str, path: str) -> ParseResult:

@@ -12,6 +12,7 @@ import unicodedata
 
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.reading.config import Config, deck_name_problem
+from nca_anki.reading.parse import repeat_key
 from nca_anki.records import ParsedFile, Topic
 
 _REPEAT_RE = re.compile(r"\b(?P<phrase>\w+(?:\s+\w+){0,5}?)\s+(?P=phrase)\b", re.IGNORECASE)
@@ -102,6 +103,24 @@ def deck_for(name: str, config: Config) -> tuple[str, str]:
     return f"{config.parent_deck}::{leaf}", slugify(leaf)
 
 
+def _repeats_across_parts(members: list[ParsedFile]) -> list[Diagnostic]:
+    """An error at each question that repeats one of another part of its topic word for
+    word (one file's own repeats: parse.py): one deck would hold the same card twice."""
+    if len(members) < 2:
+        return []
+    seen: dict[tuple[str, tuple[str, ...]], tuple[ParsedFile, int, int]] = {}
+    problems = []
+    for member in members:
+        for question in member.questions:
+            first = seen.setdefault(repeat_key(question), (member, question.number,
+                                                           question.line))
+            if first[0] is not member:
+                problems.append(error(member.path, question.line, (
+                    f"Question {question.number} repeats Question {first[1]} of "
+                    f"{first[0].path} (line {first[2]}) word for word; delete one")))
+    return problems
+
+
 def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
                  ) -> tuple[tuple[Topic, ...], tuple[Diagnostic, ...]]:
     """Group ``files`` by cleaned topic name; report clashes of parts and file names."""
@@ -133,6 +152,7 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
             continue
         deck_name, slug = deck_for(name, config)
         topics.append(Topic(name=name, deck_name=deck_name, slug=slug, files=tuple(members)))
+        problems += _repeats_across_parts(members)
 
     for section, table in (("deck_names", config.deck_names), ("shuffle", config.shuffle)):
         for key in sorted(set(table) - set(by_name)):
