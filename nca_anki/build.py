@@ -42,7 +42,7 @@ from nca_anki.publishing.sink import Sink
 from nca_anki.publishing.transaction import abandon, commit, hold, pending, recover
 from nca_anki.publishing.versions import RETIRED_TAG, DeckVersion, description, updated_tag
 from nca_anki.reading.lint import position_cluster
-from nca_anki.reading.topics import deck_for, slugify
+from nca_anki.reading.topics import deck_for, repeats_across_parts, slugify
 from nca_anki.records import (Assignment, DeckSpec, Disposition, IdentifiedNote, Lock, LockEntry,
                               NoteStatus, NoteType, PackagedNote, Plan, RenderedNote, Topic,
                               prompt_id)
@@ -277,7 +277,9 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
         rendered, render_problems = _render_notes(renderer, inputs, reusable, workers,
                                                   progress)
     problems = [*inputs.problems, *cache_problems, *render_problems,
-                *([unusable] if unusable is not None else [])]
+                *([unusable] if unusable is not None else []),
+                *(d for t in inputs.topics if t.name not in reusable
+                  for d in repeats_across_parts(t.files))]
     plan = _plan(inputs, rendered, problems, reusable)
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None:
         nothing = Assignment(notes=(), note_type_mod=0, lock=Lock(), removed=())

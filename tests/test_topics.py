@@ -13,7 +13,7 @@ from nca_anki.reading.config import Config
 from nca_anki.diagnostics import error, warning
 from nca_anki.reading.parse import parse
 from nca_anki.records import Choice, ParsedFile, Question, Topic
-from nca_anki.reading.topics import clean_topic_name, group_topics, slugify
+from nca_anki.reading.topics import repeats_across_parts, clean_topic_name, group_topics, slugify
 
 CONFIG_PATH = "source/nca-anki.toml"
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -160,10 +160,12 @@ def test_duplicate_part_via_parse() -> None:
     one = parse(text.format(part=2), "src/one.txt").file
     two = parse(text.format(part=2), "src/two.txt").file
     _, problems = group_topics((one, two), config(), CONFIG_PATH)
-    # A file copied whole: both are true.
     assert [str(p) for p in problems] == [
         "src/two.txt:1: error: part 2 of topic 'Deep Learning' is also in src/one.txt; "
-        "give each part its own number",
+        "give each part its own number"]
+    # A file copied whole repeats every question of the other (the build asks this of
+    # the topics it builds).
+    assert [str(p) for p in repeats_across_parts((one, two))] == [
         "src/two.txt:2: error: Question 1 repeats Question 1 of src/one.txt (line 2) word "
         "for word; delete one"]
 

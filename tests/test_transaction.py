@@ -263,11 +263,7 @@ def test_a_damaged_journal_is_an_error_that_touches_nothing(scenarios, tmp_path,
 def test_a_build_during_watch_leaves_what_one_build_leaves(scenarios, tmp_path, monkeypatch,
                                                            capsys):
     """An author's build in a second terminal while --watch rebuilds the same save."""
-    import queue
-    import subprocess
-    import sys
-
-    from conftest import REPO
+    from watch_process import WatchProcess
 
     before, epoch, reference = scenarios["edit"]
     case = tmp_path / "watched"
@@ -277,38 +273,15 @@ def test_a_build_during_watch_leaves_what_one_build_leaves(scenarios, tmp_path, 
     shutil.copy(scenarios["first"][0] / "source" / AI, case / "source" / AI)
     env = {**os.environ, "SOURCE_DATE_EPOCH": epoch}
     env.pop("NCA_ANKI_CACHE_DIR", None)
-    child = subprocess.Popen([sys.executable, str(REPO / "build_decks.py"), "--watch"],
-                             cwd=case, env=env, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, text=True, encoding="utf-8")
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in child.stderr or ()],
-                     daemon=True).start()
-    seen: list[str] = []
-
-    def wait_for(text: str) -> None:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                line = lines.get(timeout=1)
-            except queue.Empty:
-                assert child.poll() is None, "".join(seen)
-                continue
-            seen.append(line)
-            if text in line:
-                return
-        pytest.fail(f"no {text!r} within 120 s:\n{''.join(seen)}")
-
-    try:
-        wait_for("watching source and templates")
+    with WatchProcess(case, env) as watching:
+        watching.wait_for("watching source and templates")
         # A save the watch sees, and at once the author's own build of it.
         (case / "source" / AI).write_bytes(edited)
         monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
         assert _run(case) == 0
-        wait_for("rebuilding")
-        wait_for("watching source and templates")
-    finally:
-        child.terminate()
-        child.wait(timeout=120)
-    assert child.returncode == 0, "".join(seen)
+        watching.wait_for("rebuilding")
+        watching.wait_for("watching source and templates")
+        status, _, err = watching.stop(signal.SIGTERM)
+    assert status == 0, err
     assert _published(case) == reference
     assert not _leftovers(case)

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import os
-import queue
 import signal
-import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from watch_process import WatchProcess
 import nca_anki.cli as cli_module
 import nca_anki.watch as watch
 
@@ -151,57 +148,18 @@ def test_watch_cannot_be_combined_with_a_command_that_writes_nothing(project, cl
     assert not (project / "dist").exists()
 
 
-def _default_sigint() -> None:
-    # A test run started in the background of a shell ignores SIGINT, and a child inherits
-    # that; an author's terminal delivers it. The child gets the terminal's disposition.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_watch_from_the_command_line_rebuilds_and_ends_quietly(project, stop):
     """As an author runs it: a real process, a real save, a real Ctrl-C (SIGINT), or the
     SIGTERM a service manager or `timeout` sends."""
     env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
-    child = subprocess.Popen([sys.executable, str(REPO / "build_decks.py"), "--watch"],
-                             cwd=project, env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                             preexec_fn=_default_sigint)
-    lines: queue.Queue[str] = queue.Queue()
-    reader = threading.Thread(target=lambda: [lines.put(line) for line in child.stderr or ()],
-                              daemon=True)
-    reader.start()
-    seen: list[str] = []
-
-    def wait_for(text: str) -> None:
-        deadline = time.monotonic() + 120  # a loaded CI machine: generous, never a guess
-        while time.monotonic() < deadline:
-            try:
-                line = lines.get(timeout=1)
-            except queue.Empty:
-                assert child.poll() is None, "".join(seen)
-                continue
-            seen.append(line)
-            if text in line:
-                return
-        pytest.fail(f"no {text!r} within 120 s:\n{''.join(seen)}")
-
-    try:
-        wait_for("watching source and templates")
+    with WatchProcess(project, env) as watching:
+        watching.wait_for("watching source and templates")
         _replace(project / "source" / AI, CLIPPING, "Which problem does gradient clipping solve")
-        wait_for(f"changed: source/{AI}; rebuilding")
-        wait_for("watching source and templates")
-        child.send_signal(stop)
-        out = child.stdout.read() if child.stdout else ""
-        child.wait(timeout=120)
-        reader.join(timeout=120)  # it ends when the process's stderr closes
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    while not lines.empty():
-        seen.append(lines.get())
-    err = "".join(seen)
-    assert child.returncode == 0, err
+        watching.wait_for(f"changed: source/{AI}; rebuilding")
+        watching.wait_for("watching source and templates")
+        status, out, err = watching.stop(stop)
+    assert status == 0, err
     assert err.endswith("stopped watching\n") and "Traceback" not in err
     assert out.count(f"-> dist/{AI_DECK} written") == 2  # the first build, then the edit's
 
@@ -255,49 +213,15 @@ _MOMENTS = [("; rebuilding", 1.0), ("watching source", 0.0), ("watching source",
 def test_a_stop_at_any_moment_ends_the_watch_with_status_0_and_no_traceback(
         project, stop, after, delay):
     env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
-    child = subprocess.Popen([sys.executable, str(REPO / "build_decks.py"), "--watch"],
-                             cwd=project, env=env, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                             preexec_fn=_default_sigint)
-    lines: queue.Queue[str] = queue.Queue()
-    reader = threading.Thread(target=lambda: [lines.put(line) for line in child.stderr or ()],
-                              daemon=True)
-    reader.start()
-    seen: list[str] = []
-
-    def wait_for(text: str) -> None:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                line = lines.get(timeout=1)
-            except queue.Empty:
-                assert child.poll() is None, "".join(seen)
-                continue
-            seen.append(line)
-            if text in line:
-                return
-        pytest.fail(f"no {text!r} within 120 s:\n{''.join(seen)}")
-
-    try:
-        if after is not None:
-            wait_for("watching source")
-            if after == "; rebuilding":
-                _replace(project / "source" / AI, CLIPPING,
-                         "Which problem does gradient clipping solve")
-                wait_for(after)
+    with WatchProcess(project, env) as watching:
+        watching.wait_for("watching source")
+        if after == "; rebuilding":
+            _replace(project / "source" / AI, CLIPPING,
+                     "Which problem does gradient clipping solve")
+            watching.wait_for(after)
         time.sleep(delay)
-        child.send_signal(stop)
-        child.wait(timeout=120)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    reader.join(timeout=120)  # it ends when the process's stderr closes
-    while not lines.empty():
-        seen.append(lines.get())
-    err = "".join(seen)
-    assert child.returncode == 0, err
+        status, _, err = watching.stop(stop)
+    assert status == 0, err
     assert "Traceback" not in err and err.endswith("stopped watching\n"), err
-    # Whatever the moment, what is published is one build's (transaction.py).
-    assert not [p.name for p in (project / "dist").iterdir() if p.name.startswith(".")] \
-        if (project / "dist").is_dir() else True
+    # Whatever the moment, nothing half-published is left (transaction.py).
+    assert not [p.name for p in (project / "dist").iterdir() if p.name.startswith(".")]

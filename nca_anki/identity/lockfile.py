@@ -18,6 +18,14 @@ lines for one GUID (the newer wins), two note-type lines (the newer wins), marke
 each with a warning. The question texts that similarity matching needs come from the
 published decks (recover.py), not from here.
 
+Every line read is checked: a question line needs a GUID of the form this tool gives
+(``nca-`` and 16 hex digits) and well-formed fields, else it is damage that the published
+decks fill in. Topic and file keys are 6 hex digits, longer for names whose 6 digits
+another name shares (``keys``), so two names never share a key however many there are.
+A lock read with one key for two names (written by an older version, or merged) has
+those question lines ignored, not guessed. A build's time well before the lock's newest
+time is an error (``future_mods``).
+
 The previous format, ``nca-anki.lock.json`` (format 1, full texts), is read for migration.
 """
 

@@ -29,6 +29,7 @@ Nothing that merely looks like text is put on a card when it is really structure
 from __future__ import annotations
 
 import enum
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -172,6 +173,8 @@ class _Parser:
         self.damaged_separator: str | None = None
         self.lookalikes: set[int] = set()  # lookalike_choices, per body
         self.inner_footer: dict[int, bool] = {}  # footers_inside, per body
+        self._headers: tuple[int, dict[int, _Header]] | None = None  # headers()
+        self._prompts: set[str] | None = None
 
     def error(self, line: int, message: str) -> None:
         self.diagnostics.append(error(self.path, line, message))
@@ -270,10 +273,20 @@ class _Parser:
                            prompt_text=prompt)
         return None
 
+    def headers(self, start: int) -> dict[int, _Header]:
+        """The readable question headers from ``start`` on, by line index (worked out once
+        a file: the footer checks ask for them)."""
+        if self._headers is None or self._headers[0] != start:
+            found = {i: h for i in range(start, len(self.lines))
+                     if (h := _header(_unhide(self.lines[i])[0])) and h.readable}
+            self._headers = (start, found)
+        return self._headers[1]
+
     def prompts(self, start: int) -> set[str]:
         """Each question's first prompt line, as written (for recognising a footer)."""
-        return {_norm(header.prompt) for raw in self.lines[start:]
-                if (header := _header(_unhide(raw)[0])) and header.readable}
+        if self._prompts is None:
+            self._prompts = {_norm(h.prompt) for h in self.headers(start).values()}
+        return self._prompts
 
     def is_other_title(self, text: str, key: str, wanted: str) -> bool:
         """Whether ``text`` is a title, though not this file's: the same topic with another
@@ -347,15 +360,20 @@ class _Parser:
         for its title line."""
         if not title:
             return {}
-        wanted = self.title_key(title)
+        headers = self.headers(start)
         prompts = self.prompts(start)
-        filled = [i for i in range(start, end) if self.lines[i].strip()]
+        wanted = self.title_key(title)
         found: dict[int, bool] = {}
-        for k in range(len(filled) - 2):
-            at, prompt_at, after = filled[k], filled[k + 1], filled[k + 2]
-            head = _header(_unhide(self.lines[after])[0])
-            if (self.title_key(_unhide(self.lines[at])[0]) == wanted and head
-                    and _norm(_unhide(self.lines[prompt_at])[0]) in prompts):
+        for index in headers:
+            if index >= end:
+                continue
+            before = list(itertools.islice(
+                (i for i in range(index - 1, start - 1, -1) if self.lines[i].strip()), 2))
+            if len(before) < 2:
+                continue
+            prompt_at, at = before  # the two filled lines above the header, nearest first
+            if (_norm(_unhide(self.lines[prompt_at])[0]) in prompts
+                    and self.title_key(_unhide(self.lines[at])[0]) == wanted):
                 found.update({at + 1: True, prompt_at + 1: False})
         return found
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from collections.abc import Sequence
+
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.reading.config import Config, deck_name_problem
 from nca_anki.reading.parse import repeat_key
@@ -103,9 +105,11 @@ def deck_for(name: str, config: Config) -> tuple[str, str]:
     return f"{config.parent_deck}::{leaf}", slugify(leaf)
 
 
-def _repeats_across_parts(members: list[ParsedFile]) -> list[Diagnostic]:
+def repeats_across_parts(members: Sequence[ParsedFile]) -> list[Diagnostic]:
     """An error at each question that repeats one of another part of its topic word for
-    word (one file's own repeats: parse.py): one deck would hold the same card twice."""
+    word (one file's own repeats: parse.py): one deck would hold the same card twice.
+    The build asks only of topics it builds: it reads every question of the topic (a
+    reused topic's files were checked by the build it reuses)."""
     if len(members) < 2:
         return []
     seen: dict[tuple[str, tuple[str, ...]], tuple[ParsedFile, int, int]] = {}
@@ -152,7 +156,6 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
             continue
         deck_name, slug = deck_for(name, config)
         topics.append(Topic(name=name, deck_name=deck_name, slug=slug, files=tuple(members)))
-        problems += _repeats_across_parts(members)
 
     for section, table in (("deck_names", config.deck_names), ("shuffle", config.shuffle)):
         for key in sorted(set(table) - set(by_name)):
