@@ -25,8 +25,8 @@ from nca_anki.caching.state import (Cache, code_digest, dump_cache, folder_diges
 from nca_anki.cards.render import Renderer
 from nca_anki.cards.shuffle import plan
 from nca_anki.diagnostics import Diagnostic
-from nca_anki.files import (CACHE_FOLDERS, CACHE_TAG_NAME, DECKS_NAME, LOCK_NAME, OLD_LOCK_NAME, PIECES_NAME, file_sha256,
-                            is_bundle)
+from nca_anki.files import (CACHE_FOLDERS, CACHE_TAG_NAME, DECKS_NAME, LOCK_NAME, OLD_LOCK_NAME,
+                            PIECES_NAME, file_sha256, is_bundle)
 from nca_anki.identity.assign import assign, by_topic, note_hashes
 from nca_anki.identity.lockfile import changed_topics, dump_lock
 from nca_anki.identity.recover import published_texts
@@ -282,9 +282,7 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
                   for d in repeats_across_parts(t.files))]
     plan = _plan(inputs, rendered, problems, reusable)
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None:
-        nothing = Assignment(notes=(), note_type_mod=0, lock=Lock(), removed=())
-        return BuildReport(topics=_results(plan, nothing, {}, options.out),
-                           diagnostics=diag.sort_diagnostics(problems))
+        return _nothing_built(plan, problems, options.out)
 
     # What the index read from each deck, by its SHA-256; --check and --verify read every
     # deck in full (what CI trusts) and write no cache.
@@ -297,12 +295,9 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
     published, unusable_decks = published_decks(options.out, plan.topics_to(Disposition.BUILD),
                                                 inputs.lock, deck_cache)
     if unusable_decks:
-        frozen = replace(plan, dispositions=dict.fromkeys(plan.dispositions,
-                                                          Disposition.FREEZE))
-        nothing = Assignment(notes=(), note_type_mod=0, lock=Lock(), removed=())
-        return BuildReport(topics=_results(frozen, nothing, {}, options.out),
-                           diagnostics=diag.sort_diagnostics([*problems,
-                                                              *unusable_decks.values()]))
+        return _nothing_built(replace(plan, dispositions=dict.fromkeys(
+            plan.dispositions, Disposition.FREEZE)), [*problems, *unusable_decks.values()],
+            options.out)
     # Lint warnings never fail a topic, and a topic that fails is not linted: its errors
     # come first.
     problems += [d for topic in inputs.topics if plan.dispositions[topic.name]
@@ -519,6 +514,14 @@ def _remember(options: BuildOptions, inputs: Inputs, cache: Cache, keys: _Keys,
     except WriteError as exc:
         return [diag.warning(exc.path.as_posix(), 0, f"build cache not saved: {exc.reason}")]
     return []
+
+
+def _nothing_built(plan: Plan, problems: list[Diagnostic], out: Path) -> BuildReport:
+    """The report of a build that stops before it identifies anything: every topic as the
+    plan has it, nothing written."""
+    nothing = Assignment(notes=(), note_type_mod=0, lock=Lock(), removed=())
+    return BuildReport(topics=_results(plan, nothing, {}, out),
+                       diagnostics=diag.sort_diagnostics(problems))
 
 
 def _results(plan: Plan, assignment: Assignment, statuses: dict[str, FileStatus], out: Path

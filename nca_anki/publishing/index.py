@@ -115,9 +115,9 @@ def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: DeflateCache | Non
     count = sum(d.questions for d in decks)
     version = _latest(decks)
     description = (f"<p>All {len(decks)} topics, {count} multiple-choice questions, as "
-                   f"subdecks. <b>Version {html.escape(version)}</b>.</p><p>Each subdeck's description "
-                   f"says what its version changed. Importing this file and any "
-                   f"single-topic file gives no duplicates.</p>")
+                   f"subdecks. <b>Version {html.escape(version)}</b>.</p><p>Each subdeck's "
+                   f"description says what its version changed. Importing this file and "
+                   f"any single-topic file gives no duplicates.</p>")
     # Ids from the oldest note's time, each deck in a range of its own (package.py).
     mods = [mod for d in decks for _, mod, _ in d.notes]
     return merge_packages([d.collection for d in decks], parent, description,

@@ -53,6 +53,7 @@ _CHOICE_RE = re.compile(r"^-(?:\s+|$)(?P<text>.*)$")  # "-1 is odd" is not a cho
 # bullet, a dash with no space before a word, a letter ("A)", "b."). Read as a choice only
 # next to real choices (parse_body), so a Markdown list in a prompt stays the prompt's.
 _LOOKALIKE_RE = re.compile(r"^(?P<mark>[–—•*+]\s+|-(?=[^\W\d_])|[A-Ja-j][).]\s+)(?P<text>\S.*)$")
+_LOOKALIKE_START_RE = re.compile(r"^[ \t]*(?:[–—•*+]\s|-[^\W\d_]|[A-Ja-j][).]\s)", re.MULTILINE)
 # Git's conflict markers: a merge left both sides of a conflict in the file.
 _CONFLICT_RE = re.compile(r"^(<{7}|>{7})(?: |$)|^\|{7}(?: |$)")
 _CONFLICT_MIDDLE_RE = re.compile(r"^={7}$")
@@ -274,18 +275,19 @@ class _Parser:
         return None
 
     def headers(self, start: int) -> dict[int, _Header]:
-        """The readable question headers from ``start`` on, by line index (worked out once
-        a file: the footer checks ask for them)."""
+        """Every line from ``start`` on that ``_header`` reads as a header (mistyped ones
+        too), by line index: worked out once a file, for the body and the footer checks."""
         if self._headers is None or self._headers[0] != start:
             found = {i: h for i in range(start, len(self.lines))
-                     if (h := _header(_unhide(self.lines[i])[0])) and h.readable}
+                     if (h := _header(_unhide(self.lines[i])[0]))}
             self._headers = (start, found)
         return self._headers[1]
 
     def prompts(self, start: int) -> set[str]:
         """Each question's first prompt line, as written (for recognising a footer)."""
         if self._prompts is None:
-            self._prompts = {_norm(h.prompt) for h in self.headers(start).values()}
+            self._prompts = {_norm(h.prompt) for h in self.headers(start).values()
+                             if h.readable}
         return self._prompts
 
     def is_other_title(self, text: str, key: str, wanted: str) -> bool:
@@ -341,6 +343,8 @@ class _Parser:
         """Line numbers of lines written like a choice in another way (_LOOKALIKE_RE) that
         sit among choices: the next non-blank line is a choice, or one such line."""
         found: set[int] = set()
+        if not _LOOKALIKE_START_RE.search("\n".join(self.lines[start:end])):
+            return found  # the common case: nothing written like that at all
         next_is_choice = False
         for index in range(end - 1, start - 1, -1):
             line = self.lines[index].strip()
@@ -364,8 +368,8 @@ class _Parser:
         prompts = self.prompts(start)
         wanted = self.title_key(title)
         found: dict[int, bool] = {}
-        for index in headers:
-            if index >= end:
+        for index, header in headers.items():
+            if index >= end or not header.readable:
                 continue
             before = list(itertools.islice(
                 (i for i in range(index - 1, start - 1, -1) if self.lines[i].strip()), 2))
@@ -381,9 +385,10 @@ class _Parser:
         draft: _Draft | None = None
         self.lookalikes = self.lookalike_choices(start, end)
         self.inner_footer = self.footers_inside(title, start, end)
+        headers = self.headers(start)
         for number, raw in enumerate(self.lines[start:end], start=start + 1):
             line, hidden = _unhide(raw)
-            header = _header(line)
+            header = headers.get(number - 1)
             if header and header.readable:
                 if hidden:
                     self.warn(number, _invisible(
@@ -515,8 +520,8 @@ class _Parser:
             self.error(marked[1].line, f"Question {draft.number} marks {len(marked)} choices "
                        f"'(Correct answer)' (lines {lines}); mark exactly one")
             ok = False
-        texts = [_norm(c.text).casefold() for c in draft.choices]
         exact = [_norm(c.text) for c in draft.choices]
+        texts = [text.casefold() for text in exact]
         for i, text in enumerate(texts):
             if exact[i] and exact[i] in exact[:i]:
                 first = draft.choices[exact.index(exact[i])]
@@ -565,8 +570,8 @@ class _Parser:
 
 def repeat_key(question: Question) -> tuple[str, tuple[str, ...]]:
     """What two questions share when one repeats the other word for word: the prompt and
-    the set of choices, spacing aside."""
-    return _norm(question.prompt), tuple(sorted(_norm(c.text) for c in question.choices))
+    the set of choices (as parsed: without the spaces around them)."""
+    return question.prompt, tuple(sorted(c.text for c in question.choices))
 
 
 def parse(text: str, path: str) -> ParseResult:
