@@ -39,7 +39,7 @@ from nca_anki.publishing.output import WriteError, inside, sweep, write_cache
 from nca_anki.publishing.package import build_package
 from nca_anki.publishing.published import DeckFacts
 from nca_anki.publishing.sink import Sink
-from nca_anki.publishing.transaction import abandon, commit, hold, pending, recover
+from nca_anki.publishing.transaction import abandon, commit, hold, pending, recover, settle
 from nca_anki.publishing.versions import RETIRED_TAG, DeckVersion, description, updated_tag
 from nca_anki.reading.lint import position_cluster
 from nca_anki.reading.topics import deck_for, repeats_across_parts, slugify
@@ -243,9 +243,9 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
             return BuildReport(topics=(), diagnostics=diag.sort_diagnostics(recovered))
         try:
             report = _build(options, progress, folders)
-        except BaseException:  # a bug, or Ctrl-C: what was staged is not published
+        except BaseException:  # a bug, or Ctrl-C: published whole, or not at all
             if not options.check:
-                abandon(folders)
+                settle(folders)
             raise
     if recovered:
         report = replace(report, diagnostics=diag.sort_diagnostics(

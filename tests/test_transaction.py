@@ -285,3 +285,37 @@ def test_a_build_during_watch_leaves_what_one_build_leaves(scenarios, tmp_path, 
     assert status == 0, err
     assert _published(case) == reference
     assert not _leftovers(case)
+
+
+def test_a_ctrl_c_at_any_write_publishes_all_or_nothing_and_leaves_nothing_behind(
+        scenarios, tmp_path, monkeypatch, capsys):
+    # Ctrl-C (or the SIGTERM --watch turns into one) in the middle of publishing: once
+    # the journal is written the commit is finished there and then, before it nothing
+    # staged is kept (transaction.settle).
+    before, epoch, reference = scenarios["edit"]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    real = os.replace
+    outcomes = set()
+    for at in range(1, 200):
+        case = tmp_path / f"ctrl-c-{at}"
+        shutil.copytree(before, case)
+        original = _published(case)
+        calls = [0]
+
+        def interrupted(*args, **kwargs):
+            calls[0] += 1
+            if calls[0] == at:
+                raise KeyboardInterrupt
+            return real(*args, **kwargs)
+        monkeypatch.setattr(os, "replace", interrupted)
+        status = _run(case)
+        monkeypatch.setattr(os, "replace", real)
+        capsys.readouterr()
+        if status == 0:
+            break  # past the last write
+        assert status == 130
+        assert _published(case) in (original, reference), at
+        outcomes.add("published" if _published(case) == reference else "not published")
+        assert not _leftovers(case), at
+        shutil.rmtree(case)
+    assert outcomes == {"published", "not published"}

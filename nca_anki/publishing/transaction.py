@@ -156,6 +156,19 @@ def _sync_folder(folder: Path) -> None:
             os.close(fd)
 
 
+def settle(folders: Mapping[str, Path]) -> None:
+    """After a build stopped part way (Ctrl-C, a bug): once its journal is written it has
+    published, so the commit is finished; before, what it staged is deleted. Never
+    raises: what cannot be settled now, the next build's ``recover`` settles."""
+    try:
+        if (folders["out"] / JOURNAL_NAME).exists():
+            recover(folders)
+        else:
+            abandon(folders)
+    except Exception:  # noqa: BLE001 - the next build's recover says what is wrong
+        pass
+
+
 def pending(out: Path) -> Diagnostic | None:
     """An error if an interrupted build's commit is still to be finished in ``out``."""
     journal = out / JOURNAL_NAME
