@@ -119,6 +119,15 @@ def scenarios(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys):
     return made
 
 
+def _case(scenario, case: Path, monkeypatch) -> tuple[Path, Path, dict[str, bytes]]:
+    """A copy of the scenario's state before its build at ``case``, on its clock: (the
+    copy, the state, the reference)."""
+    before, epoch, reference = scenario
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    shutil.copytree(before, case)
+    return case, before, reference
+
+
 def _check_recovers(case: Path, reference: dict[str, bytes], killed: bool, capsys) -> None:
     capsys.readouterr()
     if killed:
@@ -169,10 +178,8 @@ def test_a_build_killed_at_random_moments_is_finished_or_undone_by_the_next(
 
 
 def test_two_builds_at_once_leave_what_one_leaves(scenarios, tmp_path, monkeypatch, capsys):
-    before, epoch, reference = scenarios["edit"]
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
-    case = tmp_path / "together"
-    shutil.copytree(before, case)
+    case, before, reference = _case(scenarios["edit"], tmp_path / "together",
+                                  monkeypatch)
     pids = []
     for _ in range(2):
         pid = os.fork()
@@ -191,10 +198,8 @@ def test_two_builds_at_once_leave_what_one_leaves(scenarios, tmp_path, monkeypat
 
 def test_a_second_build_waits_for_the_first_and_says_so(scenarios, tmp_path, monkeypatch,
                                                         capsys):
-    before, epoch, reference = scenarios["edit"]
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
-    case = tmp_path / "waiting"
-    shutil.copytree(before, case)
+    case, before, reference = _case(scenarios["edit"], tmp_path / "waiting",
+                                  monkeypatch)
     folders = [case / "source", case / "dist"]
     release = threading.Event()
 
@@ -220,10 +225,8 @@ def test_a_second_build_waits_for_the_first_and_says_so(scenarios, tmp_path, mon
 
 def test_an_interrupted_commit_fails_check_until_a_build_finishes_it(scenarios, tmp_path,
                                                                     monkeypatch, capsys):
-    before, epoch, reference = scenarios["edit"]
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
-    case = tmp_path / "journal"
-    shutil.copytree(before, case)
+    case, before, reference = _case(scenarios["edit"], tmp_path / "journal",
+                                  monkeypatch)
     at = 1  # the first rename after the journal: find it by killing later and later
     while not (_killed_build(case, at=at) and (case / "dist" / JOURNAL_NAME).exists()):
         shutil.rmtree(case)
@@ -242,10 +245,8 @@ def test_an_interrupted_commit_fails_check_until_a_build_finishes_it(scenarios, 
 
 def test_a_damaged_journal_is_an_error_that_touches_nothing(scenarios, tmp_path, monkeypatch,
                                                            capsys):
-    before, epoch, _ = scenarios["edit"]
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
-    case = tmp_path / "damaged"
-    shutil.copytree(before, case)
+    case, before, _ = _case(scenarios["edit"], tmp_path / "damaged",
+                                  monkeypatch)
     outside = tmp_path / "precious.md"
     outside.write_text("mine")
     (case / "dist" / JOURNAL_NAME).write_text(
