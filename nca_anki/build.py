@@ -35,7 +35,7 @@ from nca_anki.parallel import run_tasks, worker_count
 from nca_anki.publishing.changes import (deck_versions, previous_versions, published_decks,
                                          retired_notes)
 from nca_anki.publishing.index import bundle_name, deck_facts, write_index
-from nca_anki.publishing.output import WriteError, inside, sweep, write_cache
+from nca_anki.publishing.output import WriteError, inside, write_cache
 from nca_anki.publishing.package import build_package
 from nca_anki.publishing.published import DeckFacts
 from nca_anki.publishing.sink import Sink
@@ -416,8 +416,8 @@ def _publish(options: BuildOptions, decks: _Decks, lock_text: str, sink: Sink, w
     without the lock it can be rebuilt from (they are published together, _commit)."""
     if sink.compare_only:  # the lock is compared by the report (changed_topics)
         return _write_decks(decks, options.out, sink, workers, progress), []
-    # What killed builds of older versions left, and the caches they kept among the decks.
-    sweep(options.source, options.out, LOCK_NAME)
+    # The caches older versions kept among the decks. (What killed builds left was settled
+    # before anything was read: transaction.recover.)
     remove_old_caches(options.out)
     if options.cache is not None:
         sweep_cache(options.cache)

@@ -320,3 +320,17 @@ def test_a_ctrl_c_at_any_write_publishes_all_or_nothing_and_leaves_nothing_behin
         assert not _leftovers(case), at
         shutil.rmtree(case)
     assert outcomes == {"published", "not published"}
+
+
+def test_the_no_op_answer_is_not_given_over_a_killed_builds_files(project, cli):
+    # A build killed before its journal leaves staged files while the published state is
+    # the last build's: the no-op replay would answer and leave them in dist/ (to be
+    # committed); it runs the build, which deletes them.
+    assert cli().status == 0
+    assert cli().status == 0  # recorded: the next identical run is answered at once
+    (project / "dist" / ".ai-deep-learning-frameworks.apkg.staged").write_bytes(b"half")
+    (project / "source" / ".nca-anki.lock.abcd1234.tmp").write_bytes(b"half")
+    run = cli()
+    assert run.status == 0
+    assert not [p.name for folder in ("dist", "source")
+                for p in (project / folder).iterdir() if p.name.startswith(".")]

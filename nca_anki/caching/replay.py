@@ -25,7 +25,7 @@ from nca_anki.caching.state import (Cache, Replay, code_digest, folder_digest, l
                                     state_path, sweep_cache)
 from nca_anki.files import (CONFIG_NAME, INDEX_FILES, LOCK_NAME, OLD_LOCK_NAME, file_sha256,
                             question_files)
-from nca_anki.publishing.output import sweep
+from nca_anki.publishing.transaction import interrupted
 from nca_anki.report import BuildOptions, BuildReport, FileStatus, TopicResult
 
 _FORMAT = "nca-anki-state-1"
@@ -69,10 +69,10 @@ def replay(options: BuildOptions) -> BuildReport | None:
     cache, problems = load_cache(state_path(options.cache, options.source, options.templates,
                                             options.out))
     recorded = cache.replay
-    if problems or recorded is None or fingerprint(options) != recorded.state:
-        return None
+    if problems or recorded is None or fingerprint(options) != recorded.state \
+            or interrupted({"source": options.source, "out": options.out}):
+        return None  # changed, or a killed build's files to settle: the build does that
     if not options.check:  # as the build would
-        sweep(options.source, options.out, LOCK_NAME)
         sweep_cache(options.cache)
     status = FileStatus.UNCHANGED  # with --check too: every deck is what the sources build
     return BuildReport(topics=tuple(TopicResult(deck, output, questions, unchanged=questions,

@@ -79,6 +79,13 @@ def write_cache(path: Path, data: bytes) -> bool:
     return write_atomic(path, data, durable=False)
 
 
+def temporary_target(name: str) -> str | None:
+    """The name of the file a temporary file called ``name`` was being written for; None
+    if ``name`` is not one of ours."""
+    found = _TEMP_RE.match(name)
+    return found.group("target") if found else None
+
+
 def remove_stale_temporaries(folder: Path, target_suffix: str, now: float | None = None
                              ) -> list[Path]:
     """Delete temporary files a killed build left in ``folder`` for targets ending in
@@ -90,8 +97,8 @@ def remove_stale_temporaries(folder: Path, target_suffix: str, now: float | None
     except OSError:
         return []
     for path in candidates:
-        found = _TEMP_RE.match(path.name)
-        if not found or not found.group("target").endswith(target_suffix):
+        target = temporary_target(path.name)
+        if target is None or not target.endswith(target_suffix):
             continue
         try:
             if path.is_file() and now - path.stat().st_mtime > STALE_AFTER_SECONDS:
@@ -100,14 +107,6 @@ def remove_stale_temporaries(folder: Path, target_suffix: str, now: float | None
         except OSError:
             pass  # gone already, or not ours to delete: the build goes on
     return removed
-
-
-def sweep(source: Path, out: Path, lock_name: str) -> None:
-    """Remove what a killed build left: temporary files of the lock (in ``source``) and of
-    the decks and index files (in ``out``). (The cache's: cache.sweep_cache.)"""
-    remove_stale_temporaries(source, lock_name)
-    for suffix in (".apkg", ".json", ".md"):
-        remove_stale_temporaries(out, suffix)
 
 
 def inside(folder: Path, path: Path) -> bool:

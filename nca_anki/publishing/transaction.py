@@ -29,7 +29,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from nca_anki.diagnostics import Diagnostic, error, warning
-from nca_anki.publishing.output import WriteError, remove_stale_temporaries, write_atomic
+from nca_anki.publishing.output import (WriteError, remove_stale_temporaries, temporary_target,
+                                        write_atomic)
 
 try:
     import fcntl
@@ -154,6 +155,24 @@ def _sync_folder(folder: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def interrupted(folders: Mapping[str, Path]) -> bool:
+    """True if an interrupted build left anything in ``folders``: a journal, a staged file,
+    or a temporary file of an unfinished write (output.write_atomic's). The no-op replay
+    then runs the build, whose ``recover`` settles it, rather than answer around it."""
+    for key, folder in folders.items():
+        try:
+            names = [p.name for p in folder.iterdir()]
+        except OSError:
+            continue
+        ours = (*_SUFFIXES[key], STAGED_SUFFIX)
+        for name in names:
+            target = temporary_target(name)
+            if name == JOURNAL_NAME or name.startswith(".") and name.endswith(STAGED_SUFFIX) \
+                    or target is not None and target.endswith(ours):
+                return True
+    return False
 
 
 def settle(folders: Mapping[str, Path]) -> None:
