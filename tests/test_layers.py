@@ -1,7 +1,7 @@
 """Each stage loads only its own heavy library: imported alone in a fresh interpreter, a
 module pulls in exactly the third-party libraries its stage owns (HOUSE_STYLE: the parser
-knows no Jinja and no genanki, only the renderer loads jinja2/markdown/nh3, only
-packaging loads genanki)."""
+knows no Jinja and no genanki, only the renderer loads jinja2/nh3 (and Markdown and
+Pygments when a text needs them), only packaging loads genanki)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,11 @@ import pytest
 from conftest import REPO
 
 # The third-party libraries that shape a deck or cost start-up time, by import name.
-HEAVY = ("jinja2", "markdown", "nh3", "markupsafe", "genanki", "ftfy", "tqdm", "anki")
-RENDERING = {"jinja2", "markdown", "nh3", "markupsafe"}
+HEAVY = ("jinja2", "markdown", "markdown_it", "linkify_it", "pygments", "nh3", "markupsafe",
+         "genanki", "ftfy", "tqdm", "anki")
+# markdown_it, linkify_it and pygments load on first use: most fields take a fast path
+# (tests/test_render.py checks the engine is built only when a text needs it).
+RENDERING = {"jinja2", "nh3", "markupsafe"}
 PACKAGING = {"genanki"}
 
 # module -> the heavy libraries importing it may load (and must: the check is real)
@@ -39,6 +42,7 @@ STAGES = {
     "nca_anki.reading.lint": set(),
     # cards
     "nca_anki.cards.shuffle": set(),
+    "nca_anki.cards.markup": {"nh3"},
     "nca_anki.cards.render": RENDERING,
     # identity
     "nca_anki.identity.match": set(),

@@ -43,7 +43,11 @@ if TYPE_CHECKING:
 _FORMAT = "nca-anki-cache-2"
 # Libraries whose version can change a deck's bytes. (Imported by version number only:
 # importing them here would cost the no-op check the time it exists to save.)
-_LIBRARIES = ("genanki", "jinja2", "markdown", "nh3", "ftfy")
+# (import name, distribution name as its .dist-info folder spells it)
+_LIBRARIES = (("genanki", "genanki"), ("jinja2", "jinja2"), ("markdown_it", "markdown_it_py"),
+              ("mdurl", "mdurl"), ("linkify_it", "linkify_it_py"),
+              ("pygments", "pygments"), ("nh3", "nh3"),
+              ("ftfy", "ftfy"))
 
 
 @dataclass(frozen=True)
@@ -78,13 +82,13 @@ def code_digest() -> str:
     """This package's source, the versions of the libraries that shape a deck, and zlib's
     (compressed bytes depend on it): a cache written by other code is never trusted."""
     return _digest([folder_digest(Path(__file__).parent.parent, "*.py"),  # the whole package
-                    *(_installed(name) for name in _LIBRARIES),
+                    *(_installed(name, dist) for name, dist in _LIBRARIES),
                     zlib.ZLIB_RUNTIME_VERSION, sys.version])
 
 
-def _installed(name: str) -> str:
+def _installed(name: str, dist: str) -> str:
     """Which version of library ``name`` is installed, without importing it: the name of
-    its ``name-VERSION.dist-info`` folder (importlib.metadata would cost 60 ms to load),
+    its ``dist-VERSION.dist-info`` folder (importlib.metadata would cost 60 ms to load),
     else the bytes of its top module."""
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.origin:
@@ -93,7 +97,7 @@ def _installed(name: str) -> str:
     folder = origin.parent.parent if origin.name == "__init__.py" else origin.parent
     try:
         infos = sorted(p.name for p in folder.iterdir()
-                       if p.name.lower().startswith(f"{name}-") and p.name.endswith(".dist-info"))
+                       if p.name.lower().startswith(f"{dist}-") and p.name.endswith(".dist-info"))
         if infos:
             return " ".join(infos)
         return f"{name}: {hashlib.sha256(origin.read_bytes()).hexdigest()}"

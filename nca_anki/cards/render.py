@@ -1,225 +1,28 @@
 """Turn questions into note fields (HTML) and the note type's card templates.
 
-The only module that knows Jinja and Markdown. Source text is data: Markdown is rendered
-with raw HTML disabled and the result passes an allow-list sanitiser, so nothing from a
-question file reaches a card as live markup. MathJax delimiters and identifiers such as
-``__init__`` or ``4*8*2`` reach the card as written; an image is an error until cards
-carry media. Templates come from the author's ``templates/`` folder, with autoescaping on
-and undefined variables as errors, and the note type is checked as Anki would check it.
+The only module that knows Jinja. Each text of a question becomes safe HTML in markup.py;
+an image is an error until cards carry media. Templates come from the author's
+``templates/`` folder, with autoescaping on and undefined variables as errors, and the
+note type is checked as Anki would check it.
 """
 
 from __future__ import annotations
 
-import functools
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import NamedTuple
-from xml.etree.ElementTree import Element
 
 import jinja2
 import jinja2.sandbox
-import markdown
-import nh3
-from markdown.inlinepatterns import InlineProcessor
-from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup, escape
 
+from nca_anki.cards.markup import Html, Markdown
 from nca_anki.diagnostics import Diagnostic, clip, error
 from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
                               SPECIAL_FIELDS, Layout, NoteType, Question, RenderedNote, Topic)
 
 _NOTE_TYPE_FILES = ("front.html", "back.html", "style.css")  # choices.html is per note
-_ALLOWED_TAGS = {
-    "p", "br", "strong", "em", "b", "i", "code", "pre", "ul", "ol", "li", "blockquote",
-    "a", "sub", "sup", "hr", "h1", "h2", "h3", "h4", "table", "thead", "tbody", "tr",
-    "th", "td", "del", "span",
-}
-_ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"align"}, "td": {"align"}}
-# One sanitiser for the whole build: building one per call costs more than the cleaning.
-_CLEANER = nh3.Cleaner(tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRIBUTES,
-                       url_schemes={"http", "https", "mailto"})
-
-
-class _Verbatim(InlineProcessor):
-    """Keeps a match as plain text (still HTML-escaped), out of reach of later patterns."""
-
-    def handleMatch(self, m: re.Match[str], data: str) -> tuple[str, int, int]:
-        return m.group("text"), m.start("text"), m.end("text")
-
-
-# MathJax delimiters, \(...\) and \[...\], anywhere in a paragraph. Markdown would read
-# "\(" as an escaped "(" and the math inside as emphasis; Anki's MathJax needs both as
-# written. An even run of backslashes before them is Markdown's (escaped backslashes);
-# a backslash inside the math escapes the next character, so "\\" never closes it.
-# (pymdown-extensions' arithmatex keeps \[...\] only as a paragraph of its own, and makes
-# "\$" an escape everywhere, so it would not do.)
-_MATH_RE = (r"(?<!\\)(?:\\\\)*(?P<text>\\\((?:\\[^)]|[^\\\x02\x03])+?\\\)"
-            r"|\\\[(?:\\[^\]]|[^\\\x02\x03])+?\\\])")
-# A Python "dunder" name. Smart underscores already keep snake_case_name literal, but
-# around a whole word "__init__" would be bold (in every Markdown, pymdown-extensions'
-# betterem included); in this bank it is an identifier. Bold is **word**.
-_DUNDER_RE = r"(?<!\w)(?P<text>__[^\W_](?:\w*[^\W_])?__)(?!\w)"
-
-
-class _ImageFinder(Treeprocessor):
-    """Records each image Markdown made: the sanitiser would drop it without a word."""
-
-    def __init__(self, md: markdown.Markdown) -> None:
-        super().__init__(md)
-        self.found: tuple[str, ...] = ()
-
-    def run(self, root: Element) -> None:
-        self.found = tuple(f"![{img.get('alt', '')}]({img.get('src', '')})"
-                           for img in root.iter("img"))
-
-
-@dataclass(frozen=True)
-class _Html:
-    html: str
-    images: tuple[str, ...]  # each image in the source text, as ![alt](src)
-
-
-# Text with none of Markdown's syntax (most prompts, choices and explanations) renders as
-# its paragraphs and nothing else, so it skips Markdown and the sanitiser: the same HTML
-# (tests/test_render.py compares both paths), in a fraction of the time. Anything that
-# might be markup - a special character, a line that could start a list, heading, quote,
-# table or code block, a hard line break - takes the full path.
-_SPECIAL_RE = re.compile(r"[\\`*_\[\]<>&#|~!{}\t\r\f\v\x00-\x08\x0b\x0e-\x1f\x7f]")
-_LINE_START_RE = re.compile(r"[-+=>:]|\d+[.)]")  # at a line's start: list, quote, heading...
-
-
-def _maybe_markup(text: str) -> bool:
-    """True if ``text`` could hold any Markdown syntax. (One pattern with the line tests as
-    multiline alternatives took three times as long.)"""
-    if _SPECIAL_RE.search(text):
-        return True
-    return any(line[:1] == " " or line[-1:] == " " or _LINE_START_RE.match(line)
-               for line in text.split("\n"))
-
-
-_PARAGRAPH_BREAK_RE = re.compile(r"\n(?:[ ]*\n)+")
-
-
-def _is_plain(text: str) -> bool:
-    """True if ``text`` (without leading or trailing newlines) has no Markdown syntax."""
-    if not text.isascii() and any(ch.isspace() and ch not in " \n" for ch in text):
-        return False  # unusual whitespace (NBSP, em space...): let Markdown decide
-    return not _maybe_markup(text)
-
-
-def _plain_html(text: str) -> str | None:
-    """The HTML of ``text`` if it has no Markdown syntax at all, else None."""
-    text = text.strip("\n")
-    if not _is_plain(text):
-        return None
-    return "\n".join(f"<p>{paragraph}</p>" for paragraph in _PARAGRAPH_BREAK_RE.split(text)
-                      if paragraph)
-
-
-# The Markdown most fields that have any use: `code`, **bold** or *emphasis* on one line,
-# each span standing alone between spaces (or the line's ends, or punctuation after it),
-# and nothing else of Markdown's. Such a line becomes its HTML directly, without the
-# Markdown pipeline that cost half of all rendering; the same HTML (tests/test_render.py
-# compares it with Markdown and the sanitiser on generated text). Anything else - nested
-# or intra-word marks, a backslash, an underscore, HTML characters - takes the full path.
-_OTHER_SYNTAX_RE = re.compile(r"[\\_\[\]<>&#|~!{}\t\r\f\v\x00-\x08\x0b\x0e-\x1f\x7f\n]")
-_SPAN_RE = re.compile(
-    r"(?:(?<=\s)|^)(?:`(?P<code>[^`\s](?:[^`]*[^`\s])?)`"
-    r"|\*\*(?P<strong>[^*`\s](?:[^*`]*[^*`\s])?)\*\*"
-    r"|\*(?P<em>[^*`\s](?:[^*`]*[^*`\s])?)\*)(?=[\s.,;:?)]|$)")
-_SPAN_TAGS = {"code": "code", "strong": "strong", "em": "em"}
-
-
-def _simple_spans_html(text: str) -> str | None:
-    """The HTML of ``text`` if it is one line whose only Markdown is simple spans (see
-    above), else None."""
-    text = text.strip("\n")
-    if (not text or _OTHER_SYNTAX_RE.search(text) or text[0] == " " or text[-1] == " "
-            or _LINE_START_RE.match(text)
-            or not text.isascii() and any(ch.isspace() and ch != " " for ch in text)):
-        return None
-    parts, at = [], 0
-    for span in _SPAN_RE.finditer(text):
-        parts.append(text[at:span.start()])
-        kind = span.lastgroup or ""
-        parts.append(f"<{_SPAN_TAGS[kind]}>{span.group(kind)}</{_SPAN_TAGS[kind]}>")
-        at = span.end()
-    parts.append(text[at:])
-    if any("*" in part or "`" in part for part in parts[::2]):
-        return None  # a mark outside the spans: emphasis rules this does not follow
-    return f"<p>{''.join(parts)}</p>"
-
-
-# Anki plays "[sound:file]" and speaks "[anki:tts]..." wherever they appear in a card's
-# HTML. In a question's text they are words about Anki, not media: the colon becomes its
-# character reference, which the card shows as ":" and Anki's player does not match.
-# (Every such text contains "[", so it takes the Markdown path above.) docs/anki-import.md,
-# "Media tags in card text".
-_MEDIA_TAG_RE = re.compile(r"\[(sound|anki):", re.IGNORECASE)
-
-
-def _inert_media_tags(html: str) -> str:
-    return _MEDIA_TAG_RE.sub(lambda m: f"[{m.group(1)}&#58;", html) if "[" in html else html
-
-
-class _MarkdownRenderer:
-    def __init__(self) -> None:
-        self._markdown: tuple[markdown.Markdown, _ImageFinder] | None = None
-        # Each distinct text is rendered once per build ("All of the above", "True"...).
-        self.block = functools.lru_cache(maxsize=4096)(self._block)  # type: ignore[method-assign]
-        self._inline_cached = functools.lru_cache(maxsize=4096)(self._inline)
-
-    @property
-    def md(self) -> tuple[markdown.Markdown, _ImageFinder]:
-        """Python-Markdown as configured here, with its image finder. Made on first use:
-        building it compiles Markdown's patterns (0.05 s), and a build whose texts all take
-        the fast paths below never needs it (the benchmark's edited topic does not)."""
-        if self._markdown is None:
-            md = markdown.Markdown(extensions=["sane_lists", "fenced_code", "tables"],
-                                   output_format="html")
-            # Raw HTML in the source is shown as text, never passed through.
-            md.preprocessors.deregister("html_block")
-            md.inlinePatterns.deregister("html")
-            # Math after code spans (code stays code), before backslash escapes; dunder
-            # names before emphasis.
-            md.inlinePatterns.register(_Verbatim(_MATH_RE), "nca_math", 185)
-            md.inlinePatterns.register(_Verbatim(_DUNDER_RE), "nca_dunder", 65)
-            # Intra-word asterisks (4*8*2) stay literal, as underscores do, by
-            # Python-Markdown's own switch (>= 3.11.1); betterem would also change how
-            # ***both*** nests.
-            assert md.delimiters is not None
-            md.delimiters.add("*", "strong,em", smart=True)
-            images = _ImageFinder(md)
-            md.treeprocessors.register(images, "nca_images", 15)  # after "inline"
-            self._markdown = (md, images)
-        return self._markdown
-
-    def _block(self, text: str) -> _Html:
-        plain = _plain_html(text)
-        if plain is None:
-            plain = _simple_spans_html(text)
-        if plain is not None:
-            return _Html(plain, ())
-        md, images = self.md
-        md.reset()
-        html = md.convert(text)
-        return _Html(_inert_media_tags(_CLEANER.clean(html).strip()), images.found)
-
-    def inline(self, text: str) -> _Html:
-        """``text`` as inline HTML: its one paragraph without the ``<p>`` around it."""
-        line = text.strip("\n")
-        if line and "\n" not in line and _is_plain(line):
-            return _Html(line, ())  # _plain_html's one "<p>line</p>", unwrapped as below
-        return self._inline_cached(text)
-
-    def _inline(self, text: str) -> _Html:
-        rendered = self.block(text)
-        html = rendered.html
-        if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
-            return _Html(html[3:-4], rendered.images)
-        return rendered
 
 
 # An Anki template tag runs from "{{" to the first "}}"; Anki trims the braces and spaces
@@ -293,7 +96,7 @@ class Renderer:
             keep_trailing_newline=False,
             auto_reload=False,  # a build reads each template once, not once per note
         )
-        self.markdown = _MarkdownRenderer()
+        self.markdown = Markdown()
         self._templates: dict[str, jinja2.Template] = {}  # each loaded once, for every note
 
     def _where(self, name: str) -> str:
@@ -442,8 +245,8 @@ class _ChoiceView(NamedTuple):
     pinned: bool
 
 
-def _image_errors(question: Question, prompt: _Html, choices: list[_Html],
-                  explanation: _Html) -> tuple[Diagnostic, ...]:
+def _image_errors(question: Question, prompt: Html, choices: list[Html],
+                  explanation: Html) -> tuple[Diagnostic, ...]:
     """An image would reach the card as nothing at all (cards carry no media yet)."""
     if not (prompt.images or explanation.images or any(html.images for html in choices)):
         return ()  # nearly every question: no need to list where each text came from

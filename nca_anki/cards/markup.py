@@ -1,0 +1,371 @@
+"""A question's text (CommonMark with GitHub's extensions) as safe HTML for a card field.
+
+The only module that knows Markdown. Text is rendered by markdown-it-py, which passes the
+whole CommonMark spec (bench/markdown_engines.py measured it against Python-Markdown,
+which passed 61 %), with GitHub's tables, strikethrough and links from bare
+``https://``/``www.`` addresses. Source text is data: raw HTML is shown as the text it
+is, except the four harmless inline tags real banks write (``<br>``, ``<sub>``, ``<sup>``,
+``<kbd>``), and every rendered field passes an allow-list sanitiser. Kept as written, for
+the card and for the reader:
+
+- MathJax delimiters ``\\(...\\)`` and ``\\[...\\]``, anywhere in a paragraph (Anki's MathJax
+  needs them verbatim; Markdown would read ``\\(`` as an escaped parenthesis);
+- identifiers and arithmetic: ``__init__`` and ``4*8*2`` are not bold or emphasis;
+- a fenced code block's tabs; a fence that names its language (```` ```python ````) is
+  highlighted here, at build time, by Pygments: classes the note type's CSS colours, no
+  script on the card.
+
+An image is reported (cards carry no media yet). docs/card.md, "Text on the card".
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import nh3
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_inline import StateInline
+    from markdown_it.token import Token
+
+_ALLOWED_TAGS = {
+    "p", "br", "strong", "em", "b", "i", "code", "pre", "ul", "ol", "li", "blockquote",
+    "a", "sub", "sup", "kbd", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead",
+    "tbody", "tr", "th", "td", "del", "s", "span",
+}
+_ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}}
+_ALIGNMENTS = {"left", "center", "right"}
+
+
+def _code_classes() -> set[str]:
+    """The class names Pygments' HTML formatter gives tokens ("k" keyword, "s2" string...):
+    the only classes a field may carry. Written out, so the sanitiser is built without
+    importing Pygments; tests/test_markup.py checks it against Pygments' own table."""
+    return set(
+        "w err x k kc kd kn kp kr kt n na nb bp nc no nd ni ne nf fm py nl nn nx nt nv vc "
+        "vg vi vm l ld s sa sb sc dl sd s2 se sh si sx sr s1 ss m mb mf mh mi il mo o ow p "
+        "pm c ch cm cp cpf c1 cs g gd ge ges gr gh gi go gp gs gu gt esc".split())
+
+
+# One sanitiser for the whole build: building one per call costs more than the cleaning.
+# Class and alignment values are listed: nothing from a source file can set them.
+_CLEANER = nh3.Cleaner(
+    tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRIBUTES,
+    tag_attribute_values={"span": {"class": _code_classes()},
+                          "th": {"align": _ALIGNMENTS}, "td": {"align": _ALIGNMENTS}},
+    url_schemes={"http", "https", "mailto"})
+
+
+@dataclass(frozen=True)
+class Html:
+    html: str
+    images: tuple[str, ...]  # each image in the source text, as ![alt](src)
+
+
+# MathJax delimiters, \(...\) and \[...\], anywhere in a paragraph, as written. Tried where
+# a backslash starts, before Markdown's escapes: an escaped backslash ("\\") is consumed
+# first, so "\\(" is no math while "\\\(x\)" is; a backslash inside the math escapes the
+# next character, so "\\" never closes it. (mdit-py-plugins' texmath was tried: its
+# bracket mode takes "\[...\]" only as a block of its own lines and wraps math in tags of
+# its own; dollarmath would turn prices and shell variables into math.)
+_MATH_RE = re.compile(r"\\\((?:\\[^)]|[^\\])+?\\\)|\\\[(?:\\[^\]]|[^\\])+?\\\]")
+# A Python "dunder" name: around a whole word "__init__" would be bold; in a question bank
+# it is an identifier. Bold is **word**.
+_DUNDER_RE = re.compile(r"__[^\W_](?:\w*[^\W_])?__(?!\w)")
+# The inline tags a field may carry, without attributes; any other tag stays text.
+_TAG_RE = re.compile(r"<(?:br\s*/?|(sub|sup|kbd))>", re.IGNORECASE)
+_STARS_RE = re.compile(r"\*+")
+
+
+def _math(state: StateInline, silent: bool) -> bool:
+    if not state.src.startswith(("\\(", "\\["), state.pos):
+        return False
+    found = _MATH_RE.match(state.src, state.pos, state.posMax)
+    if not found:
+        return False
+    if not silent:
+        state.push("text", "", 0).content = found.group()
+    state.pos = found.end()
+    return True
+
+
+def _dunder(state: StateInline, silent: bool) -> bool:
+    at = state.pos
+    if not state.src.startswith("__", at) or at and (state.src[at - 1].isalnum()
+                                                      or state.src[at - 1] == "_"):
+        return False
+    found = _DUNDER_RE.match(state.src, at, state.posMax)
+    if not found:
+        return False
+    if not silent:
+        state.push("text", "", 0).content = found.group()
+    state.pos = found.end()
+    return True
+
+
+def _arithmetic(state: StateInline, silent: bool) -> bool:
+    """Asterisks between two letters or digits (4*8*2, a*b) are literal: CommonMark would
+    make "4*8*2" emphasis, and intra-word emphasis is not how question banks use "*"."""
+    at = state.pos
+    if state.src[at] != "*" or not at or not state.src[at - 1].isalnum():
+        return False
+    run = _STARS_RE.match(state.src, at, state.posMax)
+    assert run is not None
+    end = run.end()
+    if end >= state.posMax or not state.src[end].isalnum():
+        return False
+    if not silent:
+        state.push("text", "", 0).content = run.group()
+    state.pos = end
+    return True
+
+
+def _inline_tag(state: StateInline, silent: bool) -> bool:
+    """``<br>`` (also ``<br/>``), and ``<sub>``, ``<sup>`` or ``<kbd>`` with its closing
+    tag later in the same paragraph: kept as that tag, the text between rendered as
+    Markdown. An opening tag never closed stays text."""
+    if state.src[state.pos] != "<":
+        return False
+    tag = _TAG_RE.match(state.src, state.pos, state.posMax)
+    if not tag:
+        return False
+    name = (tag.group(1) or "").lower()
+    if not name:
+        if not silent:
+            state.push("html_inline", "", 0).content = "<br>"
+        state.pos = tag.end()
+        return True
+    close = re.compile(rf"</{name}\s*>", re.IGNORECASE).search(state.src, tag.end(),
+                                                                 state.posMax)
+    if not close:
+        return False
+    if not silent:
+        state.push("html_inline", "", 0).content = f"<{name}>"
+        limit = state.posMax
+        state.pos, state.posMax = tag.end(), close.start()
+        state.md.inline.tokenize(state)
+        state.posMax = limit
+        state.push("html_inline", "", 0).content = f"</{name}>"
+    state.pos = close.end()
+    return True
+
+
+def _cell(_renderer: Any, tokens: Sequence[Token], idx: int, _options: Any, _env: Any) -> str:
+    """A table cell with its column's alignment as ``align`` (markdown-it writes a style
+    attribute, which the sanitiser does not let through)."""
+    token = tokens[idx]
+    style = str(token.attrGet("style") or "")
+    align = style.removeprefix("text-align:")
+    return f'<{token.tag} align="{align}">' if align in _ALIGNMENTS else f"<{token.tag}>"
+
+
+def _lexer(language: str) -> Any:
+    """Pygments' lexer for a fence's language name ("python", "bash", "c++"...), or None."""
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+    try:
+        # tabsize 0: tabs stay tabs; the CSS sets how wide they show.
+        return get_lexer_by_name(language, tabsize=0, stripnl=False, ensurenl=True)
+    except ClassNotFound:
+        return None
+
+
+@functools.lru_cache(maxsize=None)
+def _formatter() -> Any:
+    from pygments.formatters import HtmlFormatter
+    return HtmlFormatter(nowrap=True)
+
+
+def _highlight(code: str, language: str, _attrs: Any) -> str:
+    """A fenced block's code as Pygments' classed spans ("" when the fence names no
+    language Pygments knows: markdown-it then escapes the code itself)."""
+    name = language.strip().split(maxsplit=1)[0].lower() if language.strip() else ""
+    lexer = _cached_lexer(name) if name else None
+    if lexer is None:
+        return ""
+    from pygments import highlight
+    return str(highlight(code, lexer, _formatter()))
+
+
+_cached_lexer = functools.lru_cache(maxsize=256)(_lexer)
+
+
+def _fence(_renderer: Any, tokens: Sequence[Token], idx: int, _options: Any, _env: Any) -> str:
+    """A fenced code block as ``<pre><code>``: highlighted when its language is known, and
+    without the ``language-`` class markdown-it adds (nothing on the card uses it)."""
+    from markdown_it.common.utils import escapeHtml
+    token = tokens[idx]
+    code = _highlight(token.content, token.info, None) or escapeHtml(token.content)
+    return f"<pre><code>{code}</code></pre>\n"
+
+
+def _images(tokens: Sequence[Token]) -> tuple[str, ...]:
+    found = []
+    for token in tokens:
+        for child in token.children or ():
+            if child.type == "image":
+                found.append(f"![{child.content}]({child.attrGet('src') or ''})")
+    return tuple(found)
+
+
+def _links() -> Any:
+    """GitHub's autolinks: an address with its scheme (https://...) or starting "www.".
+    Other addresses without a scheme are not links: "config.py" and "train.sh" are file
+    names, not sites in Paraguay and St Helena (linkify-it's fuzzy links would take them)."""
+    from linkify_it import LinkifyIt
+
+    class Links(LinkifyIt):  # type: ignore[misc]
+        def match(self, text: str) -> list[Any] | None:
+            found = [link for link in super().match(text) or ()
+                     if link.schema or link.raw.lower().startswith("www.")]
+            return found or None
+
+    return Links(options={"fuzzy_email": False, "fuzzy_ip": False}).add("//", None
+                                                                          ).add("ftp:", None)
+
+
+def _engine() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+    md = MarkdownIt("commonmark", {"html": False, "xhtmlOut": False, "linkify": True})
+    md.enable(["table", "strikethrough", "linkify"])
+    md.linkify = _links()
+    md.inline.ruler.before("escape", "nca_math", _math)
+    md.inline.ruler.before("emphasis", "nca_dunder", _dunder)
+    md.inline.ruler.before("emphasis", "nca_arithmetic", _arithmetic)
+    md.inline.ruler.before("html_inline", "nca_tags", _inline_tag)
+    md.add_render_rule("th_open", _cell)
+    md.add_render_rule("td_open", _cell)
+    md.add_render_rule("fence", _fence)
+    return md
+
+
+# Anki plays "[sound:file]" and speaks "[anki:tts]..." wherever they appear in a card's
+# HTML. In a question's text they are words about Anki, not media: the colon becomes its
+# character reference, which the card shows as ":" and Anki's player does not match.
+# (Every such text contains "[", so it takes the Markdown path.) docs/anki-import.md,
+# "Media tags in card text".
+_MEDIA_TAG_RE = re.compile(r"\[(sound|anki):", re.IGNORECASE)
+
+
+def _inert_media_tags(html: str) -> str:
+    return _MEDIA_TAG_RE.sub(lambda m: f"[{m.group(1)}&#58;", html) if "[" in html else html
+
+
+# Text with none of Markdown's syntax (most prompts, choices and explanations) renders as
+# its paragraphs and nothing else, so it skips Markdown and the sanitiser: the same HTML
+# (tests/test_markup.py compares both paths), in a fraction of the time. Anything that
+# might be markup - a special character, a line that could start a list, heading, quote,
+# table or code block, a hard line break, a web address - takes the full path.
+_SPECIAL_RE = re.compile(r"[\\`*_\[\]<>&#|~!{}\t\r\f\v\x00-\x08\x0b\x0e-\x1f\x7f]"
+                         r"|://|(?i:www\.)")
+_LINE_START_RE = re.compile(r"[-+=>:]|\d+[.)]")  # at a line's start: list, quote, heading...
+
+
+def _maybe_markup(text: str) -> bool:
+    """True if ``text`` could hold any Markdown syntax. (One pattern with the line tests as
+    multiline alternatives took three times as long.)"""
+    if _SPECIAL_RE.search(text):
+        return True
+    return any(line[:1] == " " or line[-1:] == " " or _LINE_START_RE.match(line)
+               for line in text.split("\n"))
+
+
+_PARAGRAPH_BREAK_RE = re.compile(r"\n(?:[ ]*\n)+")
+
+
+def _is_plain(text: str) -> bool:
+    """True if ``text`` (without leading or trailing newlines) has no Markdown syntax."""
+    if not text.isascii() and any(ch.isspace() and ch not in " \n" for ch in text):
+        return False  # unusual whitespace (NBSP, em space...): let Markdown decide
+    return not _maybe_markup(text)
+
+
+def _plain_html(text: str) -> str | None:
+    """The HTML of ``text`` if it has no Markdown syntax at all, else None."""
+    text = text.strip("\n")
+    if not _is_plain(text):
+        return None
+    return "\n".join(f"<p>{paragraph}</p>" for paragraph in _PARAGRAPH_BREAK_RE.split(text)
+                      if paragraph)
+
+
+# The Markdown most fields that have any use: `code`, **bold** or *emphasis* on one line,
+# each span standing alone between spaces (or the line's ends, or punctuation after it),
+# and nothing else of Markdown's. Such a line becomes its HTML directly, without the
+# Markdown pipeline; the same HTML (tests/test_markup.py compares it with Markdown and the
+# sanitiser on generated text). Anything else - nested or intra-word marks, a backslash,
+# an underscore, HTML characters - takes the full path.
+_OTHER_SYNTAX_RE = re.compile(r"[\\_\[\]<>&#|~!{}\t\r\f\v\x00-\x08\x0b\x0e-\x1f\x7f\n]"
+                              r"|://|(?i:www\.)")
+_SPAN_RE = re.compile(
+    r"(?:(?<=\s)|^)(?:`(?P<code>[^`\s](?:[^`]*[^`\s])?)`"
+    r"|\*\*(?P<strong>[^*`\s](?:[^*`]*[^*`\s])?)\*\*"
+    r"|\*(?P<em>[^*`\s](?:[^*`]*[^*`\s])?)\*)(?=[\s.,;:?)]|$)")
+_SPAN_TAGS = {"code": "code", "strong": "strong", "em": "em"}
+
+
+def _simple_spans_html(text: str) -> str | None:
+    """The HTML of ``text`` if it is one line whose only Markdown is simple spans (see
+    above), else None."""
+    text = text.strip("\n")
+    if (not text or _OTHER_SYNTAX_RE.search(text) or text[0] == " " or text[-1] == " "
+            or _LINE_START_RE.match(text)
+            or not text.isascii() and any(ch.isspace() and ch != " " for ch in text)):
+        return None
+    parts, at = [], 0
+    for span in _SPAN_RE.finditer(text):
+        parts.append(text[at:span.start()])
+        kind = span.lastgroup or ""
+        parts.append(f"<{_SPAN_TAGS[kind]}>{span.group(kind)}</{_SPAN_TAGS[kind]}>")
+        at = span.end()
+    parts.append(text[at:])
+    if any("*" in part or "`" in part for part in parts[::2]):
+        return None  # a mark outside the spans: emphasis rules this does not follow
+    return f"<p>{''.join(parts)}</p>"
+
+
+class Markdown:
+    """Renders source text to field HTML; each distinct text once per build."""
+
+    def __init__(self) -> None:
+        self._engine: MarkdownIt | None = None
+        self.block = functools.lru_cache(maxsize=4096)(self._block)  # type: ignore[method-assign]
+        self._inline_cached = functools.lru_cache(maxsize=4096)(self._inline)
+
+    @property
+    def engine(self) -> MarkdownIt:
+        """markdown-it as configured here, made on first use: a build whose texts all take
+        the fast paths above never imports it."""
+        if self._engine is None:
+            self._engine = _engine()
+        return self._engine
+
+    def _block(self, text: str) -> Html:
+        plain = _plain_html(text)
+        if plain is None:
+            plain = _simple_spans_html(text)
+        if plain is not None:
+            return Html(plain, ())
+        md = self.engine
+        tokens = md.parse(text)
+        html = md.renderer.render(tokens, md.options, {})
+        return Html(_inert_media_tags(_CLEANER.clean(html).strip()), _images(tokens))
+
+    def inline(self, text: str) -> Html:
+        """``text`` as inline HTML: its one paragraph without the ``<p>`` around it."""
+        line = text.strip("\n")
+        if line and "\n" not in line and _is_plain(line):
+            return Html(line, ())  # _plain_html's one "<p>line</p>", unwrapped as below
+        return self._inline_cached(text)
+
+    def _inline(self, text: str) -> Html:
+        rendered = self.block(text)
+        html = rendered.html
+        if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
+            return Html(html[3:-4], rendered.images)
+        return rendered
