@@ -41,6 +41,7 @@ STAGES = {
     "nca_anki.reading.topics": set(),
     "nca_anki.reading.lint": set(),
     # cards
+    "nca_anki.cards.references": set(),
     "nca_anki.cards.shuffle": set(),
     "nca_anki.cards.markup": {"nh3"},
     "nca_anki.cards.render": RENDERING,

@@ -9,7 +9,8 @@ from hypothesis import example, given, settings, strategies as st
 
 import nca_anki.cards.shuffle as shuffle
 from nca_anki.records import Choice, prompt_id, Question
-from nca_anki.cards.shuffle import as_written, is_pinned, names_choices_by_letter, plan
+from nca_anki.cards.references import choice_reference
+from nca_anki.cards.shuffle import as_written, is_pinned, plan
 
 
 def question(prompt: str, choices: tuple[str, ...] = ("Pascal", "Volta", "Turing", "Ampere"),
@@ -36,31 +37,14 @@ def test_ordinary_choices_are_not_pinned(text: str) -> None:
                                   "only C", "Either (A) or (B)", "See option C above",
                                   "Neither A nor B", "B & D"])
 def test_text_naming_choices_by_letter(text: str) -> None:
-    assert names_choices_by_letter(text)
+    assert choice_reference(text, 4)
 
 
 @pytest.mark.parametrize("text", ["A/B testing of two models", "A100 and H100 GPUs",
                                   "`A and B` are tensors", "Plan A", "Type B error",
                                   "Vitamin D and calcium", "An adapter and a base model"])
 def test_text_that_names_no_choice(text: str) -> None:
-    assert not names_choices_by_letter(text)
-
-
-@settings(max_examples=400, derandomize=True)
-@given(st.text(alphabet="ABCJK ab(),&/`'’_-\nonlyrtiphsd", max_size=30))
-@example("option A/B")
-@example("`x`A and B")
-@example("Aand B")
-@example("option (A)")
-@example("A and B")  # letters at the text's start and end
-@example("x(A) or (B)y")
-@example("/A and B")
-@example("A’s and B")
-def test_the_quick_letter_check_never_changes_the_verdict(text: str) -> None:
-    """The lone-letter search that skips the full pattern must only skip text the full
-    pattern would not match."""
-    full = bool(shuffle._LETTERED_RE.search(shuffle._prose(text)))
-    assert names_choices_by_letter(text) == full
+    assert not choice_reference(text, 4)
 
 
 def test_order_is_a_permutation_with_the_answer_at_its_slot() -> None:
@@ -120,7 +104,7 @@ def test_questions_naming_choices_by_letter_keep_the_written_order() -> None:
                                              "Both A and B", "Neither"), correct=2)
     (layout,) = plan([q])
     assert layout.order == (0, 1, 2, 3) and not layout.shuffle and layout.slot is None
-    assert layout.reason == "the question names choices by letter"
+    assert layout.reason == "the question refers to a choice by letter or position ('A and B')"
     explained = question("Pick one", explanation="Option B is wrong because …")
     assert not plan([explained])[0].shuffle
 

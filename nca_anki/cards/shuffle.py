@@ -13,6 +13,8 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from nca_anki.cards.references import choice_reference
+from nca_anki.diagnostics import clip
 from nca_anki.records import Layout, Question, prompt_id
 
 # Choices that only make sense in one place: "All of the above", "None of these" …
@@ -22,21 +24,7 @@ _PINNED_RE = re.compile(
     r"|^(?:all|none)\s+(?:are|is)\s+(?:correct|true|false|wrong)\b"
     r"|^(?:not\s+enough\s+information|cannot\s+be\s+determined)\b",
     re.IGNORECASE)
-# Text that names choices by letter ("Both A and B", "option C", "A, B and D"): once the
-# choices move, those letters would point at other choices. The words match in any case,
-# the letters only as capitals ("a and b" is prose).
-_LETTER = r"\(?[A-J]\)?"
-_LETTERED_RE = re.compile(
-    rf"\b(?i:options?|choices?|answers?)\s+{_LETTER}(?![\w'’])"
-    rf"|(?<![\w/])[A-J](?:\s*,\s*[A-J])*\s*(?:,\s*)?(?:and|or|nor|&)\s+{_LETTER}(?![\w/'’])"
-    rf"|\b(?i:both|either|neither|only)\s+{_LETTER}(?![\w/'’])")
-# Every form above needs a capital A-J standing alone; most text has none, and this much
-# simpler search rules it out first (a quarter of a full build's time without it). It is
-# written letter first, so the engine skips straight to the capitals A-J instead of trying
-# a lookbehind at every character (five times quicker); for a yes/no answer the optional
-# parentheses around the letter change nothing ("(" and ")" are neither \w nor "/").
-_LONE_LETTER_RE = re.compile(r"[A-J](?<![\w/][A-J])(?![\w'’])")
-# Markdown code spans are not prose: `A and B` in code names no choice.
+# Markdown code spans are not prose: `All of the above` in code pins nothing.
 _CODE_RE = re.compile(r"`[^`]*`")
 
 
@@ -47,13 +35,6 @@ def _prose(text: str) -> str:
 def is_pinned(text: str) -> bool:
     """True for a choice such as "All of the above" that must keep its place."""
     return bool(_PINNED_RE.match(" ".join(_prose(text).strip(" .*_").split())))
-
-
-def names_choices_by_letter(text: str) -> bool:
-    """True if ``text`` refers to choices by their letter ("Both A and B", "option C")."""
-    if not _LONE_LETTER_RE.search(text):
-        return False
-    return bool(_LETTERED_RE.search(_prose(text)))
 
 
 def _seeded_permutation(items: list[int], seed: str) -> list[int]:
@@ -81,9 +62,11 @@ def _fixed_reason(question: Question, pinned: frozenset[int], shuffle: bool) -> 
     """Why ``question``'s choices must stay as written ("" if they may move)."""
     if not shuffle:
         return "shuffling is off for this deck"
-    texts = (question.prompt, question.explanation, *(c.text for c in question.choices))
-    if any(names_choices_by_letter(text) for text in texts):
-        return "the question names choices by letter"
+    count = len(question.choices)
+    for text in (question.prompt, *(c.text for c in question.choices), question.explanation):
+        words = choice_reference(text, count)
+        if words:
+            return f"the question refers to a choice by letter or position ({clip(words)!r})"
     if len(question.choices) - len(pinned) < 2:
         return "fewer than two choices can move"
     return ""
