@@ -314,12 +314,24 @@ def test_answer_line_disagreeing_with_marked_choice_is_an_error_at_the_answer_li
     assert result.file.questions == ()
 
 
-def test_answer_line_comparison_ignores_case_and_spacing():
+def test_answer_line_comparison_ignores_spacing():
     text = doc(TITLE, *question(choices=("a", "Big  Model (Correct answer)"),
-                                answer="big model"))
+                                answer="Big Model"))
     result = parse(text, PATH)
     assert result.diagnostics == ()
     assert result.file.questions[0].choices[1] == Choice("Big  Model", True)
+
+
+def test_answer_line_differing_only_in_case_is_an_error_at_its_line():
+    # The card would teach "declare -A" while the author wrote "declare -a" as the answer.
+    text = doc(TITLE, *question(choices=("declare -a", "declare -A (Correct answer)"),
+                                answer="declare -a"))
+    result = parse(text, PATH)
+    assert errors(result) == [
+        (5, "error", "'Correct answer: declare -a' differs only in case from the choice "
+                     "marked '(Correct answer)' at line 4: 'declare -A'; case can change the "
+                     "meaning (declare -a, declare -A): copy the choice exactly")]
+    assert result.file.questions == ()
 
 
 def test_missing_correct_answer_line_is_an_error_at_the_question_line():
@@ -430,9 +442,16 @@ def test_duplicate_choice_is_an_error_at_the_repeat():
                                           "line 3); delete one")]
 
 
-def test_choices_that_differ_in_case_only_are_a_warning():
-    result = parse(doc(TITLE, *question(choices=("ReLU", "4 (Correct answer)", "relu"))), PATH)
-    assert diags(result) == [(5, "warning", "Question 1 lists the choice 'relu' twice")]
+@pytest.mark.parametrize("choices", [("declare -a (Correct answer)", "declare -A"),
+                                     ("grep -E", "grep -e (Correct answer)"),
+                                     ("'dict' (Correct answer)", "'Dict'")])
+def test_choices_that_differ_in_case_are_two_choices(choices):
+    result = parse(doc(TITLE, *question(choices=choices,
+                                        answer=next(c for c in choices if "(" in c)
+                                        .removesuffix(" (Correct answer)"))), PATH)
+    assert result.diagnostics == ()
+    assert [c.text for c in result.file.questions[0].choices] == [
+        c.removesuffix(" (Correct answer)") for c in choices]
 
 
 # --- content ------------------------------------------------------------------------------

@@ -520,36 +520,42 @@ class _Parser:
             self.error(marked[1].line, f"Question {draft.number} marks {len(marked)} choices "
                        f"'(Correct answer)' (lines {lines}); mark exactly one")
             ok = False
-        exact = [_norm(c.text) for c in draft.choices]
-        texts = [text.casefold() for text in exact]
+        # Choices and the answer compare exactly, as the card shows them: spacing aside
+        # (and Unicode's composed form: decode.py made every text NFC), never case-folded
+        # ("declare -a" and "declare -A" are two commands).
+        texts = [_norm(c.text) for c in draft.choices]
         for i, text in enumerate(texts):
-            if exact[i] and exact[i] in exact[:i]:
-                first = draft.choices[exact.index(exact[i])]
+            if text and text in texts[:i]:
+                first = draft.choices[texts.index(text)]
                 # Two copies of one choice: the card judges the unmarked copy wrong.
                 self.error(draft.choices[i].line, f"Question {draft.number} lists the choice "
                            f"{draft.choices[i].text!r} twice (also at line {first.line}); "
                            "delete one")
                 ok = False
-            elif text and text in texts[:i]:
-                self.warn(draft.choices[i].line, f"Question {draft.number} lists the choice "
-                          f"{draft.choices[i].text!r} twice")
+        answer = _norm(draft.answer or "")
         if draft.answer is None:
             self.error(draft.line, f"Question {draft.number} has no 'Correct answer: <choice>' "
                        "line after its choices")
             ok = False
         elif not marked:
             hint = ""
-            if _norm(draft.answer).casefold() in texts:
+            if answer in texts:
                 hint = (f"; the 'Correct answer:' line names the choice at line "
-                        f"{draft.choices[texts.index(_norm(draft.answer).casefold())].line}")
+                        f"{draft.choices[texts.index(answer)].line}")
             self.error(draft.line, f"Question {draft.number} has no choice ending in "
                        f"'(Correct answer)'{hint}")
             ok = False
-        elif len(marked) == 1 and _norm(draft.answer).casefold() != texts[
-                draft.choices.index(marked[0])]:
-            self.error(draft.answer_line, f"'Correct answer: {clip(draft.answer)}' disagrees "
-                       f"with the choice marked '(Correct answer)' at line {marked[0].line}: "
-                       f"{clip(marked[0].text)!r}")
+        elif len(marked) == 1 and answer != texts[draft.choices.index(marked[0])]:
+            chosen = texts[draft.choices.index(marked[0])]
+            if answer.casefold() == chosen.casefold():
+                self.error(draft.answer_line, f"'Correct answer: {clip(draft.answer)}' differs "
+                           f"only in case from the choice marked '(Correct answer)' at line "
+                           f"{marked[0].line}: {clip(marked[0].text)!r}; case can change the "
+                           "meaning (declare -a, declare -A): copy the choice exactly")
+            else:
+                self.error(draft.answer_line, f"'Correct answer: {clip(draft.answer)}' "
+                           f"disagrees with the choice marked '(Correct answer)' at line "
+                           f"{marked[0].line}: {clip(marked[0].text)!r}")
             ok = False
         explanation = "\n".join(text for _, text in draft.explanation).strip()
         if ok and not explanation:
