@@ -244,6 +244,15 @@ def test_a_topic_name_a_typo_away_from_another_is_a_warning_at_its_title() -> No
         "if this file is part 3 of 'Training and Optimization', copy that title")),)
 
 
+@pytest.mark.parametrize("stray", ["Deep Learnig Frameworks", "DeepLearning Frameworks",
+                                   "Deep Learning Framworks"])
+def test_misspelt_or_misspaced_names_are_flagged(stray: str) -> None:
+    files = (pfile("a-1.txt", "Deep Learning Frameworks", 1),
+             pfile("a-2.txt", "Deep Learning Frameworks", 2), pfile("a-3.txt", stray, 3))
+    _, problems = group_topics(files, config(), CONFIG_PATH)
+    assert [(p.path, p.line) for p in problems] == [("a-3.txt", 1)]
+
+
 def test_a_stray_part_word_makes_a_near_name() -> None:
     files = (pfile("a-1.txt", "Deep Learning Basics", 1),
              pfile("a-3.txt", "Deep Learning Basics Part", 3))
@@ -254,6 +263,10 @@ def test_a_stray_part_word_makes_a_near_name() -> None:
 
 def test_different_topics_with_similar_short_names_are_not_flagged() -> None:
     files = (pfile("a.txt", "CUDA 101", 1), pfile("b.txt", "CUDA 102", 1),
-             pfile("c.txt", "Large Language Models", 1), pfile("d.txt", "Vision Models", 1))
+             pfile("c.txt", "Large Language Models", 1), pfile("d.txt", "Vision Models", 1),
+             # a whole short word replaced, not misspelt: "go" and "c" are two edits apart
+             pfile("e.txt", "Go Programming", 1), pfile("f.txt", "C++ Programming", 1),
+             pfile("g.txt", "Rust Programming", 1), pfile("h.txt", "R Programming", 1),
+             pfile("i.txt", "Data Parallelism", 1), pfile("j.txt", "Model Parallelism", 1))
     _, problems = group_topics(files, config(), CONFIG_PATH)
     assert problems == ()

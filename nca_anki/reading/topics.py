@@ -53,6 +53,23 @@ def _edit_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
+def _a_typo_apart(a: str, b: str) -> bool:
+    """True if plain names ``a`` and ``b`` differ as a typo would make them: in spacing
+    only, or in one word of four letters or more that is misspelt ("Optimisation",
+    "Optimization"), not replaced ("Go Programming", "C++ Programming": a whole word)."""
+    if a.replace(" ", "") == b.replace(" ", ""):
+        return True
+    words_a, words_b = a.split(), b.split()
+    if len(words_a) != len(words_b):
+        return False
+    differ = [(x, y) for x, y in zip(words_a, words_b) if x != y]
+    if len(differ) != 1:
+        return False
+    x, y = differ[0]
+    limit = 1 if max(len(x), len(y)) < 8 else 2
+    return min(len(x), len(y)) >= 4 and _edit_distance(x, y, limit) <= limit
+
+
 def _plain(name: str) -> str:
     """A topic name without case or punctuation."""
     return " ".join(re.sub(r"[^a-z0-9]+", " ", name.casefold()).split())
@@ -78,7 +95,7 @@ def _near_names(topics: list[Topic]) -> list[Diagnostic]:
                 continue  # the same but for punctuation: the slug clash check speaks of it
             a, b = keys[n], keys[m]
             if a != b and (min(len(a), len(b)) < 8 or digitless[n] == digitless[m]
-                           or _edit_distance(a, b, 2) > 2):
+                           or not _a_typo_apart(a, b)):
                 continue  # not alike, or alike but for a number ("CUDA 101", "CUDA 102")
             # Report at the files of the likely stray: fewer parts, then later parts.
             stray, kept = sorted((topic, other), key=lambda t: (
