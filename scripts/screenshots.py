@@ -2,10 +2,14 @@
 """Screenshots of a built card, front and back, day and night, phone and desktop.
 
     .venv/bin/python scripts/screenshots.py [--dist dist] [--out docs/screenshots] [--retired]
+    .venv/bin/python scripts/screenshots.py --samples [--out docs/screenshots]
 
 With ``--retired``: the same card as a learner who has it sees it after the authors
 removed its question and the learner re-imported (docs/sharing.md), in
-``retired-<side>-<size>-<theme>.png``.
+``retired-<side>-<size>-<theme>.png``. With ``--samples``: three cards of the real-shaped
+bank in tests/fixtures/real-shaped/ (built here, into a throw-away folder): highlighted
+code, a table, and an explanation that names a choice by letter, in
+``sample-<name>-<side>-<size>-<theme>.png``.
 
 Imports the decks in ``dist/`` into a throw-away collection with the real ``anki`` backend,
 shows one card in headless Chromium the way Anki's clients do (tests/card_browser.py),
@@ -48,16 +52,37 @@ SEEDED_RANDOM = """(() => {
 SETTLED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
-def the_card(dist: Path) -> CardHtml:
+# The real-shaped bank's cards pictured by --samples: name -> (deck, words of its prompt).
+SAMPLES = {
+    "code": ("NCA::Systems Programming", "What does this program print"),
+    "table": ("NCA::GPU Infrastructure", "Based on the table below"),
+    "reference": ("NCA::GPU Infrastructure", "Training loss keeps falling"),
+}
+
+
+def the_card(dist: Path, deck: str = DECK, prompt: str = PROMPT) -> CardHtml:
     with tempfile.TemporaryDirectory() as folder:
         col = open_collection(Path(folder) / "collection.anki2")
         try:
             for apkg in sorted(dist.glob("*.apkg")):
                 import_package(col, apkg)
-            view = next(c for c in cards_in_deck(col, DECK) if PROMPT in c.question_html)
+            view = next(c for c in cards_in_deck(col, deck) if prompt in c.question_html)
         finally:
             col.close()
     return CardHtml(view.question_html, view.answer_html, view.css)
+
+
+def the_samples() -> dict[str, CardHtml]:
+    """The --samples cards, from the real-shaped bank built with this checkout."""
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        shutil.copytree(ROOT / "tests" / "fixtures" / "real-shaped", work / "source")
+        shutil.copytree(ROOT / "templates", work / "templates")
+        env = {**os.environ, "SOURCE_DATE_EPOCH": "1796500000"}
+        subprocess.run([sys.executable, str(ROOT / "build_decks.py")], cwd=work, env=env,
+                       check=True, capture_output=True)
+        return {name: the_card(work / "dist", deck, prompt)
+                for name, (deck, prompt) in SAMPLES.items()}
 
 
 def the_retired_card(dist: Path) -> CardHtml:
@@ -97,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--retired", action="store_true",
                         help="the card as a learner sees it once its question is withdrawn")
+    parser.add_argument("--samples", action="store_true",
+                        help="code, table and letter-reference cards of the real-shaped bank")
     args = parser.parse_args(argv)
     if chromium_path() is None:
         print("screenshots: Debian's chromium is not installed (apt-get install chromium)",
@@ -104,37 +131,54 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     from playwright.sync_api import sync_playwright
 
-    card = the_retired_card(args.dist) if args.retired else the_card(args.dist)
-    prefix = "retired-" if args.retired else ""
+    if args.samples:
+        cards = {f"sample-{name}-": card for name, card in the_samples().items()}
+    elif args.retired:
+        cards = {"retired-": the_retired_card(args.dist)}
+    else:
+        cards = {"": the_card(args.dist)}
     args.out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright, CardServer() as server:
         browser = launch(playwright)
-        for size, viewport in SIZES.items():
-            for theme in ("day", "night"):
-                mode = "mobile" if size == "phone" else "desktop"
-                with Reviewer(browser, server, mode=mode, night=theme == "night",
-                              viewport=viewport, device_scale_factor=1) as reviewer:
-                    reviewer.page.add_init_script(SEEDED_RANDOM)
-                    reviewer.page.evaluate(SEEDED_RANDOM)  # desktop: page already loaded
-                    reviewer.show_question(card)
-                    choices = reviewer.page.locator(".nca-choice-list > li")
-                    choices.nth(0).click()  # with this seed, a wrong choice
-                    reviewer.page.mouse.move(0, 0)  # no hover shading in the picture
-                    for side in ("front", "back"):
-                        if side == "back":
-                            reviewer.show_answer(card)
-                        # Two frames painted after the last event: the picture shows a
-                        # settled page, the same on every run.
-                        reviewer.page.evaluate(SETTLED)
-                        path = args.out / f"{prefix}{side}-{size}-{theme}.png"
-                        reviewer.page.screenshot(path=str(path))
-                        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
-                    if reviewer.console_errors():
-                        print(f"screenshots: card errors: {reviewer.console_errors()}",
-                              file=sys.stderr)
-                        return 1
-        browser.close()
+        try:
+            for prefix, card in cards.items():
+                if not capture(browser, server, card, prefix, args.out,
+                               pick=1 if args.samples else 0):
+                    return 1
+        finally:
+            browser.close()
     return 0
+
+
+def capture(browser: object, server: CardServer, card: CardHtml, prefix: str, out: Path,
+            pick: int) -> bool:
+    """Pictures of ``card``, front and back, for each size and theme, after picking its
+    choice number ``pick`` (from 0) on the front. False if the card logged an error."""
+    for size, viewport in SIZES.items():
+        for theme in ("day", "night"):
+            mode = "mobile" if size == "phone" else "desktop"
+            with Reviewer(browser, server, mode=mode, night=theme == "night",
+                          viewport=viewport, device_scale_factor=1) as reviewer:
+                reviewer.page.add_init_script(SEEDED_RANDOM)
+                reviewer.page.evaluate(SEEDED_RANDOM)  # desktop: page already loaded
+                reviewer.show_question(card)
+                choices = reviewer.page.locator(".nca-choice-list > li")
+                choices.nth(pick).click()  # with this seed, a wrong choice
+                reviewer.page.mouse.move(0, 0)  # no hover shading in the picture
+                for side in ("front", "back"):
+                    if side == "back":
+                        reviewer.show_answer(card)
+                    # Two frames painted after the last event: the picture shows a
+                    # settled page, the same on every run.
+                    reviewer.page.evaluate(SETTLED)
+                    path = out / f"{prefix}{side}-{size}-{theme}.png"
+                    reviewer.page.screenshot(path=str(path))
+                    print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+                if reviewer.console_errors():
+                    print(f"screenshots: card errors: {reviewer.console_errors()}",
+                          file=sys.stderr)
+                    return False
+    return True
 
 
 if __name__ == "__main__":

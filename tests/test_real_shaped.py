@@ -60,7 +60,7 @@ def shuffles(card: CardView) -> bool:
 
 
 def test_the_whole_bank_is_imported(bank: Bank) -> None:
-    assert len(bank.cards) == 13
+    assert len(bank.cards) == 14
 
 
 # 1. references to choices ---------------------------------------------------------------
@@ -108,7 +108,7 @@ def test_br_sub_sup_kbd_are_markup(bank: Bank) -> None:
 
 def test_a_table_under_a_line_of_text_is_a_table(bank: Bank) -> None:
     prompt = bank.card("Based on the table below").fields["Prompt"]
-    assert prompt.startswith("<p>Based on the table below, which GPU")
+    assert prompt.startswith('<div class="nca-prose"><p>Based on the table below, which GPU')
     assert prompt.count("<tr>") == 5 and "|" not in prompt
 
 
@@ -208,9 +208,20 @@ def test_table_header_and_code_colours_read_in_day_and_night(reviewer, bank: Ban
         assert contrast(color, background) >= 4.5, (token, color, background)
 
 
-@pytest.mark.parametrize("prompt", ["What does this program print", "Based on the table below",
-                                    "Training loss keeps falling"])
-def test_the_prompt_is_set_in_normal_weight(reviewer, bank: Bank, prompt: str) -> None:
+@pytest.mark.parametrize("prompt, weight", [
+    ("What does this program print", "400"),  # code
+    ("Based on the table below", "400"),  # a table
+    ("A research team trains a 13-billion-parameter", "400"),  # a 440-character scenario
+    ("Training loss keeps falling", "600"),  # 101 characters of text: the card's heading
+    ("Which keyword starts a goroutine", "600"),
+    ("Which <code>declare</code> option", "600"),  # its code span: 400 (below)
+])
+def test_long_or_code_bearing_prompts_are_set_in_normal_weight(reviewer, bank: Bank,
+                                                               prompt: str, weight: str) -> None:
     r = reviewer("desktop", viewport=(1000, 700))
     r.show_question(html_of(bank.card(prompt)))
-    assert r.page.evaluate(STYLE, ".nca-prompt")["weight"] == "400"
+    text = r.page.locator(".nca-prompt").first
+    assert text.evaluate("e => getComputedStyle(e.firstElementChild?.matches('.nca-prose')"
+                         " ? e.firstElementChild : e).fontWeight") == weight
+    for code in r.page.locator(".nca-prompt code").all():
+        assert code.evaluate("e => getComputedStyle(e).fontWeight") == "400"

@@ -744,3 +744,21 @@ def test_a_generated_bank_builds_the_same_bytes_with_and_without_the_plain_path(
     monkeypatch.setattr(module, "_is_plain", lambda text: False)  # block and inline paths
     monkeypatch.setattr(module, "_simple_spans_html", lambda text: None)
     assert built(tmp_path / "slow") == fast
+
+
+# --- the prompt's weight ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("prompt, prose", [
+    ("Which GPU architecture introduced Tensor Cores?", False),
+    ("What does `nvcc` do?", False),  # a code span: the heading stays (CSS sets the code)
+    ("x" * 120, False),
+    ("x" * 121, True),  # a scenario: text in normal weight
+    ("Given:\n\n```python\nx = 1\n```", True),
+    ("Which is true?\n\n| a | b |\n|---|---|\n| 1 | 2 |", True),
+    ("line one\\\nline two", True),
+    ("Steps:\n\n- one\n- two", True),
+])
+def test_long_or_structured_prompts_read_as_prose(renderer: Renderer, prompt: str,
+                                                  prose: bool) -> None:
+    field = fields_of(renderer, make_question(prompt=prompt))["Prompt"]
+    assert field.startswith('<div class="nca-prose">') is prose

@@ -225,7 +225,7 @@ class Renderer:
         answer = " ".join(LABELS[layout.order.index(i)] for i in question.correct_indexes)
         source = escape(f"{topic.deck_name.split('::')[-1]} — part {part}")
         fields = (
-            prompt.html,
+            _prompt_field(question.prompt, prompt.html),
             choices_html or "",
             answer,
             explanation.html,
@@ -233,6 +233,22 @@ class Renderer:
         )
         return RenderedNote(question=question, part=part, fields=fields,
                             tags=(f"{topic.slug}::part-{part}",), slot=layout.slot), ()
+
+
+# A short prompt of one paragraph is set in semi-bold, as the card's heading (its code spans
+# in normal weight); a longer one, or one with a code block, a table, a list or line breaks,
+# reads as text in normal weight
+# (templates/style.css, .nca-prose): a bold 1,000-character scenario or bold code is hard
+# to read. 120 characters is about three lines on a 390 px phone. docs/card.md, "The
+# prompt", has the screenshots this was decided by.
+_HEADING_CHARACTERS = 120
+_BLOCK_RE = re.compile(r"<(?:pre|table|ul|ol|p|blockquote|br|h\d)\b")
+
+
+def _prompt_field(text: str, html: str) -> str:
+    if len(" ".join(text.split())) <= _HEADING_CHARACTERS and not _BLOCK_RE.search(html):
+        return html
+    return f'<div class="nca-prose">{html}</div>'
 
 
 class _ChoiceView(NamedTuple):
