@@ -231,16 +231,26 @@ def test_the_format_1_lock_migrates_with_every_guid_and_time_and_the_same_decks(
     old = json.loads((project / "source" / "nca-anki.lock.json").read_text(encoding="utf-8"))
     published = {p.name: notes_of(p) for p in (project / "dist").glob("*.apkg")}
 
-    report = build(options(project))
+    report = build(options(project, now=1_900_000_000))
     assert report.ok
-    assert {(t.new, t.changed) for t in report.topics} == {(0, 0)}
+    # One note's field changed since the fixture was made, by rendering alone: its
+    # 150-character prompt now comes wrapped as prose (issue 21, render._prompt_field).
+    reworded = {"nca-878fcf5ecb69d3f0"}
+    assert sorted((t.new, t.changed) for t in report.topics) == [(0, 0), (0, 0), (0, 1)]
     assert not (project / "source" / "nca-anki.lock.json").exists()
     assert {e["guid"]: e["mod"] for e in lock_entries(project)} == {
-        q["guid"]: q["mod"] for q in old["questions"]}
+        q["guid"]: 1_900_000_000 if q["guid"] in reworded else q["mod"]
+        for q in old["questions"]}
     # The decks now carry version tags, descriptions and the newer CSS; every note keeps
-    # its GUID, mod and fields.
-    assert {p.name: notes_of(p) for p in (project / "dist").glob("*.apkg")
-            if not is_bundle(p.name)} == published
+    # its GUID, and every other note its mod and fields.
+    def unwrapped(notes):
+        return [(guid, mod if guid not in reworded else 0,
+                 (re.sub(r'^<div class="nca-prose">(.*)</div>$', r"\1", fields[0]), *fields[1:]))
+                for guid, mod, fields in notes]
+
+    assert {p.name: unwrapped(notes_of(p)) for p in (project / "dist").glob("*.apkg")
+            if not is_bundle(p.name)} == {name: unwrapped(notes)
+                                           for name, notes in published.items()}
     assert len((project / "source" / "nca-anki.lock").read_bytes()) < \
         len((fixture / "source" / "nca-anki.lock.json").read_bytes()) / 5
 

@@ -236,6 +236,37 @@ def test_new_card_reaches_learners_of_the_first_decks_in_place(project, cli, col
     assert note_types.count(NOTE_TYPE_NAME) == 1
 
 
+def test_learners_of_the_decks_before_commonmark_get_the_new_card_in_place(project, cli, col):
+    """tests/fixtures/decks-before-commonmark holds dist/ as committed before issue 21
+    (6266cbd: Python-Markdown, bold prompts, no code colours). Re-importing today's decks
+    updates the note type in place (its id, fields and template names kept): no "+" copy,
+    no new note, every card's history kept."""
+    old_decks = sorted((FIXTURES / "decks-before-commonmark").glob("*.apkg"))
+    assert len(old_decks) == 3
+    for path in old_decks:
+        assert import_package(col, path).new > 0
+    assert sum(review_all_new(col, deck) for deck, _, _ in DECKS.values()) == 19
+    before = {c.guid: c for deck, _, _ in DECKS.values() for c in cards_in_deck(col, deck)}
+    note_types = note_type_names(col)
+    assert "nca-prose" not in next(iter(before.values())).css
+
+    assert cli().status == 0
+    totals = Counter()
+    for _, apkg, _ in DECKS.values():
+        counts = import_package(col, project / "dist" / apkg)
+        totals.update(new=counts.new, conflicting=counts.conflicting)
+    assert totals["new"] == 0 and totals["conflicting"] == 0
+    after = {c.guid: c for deck, _, _ in DECKS.values() for c in cards_in_deck(col, deck)}
+    assert set(after) == set(before) and col.note_count() == 19
+    for guid, old in before.items():
+        new = after[guid]
+        assert (new.card_id, new.note_id, new.reps, new.ivl, new.due) == \
+            (old.card_id, old.note_id, old.reps, old.ivl, old.due)
+        assert ".nca-prose" in new.css and "--nca-code-keyword" in new.css
+    assert note_type_names(col) == note_types  # no "+" copy of the note type
+    assert revlog_count(col) == 19
+
+
 def test_learner_edit_survives_rebuild_of_other_questions(project, cli, col):
     deck, apkg, _ = DECKS["deep-learning-training-techniques-and-optimization-2.txt"]
     source = project / "source" / "deep-learning-training-techniques-and-optimization-2.txt"
