@@ -86,6 +86,15 @@ def test_the_quick_check_never_changes_the_verdict(text: str, count: int) -> Non
                                                                   count)
 
 
+def test_a_questions_texts_joined_are_ruled_out_only_if_each_is() -> None:
+    """shuffle.py tests a question's texts joined by newlines at once."""
+    rows = [text for _, _, text in corpus()]
+    for at in range(0, len(rows) - 3):
+        texts = rows[at:at + 4]
+        if any(choice_reference(text, 4) for text in texts):
+            assert references.might_refer("\n".join(texts))
+
+
 if __name__ == "__main__":  # python tests/test_references.py: the figures alone
     p, r, misses = measure()
     print(f"{len(corpus())} rows: precision {p:.3f}, recall {r:.3f}")

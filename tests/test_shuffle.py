@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import example, given, settings, strategies as st
 
-import nca_anki.cards.shuffle as shuffle
 from nca_anki.records import Choice, prompt_id, Question
 from nca_anki.cards.references import choice_reference
 from nca_anki.cards.shuffle import as_written, is_pinned, plan

@@ -106,12 +106,24 @@ def _named(before: str | None) -> bool:
     return word in _NAMING_WORDS or word.endswith("s") and word[:-1] in _NAMING_WORDS
 
 
-# Every form above has one of these; most text has none, and this one search rules it out.
-_MAYBE_RE = re.compile(
-    r"(?<![\w/])[A-J](?![\w'’])|[a-j]\)|\d"
-    r"|(?i:option|choice|answer|alternative|response|selection|letter|first|second|third"
-    r"|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|penultimate|previous"
-    r"|preceding|above)")
+# Every form above has a capital A-J standing alone, a ")", or one of these words; most
+# text has none, and these quick tests rule it out before any pattern runs (the patterns
+# on every text were most of a 10,000-question build's time). The letter search is
+# written letter first: the engine skips to the capitals instead of trying a lookbehind
+# at every character; adding any alternative to it would lose that (four times slower).
+_LONE_LETTER_RE = re.compile(r"[A-J](?<![\w/][A-J])(?![\w'’])")
+_WORD_ROOTS = ("option", "choice", "answer", "alternativ", "respons", "selection", "letter",
+               "above", "previous", "preceding")
+
+
+def might_refer(text: str) -> bool:
+    """False if ``text`` holds none of what every reference has (then choice_reference
+    finds none). A question's texts joined by newlines are tested at once: one call
+    instead of six is most of the saving."""
+    if ")" in text or _LONE_LETTER_RE.search(text):
+        return True
+    lower = text.lower()
+    return any(root in lower for root in _WORD_ROOTS)
 
 
 def _closes_a_group(text: str, at: int) -> bool:
@@ -129,7 +141,7 @@ def prose(text: str) -> str:
 def choice_reference(text: str, count: int) -> str:
     """The words of ``text`` that refer to one of ``count`` choices by letter or position
     ("option C", "the last answer"), or "" if none do."""
-    if count < 2 or not _MAYBE_RE.search(text):
+    if count < 2 or not might_refer(text):
         return ""
     return _reference(prose(text), count)
 

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from nca_anki.cards.references import choice_reference
+from nca_anki.cards.references import choice_reference, might_refer
 from nca_anki.diagnostics import clip
 from nca_anki.records import Layout, Question, prompt_id
 
@@ -62,11 +62,12 @@ def _fixed_reason(question: Question, pinned: frozenset[int], shuffle: bool) -> 
     """Why ``question``'s choices must stay as written ("" if they may move)."""
     if not shuffle:
         return "shuffling is off for this deck"
-    count = len(question.choices)
-    for text in (question.prompt, *(c.text for c in question.choices), question.explanation):
-        words = choice_reference(text, count)
-        if words:
-            return f"the question refers to a choice by letter or position ({clip(words)!r})"
+    texts = (question.prompt, *(c.text for c in question.choices), question.explanation)
+    if might_refer("\n".join(texts)):
+        for text in texts:
+            words = choice_reference(text, len(question.choices))
+            if words:
+                return f"the question refers to a choice by letter or position ({clip(words)!r})"
     if len(question.choices) - len(pinned) < 2:
         return "fewer than two choices can move"
     return ""
