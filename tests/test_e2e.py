@@ -202,27 +202,37 @@ def test_rebuild_after_edits_updates_notes_in_place_keeping_history(
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
-def test_new_card_reaches_learners_of_the_first_decks_in_place(project, cli, col):
-    """Learners who imported the first published decks (tests/fixtures/decks-v0.1, copied
-    from dist/ before the interactive card) re-import the new ones: the same notes are
-    updated, the note type is replaced in place, nothing conflicts, history stays."""
-    old_decks = sorted((FIXTURES / "decks-v0.1").glob("*.apkg"))
+def a_learner_of(col, decks: Path) -> tuple[dict, list[str]]:
+    """``col`` as a learner's who imported the three seed decks in ``decks`` and reviewed
+    every card once: its cards by GUID, and its note type names."""
+    old_decks = sorted(decks.glob("*.apkg"))
     assert len(old_decks) == 3
     for path in old_decks:
         assert import_package(col, path).new > 0
-    reviewed = sum(review_all_new(col, deck) for deck, _, _ in DECKS.values())
-    assert reviewed == 19
+    assert sum(review_all_new(col, deck) for deck, _, _ in DECKS.values()) == 19
     before = {c.guid: c for deck, _, _ in DECKS.values() for c in cards_in_deck(col, deck)}
-    note_types = note_type_names(col)
-    assert "NcaMcq" not in next(iter(before.values())).question_html
+    return before, note_type_names(col)
 
+
+def rebuilt_and_reimported(project: Path, cli, col) -> Counter:
+    """Build the project, import its three seed decks into ``col``: Anki's counts."""
     assert cli().status == 0
-    totals = Counter()
+    totals: Counter = Counter()
     for _, apkg, _ in DECKS.values():
         counts = import_package(col, project / "dist" / apkg)
         totals.update(new=counts.new, updated=counts.updated, conflicting=counts.conflicting,
                       duplicate=counts.duplicate)
-    assert totals == Counter(updated=19)
+    return totals
+
+
+def test_new_card_reaches_learners_of_the_first_decks_in_place(project, cli, col):
+    """Learners who imported the first published decks (tests/fixtures/decks-v0.1, copied
+    from dist/ before the interactive card) re-import the new ones: the same notes are
+    updated, the note type is replaced in place, nothing conflicts, history stays."""
+    before, note_types = a_learner_of(col, FIXTURES / "decks-v0.1")
+    assert "NcaMcq" not in next(iter(before.values())).question_html
+
+    assert rebuilt_and_reimported(project, cli, col) == Counter(updated=19)
     after = {c.guid: c for deck, _, _ in DECKS.values() for c in cards_in_deck(col, deck)}
     assert set(after) == set(before)
     for guid, old in before.items():
@@ -241,20 +251,10 @@ def test_learners_of_the_decks_before_commonmark_get_the_new_card_in_place(proje
     (6266cbd: Python-Markdown, bold prompts, no code colours). Re-importing today's decks
     updates the note type in place (its id, fields and template names kept): no "+" copy,
     no new note, every card's history kept."""
-    old_decks = sorted((FIXTURES / "decks-before-commonmark").glob("*.apkg"))
-    assert len(old_decks) == 3
-    for path in old_decks:
-        assert import_package(col, path).new > 0
-    assert sum(review_all_new(col, deck) for deck, _, _ in DECKS.values()) == 19
-    before = {c.guid: c for deck, _, _ in DECKS.values() for c in cards_in_deck(col, deck)}
-    note_types = note_type_names(col)
+    before, note_types = a_learner_of(col, FIXTURES / "decks-before-commonmark")
     assert "nca-prose" not in next(iter(before.values())).css
 
-    assert cli().status == 0
-    totals = Counter()
-    for _, apkg, _ in DECKS.values():
-        counts = import_package(col, project / "dist" / apkg)
-        totals.update(new=counts.new, conflicting=counts.conflicting)
+    totals = rebuilt_and_reimported(project, cli, col)
     assert totals["new"] == 0 and totals["conflicting"] == 0
     after = {c.guid: c for deck, _, _ in DECKS.values() for c in cards_in_deck(col, deck)}
     assert set(after) == set(before) and col.note_count() == 19

@@ -82,16 +82,19 @@ _TAG_RE = re.compile(r"<(?:br\s*/?|(sub|sup|kbd))>", re.IGNORECASE)
 _STARS_RE = re.compile(r"\*+")
 
 
-def _math(state: StateInline, silent: bool) -> bool:
-    if not state.src.startswith(("\\(", "\\["), state.pos):
-        return False
-    found = _MATH_RE.match(state.src, state.pos, state.posMax)
+def _literal(state: StateInline, silent: bool, found: re.Match[str] | None) -> bool:
+    """Takes ``found`` (if it matched) as plain text, out of reach of later rules."""
     if not found:
         return False
     if not silent:
         state.push("text", "", 0).content = found.group()
     state.pos = found.end()
     return True
+
+
+def _math(state: StateInline, silent: bool) -> bool:
+    return state.src.startswith(("\\(", "\\["), state.pos) and _literal(
+        state, silent, _MATH_RE.match(state.src, state.pos, state.posMax))
 
 
 def _dunder(state: StateInline, silent: bool) -> bool:
@@ -99,13 +102,7 @@ def _dunder(state: StateInline, silent: bool) -> bool:
     if not state.src.startswith("__", at) or at and (state.src[at - 1].isalnum()
                                                       or state.src[at - 1] == "_"):
         return False
-    found = _DUNDER_RE.match(state.src, at, state.posMax)
-    if not found:
-        return False
-    if not silent:
-        state.push("text", "", 0).content = found.group()
-    state.pos = found.end()
-    return True
+    return _literal(state, silent, _DUNDER_RE.match(state.src, at, state.posMax))
 
 
 def _arithmetic(state: StateInline, silent: bool) -> bool:
@@ -117,12 +114,7 @@ def _arithmetic(state: StateInline, silent: bool) -> bool:
     run = _STARS_RE.match(state.src, at, state.posMax)
     assert run is not None
     end = run.end()
-    if end >= state.posMax or not state.src[end].isalnum():
-        return False
-    if not silent:
-        state.push("text", "", 0).content = run.group()
-    state.pos = end
-    return True
+    return end < state.posMax and state.src[end].isalnum() and _literal(state, silent, run)
 
 
 def _inline_tag(state: StateInline, silent: bool) -> bool:
