@@ -188,3 +188,25 @@ def test_a_topic_that_fails_is_not_linted(project, cli):
     lint = [line for line in run.err.splitlines()
             if CLUSTER in line or "longest by far" in line]
     assert lint and not [line for line in lint if SEEDS[1] in line]  # ... its style is not
+
+
+# --- code block languages -------------------------------------------------------------------
+
+def _file_with(explanation: str):
+    text = ("Code 1 — Questions and Answers\nQuestion 1: What is printed?\n- 1 (Correct answer)"
+            f"\n- 2\n- 3\nCorrect answer: 1\n{explanation}\n")
+    return parse(text, "source/code-1.txt").file
+
+
+@pytest.mark.parametrize("fence, warned", [
+    ("```pyhton", ["pyhton"]), ("~~~ Pyhton extra words", ["Pyhton"]),
+    ("```python", []), ("```Python", []), ("```c++", []), ("```cuda", []), ("```bash", []),
+    ("```", []), ("``` ", []),
+])
+def test_a_code_block_in_a_language_the_highlighter_does_not_know_is_a_warning(
+        fence: str, warned: list[str]) -> None:
+    from nca_anki.reading.lint import long_answers
+    problems = long_answers(_file_with(f"It prints one:\n\n{fence}\nprint(1)\n```"))
+    assert [(p.line, p.severity) for p in problems] == [(2, Severity.WARNING)] * len(warned)
+    for problem, name in zip(problems, warned):
+        assert f"language {name!r} is not one the highlighter knows" in problem.message

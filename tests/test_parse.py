@@ -329,8 +329,8 @@ def test_answer_line_differing_only_in_case_is_an_error_at_its_line():
     result = parse(text, PATH)
     assert errors(result) == [
         (5, "error", "'Correct answer: declare -a' differs only in case from the choice "
-                     "marked '(Correct answer)' at line 4: 'declare -A'; case can change the "
-                     "meaning (declare -a, declare -A): copy the choice exactly")]
+                     "marked '(Correct answer)' at line 4: 'declare -A'; letter case "
+                     "can change what a choice means: copy the marked choice exactly")]
     assert result.file.questions == ()
 
 

@@ -1,5 +1,7 @@
-"""Warn authors about answers that give themselves away: a correct choice much longer than
-every distractor, and correct answers that cluster on one position in the source order.
+"""Warn authors about answers that give themselves away (a correct choice much longer than
+every distractor, correct answers that cluster on one position in the source order), and
+about a code block whose language the highlighter does not know (it would show without
+colours, silently).
 
 Pure: a topic's parsed questions in, warnings out (no Jinja, no genanki); never an error.
 """
@@ -68,10 +70,38 @@ def _position_cluster(topic: Topic) -> Diagnostic | None:
                    "this order: vary where the correct choice goes")
 
 
+# A fenced code block's opening line and the first word of its info string (CommonMark).
+_FENCE_RE = re.compile(r"^ {0,3}(?:`{3,}(?=[^`\n]*$)|~{3,})[ \t]*([^\s`]+)", re.MULTILINE)
+
+
+def _known_language(name: str) -> bool:
+    """True if Pygments has a lexer called ``name`` (markup.py highlights with it). Loaded
+    only for a fence that names a language: its table of names, not the lexers."""
+    from pygments.lexers import find_lexer_class_by_name
+    from pygments.util import ClassNotFound
+    try:
+        find_lexer_class_by_name(name.lower())
+    except ClassNotFound:
+        return False
+    return True
+
+
+def _unknown_languages(question: Question) -> list[Diagnostic]:
+    names = {m.group(1) for text in (question.prompt, question.explanation)
+             if "```" in text or "~~~" in text for m in _FENCE_RE.finditer(text)}
+    return [warning(question.path, question.line,
+                    f"Question {question.number}: the code block's language {name!r} is not "
+                    "one the highlighter knows, so the code is shown without colours; use "
+                    "its usual name (python, bash, c, cpp, cuda, yaml, json, dockerfile…)")
+            for name in sorted(names) if not _known_language(name)]
+
+
 def long_answers(file: ParsedFile) -> tuple[Diagnostic, ...]:
-    """A warning for each question of ``file`` whose correct choice is the longest by far
-    (per file, so the build keeps them with the parsed file and need not redo them)."""
-    return tuple(d for q in file.questions if (d := _longest_answer(q)) is not None)
+    """A warning for each question of ``file`` whose correct choice is the longest by far,
+    and for each code block language the highlighter does not know (per file, so the
+    build keeps them with the parsed file and need not redo them)."""
+    return tuple(d for q in file.questions
+                 for d in (_longest_answer(q), *_unknown_languages(q)) if d is not None)
 
 
 def position_cluster(topic: Topic) -> tuple[Diagnostic, ...]:

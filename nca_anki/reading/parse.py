@@ -550,8 +550,8 @@ class _Parser:
             if answer.casefold() == chosen.casefold():
                 self.error(draft.answer_line, f"'Correct answer: {clip(draft.answer)}' differs "
                            f"only in case from the choice marked '(Correct answer)' at line "
-                           f"{marked[0].line}: {clip(marked[0].text)!r}; case can change the "
-                           "meaning (declare -a, declare -A): copy the choice exactly")
+                           f"{marked[0].line}: {clip(marked[0].text)!r}; letter case "
+                           "can change what a choice means: copy the marked choice exactly")
             else:
                 self.error(draft.answer_line, f"'Correct answer: {clip(draft.answer)}' "
                            f"disagrees with the choice marked '(Correct answer)' at line "
