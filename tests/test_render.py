@@ -644,7 +644,7 @@ def test_valid_anki_references_pass(templates_copy: Path) -> None:
 def full_path(renderer: Renderer, text: str) -> str:
     """What Markdown and the sanitiser make of ``text`` (the path plain text skips)."""
     import nca_anki.cards.markup as module
-    return module._CLEANER.clean(renderer.markdown.engine.render(text)).strip()
+    return module.cleaner().clean(renderer.markdown.engine.render(text)).strip()
 
 
 @settings(max_examples=400, deadline=None, derandomize=True,

@@ -42,23 +42,19 @@ _ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}}
 _ALIGNMENTS = {"left", "center", "right"}
 
 
-def _code_classes() -> set[str]:
-    """The class names Pygments' HTML formatter gives tokens ("k" keyword, "s2" string...):
-    the only classes a field may carry. Written out, so the sanitiser is built without
-    importing Pygments; tests/test_markup.py checks it against Pygments' own table."""
-    return set(
-        "w err x k kc kd kn kp kr kt n na nb bp nc no nd ni ne nf fm py nl nn nx nt nv vc "
-        "vg vi vm l ld s sa sb sc dl sd s2 se sh si sx sr s1 ss m mb mf mh mi il mo o ow p "
-        "pm c ch cm cp cpf c1 cs g gd ge ges gr gh gi go gp gs gu gt esc".split())
-
-
-# One sanitiser for the whole build: building one per call costs more than the cleaning.
-# Class and alignment values are listed: nothing from a source file can set them.
-_CLEANER = nh3.Cleaner(
-    tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRIBUTES,
-    tag_attribute_values={"span": {"class": _code_classes()},
-                          "th": {"align": _ALIGNMENTS}, "td": {"align": _ALIGNMENTS}},
-    url_schemes={"http", "https", "mailto"})
+@functools.cache
+def cleaner() -> nh3.Cleaner:
+    """The allow-list sanitiser, made once, with the Markdown engine (the fast paths need
+    neither). The only classes a field may carry are the names Pygments' HTML formatter
+    gives tokens ("k" keyword, "s2" string...), read from the installed Pygments, and the
+    only alignments left, center and right: nothing from a source file can set them."""
+    from pygments.token import STANDARD_TYPES
+    classes = {name for name in STANDARD_TYPES.values() if name}
+    return nh3.Cleaner(
+        tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRIBUTES,
+        tag_attribute_values={"span": {"class": classes},
+                              "th": {"align": _ALIGNMENTS}, "td": {"align": _ALIGNMENTS}},
+        url_schemes={"http", "https", "mailto"})
 
 
 @dataclass(frozen=True)
@@ -353,7 +349,7 @@ class Markdown:
         md = self.engine
         tokens = md.parse(text)
         html = md.renderer.render(tokens, md.options, {})
-        return Html(_inert_media_tags(_CLEANER.clean(html).strip()), _images(tokens))
+        return Html(_inert_media_tags(cleaner().clean(html).strip()), _images(tokens))
 
     def inline(self, text: str) -> Html:
         """``text`` as inline HTML: its one paragraph without the ``<p>`` around it."""
