@@ -8,7 +8,7 @@ With ``--retired``: the same card as a learner who has it sees it after the auth
 removed its question and the learner re-imported (docs/sharing.md), in
 ``retired-<side>-<size>-<theme>.png``. With ``--samples``: three cards of the real-shaped
 bank in tests/fixtures/real-shaped/ (built here, into a throw-away folder): highlighted
-code, a table, and an explanation that names a choice by letter, in
+code, a table, an explanation that names a choice by letter, and choices that carry code, in
 ``sample-<name>-<side>-<size>-<theme>.png``.
 
 Imports the decks in ``dist/`` into a throw-away collection with the real ``anki`` backend,
@@ -57,6 +57,7 @@ SAMPLES = {
     "code": ("NCA::Systems Programming", "What does this program print"),
     "table": ("NCA::GPU Infrastructure", "Based on the table below"),
     "reference": ("NCA::GPU Infrastructure", "Training loss keeps falling"),
+    "code-choices": ("NCA::Systems Programming", "Which docstring holds a doctest"),
 }
 
 
@@ -123,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--retired", action="store_true",
                         help="the card as a learner sees it once its question is withdrawn")
     parser.add_argument("--samples", action="store_true",
-                        help="code, table and letter-reference cards of the real-shaped bank")
+                        help="code, table, letter-reference and code-choice cards of the real-shaped "
+                             "bank")
     args = parser.parse_args(argv)
     if chromium_path() is None:
         print("screenshots: Debian's chromium is not installed (apt-get install chromium)",

@@ -1036,3 +1036,76 @@ def test_an_explanation_ending_like_another_parts_title_keeps_its_lines():
     assert diags(result) == []
     assert result.file.questions[0].explanation == ("Two plus two is four.\nSample Topic 4\n"
                                                     "covers the rest.")
+
+
+# --- code in the prompt and under choices ---------------------------------------------------
+
+CODE_CHOICES = """Python Testing 1 — Questions and Answers
+Question 1: Which is the proper format for a doctest?
+- first
+
+```python
+def add(a, b):
+    \"\"\"add(1, 2) == 3\"\"\"
+```
+
+- second (Correct answer)
+
+```python
+def add(a, b):
+    \"\"\"
+    >>> add(1, 2)
+    3
+    \"\"\"
+```
+- third
+    add(1, 2) -> 3
+    - not a choice
+- fourth
+Correct answer: second
+A doctest is an interactive session in the docstring.
+"""
+
+
+def test_a_fenced_block_or_indented_lines_under_a_choice_belong_to_it():
+    result = parse(CODE_CHOICES, PATH)
+    assert result.diagnostics == ()
+    first, second, third, fourth = result.file.questions[0].choices
+    assert first.text == 'first\n```python\ndef add(a, b):\n    """add(1, 2) == 3"""\n```'
+    assert second.correct and second.line == 10 and second.text.startswith("second\n```python")
+    assert second.text.endswith('    """\n```')
+    # indented lines: a blank line makes them Markdown's indented code block
+    assert third.text == "third\n\n    add(1, 2) -> 3\n    - not a choice"
+    assert fourth.text == "fourth" and not fourth.correct
+
+
+def test_the_answer_line_may_name_a_code_carrying_choice_by_its_first_line():
+    assert parse(CODE_CHOICES, PATH).file.questions[0].correct_indexes == (1,)
+    wrong = parse(CODE_CHOICES.replace("Correct answer: second", "Correct answer: third"), PATH)
+    assert errors(wrong) == [(23, "error", "'Correct answer: third' disagrees with the choice "
+                                           "marked '(Correct answer)' at line 10: 'second'")]
+
+
+def test_list_lines_inside_a_code_block_in_the_prompt_are_code_not_choices():
+    text = doc(TITLE, "Question 1: What does this YAML define?", "```yaml", "- name: train",
+               "  gpus: 8", "- name: eval", "```", "- A list of two jobs (Correct answer)",
+               "- A mapping", "Correct answer: A list of two jobs", "Items of a list.")
+    question, = parse(text, PATH).file.questions
+    assert question.prompt.splitlines()[1:4] == ["```yaml", "- name: train", "  gpus: 8"]
+    assert [c.text for c in question.choices] == ["A list of two jobs", "A mapping"]
+
+
+@pytest.mark.parametrize("where", ["prompt", "choice"])
+def test_a_code_block_that_never_closes_is_one_error_at_its_first_line(where):
+    lines = [TITLE, "Question 1: What is printed?", "- 1 (Correct answer)", "- 2", "```python",
+             "print(1)", "Correct answer: 1", "It prints one.", *question(2)]
+    if where == "prompt":
+        lines = [TITLE, "Question 1: What is printed?", "```python", "print(1)",
+                 "- 1 (Correct answer)", "- 2", "Correct answer: 1", "It prints one.",
+                 *question(2)]
+    result = parse(doc(*lines), PATH)
+    fence = lines.index("```python") + 1
+    assert errors(result) == [(fence, "error", "the code block opened here with ``` never "
+                               "closes, so Question 1's later lines were read as code; end the "
+                               "block with a line of ``` alone")]
+    assert numbers(result) == [2]

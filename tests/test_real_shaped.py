@@ -52,7 +52,8 @@ def bank(tmp_path_factory) -> Bank:
 
 
 def choices(card: CardView) -> list[str]:
-    return re.findall(r'<span class="nca-text">(.*?)</span></li>', card.fields["Choices"])
+    return re.findall(r'<span class="nca-text">(.*?)</span></li>', card.fields["Choices"],
+                      re.DOTALL)
 
 
 def shuffles(card: CardView) -> bool:
@@ -60,7 +61,7 @@ def shuffles(card: CardView) -> bool:
 
 
 def test_the_whole_bank_is_imported(bank: Bank) -> None:
-    assert len(bank.cards) == 14
+    assert len(bank.cards) == 15
 
 
 # 1. references to choices ---------------------------------------------------------------
@@ -129,6 +130,18 @@ def test_code_is_highlighted_with_its_tabs(bank: Bank) -> None:
     assert "\t" in prompt and '<span class="mi">4</span><span class="o">*</span>' in prompt
 
 
+# code under choices (issue 22, begun) -----------------------------------------------------
+
+def test_choices_carry_their_code_blocks(bank: Bank) -> None:
+    card = bank.card("Which docstring holds a doctest")
+    texts = choices(card)
+    assert len(texts) == 4 and all("<pre><code>" in text for text in texts)
+    assert sum('<span class="k">def</span>' in text for text in texts) == 3
+    assert any("print" in text and "<pre><code>" in text for text in texts)  # indented lines
+    right = texts["ABCD".index(card.fields["Answer"])]
+    assert right.startswith("<p>An interactive session")
+
+
 # 8. false alarms -----------------------------------------------------------------------------
 
 def test_go_and_cpp_are_two_topics_without_a_typo_warning(bank: Bank) -> None:
@@ -153,11 +166,13 @@ def test_wide_tables_and_long_code_lines_scroll_in_their_box_not_the_card(
         reviewer, bank: Bank, mode: str, width: int) -> None:
     r = reviewer(mode, viewport=(width, 700))
     for prompt, box in (("Based on the table below", ".nca-prompt table"),
-                        ("What does this program print", ".nca-prompt pre code")):
+                        ("What does this program print", ".nca-prompt pre code"),
+                        ("Which docstring holds a doctest", ".nca-text pre code")):
         card = html_of(bank.card(prompt))
         r.show_question(card)
         assert r.page.evaluate(OVERFLOW) <= 0
-        assert r.page.evaluate(BOX_SCROLLS, box) == [[True, "auto"]]  # scrolls inside itself
+        scrolls = r.page.evaluate(BOX_SCROLLS, box)  # each scrolls inside itself
+        assert [True, "auto"] in scrolls and all(style == "auto" for _, style in scrolls)
         r.page.locator(".nca-choice-list > li").first.click()
         r.show_answer(card)
         assert r.page.evaluate(OVERFLOW) <= 0

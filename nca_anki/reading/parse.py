@@ -59,6 +59,9 @@ _CONFLICT_RE = re.compile(r"^(<{7}|>{7})(?: |$)|^\|{7}(?: |$)")
 _CONFLICT_MIDDLE_RE = re.compile(r"^={7}$")
 _MARK_RE = re.compile(r"\s*\(\s*correct\s+answer\s*\)\s*$", re.IGNORECASE)
 _ANSWER_RE = re.compile(r"^Correct\s+answer\s*:\s*(?P<text>.*)$", re.IGNORECASE)
+# A CommonMark code fence: three or more backticks (no backtick in the info after them) or
+# tildes, indented at most three spaces. Inside one, a line is code, never structure.
+_FENCE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}(?=[^`]*$)|~{3,})")
 
 
 def _correct_mark(text: str) -> re.Match[str] | None:
@@ -153,6 +156,8 @@ class _Draft:
     state: _Part = _Part.PROMPT
     broken: bool = False
     bad_header: bool = False  # a mistyped header was reported in it: it explains what follows
+    fence: str = ""  # the open fence ("```", "~~~~") of a code block in the prompt or a choice
+    fence_line: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -421,6 +426,8 @@ class _Parser:
             self.check_explanation_line(draft, number, line)
             draft.explanation.append((number, raw.rstrip()))
             return
+        if (draft.fence or draft.choices) and self.under_choice(draft, number, raw):
+            return
         answer = _ANSWER_RE.match(line)
         choice = _CHOICE_RE.match(line)
         lookalike = _LOOKALIKE_RE.match(line) if not (answer or choice) and (
@@ -447,7 +454,10 @@ class _Parser:
             draft.choices.append(Choice(text, bool(mark), number))
             draft.state = _Part.CHOICES
         elif draft.state is _Part.PROMPT:
-            if _correct_mark(line):
+            opened = _FENCE_RE.match(raw)
+            if opened:  # a code block in the prompt: its lines are the prompt's, whatever
+                draft.fence, draft.fence_line = opened.group("fence"), number
+            elif _correct_mark(line):
                 self.error(number, "line ending in '(Correct answer)' is not a choice; write "
                            "it as '- <choice> (Correct answer)'")
                 draft.broken = True
@@ -456,6 +466,43 @@ class _Parser:
             self.error(number, "unexpected text among the choices; expected '- <choice>' "
                        "or 'Correct answer: <choice>'")
             draft.broken = True
+
+    def under_choice(self, draft: _Draft, number: int, raw: str) -> bool:
+        """Take ``raw`` as part of the code block open in the prompt or under the last
+        choice, or as a line that opens a block under a choice or is indented under it
+        (real banks put code and command output there). True if it was taken."""
+        text = raw.rstrip()
+        if draft.fence:
+            closing = _FENCE_RE.match(text)
+            if closing and closing.group("fence").startswith(draft.fence) and \
+                    not text.strip().strip(draft.fence[0]):
+                draft.fence = ""
+            if draft.state is _Part.PROMPT:
+                draft.prompt.append(text)
+            else:
+                self.extend_choice(draft, text)
+            return True
+        opened = _FENCE_RE.match(text)
+        if opened:
+            draft.fence, draft.fence_line = opened.group("fence"), number
+        elif not (text.startswith("    ") and text.strip() or text[:2] == "  " and (
+                text.strip() and not _CHOICE_RE.match(text.strip())
+                and not _ANSWER_RE.match(text.strip()))):
+            return False  # (four spaces in: code, even "- x"; two: a choice stays a choice)
+        self.extend_choice(draft, text)
+        return True
+
+    @staticmethod
+    def extend_choice(draft: _Draft, text: str) -> None:
+        """Add ``text`` to the last choice. Lines indented four spaces or more, outside a
+        fenced block, are code or command output: a blank line before the first of them
+        makes them Markdown's indented code block rather than more words of the choice."""
+        last = draft.choices[-1]
+        before = last.text.rsplit("\n", 1)[-1]
+        if not draft.fence and text.startswith("    ") and not (
+                before.startswith("    ") and "\n" in last.text) and not _FENCE_RE.match(text):
+            text = "\n" + text
+        draft.choices[-1] = Choice(f"{last.text}\n{text}", last.correct, last.line)
 
     def check_explanation_line(self, draft: _Draft, number: int, line: str) -> None:
         """Question structure inside an explanation means a header above it is missing or
@@ -502,6 +549,11 @@ class _Parser:
 
     def finish(self, draft: _Draft) -> Question | None:
         prompt = "\n".join(draft.prompt).strip()
+        if draft.fence:  # everything after it was read as code: one error says why
+            self.error(draft.fence_line, f"the code block opened here with {draft.fence} "
+                       f"never closes, so Question {draft.number}'s later lines were read as "
+                       f"code; end the block with a line of {draft.fence} alone")
+            return None
         ok = not draft.broken
         if not prompt:
             self.error(draft.line, f"Question {draft.number} has no prompt")
@@ -533,29 +585,36 @@ class _Parser:
                            "delete one")
                 ok = False
         answer = _norm(draft.answer or "")
+        # A choice that carries code may be named by its first line alone.
+        firsts = [_norm(c.text.split("\n", 1)[0]) if "\n" in c.text else texts[i]
+                  for i, c in enumerate(draft.choices)]
         if draft.answer is None:
             self.error(draft.line, f"Question {draft.number} has no 'Correct answer: <choice>' "
                        "line after its choices")
             ok = False
         elif not marked:
             hint = ""
-            if answer in texts:
+            named = texts.index(answer) if answer in texts else (
+                firsts.index(answer) if answer in firsts else -1)
+            if named >= 0:
                 hint = (f"; the 'Correct answer:' line names the choice at line "
-                        f"{draft.choices[texts.index(answer)].line}")
+                        f"{draft.choices[named].line}")
             self.error(draft.line, f"Question {draft.number} has no choice ending in "
                        f"'(Correct answer)'{hint}")
             ok = False
-        elif len(marked) == 1 and answer != texts[draft.choices.index(marked[0])]:
-            chosen = texts[draft.choices.index(marked[0])]
+        elif len(marked) == 1 and answer not in (texts[draft.choices.index(marked[0])],
+                                                 firsts[draft.choices.index(marked[0])]):
+            chosen = firsts[draft.choices.index(marked[0])]
+            shown = marked[0].text.split("\n", 1)[0]  # its line, not the code under it
             if answer.casefold() == chosen.casefold():
                 self.error(draft.answer_line, f"'Correct answer: {clip(draft.answer)}' differs "
                            f"only in case from the choice marked '(Correct answer)' at line "
-                           f"{marked[0].line}: {clip(marked[0].text)!r}; letter case "
+                           f"{marked[0].line}: {clip(shown)!r}; letter case "
                            "can change what a choice means: copy the marked choice exactly")
             else:
                 self.error(draft.answer_line, f"'Correct answer: {clip(draft.answer)}' "
                            f"disagrees with the choice marked '(Correct answer)' at line "
-                           f"{marked[0].line}: {clip(marked[0].text)!r}")
+                           f"{marked[0].line}: {clip(shown)!r}")
             ok = False
         explanation = "\n".join(text for _, text in draft.explanation).strip()
         if ok and not explanation:
