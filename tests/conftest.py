@@ -116,3 +116,22 @@ def reviewer(browser, server):
     yield make
     for each in opened:
         each.close()
+
+
+def built_and_imported(root: Path, decks: tuple[str, ...]):
+    """Build ``root/source`` with the repository's templates and a fixed clock into
+    ``root/dist``, import every package into a new collection in ``root/anki`` with the
+    real backend, and return the build's report and the cards of each of ``decks``."""
+    from anki_client import cards_in_deck, import_package, open_collection
+    from nca_anki.build import BuildOptions, build
+
+    report = build(BuildOptions(root / "source", REPO / "templates", root / "dist",
+                                now=1_800_000_000))
+    assert report.ok, [str(d) for d in report.diagnostics]
+    col = open_collection(root / "anki" / "collection.anki2")
+    try:
+        for apkg in sorted((root / "dist").glob("*.apkg")):
+            import_package(col, apkg)
+        return report, {deck: cards_in_deck(col, deck) for deck in decks}
+    finally:
+        col.close()

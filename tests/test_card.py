@@ -16,10 +16,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from anki_client import CardView, cards_in_deck, html_to_text, import_package, open_collection
+from anki_client import CardView, html_to_text
 from card_browser import CardHtml, Reviewer
-from conftest import REPO
-from nca_anki.build import BuildOptions, build
+from conftest import REPO, built_and_imported
 
 MODES = ["desktop", "mobile"]
 SEED_DECKS = ("NCA::AI & Deep Learning Frameworks",
@@ -94,17 +93,9 @@ def decks(tmp_path_factory) -> dict[str, list[Built]]:
     (root / "source" / "fixed-order-1.txt").write_text(FIXED, encoding="utf-8")
     (root / "source" / "nca-anki.toml").write_text('[shuffle]\n"Fixed Order" = false\n',
                                                    encoding="utf-8")
-    report = build(BuildOptions(root / "source", REPO / "templates", root / "dist",
-                                now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics]
-    col = open_collection(root / "anki" / "collection.anki2")
-    try:
-        for apkg in sorted((root / "dist").glob("*.apkg")):
-            import_package(col, apkg)
-        names = (*SEED_DECKS, "NCA::Card Behaviour", "NCA::Fixed Order")
-        return {name: [_built(view) for view in cards_in_deck(col, name)] for name in names}
-    finally:
-        col.close()
+    _, cards = built_and_imported(root, (*SEED_DECKS, "NCA::Card Behaviour",
+                                         "NCA::Fixed Order"))
+    return {name: [_built(view) for view in views] for name, views in cards.items()}
 
 
 @pytest.fixture(scope="session")

@@ -11,10 +11,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from anki_client import CardView, cards_in_deck, import_package, open_collection
+from anki_client import CardView
 from card_browser import CardHtml
-from conftest import REPO
-from nca_anki.build import BuildOptions, build
+from conftest import REPO, built_and_imported
 
 BANK = REPO / "tests" / "fixtures" / "real-shaped"
 MODES = ["desktop", "mobile"]
@@ -35,20 +34,11 @@ class Bank:
 def bank(tmp_path_factory) -> Bank:
     root = tmp_path_factory.mktemp("real-shaped")
     shutil.copytree(BANK, root / "source")
-    report = build(BuildOptions(root / "source", REPO / "templates", root / "dist",
-                                now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics]
-    col = open_collection(root / "anki" / "collection.anki2")
-    try:
-        for apkg in sorted((root / "dist").glob("*.apkg")):
-            if apkg.name != "nca_all_topics.apkg":
-                import_package(col, apkg)
-        cards = tuple(card for deck in ("NCA::Systems Programming", "NCA::GPU Infrastructure",
-                                        "NCA::Go Programming", "NCA::C++ Programming")
-                      for card in cards_in_deck(col, deck))
-    finally:
-        col.close()
-    return Bank(cards, tuple(str(d) for d in report.diagnostics))
+    report, decks = built_and_imported(root, ("NCA::Systems Programming",
+                                              "NCA::GPU Infrastructure", "NCA::Go Programming",
+                                              "NCA::C++ Programming"))
+    return Bank(tuple(card for cards in decks.values() for card in cards),
+                tuple(str(d) for d in report.diagnostics))
 
 
 def choices(card: CardView) -> list[str]:

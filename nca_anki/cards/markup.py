@@ -152,6 +152,7 @@ def _cell(_renderer: Any, tokens: Sequence[Token], idx: int, _options: Any, _env
     return f'<{token.tag} align="{align}">' if align in _ALIGNMENTS else f"<{token.tag}>"
 
 
+@functools.lru_cache(maxsize=256)
 def _lexer(language: str) -> Any:
     """Pygments' lexer for a fence's language name ("python", "bash", "c++"...), or None."""
     from pygments.lexers import get_lexer_by_name
@@ -169,18 +170,16 @@ def _formatter() -> Any:
     return HtmlFormatter(nowrap=True)
 
 
-def _highlight(code: str, language: str, _attrs: Any) -> str:
+def _highlight(code: str, language: str) -> str:
     """A fenced block's code as Pygments' classed spans ("" when the fence names no
     language Pygments knows: markdown-it then escapes the code itself)."""
     name = language.strip().split(maxsplit=1)[0].lower() if language.strip() else ""
-    lexer = _cached_lexer(name) if name else None
+    lexer = _lexer(name) if name else None
     if lexer is None:
         return ""
     from pygments import highlight
     return str(highlight(code, lexer, _formatter()))
 
-
-_cached_lexer = functools.lru_cache(maxsize=256)(_lexer)
 
 
 def _fence(_renderer: Any, tokens: Sequence[Token], idx: int, _options: Any, _env: Any) -> str:
@@ -188,7 +187,7 @@ def _fence(_renderer: Any, tokens: Sequence[Token], idx: int, _options: Any, _en
     without the ``language-`` class markdown-it adds (nothing on the card uses it)."""
     from markdown_it.common.utils import escapeHtml
     token = tokens[idx]
-    code = _highlight(token.content, token.info, None) or escapeHtml(token.content)
+    code = _highlight(token.content, token.info) or escapeHtml(token.content)
     return f"<pre><code>{code}</code></pre>\n"
 
 

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from nca_anki.cards.references import choice_reference, might_refer
+from nca_anki.cards.references import choice_reference, might_refer, prose
 from nca_anki.diagnostics import clip
 from nca_anki.records import Layout, Question, prompt_id
 
@@ -24,17 +24,10 @@ _PINNED_RE = re.compile(
     r"|^(?:all|none)\s+(?:are|is)\s+(?:correct|true|false|wrong)\b"
     r"|^(?:not\s+enough\s+information|cannot\s+be\s+determined)\b",
     re.IGNORECASE)
-# Markdown code spans are not prose: `All of the above` in code pins nothing.
-_CODE_RE = re.compile(r"`[^`]*`")
-
-
-def _prose(text: str) -> str:
-    return _CODE_RE.sub(" ", text)
-
-
 def is_pinned(text: str) -> bool:
     """True for a choice such as "All of the above" that must keep its place."""
-    return bool(_PINNED_RE.match(" ".join(_prose(text).strip(" .*_").split())))
+    # Code is not prose: `All of the above` in code pins nothing.
+    return bool(_PINNED_RE.match(" ".join(prose(text).strip(" .*_").split())))
 
 
 def _seeded_permutation(items: list[int], seed: str) -> list[int]:

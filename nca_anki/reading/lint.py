@@ -12,6 +12,7 @@ import re
 from collections import Counter
 
 from nca_anki.diagnostics import Diagnostic, warning
+from nca_anki.reading.parse import FENCE_RE
 from nca_anki.records import ParsedFile, Question, Topic
 
 # Longest-answer giveaway: both thresholds must hold, so short choices ("Volta" against
@@ -70,8 +71,6 @@ def _position_cluster(topic: Topic) -> Diagnostic | None:
                    "this order: vary where the correct choice goes")
 
 
-# A fenced code block's opening line and the first word of its info string (CommonMark).
-_FENCE_RE = re.compile(r"^ {0,3}(?:`{3,}(?=[^`\n]*$)|~{3,})[ \t]*([^\s`]+)", re.MULTILINE)
 
 
 def _known_language(name: str) -> bool:
@@ -87,8 +86,9 @@ def _known_language(name: str) -> bool:
 
 
 def _unknown_languages(question: Question) -> list[Diagnostic]:
-    names = {m.group(1) for text in (question.prompt, question.explanation)
-             if "```" in text or "~~~" in text for m in _FENCE_RE.finditer(text)}
+    # Every fence line, opening or closing (a closing one names no language).
+    names = {m.group("info") for text in (question.prompt, question.explanation)
+             if "```" in text or "~~~" in text for m in FENCE_RE.finditer(text)} - {""}
     return [warning(question.path, question.line,
                     f"Question {question.number}: the code block's language {name!r} is not "
                     "one the highlighter knows, so the code is shown without colours; use "

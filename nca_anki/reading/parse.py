@@ -60,8 +60,15 @@ _CONFLICT_MIDDLE_RE = re.compile(r"^={7}$")
 _MARK_RE = re.compile(r"\s*\(\s*correct\s+answer\s*\)\s*$", re.IGNORECASE)
 _ANSWER_RE = re.compile(r"^Correct\s+answer\s*:\s*(?P<text>.*)$", re.IGNORECASE)
 # A CommonMark code fence: three or more backticks (no backtick in the info after them) or
-# tildes, indented at most three spaces. Inside one, a line is code, never structure.
-_FENCE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}(?=[^`]*$)|~{3,})")
+# tildes, indented at most three spaces, and the first word of its info (the language).
+# Inside a block, a line is code, never structure. (lint.py finds the languages with it.)
+FENCE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}(?=[^`\n]*$)|~{3,})[ \t]*(?P<info>[^\s`]*)",
+                      re.MULTILINE)
+
+
+def _first_line(text: str) -> str:
+    """A choice's own line, without the code it may carry under it."""
+    return text.split("\n", 1)[0]
 
 
 def _correct_mark(text: str) -> re.Match[str] | None:
@@ -426,7 +433,7 @@ class _Parser:
             self.check_explanation_line(draft, number, line)
             draft.explanation.append((number, raw.rstrip()))
             return
-        if (draft.fence or draft.choices) and self.under_choice(draft, number, raw):
+        if self.code_line(draft, number, raw):
             return
         answer = _ANSWER_RE.match(line)
         choice = _CHOICE_RE.match(line)
@@ -454,10 +461,7 @@ class _Parser:
             draft.choices.append(Choice(text, bool(mark), number))
             draft.state = _Part.CHOICES
         elif draft.state is _Part.PROMPT:
-            opened = _FENCE_RE.match(raw)
-            if opened:  # a code block in the prompt: its lines are the prompt's, whatever
-                draft.fence, draft.fence_line = opened.group("fence"), number
-            elif _correct_mark(line):
+            if _correct_mark(line):
                 self.error(number, "line ending in '(Correct answer)' is not a choice; write "
                            "it as '- <choice> (Correct answer)'")
                 draft.broken = True
@@ -467,29 +471,25 @@ class _Parser:
                        "or 'Correct answer: <choice>'")
             draft.broken = True
 
-    def under_choice(self, draft: _Draft, number: int, raw: str) -> bool:
-        """Take ``raw`` as part of the code block open in the prompt or under the last
-        choice, or as a line that opens a block under a choice or is indented under it
+    def code_line(self, draft: _Draft, number: int, raw: str) -> bool:
+        """Take ``raw`` as code if it is: a line of the code block open in the prompt or
+        under the last choice, a fence that opens one, or a line indented under a choice
         (real banks put code and command output there). True if it was taken."""
         text = raw.rstrip()
+        fence = FENCE_RE.match(text)
         if draft.fence:
-            closing = _FENCE_RE.match(text)
-            if closing and closing.group("fence").startswith(draft.fence) and \
-                    not text.strip().strip(draft.fence[0]):
-                draft.fence = ""
-            if draft.state is _Part.PROMPT:
-                draft.prompt.append(text)
-            else:
-                self.extend_choice(draft, text)
-            return True
-        opened = _FENCE_RE.match(text)
-        if opened:
-            draft.fence, draft.fence_line = opened.group("fence"), number
-        elif not (text.startswith("    ") and text.strip() or text[:2] == "  " and (
-                text.strip() and not _CHOICE_RE.match(text.strip())
+            if fence and fence.group("fence").startswith(draft.fence) and not fence.group("info"):
+                draft.fence = ""  # the closing fence: as long as the opening one, no info
+        elif fence:
+            draft.fence, draft.fence_line = fence.group("fence"), number
+        elif not draft.choices or not (text.startswith("    ") and text.strip() or (
+                text[:2] == "  " and text.strip() and not _CHOICE_RE.match(text.strip())
                 and not _ANSWER_RE.match(text.strip()))):
             return False  # (four spaces in: code, even "- x"; two: a choice stays a choice)
-        self.extend_choice(draft, text)
+        if draft.state is _Part.PROMPT:
+            draft.prompt.append(text)
+        else:
+            self.extend_choice(draft, text)
         return True
 
     @staticmethod
@@ -498,9 +498,8 @@ class _Parser:
         fenced block, are code or command output: a blank line before the first of them
         makes them Markdown's indented code block rather than more words of the choice."""
         last = draft.choices[-1]
-        before = last.text.rsplit("\n", 1)[-1]
-        if not draft.fence and text.startswith("    ") and not (
-                before.startswith("    ") and "\n" in last.text) and not _FENCE_RE.match(text):
+        after_code = "\n" in last.text and last.text.rsplit("\n", 1)[-1].startswith("    ")
+        if not draft.fence and text.startswith("    ") and not after_code:
             text = "\n" + text
         draft.choices[-1] = Choice(f"{last.text}\n{text}", last.correct, last.line)
 
@@ -581,13 +580,12 @@ class _Parser:
                 first = draft.choices[texts.index(text)]
                 # Two copies of one choice: the card judges the unmarked copy wrong.
                 self.error(draft.choices[i].line, f"Question {draft.number} lists the choice "
-                           f"{draft.choices[i].text!r} twice (also at line {first.line}); "
-                           "delete one")
+                           f"{_first_line(draft.choices[i].text)!r} twice (also at line "
+                           f"{first.line}); delete one")
                 ok = False
         answer = _norm(draft.answer or "")
         # A choice that carries code may be named by its first line alone.
-        firsts = [_norm(c.text.split("\n", 1)[0]) if "\n" in c.text else texts[i]
-                  for i, c in enumerate(draft.choices)]
+        firsts = [_norm(_first_line(c.text)) for c in draft.choices]
         if draft.answer is None:
             self.error(draft.line, f"Question {draft.number} has no 'Correct answer: <choice>' "
                        "line after its choices")
@@ -602,11 +600,10 @@ class _Parser:
             self.error(draft.line, f"Question {draft.number} has no choice ending in "
                        f"'(Correct answer)'{hint}")
             ok = False
-        elif len(marked) == 1 and answer not in (texts[draft.choices.index(marked[0])],
-                                                 firsts[draft.choices.index(marked[0])]):
-            chosen = firsts[draft.choices.index(marked[0])]
-            shown = marked[0].text.split("\n", 1)[0]  # its line, not the code under it
-            if answer.casefold() == chosen.casefold():
+        elif len(marked) == 1 and answer not in (
+                texts[at := draft.choices.index(marked[0])], firsts[at]):
+            shown = _first_line(marked[0].text)  # its line, not the code under it
+            if answer.casefold() == firsts[at].casefold():
                 self.error(draft.answer_line, f"'Correct answer: {clip(draft.answer)}' differs "
                            f"only in case from the choice marked '(Correct answer)' at line "
                            f"{marked[0].line}: {clip(shown)!r}; letter case "
