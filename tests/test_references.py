@@ -86,6 +86,14 @@ def test_the_quick_check_never_changes_the_verdict(text: str, count: int) -> Non
                                                                   count)
 
 
+@settings(max_examples=500, derandomize=True)
+@given(st.lists(st.sampled_from(["a", "B", " ", "`", "```", "~~~", "\\(", "\\)", "\\[", "\\]",
+                                 "https://x.y", "://", "WWW.", "www.", "Www.z", "\n", "c"]),
+                max_size=12).map("".join))
+def test_the_quick_prose_test_never_changes_what_prose_removes(text: str) -> None:
+    assert references.prose(text) == references._NOT_PROSE_RE.sub(" ", text)
+
+
 def test_a_questions_texts_joined_are_ruled_out_only_if_each_is() -> None:
     """shuffle.py tests a question's texts joined by newlines at once."""
     rows = [text for _, _, text in corpus()]
