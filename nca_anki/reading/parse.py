@@ -475,6 +475,8 @@ class _Parser:
         """Take ``raw`` as code if it is: a line of the code block open in the prompt or
         under the last choice, a fence that opens one, or a line indented under a choice
         (real banks put code and command output there). True if it was taken."""
+        if not draft.fence and raw[:1] not in ("`", "~", " "):
+            return False  # most lines: neither a fence nor indented (a tenth of parsing)
         text = raw.rstrip()
         fence = FENCE_RE.match(text)
         if draft.fence:
