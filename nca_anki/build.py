@@ -91,10 +91,10 @@ def _render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], worker
     todo = [t for t in inputs.topics if t.name not in reusable]
 
     def render_topic(index: int) -> tuple[list[tuple[int, tuple[str, ...], tuple[str, ...],
-                                                     int | None, tuple[str, str, str, str]]],
+                                                     tuple[int, ...], tuple[str, str, str, str]]],
                                           list[Diagnostic]]:
         topic = todo[index]
-        kept = {e.prompt_key: e.slot for e in entries.get(topic.name, ()) if e.slot is not None}
+        kept = {e.prompt_key: e.slots for e in entries.get(topic.name, ()) if e.slots}
         layouts = plan([q for _, q in topic.questions], inputs.config.shuffles(topic.name), kept)
         notes, problems = [], []
         for k, ((part, question), layout) in enumerate(zip(topic.questions, layouts,
@@ -102,7 +102,7 @@ def _render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], worker
             note, note_problems = renderer.note(topic, part, question, layout)
             problems += note_problems
             if note is not None:  # only the fields travel back; the question is ours
-                notes.append((k, note.fields, note.tags, note.slot,
+                notes.append((k, note.fields, note.tags, note.slots,
                               note_hashes(topic.name, note)))
         return notes, problems
 
@@ -112,8 +112,9 @@ def _render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], worker
     for topic, (notes, topic_problems) in zip(todo, run_tasks(render_topic, len(todo), workers)):
         questions = topic.questions
         rendered[topic.name] = [RenderedNote(question=questions[k][1], part=questions[k][0],
-                                             fields=fields, tags=tags, slot=slot, hashes=hashes)
-                                for k, fields, tags, slot, hashes in notes]
+                                             fields=fields, tags=tags, slots=slots,
+                                             hashes=hashes)
+                                for k, fields, tags, slots, hashes in notes]
         problems += topic_problems
         progress.advance(topic.count)
     return rendered, problems

@@ -111,6 +111,12 @@ class Topic:
         return tuple(f.path for f in self.files)
 
 
+def answer_key(correct: Sequence[int]) -> str:
+    """The correct choices' indexes as one text, for hashes: "2" for one answer (as the
+    single index always was), "0,2" for several, "-1" for none."""
+    return ",".join(map(str, correct)) if correct else "-1"
+
+
 def prompt_id(prompt: str) -> str:
     """A prompt's identity key: a hash of its whitespace-normalised text."""
     return hashlib.sha256(" ".join(prompt.split()).encode()).hexdigest()[:12]
@@ -131,7 +137,9 @@ class Layout:
     pinned: frozenset[int]
     shuffle: bool
     reason: str = ""  # why the choices stay as written
-    slot: int | None = None  # where the correct choice sits in ``order``, if it was placed
+    # Where the correct choices sit in ``order``, in source order, if they were placed
+    # (empty: the choices stay as written).
+    slots: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -142,7 +150,7 @@ class RenderedNote:
     part: int
     fields: tuple[str, ...]
     tags: tuple[str, ...]
-    slot: int | None = None  # the correct choice's place in the static order (the lock keeps it)
+    slots: tuple[int, ...] = ()  # the correct choices' places in the static order (locked)
     # identity.note_hashes() of this note, when worked out where it was rendered (on a
     # worker, in parallel); None: identity works them out.
     hashes: tuple[str, str, str, str] | None = None
@@ -203,10 +211,10 @@ class LockEntry:
     mod: int
     prompt: str  # the whole prompt, or only an excerpt when read from the lock file
     choices: tuple[str, ...]
-    answer: int  # index of the correct choice
+    answer: int  # index of the (first) correct choice
     explanation: str
     removed: int | None = None  # when the question left the source; kept to revive it
-    slot: int | None = None  # the correct choice's place in the static order (shuffle.py)
+    slots: tuple[int, ...] = ()  # the correct choices' places in the static order (shuffle.py)
     file: str | None = None  # the question file, inside the source folder (None: not known)
     source: str = ""  # source_hash() of its text ("": compute it from the text)
     prompt_id: str = ""  # prompt_id() of its prompt ("": compute it from the prompt)

@@ -107,12 +107,49 @@ def test_short_choices_never_warn(correct: str, distractor: str) -> None:
 
 
 def test_a_question_the_parser_rejected_is_not_seen() -> None:
-    # Two choices marked correct: the parser reports it and drops the question.
+    # Two choices marked correct, one answer line: the parser reports it and drops it.
     text = ("Topic 1 — Questions and Answers\nQuestion 1: Q?\n"
             f"- {LONG} (Correct answer)\n- x (Correct answer)\nCorrect answer: {LONG}\nWhy.\n")
     parsed = parse(text, PATH)
     assert parsed.file.questions == ()
     assert [d for d in parsed.diagnostics if d.is_error]
+
+
+def several(number: int, correct: tuple[str, ...], *distractors: str) -> str:
+    """A question with several correct choices, written first."""
+    return "\n".join([f"Question {number}: Which {len(correct)}?",
+                      *(f"- {c} (Correct answer)" for c in correct),
+                      *(f"- {d}" for d in distractors),
+                      *(f"Correct answer: {c}" for c in correct), "Because.", ""])
+
+
+def test_correct_choices_that_are_the_only_long_ones_warn() -> None:
+    found = giveaways(topic(several(1, (LONG, LONG + " again"), SHORT, "Overfitting")))
+    assert [d.message for d in found] == [
+        "Question 1's 2 correct choices are the 2 longest by far (the shortest has 61 "
+        "characters; the longest distractor has 19): learners told to choose 2 can guess "
+        "them without knowing; make the distractors as specific as the answers"]
+    # One long distractor among them, or one short answer among the answers: no giveaway.
+    assert giveaways(topic(several(1, (LONG, LONG + " again"), SHORT, LONG + " too"))) == ()
+    assert giveaways(topic(several(1, (LONG, "Dropout"), SHORT, "Overfitting"))) == ()
+
+
+def test_every_choice_correct_warns() -> None:
+    found = giveaways(topic(several(1, ("Volta", "Hopper", "Ampere"))))
+    assert [(d.line, d.message) for d in found] == [
+        (2, "every choice of Question 1 is marked '(Correct answer)': the card says "
+            "'Choose 3 answers', which gives them away; add distractors, or ask the question "
+            "another way")]
+
+
+def test_an_unknown_language_in_a_choice_is_a_warning_too() -> None:
+    text = ("Question 1: Which is valid?\n- A\n  ```pyhton\n  x = 1\n  ```\n"
+            "- B (Correct answer)\n  ```python\n  y = 2\n  ```\nCorrect answer: B\nWhy.\n")
+    found = giveaways(topic(text))
+    assert [d.message.split(":")[1].strip() for d in found] == [
+        "the code block's language 'pyhton' is not one the highlighter knows, so the code "
+        "is shown without colours; use its usual name (python, bash, c, cpp, cuda, yaml, "
+        "json, dockerfile…)"]
 
 
 # --- position cluster -----------------------------------------------------------------------

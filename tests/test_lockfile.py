@@ -20,7 +20,7 @@ LOCK_PATH = "source/nca-anki.lock"
 def identity(entry: LockEntry) -> tuple:
     """What the lock file keeps of an entry (its question text comes from the decks)."""
     return (entry.guid, entry.topic, entry.part, entry.content_hash, entry.mod, entry.removed,
-            entry.slot, entry.file, entry.source, entry.prompt_id)
+            entry.slots, entry.file, entry.source, entry.prompt_id)
 
 
 def sample_lock() -> Lock:
@@ -46,9 +46,9 @@ def test_format_is_one_sorted_line_per_question_within_the_limit() -> None:
     entry = LockEntry(guid="nca-00000000000000b2", topic="Tópic", part=2,
                       content_hash="0123456789abcdef", mod=1_795_970_519,
                       prompt="A very long prompt " * 12, choices=("a", "b"), answer=1,
-                      explanation="Why.", slot=1,
+                      explanation="Why.", slots=(1,),
                       file="tópic-2.txt", source="fedcba9876543210", prompt_id="0123456789ab")
-    other = replace(entry, guid="nca-00000000000000a1", topic="Another", removed=T2, slot=None,
+    other = replace(entry, guid="nca-00000000000000a1", topic="Another", removed=T2, slots=(),
                     prompt="Short?", file=None)
     lines = dump_lock(Lock(note_type_hash="abcdef0123456789", note_type_mod=5,
                           entries=(entry, other))).splitlines()
@@ -118,7 +118,7 @@ def test_the_previous_format_is_read_in_full_for_migration() -> None:
     assert problems == ()
     assert lock == Lock(note_type_hash="a" * 16, note_type_mod=5, entries=(LockEntry(
         guid="nca-1", topic="T", part=2, content_hash="b" * 16, mod=7, prompt="P?",
-        choices=("x", "y"), answer=1, explanation="E.", slot=0),))
+        choices=("x", "y"), answer=1, explanation="E.", slots=(0,)),))
 
 
 @pytest.mark.parametrize("text, message", [
@@ -220,3 +220,16 @@ def test_a_mistyped_or_tampered_guid_is_not_a_lock_line(guid: str) -> None:
     loaded, problems = load_lock(text, LOCK_PATH)
     assert loaded.entries == () and loaded.lines_lost == 1
     assert problems[0].message.startswith("not a lock line, ignored: ")
+
+
+def test_the_slots_of_a_question_with_several_answers_round_trip() -> None:
+    entry = LockEntry(guid="nca-00000000000000c3", topic="T", part=1,
+                      content_hash="0123456789abcdef", mod=1_795_970_519, prompt="Which two?",
+                      choices=(), answer=-1, explanation="", slots=(0, 3),
+                      source="fedcba9876543210", prompt_id="0123456789ab")
+    text = dump_lock(Lock(note_type_hash="abcdef0123456789", note_type_mod=5, entries=(entry,)))
+    assert " 0,3 - - Which two?" in text
+    loaded, problems = load_lock(text, LOCK_PATH)
+    assert problems == () and loaded.entries[0].slots == (0, 3)
+    damaged, problems = load_lock(text.replace(" 0,3 ", " 0,,3 "), LOCK_PATH)
+    assert damaged.entries == () and damaged.lines_lost == 1

@@ -297,13 +297,89 @@ def test_no_choice_marked_and_answer_matching_nothing_has_no_hint():
         (2, "error", "Question 1 has no choice ending in '(Correct answer)'")]
 
 
-def test_two_choices_marked_correct_is_an_error_at_the_second():
+def marked_but_unnamed(choice: str) -> str:
+    return (f"choice marked '(Correct answer)' but no 'Correct answer:' line names it; add "
+            f"'Correct answer: {choice}' after the choices (one line per correct choice), or "
+            "remove the mark")
+
+
+def test_marks_and_answer_lines_that_name_other_choices_are_an_error_at_each_place():
     text = doc(TITLE, *question(choices=("3 (Correct answer)", "4", "5 (Correct answer)")))
     result = parse(text, PATH)
     assert errors(result) == [
-        (5, "error", "Question 1 marks 2 choices '(Correct answer)' (lines 3, 5); mark "
-                     "exactly one")]
+        (3, "error", marked_but_unnamed("3")),
+        (5, "error", marked_but_unnamed("5")),
+        (6, "error", "'Correct answer: 4' names the choice at line 4, which is not marked "
+                     "'(Correct answer)'; mark that choice too, or delete this line")]
     assert result.file.questions == ()
+
+
+# --- several correct answers ----------------------------------------------------------------
+
+def several(choices: tuple[str, ...], answers: tuple[str, ...],
+            explanation: tuple[str, ...] = ("Both are.",)) -> str:
+    return doc(TITLE, "Question 1: Which two are even? (Choose two.)",
+               *(f"- {c}" for c in choices), *(f"Correct answer: {a}" for a in answers),
+               *explanation)
+
+
+def test_a_question_may_have_several_correct_answers_named_in_any_order():
+    result = parse(several(("2 (Correct answer)", "3", "4 (Correct answer)", "5"),
+                           ("4", "2")), PATH)
+    assert diags(result) == []
+    (q,) = result.file.questions
+    assert q.correct_indexes == (0, 2) and q.explanation == "Both are."
+    assert result.file.positions == (-1,)  # the cluster lint counts single answers only
+
+
+def test_blank_lines_may_separate_the_answer_lines_but_not_the_explanation():
+    text = several(("2 (Correct answer)", "3", "4 (Correct answer)"), ("2",),
+                   ("", "Correct answer: 4", "", "Two and four."))
+    (q,) = parse(text, PATH).file.questions
+    assert q.correct_indexes == (0, 2) and q.explanation == "Two and four."
+    late = several(("2 (Correct answer)", "3", "4 (Correct answer)"), ("2",),
+                   ("Two is.", "Correct answer: 4"))
+    result = parse(late, PATH)
+    assert [line for line, *_ in errors(result)] == [5, 8]  # the unnamed mark, the late line
+    assert "inside Question 1's explanation" in errors(result)[1][2]
+
+
+def test_a_marked_choice_without_its_answer_line_is_an_error_at_the_choice():
+    result = parse(several(("2 (Correct answer)", "3", "4 (Correct answer)"), ("2",)), PATH)
+    assert errors(result) == [(5, "error", marked_but_unnamed("4"))]
+    assert result.file.questions == ()
+
+
+def test_an_answer_line_naming_an_unmarked_choice_is_an_error_at_that_line():
+    result = parse(several(("2 (Correct answer)", "3", "4"), ("2", "4")), PATH)
+    assert errors(result) == [
+        (7, "error", "'Correct answer: 4' names the choice at line 5, which is not marked "
+                     "'(Correct answer)'; mark that choice too, or delete this line")]
+
+
+def test_an_answer_line_naming_no_choice_or_one_twice_is_an_error_at_that_line():
+    result = parse(several(("2 (Correct answer)", "3", "4 (Correct answer)", "6 (Correct answer)"),
+                           ("2", "8", "4", "2")), PATH)
+    assert errors(result) == [
+        # The one marked choice no line names: the line was meant for it.
+        (8, "error", "'Correct answer: 8' disagrees with the choice marked '(Correct "
+                     "answer)' at line 6: '6'"),
+        (10, "error", "'Correct answer: 2' names the same choice as line 7; delete one of "
+                      "them")]
+    lost = parse(several(("2 (Correct answer)", "3", "4 (Correct answer)", "6 (Correct answer)"),
+                         ("2", "8", "9")), PATH)
+    assert [m for _, _, m in errors(lost)] == [
+        f"'Correct answer: {n}' names none of Question 1's choices; copy the text of a "
+        "choice marked '(Correct answer)'" for n in (8, 9)]
+
+
+def test_the_case_only_difference_is_named_among_several_answers():
+    result = parse(several(("ReLU (Correct answer)", "tanh (Correct answer)", "step"),
+                           ("relu", "tanh")), PATH)
+    assert errors(result) == [
+        (6, "error", "'Correct answer: relu' differs only in case from the choice marked "
+                     "'(Correct answer)' at line 3: 'ReLU'; letter case can change what a "
+                     "choice means: copy the marked choice exactly")]
 
 
 def test_answer_line_disagreeing_with_marked_choice_is_an_error_at_the_answer_line():

@@ -108,7 +108,7 @@ def _installed(name: str, dist: str) -> str:
 def topic_key(*, files: Iterable[str], deck: str, settings: str, templates: str,
               note_type: str, entries: Iterable[LockEntry], code: str) -> str:
     """The key of one topic (see the module docstring); ``files`` are its sources' hashes."""
-    lines = (f"{e.guid} {e.part} {e.mod} {e.content_hash} {e.slot} {e.removed} {e.file}"
+    lines = (f"{e.guid} {e.part} {e.mod} {e.content_hash} {e.slots} {e.removed} {e.file}"
              for e in sorted(entries, key=lambda e: e.guid))
     return _digest([_FORMAT, *files, deck, settings, templates, note_type, code, *lines])
 

@@ -218,11 +218,14 @@ class Renderer:
             return None, images
         choices = [_ChoiceView(label, Markup(texts[source].html), source in layout.pinned)
                    for label, source in zip(LABELS, layout.order)]
-        choices_html, problem = self._render("choices.html",
-                                             {"choices": choices, "shuffle": layout.shuffle})
+        correct = question.correct_indexes
+        # "choose": how many to pick, for a question with several answers (0: one answer).
+        choices_html, problem = self._render("choices.html", {
+            "choices": choices, "shuffle": layout.shuffle,
+            "choose": len(correct) if len(correct) > 1 else 0})
         if problem:
             return None, (problem,)
-        answer = " ".join(LABELS[layout.order.index(i)] for i in question.correct_indexes)
+        answer = letters(sorted(LABELS[layout.order.index(i)] for i in correct))
         source = escape(f"{topic.deck_name.split('::')[-1]} — part {part}")
         fields = (
             _prompt_field(question.prompt, prompt.html),
@@ -232,7 +235,13 @@ class Renderer:
             str(source),
         )
         return RenderedNote(question=question, part=part, fields=fields,
-                            tags=(f"{topic.slug}::part-{part}",), slot=layout.slot), ()
+                            tags=(f"{topic.slug}::part-{part}",), slots=layout.slots), ()
+
+
+def letters(names: list[str]) -> str:
+    """The correct letters as the Answer field names them: "B", "B and D", "A, C and D".
+    Capital letters appear only as the letters: the card's script and CSS find them so."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 # A short prompt of one paragraph is set in semi-bold, as the card's heading (its code spans

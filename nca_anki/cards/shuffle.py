@@ -67,15 +67,15 @@ def _fixed_reason(question: Question, pinned: frozenset[int], shuffle: bool) -> 
 
 
 def plan(questions: Sequence[Question], shuffle: bool = True,
-         kept: Mapping[str, int] | None = None) -> tuple[Layout, ...]:
+         kept: Mapping[str, tuple[int, ...]] | None = None) -> tuple[Layout, ...]:
     """The layouts of one deck's ``questions`` (in source order).
 
-    The correct choice's place in the static order (its *slot*) is remembered per prompt
-    in ``kept`` (from the lock, by ``match.prompt_id``): a question keeps its slot from build
-    to build, so adding
-    or editing other questions never reorders it. Questions without one take the slot
-    used least so far in the deck, so no position gives the answer away. The distractors
-    fill the other places in an order seeded by the prompt.
+    The correct choices' places in the static order (their *slots*) are remembered per
+    prompt in ``kept`` (from the lock, by ``match.prompt_id``): a question keeps its slots
+    from build to build, so adding or editing other questions never reorders it. Questions
+    without them take, one correct choice at a time, the slot used least so far in the
+    deck, so no position gives an answer away, however many answers a question has. The
+    distractors fill the other places in an order seeded by the prompt.
     """
     kept = kept or {}
     layouts: list[Layout | None] = [None] * len(questions)
@@ -86,34 +86,42 @@ def plan(questions: Sequence[Question], shuffle: bool = True,
         pinned = frozenset(i for i, c in enumerate(question.choices) if is_pinned(c.text))
         reason = _fixed_reason(question, pinned, shuffle)
         correct = question.correct_indexes
-        if reason or len(correct) != 1 or correct[0] in pinned:
+        if reason or not correct or any(i in pinned for i in correct):
             layouts[n] = Layout(order=tuple(range(count)), pinned=pinned, shuffle=False,
-                                reason=reason or "the correct choice cannot move")
+                                reason=reason or "a correct choice cannot move")
             continue
         places = [i for i in range(count) if i not in pinned]
-        slot = kept.get(prompt_id(question.prompt))
-        if slot in places:
-            layouts[n] = _arrange(question, pinned, places, slot)
-            use[slot] += 1
+        slots = kept.get(prompt_id(question.prompt), ())
+        if len(slots) == len(correct) and len(set(slots)) == len(slots) \
+                and all(slot in places for slot in slots):
+            layouts[n] = _arrange(question, pinned, places, slots)
+            use.update(slots)
         else:
             fresh.append((n, question, pinned, places))
     for n, question, pinned, places in fresh:
-        least = min(use[p] for p in places)
-        tied = [p for p in places if use[p] == least]
-        slot = _seeded_permutation(tied, prompt_key(question.prompt))[0]
-        layouts[n] = _arrange(question, pinned, places, slot)
-        use[slot] += 1
+        free, chosen = list(places), []
+        for j in range(len(question.correct_indexes)):  # the least used free place each
+            least = min(use[p] for p in free)
+            tied = [p for p in free if use[p] == least]
+            seed = prompt_key(question.prompt) + (f"\x1f{j}" if j else "")
+            slot = _seeded_permutation(tied, seed)[0]
+            free.remove(slot)
+            chosen.append(slot)
+            use[slot] += 1
+        layouts[n] = _arrange(question, pinned, places, tuple(sorted(chosen)))
     return tuple(layout for layout in layouts if layout is not None)
 
 
-def _arrange(question: Question, pinned: frozenset[int], places: list[int], slot: int
-             ) -> Layout:
-    correct = question.correct_indexes[0]
+def _arrange(question: Question, pinned: frozenset[int], places: list[int],
+             slots: tuple[int, ...]) -> Layout:
+    """The static order with the correct choices (in source order) at ``slots``."""
+    correct = question.correct_indexes
+    at = dict(zip(slots, correct))
     distractors = iter(_seeded_permutation(
-        [i for i in places if i != correct], prompt_key(question.prompt)))
-    order = tuple(i if i in pinned else correct if i == slot else next(distractors)
+        [i for i in places if i not in correct], prompt_key(question.prompt)))
+    order = tuple(i if i in pinned else at[i] if i in at else next(distractors)
                   for i in range(len(question.choices)))
-    return Layout(order=order, pinned=pinned, shuffle=True, slot=slot)
+    return Layout(order=order, pinned=pinned, shuffle=True, slots=slots)
 
 
 def as_written(question: Question) -> Layout:

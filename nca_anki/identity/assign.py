@@ -20,7 +20,7 @@ from dataclasses import replace
 from nca_anki.identity.match import Item, pair
 from nca_anki.publishing.versions import revived_mod
 from nca_anki.records import (Assignment, IdentifiedNote, Lock, LockEntry, NoteStatus, NoteType,
-                              RenderedNote, prompt_id)
+                              RenderedNote, answer_key, prompt_id)
 
 
 def fields_hash(fields: Sequence[str], tags: Sequence[str]) -> str:
@@ -33,9 +33,11 @@ def content_hash(note: RenderedNote) -> str:
     return fields_hash(note.fields, note.tags)
 
 
-def source_hash(prompt: str, choices: Sequence[str], answer: int, explanation: str) -> str:
+def source_hash(prompt: str, choices: Sequence[str], answer: int | str, explanation: str
+                ) -> str:
     """Hash of a question's text as written (whitespace-normalised): equal for a question
-    whose card layout changed but whose text did not."""
+    whose card layout changed but whose text did not. ``answer``: the correct choice's
+    index, or records.answer_key() of all of them."""
     parts = [" ".join(text.split()) for text in (prompt, *choices, explanation)]
     return hashlib.sha256("\x1f".join([*parts, str(answer)]).encode()).hexdigest()[:16]
 
@@ -47,7 +49,8 @@ def note_hashes(topic: str, note: RenderedNote) -> tuple[str, str, str, str]:
     the notes (RenderedNote.hashes), not one after another here."""
     q = note.question
     return (content_hash(note),
-            source_hash(q.prompt, [c.text for c in q.choices], _answer(note), q.explanation),
+            source_hash(q.prompt, [c.text for c in q.choices], answer_key(q.correct_indexes),
+                        q.explanation),
             prompt_id(q.prompt), _guid(topic, note, 0))
 
 
@@ -190,7 +193,7 @@ def assign(notes: tuple[tuple[str, RenderedNote], ...], note_type: NoteType, loc
         entries.append(LockEntry(guid=guid, topic=topic, part=note.part,
                                  content_hash=hashes[i], mod=mod, prompt=item.prompt_text,
                                  choices=item.choices, answer=item.answer,
-                                 explanation=item.explanation, slot=note.slot,
+                                 explanation=item.explanation, slots=note.slots,
                                  file=files.get(note.question.path), source=item.source,
                                  prompt_id=item.prompt))
 

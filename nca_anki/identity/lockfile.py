@@ -6,7 +6,7 @@
     N <note type hash> <mod>                    the card templates' version
     T <topic key> <topic name>                  one line per topic
     F <file key> <file path>                    one line per question file
-    Q <guid> <topic key> <part> <mod> <content hash> <source hash> <prompt id> <slot|->
+    Q <guid> <topic key> <part> <mod> <content hash> <source hash> <prompt id> <slots|->
       <file key|-> <removed|-> <prompt excerpt>  one line per question (on one line)
 
 Lines are sorted (N, T, F, then questions by topic and GUID) and carry no text but a short
@@ -55,16 +55,19 @@ def _question_row(line: str) -> tuple[str, ...] | None:
         fields.append("")
     if len(fields) != 12:
         return None
-    _, guid, topic, part, mod, content, source, prompt, slot, file_key, removed, excerpt = fields
+    _, guid, topic, part, mod, content, source, prompt, slots, file_key, removed, excerpt = fields
     if not (_GUID_RE.fullmatch(guid) and part.isdigit() and mod.isdigit()
             and 6 <= len(topic) <= 64
             and len(content) == 16 and len(source) in (1, 16) and len(prompt) in (1, 12)
-            and (slot == "-" or slot.isdigit()) and (file_key == "-" or 6 <= len(file_key) <= 64)
+            and (slots == "-" or _SLOTS_RE.fullmatch(slots) is not None)
+            and (file_key == "-" or 6 <= len(file_key) <= 64)
             and (removed == "-" or removed.isdigit())):
         return None
-    return (guid, topic, part, mod, content, source, prompt, slot, file_key, removed, excerpt)
+    return (guid, topic, part, mod, content, source, prompt, slots, file_key, removed, excerpt)
 
 
+# The correct choices' slots: "2", or "0,2" for a question with several answers.
+_SLOTS_RE = re.compile(r"\d(?:,\d){0,9}")
 _N_RE = re.compile(rf"^N (?P<hash>{_HEX}{{16}}|-) (?P<mod>\d+)$")
 _T_RE = re.compile(rf"^(?P<kind>[TF]) (?P<key>{_HEX}{{6,64}}) (?P<name>.+)$")
 # Every GUID this tool gives a note (identity/assign.py): a line with anything else was
@@ -117,7 +120,7 @@ def dump_lock(lock: Lock) -> str:
     for e in sorted(lock.entries, key=lambda e: (e.topic, e.guid)):
         head = (f"Q {e.guid} {known[e.topic]} {e.part} {e.mod} {e.content_hash[:16]} "
                 f"{e.source[:16] or '-'} {e.prompt_id[:12] or '-'} "
-                f"{'-' if e.slot is None else e.slot} {known['F' + e.file] if e.file else '-'} "
+                f"{','.join(map(str, e.slots)) or '-'} {known['F' + e.file] if e.file else '-'} "
                 f"{'-' if e.removed is None else e.removed}")
         room = LINE_LIMIT - len(head.encode()) - 1
         lines.append(f"{head} {_excerpt(e.prompt, room)}" if room > 4 else head)
@@ -172,7 +175,7 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
                                 "both sides kept; mark the lock merge=union (see README)"))
     entries: dict[str, tuple[int, LockEntry]] = {}
     topics, files = names["T"], names["F"]
-    for number, (guid, topic_key, part, mod, content, source, prompt, slot, file_key,
+    for number, (guid, topic_key, part, mod, content, source, prompt, slots, file_key,
                  removed, excerpt) in rows:
         if ("T", topic_key) in ambiguous or ("F", file_key) in ambiguous:
             lost += 1
@@ -188,7 +191,8 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
         entry = LockEntry(guid=guid, topic=topic, part=int(part), content_hash=content,
                           mod=int(mod), prompt=excerpt, choices=(), answer=-1, explanation="",
                           removed=None if removed == "-" else int(removed),
-                          slot=None if slot == "-" else int(slot), file=files.get(file_key),
+                          slots=() if slots == "-" else tuple(map(int, slots.split(","))),
+                          file=files.get(file_key),
                           source="" if source == "-" else source,
                           prompt_id="" if prompt == "-" else prompt)
         if guid in entries:
@@ -219,7 +223,7 @@ def load_old_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, 
                       prompt=str(q["prompt"]), choices=tuple(str(c) for c in q["choices"]),
                       answer=int(q["answer"]), explanation=str(q["explanation"]),
                       removed=None if q.get("removed") is None else int(q["removed"]),
-                      slot=None if q.get("slot") is None else int(q["slot"]),
+                      slots=() if q.get("slot") is None else (int(q["slot"]),),
                       file=None if q.get("file") is None else str(q["file"]))
             for q in data["questions"])
         note_type = data["note_type"]

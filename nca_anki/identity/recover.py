@@ -19,9 +19,10 @@ from nca_anki.files import is_bundle
 from nca_anki.identity.assign import fields_hash, source_hash
 from nca_anki.publishing import published
 from nca_anki.publishing.versions import RETIRED_TAG, content_tags, strip_notice
-from nca_anki.records import FIELDS, LABELS, Lock, LockEntry, NoteType, prompt_id
+from nca_anki.records import FIELDS, LABELS, Lock, LockEntry, NoteType, answer_key, prompt_id
 
 _PART_RE = re.compile(r"::part-(\d+)$")
+_LETTER_RE = re.compile(r"\b[A-J]\b")
 # A choice in the Choices field: the current layout's text span, or the whole item.
 _CHOICE_RE = re.compile(r'<li\b[^>]*>(?:<span class="nca-label">[^<]*</span>\s*)?'
                         r'(?:<span class="nca-text">(?P<text>.*?)</span>|(?P<item>.*?))</li>',
@@ -41,15 +42,17 @@ def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple
     text = published.plain_text
     choices = tuple(text(m.group("text") if m.group("text") is not None else m.group("item"))
                     for m in _CHOICE_RE.finditer(field["Choices"]))
-    letter = field["Answer"].split()[0] if field["Answer"].split() else ""
-    answer = LABELS.index(letter) if letter in LABELS[:len(choices)] else -1
+    # "B", or "B and D" for several answers: the letters in the static order.
+    correct = tuple(sorted({LABELS.index(letter) for letter in _LETTER_RE.findall(field["Answer"])
+                            if letter in LABELS[:len(choices)]}))
+    answer = correct[0] if correct else -1
     part = next((int(m.group(1)) for t in tags if (m := _PART_RE.search(t))), 1)
     prompt, explanation = text(field["Prompt"]), text(field["Explanation"])
     return LockEntry(guid=guid, topic=topic, part=part, content_hash=fields_hash(fields, tags),
                      mod=mod, prompt=prompt, choices=choices, answer=answer,
                      explanation=explanation, removed=removed,
-                     slot=answer if answer >= 0 else None,
-                     source=source_hash(prompt, choices, answer, explanation),
+                     slots=correct,
+                     source=source_hash(prompt, choices, answer_key(correct), explanation),
                      prompt_id=prompt_id(prompt))
 
 

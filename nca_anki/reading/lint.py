@@ -1,7 +1,7 @@
-"""Warn authors about answers that give themselves away (a correct choice much longer than
-every distractor, correct answers that cluster on one position in the source order), and
-about a code block whose language the highlighter does not know (it would show without
-colours, silently).
+"""Warn authors about answers that give themselves away (correct choices much longer than
+every distractor, every choice correct, correct answers that cluster on one position in
+the source order), and about a code block whose language the highlighter does not know (it
+would show without colours, silently).
 
 Pure: a topic's parsed questions in, warnings out (no Jinja, no genanki); never an error.
 """
@@ -34,22 +34,41 @@ def visible_length(text: str) -> int:
 
 
 def _longest_answer(question: Question) -> Diagnostic | None:
-    if len(question.choices) < 2 or len(question.correct_indexes) != 1:
-        return None  # the parser reports these
-    correct = question.correct_indexes[0]
-    answer = visible_length(question.choices[correct].text)
-    others = [c.text for i, c in enumerate(question.choices) if i != correct]
+    """A warning if the correct choices are the longest by far: every one of them longer
+    than every distractor by both thresholds (with several answers, a learner told to
+    choose 2 picks the two longest)."""
+    correct = question.correct_indexes
+    if len(question.choices) < 2 or not correct or len(correct) == len(question.choices):
+        return None  # the parser, or _every_choice_correct, reports these
+    answer = min(visible_length(question.choices[i].text) for i in correct)
+    others = [c.text for i, c in enumerate(question.choices) if i not in correct]
     # Any distractor longer than this clears the question. A text is never shorter as
     # written than as read, so most need no measuring at all.
     limit = min(answer / LONGEST_RATIO, answer - LONGEST_MARGIN)
     if any(len(text) > limit and visible_length(text) > limit for text in others):
         return None
     distractor = max(visible_length(text) for text in others)
+    if len(correct) == 1:
+        return warning(question.path, question.line,
+                       f"Question {question.number}'s correct choice is the longest by far "
+                       f"({answer} characters; the longest distractor has {distractor}): "
+                       "learners can guess it without knowing; make the distractors as "
+                       "specific as the answer")
     return warning(question.path, question.line,
-                   f"Question {question.number}'s correct choice is the longest by far "
-                   f"({answer} characters; the longest distractor has {distractor}): learners "
-                   "can guess it without knowing; make the distractors as specific as the "
-                   "answer")
+                   f"Question {question.number}'s {len(correct)} correct choices are the "
+                   f"{len(correct)} longest by far (the shortest has {answer} characters; the "
+                   f"longest distractor has {distractor}): learners told to choose "
+                   f"{len(correct)} can guess them without knowing; make the distractors as "
+                   "specific as the answers")
+
+
+def _every_choice_correct(question: Question) -> Diagnostic | None:
+    if len(question.correct_indexes) < len(question.choices):
+        return None
+    return warning(question.path, question.line,
+                   f"every choice of Question {question.number} is marked '(Correct answer)': "
+                   f"the card says 'Choose {len(question.choices)} answers', which gives them "
+                   "away; add distractors, or ask the question another way")
 
 
 def _position_cluster(topic: Topic) -> Diagnostic | None:
@@ -87,7 +106,8 @@ def _known_language(name: str) -> bool:
 
 def _unknown_languages(question: Question) -> list[Diagnostic]:
     # Every fence line, opening or closing (a closing one names no language).
-    names = {m.group("info") for text in (question.prompt, question.explanation)
+    texts = (question.prompt, *(c.text for c in question.choices), question.explanation)
+    names = {m.group("info") for text in texts
              if "```" in text or "~~~" in text for m in FENCE_RE.finditer(text)} - {""}
     return [warning(question.path, question.line,
                     f"Question {question.number}: the code block's language {name!r} is not "
@@ -97,11 +117,12 @@ def _unknown_languages(question: Question) -> list[Diagnostic]:
 
 
 def long_answers(file: ParsedFile) -> tuple[Diagnostic, ...]:
-    """A warning for each question of ``file`` whose correct choice is the longest by far,
-    and for each code block language the highlighter does not know (per file, so the
-    build keeps them with the parsed file and need not redo them)."""
+    """A warning for each question of ``file`` whose correct choices are the longest by
+    far or are all its choices, and for each code block language the highlighter does not
+    know (per file, so the build keeps them with the parsed file and need not redo them)."""
     return tuple(d for q in file.questions
-                 for d in (_longest_answer(q), *_unknown_languages(q)) if d is not None)
+                 for d in (_longest_answer(q), _every_choice_correct(q), *_unknown_languages(q))
+                 if d is not None)
 
 
 def position_cluster(topic: Topic) -> tuple[Diagnostic, ...]:

@@ -157,9 +157,10 @@ class _Draft:
     line: int
     prompt: list[str]
     choices: list[Choice] = field(default_factory=list)
-    answer: str | None = None
-    answer_line: int = 0
+    # Each 'Correct answer:' line (its text, its line): one per correct choice.
+    answers: list[tuple[str, int]] = field(default_factory=list)
     explanation: list[tuple[int, str]] = field(default_factory=list)
+    explained: bool = False  # a line of explanation text has come (no more answer lines)
     state: _Part = _Part.PROMPT
     broken: bool = False
     bad_header: bool = False  # a mistyped header was reported in it: it explains what follows
@@ -430,6 +431,11 @@ class _Parser:
                           "it is left off the card above: move it to the end or delete it")
             return
         if draft.state is _Part.EXPLANATION:
+            if not draft.explained:
+                if _ANSWER_RE.match(line):  # the next of several answers' lines
+                    self.answer_line(draft, number, line, hidden)
+                    return
+                draft.explained = bool(line)
             self.check_explanation_line(draft, number, line)
             draft.explanation.append((number, raw.rstrip()))
             return
@@ -444,13 +450,10 @@ class _Parser:
             self.warn(number, f"choice written with {mark!r}; read as a choice. Write it as "
                       f"'- {clip(lookalike.group('text'), 40)}'")
             choice = lookalike
-        if hidden and (answer or choice):
-            self.warn(number, _invisible(
-                hidden, "the 'Correct answer:' line" if answer else "a choice"))
+        if hidden and choice and not answer:
+            self.warn(number, _invisible(hidden, "a choice"))
         if answer:
-            draft.answer = answer.group("text").strip()
-            draft.answer_line = number
-            draft.state = _Part.EXPLANATION
+            self.answer_line(draft, number, line, hidden)
         elif choice:
             text = choice.group("text")
             mark = _correct_mark(text)
@@ -470,6 +473,13 @@ class _Parser:
             self.error(number, "unexpected text among the choices; expected '- <choice>' "
                        "or 'Correct answer: <choice>'")
             draft.broken = True
+
+    def answer_line(self, draft: _Draft, number: int, line: str, hidden: str) -> None:
+        if hidden:
+            self.warn(number, _invisible(hidden, "the 'Correct answer:' line"))
+        match = _ANSWER_RE.match(line)
+        draft.answers.append((match.group("text").strip() if match else "", number))
+        draft.state = _Part.EXPLANATION
 
     def code_line(self, draft: _Draft, number: int, raw: str) -> bool:
         """Take ``raw`` as code if it is: a line of the code block open in the prompt or
@@ -567,12 +577,6 @@ class _Parser:
             self.error(draft.line, f"Question {draft.number} has only one choice; "
                        "a multiple-choice question needs at least two")
             ok = False
-        marked = [c for c in draft.choices if c.correct]
-        if len(marked) > 1:
-            lines = ", ".join(str(c.line) for c in marked)
-            self.error(marked[1].line, f"Question {draft.number} marks {len(marked)} choices "
-                       f"'(Correct answer)' (lines {lines}); mark exactly one")
-            ok = False
         # Choices and the answer compare exactly, as the card shows them: spacing aside
         # (and Unicode's composed form: decode.py made every text NFC), never case-folded
         # ("declare -a" and "declare -A" are two commands).
@@ -585,35 +589,11 @@ class _Parser:
                            f"{_first_line(draft.choices[i].text)!r} twice (also at line "
                            f"{first.line}); delete one")
                 ok = False
-        answer = _norm(draft.answer or "")
-        # A choice that carries code may be named by its first line alone.
-        firsts = [_norm(_first_line(c.text)) for c in draft.choices]
-        if draft.answer is None:
+        if not draft.answers:
             self.error(draft.line, f"Question {draft.number} has no 'Correct answer: <choice>' "
                        "line after its choices")
             ok = False
-        elif not marked:
-            hint = ""
-            named = texts.index(answer) if answer in texts else (
-                firsts.index(answer) if answer in firsts else -1)
-            if named >= 0:
-                hint = (f"; the 'Correct answer:' line names the choice at line "
-                        f"{draft.choices[named].line}")
-            self.error(draft.line, f"Question {draft.number} has no choice ending in "
-                       f"'(Correct answer)'{hint}")
-            ok = False
-        elif len(marked) == 1 and answer not in (
-                texts[at := draft.choices.index(marked[0])], firsts[at]):
-            shown = _first_line(marked[0].text)  # its line, not the code under it
-            if answer.casefold() == firsts[at].casefold():
-                self.error(draft.answer_line, f"'Correct answer: {clip(draft.answer)}' differs "
-                           f"only in case from the choice marked '(Correct answer)' at line "
-                           f"{marked[0].line}: {clip(shown)!r}; letter case "
-                           "can change what a choice means: copy the marked choice exactly")
-            else:
-                self.error(draft.answer_line, f"'Correct answer: {clip(draft.answer)}' "
-                           f"disagrees with the choice marked '(Correct answer)' at line "
-                           f"{marked[0].line}: {clip(shown)!r}")
+        elif not self.check_answers(draft, texts):
             ok = False
         explanation = "\n".join(text for _, text in draft.explanation).strip()
         if ok and not explanation:
@@ -622,6 +602,76 @@ class _Parser:
             return None
         return Question(number=draft.number, prompt=prompt, choices=tuple(draft.choices),
                         explanation=explanation, path=self.path, line=draft.line)
+
+    def check_answers(self, draft: _Draft, texts: list[str]) -> bool:
+        """Whether the choices marked '(Correct answer)' and the 'Correct answer:' lines
+        name the same choices, one line per marked choice; an error at each place that
+        differs. A line names a choice by its text, or (for a choice that carries code) by
+        its first line."""
+        firsts = [_norm(_first_line(c.text)) for c in draft.choices]
+        marked = [i for i, c in enumerate(draft.choices) if c.correct]
+        named: dict[int, int] = {}  # choice index -> the line that names it
+        unresolved: list[tuple[str, int]] = []
+        ok = True
+        for text, line in draft.answers:
+            wanted = _norm(text)
+            at = texts.index(wanted) if wanted in texts else (
+                firsts.index(wanted) if wanted in firsts else -1)
+            single = len(marked) == 1 and len(draft.answers) == 1
+            if at < 0 or single and at != marked[0]:  # one of each: they disagree
+                unresolved.append((text, line))
+            elif at in named:
+                self.error(line, f"'Correct answer: {clip(text)}' names the same choice as "
+                           f"line {named[at]}; delete one of them")
+                ok = False
+            else:
+                named[at] = line
+        if not marked:
+            hint = ""
+            if named:
+                at = min(named)
+                hint = (f"; the 'Correct answer:' line names the choice at line "
+                        f"{draft.choices[at].line}")
+            self.error(draft.line, f"Question {draft.number} has no choice ending in "
+                       f"'(Correct answer)'{hint}")
+            return False
+        for at, line in sorted(named.items(), key=lambda item: item[1]):
+            if not draft.choices[at].correct:
+                self.error(line, f"'Correct answer: {clip(_first_line(draft.choices[at].text))}'"
+                           f" names the choice at line {draft.choices[at].line}, which is not "
+                           "marked '(Correct answer)'; mark that choice too, or delete this "
+                           "line")
+                ok = False
+        unnamed = [i for i in marked if i not in named]
+        for text, line in unresolved:
+            ok = False
+            near = [i for i in unnamed if _norm(text).casefold() == firsts[i].casefold()]
+            if len(near) == 1 or len(unnamed) == 1:
+                at = near[0] if near else unnamed[0]
+                unnamed.remove(at)
+                shown = clip(_first_line(draft.choices[at].text))  # not the code under it
+                if near:
+                    self.error(line, f"'Correct answer: {clip(text)}' differs only in case "
+                               f"from the choice marked '(Correct answer)' at line "
+                               f"{draft.choices[at].line}: {shown!r}; letter case can change "
+                               "what a choice means: copy the marked choice exactly")
+                else:
+                    self.error(line, f"'Correct answer: {clip(text)}' disagrees with the "
+                               f"choice marked '(Correct answer)' at line "
+                               f"{draft.choices[at].line}: {shown!r}")
+            else:
+                self.error(line, f"'Correct answer: {clip(text)}' names none of Question "
+                           f"{draft.number}'s choices; copy the text of a choice marked "
+                           "'(Correct answer)'")
+        if not unresolved:
+            for at in unnamed:
+                first = _first_line(draft.choices[at].text)
+                self.error(draft.choices[at].line, f"choice marked '(Correct answer)' but no "
+                           f"'Correct answer:' line names it; add 'Correct answer: "
+                           f"{clip(first)}' after the choices (one line per correct choice), "
+                           "or remove the mark")
+                ok = False
+        return ok
 
     def check_numbers(self) -> None:
         expected = 1
