@@ -6,10 +6,11 @@
 
 With ``--retired``: the same card as a learner who has it sees it after the authors
 removed its question and the learner re-imported (docs/sharing.md), in
-``retired-<side>-<size>-<theme>.png``. With ``--samples``: three cards of the real-shaped
-bank in tests/fixtures/real-shaped/ (built here, into a throw-away folder): highlighted
-code, a table, an explanation that names a choice by letter, and choices that carry code, in
-``sample-<name>-<side>-<size>-<theme>.png``.
+``retired-<side>-<size>-<theme>.png``. With ``--samples``: cards of the fixture banks in
+tests/fixtures/real-shaped/ and exam-shaped/ (built here, into a throw-away folder):
+highlighted code, a table, an explanation that names a choice by letter, choices that
+carry code, a question with three answers picked one right and one wrong, and an image,
+in ``sample-<name>-<side>-<size>-<theme>.png``.
 
 Imports the decks in ``dist/`` into a throw-away collection with the real ``anki`` backend,
 shows one card in headless Chromium the way Anki's clients do (tests/card_browser.py),
@@ -52,12 +53,17 @@ SEEDED_RANDOM = """(() => {
 SETTLED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
-# The real-shaped bank's cards pictured by --samples: name -> (deck, words of its prompt).
-SAMPLES = {
-    "code": ("NCA::Systems Programming", "What does this program print"),
-    "table": ("NCA::GPU Infrastructure", "Based on the table below"),
-    "reference": ("NCA::GPU Infrastructure", "Training loss keeps falling"),
-    "code-choices": ("NCA::Systems Programming", "Which docstring holds a doctest"),
+# The cards pictured by --samples: name -> (bank in tests/fixtures/, deck, words of its
+# prompt, words of the choices picked on the front; none: the second choice shown).
+SAMPLES: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
+    "code": ("real-shaped", "NCA::Systems Programming", "What does this program print", ()),
+    "table": ("real-shaped", "NCA::GPU Infrastructure", "Based on the table below", ()),
+    "reference": ("real-shaped", "NCA::GPU Infrastructure", "Training loss keeps falling", ()),
+    "code-choices": ("real-shaped", "NCA::Systems Programming",
+                     "Which docstring holds a doctest", ()),
+    # One of the three answers and one wrong choice: right, missed and wrong marks at once.
+    "several": ("exam-shaped", "NCA::Generative AI", "Which three are decoding strategies",
+                ("Beam search", "Weight decay")),
 }
 
 
@@ -74,16 +80,19 @@ def the_card(dist: Path, deck: str = DECK, prompt: str = PROMPT) -> CardHtml:
 
 
 def the_samples() -> dict[str, CardHtml]:
-    """The --samples cards, from the real-shaped bank built with this checkout."""
+    """The --samples cards, from the fixture banks built with this checkout."""
+    cards = {}
     with tempfile.TemporaryDirectory() as folder:
-        work = Path(folder)
-        shutil.copytree(ROOT / "tests" / "fixtures" / "real-shaped", work / "source")
-        shutil.copytree(ROOT / "templates", work / "templates")
-        env = {**os.environ, "SOURCE_DATE_EPOCH": "1796500000"}
-        subprocess.run([sys.executable, str(ROOT / "build_decks.py")], cwd=work, env=env,
-                       check=True, capture_output=True)
-        return {name: the_card(work / "dist", deck, prompt)
-                for name, (deck, prompt) in SAMPLES.items()}
+        for bank in sorted({bank for bank, *_ in SAMPLES.values()}):
+            work = Path(folder, bank)
+            shutil.copytree(ROOT / "tests" / "fixtures" / bank, work / "source")
+            shutil.copytree(ROOT / "templates", work / "templates")
+            env = {**os.environ, "SOURCE_DATE_EPOCH": "1796500000"}
+            subprocess.run([sys.executable, str(ROOT / "build_decks.py")], cwd=work, env=env,
+                           check=True, capture_output=True)
+            cards.update({name: the_card(work / "dist", deck, prompt)
+                          for name, (b, deck, prompt, _) in SAMPLES.items() if b == bank})
+    return {name: cards[name] for name in SAMPLES}
 
 
 def the_retired_card(dist: Path) -> CardHtml:
@@ -124,8 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--retired", action="store_true",
                         help="the card as a learner sees it once its question is withdrawn")
     parser.add_argument("--samples", action="store_true",
-                        help="code, table, letter-reference and code-choice cards of the real-shaped "
-                             "bank")
+                        help="code, table, letter-reference, code-choice, several-answer and "
+                             "image cards of the fixture banks")
     args = parser.parse_args(argv)
     if chromium_path() is None:
         print("screenshots: Debian's chromium is not installed (apt-get install chromium)",
@@ -144,8 +153,10 @@ def main(argv: list[str] | None = None) -> int:
         browser = launch(playwright)
         try:
             for prefix, card in cards.items():
+                name = prefix.removeprefix("sample-").rstrip("-")
+                picks = SAMPLES[name][3] if args.samples else ()
                 if not capture(browser, server, card, prefix, args.out,
-                               pick=1 if args.samples else 0):
+                               pick=1 if args.samples else 0, picks=picks):
                     return 1
         finally:
             browser.close()
@@ -153,9 +164,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def capture(browser: object, server: CardServer, card: CardHtml, prefix: str, out: Path,
-            pick: int) -> bool:
-    """Pictures of ``card``, front and back, for each size and theme, after picking its
-    choice number ``pick`` (from 0) on the front. False if the card logged an error."""
+            pick: int, picks: tuple[str, ...] = ()) -> bool:
+    """Pictures of ``card``, front and back, for each size and theme, after picking the
+    choices whose text starts with each of ``picks``, or else its choice number ``pick``
+    (from 0), on the front. False if the card logged an error."""
     for size, viewport in SIZES.items():
         for theme in ("day", "night"):
             mode = "mobile" if size == "phone" else "desktop"
@@ -165,7 +177,11 @@ def capture(browser: object, server: CardServer, card: CardHtml, prefix: str, ou
                 reviewer.page.evaluate(SEEDED_RANDOM)  # desktop: page already loaded
                 reviewer.show_question(card)
                 choices = reviewer.page.locator(".nca-choice-list > li")
-                choices.nth(pick).click()  # with this seed, a wrong choice
+                if picks:
+                    for words in picks:
+                        choices.filter(has_text=words).first.click()
+                else:
+                    choices.nth(pick).click()  # with this seed, a wrong choice
                 reviewer.page.mouse.move(0, 0)  # no hover shading in the picture
                 for side in ("front", "back"):
                     if side == "back":

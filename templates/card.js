@@ -16,7 +16,7 @@
 */
 window.NcaMcq = (function () {
   "use strict";
-  var VERSION = "nca-mcq-2";  /* the card code's version: bump when the state changes shape */
+  var VERSION = "nca-mcq-3";  /* the card code's version: bump when the state changes shape */
   var SLOT = "nca-anki:mcq";
   var BACK_GRACE_MS = 10 * 60 * 1000;  /* a back shown again within this time keeps the pick */
   var LABELS = "ABCDEFGHIJ";
@@ -109,29 +109,45 @@ window.NcaMcq = (function () {
     return true;
   }
 
+  /* How many answers to pick: 0 for a question with one answer (a radio group), else a
+     group of checkboxes (render.py writes data-nca-choose). */
+  function chooseCount(list) {
+    var n = Number(list.getAttribute("data-nca-choose"));
+    return n > 1 && n % 1 === 0 ? n : 0;
+  }
+
+  /* "B", "B and D", "A, C and D": as render.py writes the Answer field. */
+  function joined(letters) {
+    if (letters.length < 2) return letters.join("");
+    return letters.slice(0, -1).join(", ") + " and " + letters[letters.length - 1];
+  }
+
   /* Put the choices in display order, label them A, B, C… as shown, make them a radio
-     group. Returns the items in display order. */
+     group (one answer) or a group of checkboxes (several). Returns the items in display
+     order. */
   function lay(list, items, order, side) {
+    var several = chooseCount(list) > 0;
     var shown = [];
     for (var i = 0; i < order.length; i++) {
       var item = items[order[i]];
       list.appendChild(item);
       var label = item.querySelector(".nca-label");
       if (label) label.textContent = LABELS.charAt(i);
-      item.setAttribute("role", "radio");
+      item.setAttribute("role", several ? "checkbox" : "radio");
       item.setAttribute("aria-checked", "false");
       item.setAttribute("data-nca-position", String(i));
       shown.push(item);
     }
-    list.setAttribute("role", "radiogroup");
-    list.setAttribute("aria-label", side === "front" ? "Choose an answer" : "Choices");
+    list.setAttribute("role", several ? "group" : "radiogroup");
+    list.setAttribute("aria-label", side !== "front" ? "Choices" : several ?
+      "Choose " + chooseCount(list) + " answers" : "Choose an answer");
     if (side === "back") list.setAttribute("aria-readonly", "true");
     return shown;
   }
 
-  function check(shown, position) {
+  function check(shown, positions) {
     for (var i = 0; i < shown.length; i++) {
-      var on = i === position;
+      var on = positions.indexOf(i) >= 0;
       shown[i].setAttribute("aria-checked", on ? "true" : "false");
       shown[i].classList.toggle("nca-picked", on);
     }
@@ -142,8 +158,9 @@ window.NcaMcq = (function () {
     if (!list) return;
     var items = Array.prototype.slice.call(list.children);
     var order = shuffledOrder(items, list);
+    var choose = chooseCount(list);
     var state = {
-      v: VERSION, card: cardKey(root, items), order: order, pick: null,
+      v: VERSION, card: cardKey(root, items), order: order, picks: [],
       review: Date.now().toString(36) + "-" + randomBelow(2176782336).toString(36), back: 0
     };
     save(state);
@@ -151,21 +168,50 @@ window.NcaMcq = (function () {
     root.classList.add("nca-js");
     var hint = root.querySelector(".nca-hint");
     if (hint) {
-      hint.textContent = "Choose: tap a choice or press 1\u2013" + shown.length + ".";
+      hint.textContent = choose ?
+        "Tap choices or press 1\u2013" + shown.length + " to pick or unpick them." :
+        "Choose: tap a choice or press 1\u2013" + shown.length + ".";
       hint.hidden = false;
     }
+    var count = root.querySelector(".nca-choose");
 
+    /* One answer: a pick replaces the last. Several: a pick toggles that choice. */
     function pick(position) {
       if (position < 0 || position >= shown.length || !root.isConnected) return;
-      state.pick = order[position];
+      var source = order[position];
+      var at = state.picks.indexOf(source);
+      if (!choose) state.picks = [source];
+      else if (at >= 0) state.picks.splice(at, 1);
+      else state.picks.push(source);
       save(state);  /* at once: a flip may follow this very event */
-      check(shown, position);
+      check(shown, state.picks.map(function (s) { return order.indexOf(s); }));
+      if (choose && count) {
+        count.textContent = "Choose " + choose + " answers." +
+          (state.picks.length ? " " + state.picks.length + " picked." : "");
+      }
     }
+    /* One tap arrives as several events (pointer or touch down, an emulated mouse down,
+       then a click): it picks once, on the first, and the rest of it is ignored, so a
+       choice of several toggles once per tap. A click with no down before it (assistive
+       technology) picks. */
+    var down = null, downAt = 0;
     function onPointer(event) {
       if (event.type === "mousedown" && event.button !== 0) return;
       if (event.type === "pointerdown" && (!event.isPrimary || event.button > 0)) return;
       var item = event.target.closest ? event.target.closest("[data-nca-position]") : null;
-      if (item && list.contains(item)) pick(Number(item.getAttribute("data-nca-position")));
+      if (!item || !list.contains(item)) return;
+      var now = Date.now();
+      if (event.type === "click") {
+        var same = item === down && now - downAt < 10000;
+        down = null;
+        if (same) return;
+      } else if (item === down && now - downAt < 1000) {
+        return;
+      } else {
+        down = item;
+        downAt = now;
+      }
+      pick(Number(item.getAttribute("data-nca-position")));
     }
     if (window.PointerEvent) {
       list.addEventListener("pointerdown", onPointer);
@@ -197,6 +243,20 @@ window.NcaMcq = (function () {
     (item.querySelector(".nca-text") || item).appendChild(badge);
   }
 
+  /* The saved picks, if they are a list of distinct choices of this card. */
+  function picksOf(state, n) {
+    if (!state || !Array.isArray(state.picks)) return [];
+    var seen = {};
+    var picks = [];
+    for (var i = 0; i < state.picks.length; i++) {
+      var v = state.picks[i];
+      if (typeof v !== "number" || v < 0 || v >= n || v % 1 !== 0 || seen[v]) return [];
+      seen[v] = true;
+      picks.push(v);
+    }
+    return picks;
+  }
+
   function back(root) {
     var list = root.querySelector(".nca-choice-list");
     var box = root.querySelector(".nca-choices");
@@ -204,20 +264,20 @@ window.NcaMcq = (function () {
     if (!list || !box || !verdict) return;
     var items = Array.prototype.slice.call(list.children);
     var correct = [];
-    var letters = (box.getAttribute("data-answer") || "").split(/\s+/);
+    var letters = (box.getAttribute("data-answer") || "").match(/[A-J]/g) || [];
     for (var i = 0; i < letters.length; i++) {
       var index = LABELS.indexOf(letters[i]);
-      if (letters[i] && index >= 0 && index < items.length) correct.push(index);
+      if (index < items.length && correct.indexOf(index) < 0) correct.push(index);
     }
     if (!correct.length) return;  /* leave the static card as it is */
+    var several = chooseCount(list) > 0 || correct.length > 1;
 
     var state = load();
     var now = Date.now();
     var fresh = state && state.v === VERSION && state.card === cardKey(root, items) &&
       isOrder(state.order, items.length) && (!state.back || now - state.back < BACK_GRACE_MS);
     var order = fresh ? state.order : items.map(function (_, k) { return k; });
-    var picked = fresh && typeof state.pick === "number" && state.pick >= 0 &&
-      state.pick < items.length ? state.pick : null;
+    var picks = fresh ? picksOf(state, items.length) : [];
     if (fresh && !state.back) {
       state.back = now;
       save(state);
@@ -225,32 +285,54 @@ window.NcaMcq = (function () {
 
     var shown = lay(list, items, order, "back");
     root.classList.add("nca-js");
-    var correctLetters = [];
-    var pickedLetter = null;
+    var answers = [], right = [], missed = [], wrong = [], chosen = [];
     for (var p = 0; p < shown.length; p++) {
       var source = order[p];
+      var letter = LABELS.charAt(p);
       var isCorrect = correct.indexOf(source) >= 0;
+      var isPicked = picks.indexOf(source) >= 0;
+      if (isPicked) chosen.push(letter);
       if (isCorrect) {
+        answers.push(letter);
         shown[p].classList.add("nca-correct");
-        correctLetters.push(LABELS.charAt(p));
+        (isPicked ? right : missed).push(letter);
+      } else if (isPicked) {
+        wrong.push(letter);
       }
-      if (source === picked) {
-        pickedLetter = LABELS.charAt(p);
-        shown[p].classList.add(isCorrect ? "nca-picked-right" : "nca-picked-wrong");
-      }
-      /* A no-break space keeps each sign with its word when a mark wraps. */
-      if (isCorrect && source === picked) mark(shown[p], "\u2713\u00a0Correct \u2014 your\u00a0choice", "correct");
-      else if (isCorrect) mark(shown[p], "\u2713\u00a0Correct answer", "correct");
-      else if (source === picked) mark(shown[p], "\u2717\u00a0Your choice", "wrong");
+      if (isPicked) shown[p].classList.add(isCorrect ? "nca-picked-right" : "nca-picked-wrong");
+      /* Marks in words and a no-break space keeps each sign with its word when a mark
+         wraps. With several answers, a correct choice left unpicked is "missed". */
+      if (isCorrect && isPicked) mark(shown[p], "\u2713\u00a0Correct \u2014 your\u00a0choice", "correct");
+      else if (isCorrect && several && picks.length) {
+        shown[p].classList.add("nca-missed");
+        mark(shown[p], "\u2713\u00a0Correct \u2014 missed", "correct");
+      } else if (isCorrect) mark(shown[p], "\u2713\u00a0Correct answer", "correct");
+      else if (isPicked) mark(shown[p], several ? "\u2717\u00a0Wrong pick" : "\u2717\u00a0Your choice", "wrong");
     }
-    check(shown, picked === null ? -1 : order.indexOf(picked));
+    check(shown, picks.map(function (s) { return order.indexOf(s); }));
 
-    var answer = correctLetters.join(" and ");
-    var right = picked !== null && correct.indexOf(picked) >= 0;
-    verdict.textContent = picked === null ? "The answer is " + answer + "." :
-      right ? "\u2713 Correct \u2014 you chose " + pickedLetter + "." :
-      "\u2717 You chose " + pickedLetter + "; the answer is " + answer + ".";
-    verdict.classList.add(picked === null ? "nca-verdict-none" : right ? "nca-verdict-right" : "nca-verdict-wrong");
+    var allRight = picks.length > 0 && !missed.length && !wrong.length;
+    if (!picks.length) {
+      verdict.textContent = several ? "The answers are " + joined(answers) + "." :
+        "The answer is " + joined(answers) + ".";
+    } else if (allRight) {
+      verdict.textContent = several ? "\u2713 Correct: you chose " + joined(chosen) + "." :
+        "\u2713 Correct \u2014 you chose " + joined(chosen) + ".";
+    } else {
+      verdict.textContent = "\u2717 You chose " + joined(chosen) + "; the " +
+        (several ? "answers are " : "answer is ") + joined(answers) + ".";
+      if (several) {  /* all or nothing: say which were right, missed and wrong */
+        var parts = [];
+        if (right.length) parts.push("Right: " + joined(right) + ".");
+        if (missed.length) parts.push("Missed: " + joined(missed) + ".");
+        if (wrong.length) parts.push("Wrong: " + joined(wrong) + ".");
+        var detail = document.createElement("span");
+        detail.className = "nca-verdict-detail";
+        detail.textContent = " " + parts.join(" ");  /* read apart from the sentence */
+        verdict.appendChild(detail);
+      }
+    }
+    verdict.classList.add(!picks.length ? "nca-verdict-none" : allRight ? "nca-verdict-right" : "nca-verdict-wrong");
   }
 
   return {

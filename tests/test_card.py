@@ -456,7 +456,7 @@ def test_without_javascript_the_card_is_complete_and_static(reviewer, seeds, mod
         r.show_answer(card.html)
         back_text = " ".join(r.page.inner_text(".nca-card").split())
         letter = LABELS[card.choices.index(card.answer)]
-        assert back_text.startswith(f"Correct answer: {letter}")
+        assert back_text.startswith(f"Answer: {letter}")
         assert card.explanation[:60] in back_text
         marked = r.page.evaluate("""() => [...document.querySelectorAll(".nca-choice-list > li")]
             .map(li => getComputedStyle(li, "::after").content)""")

@@ -115,7 +115,7 @@ def test_seed_decks_import_with_clean_names_and_full_cards(project, cli, col):
             assert sorted(letters) == sorted(text(c) for c in q["choices"])
             assert sorted(letters.values()) == list("ABCDEFGHIJ"[:len(q["choices"])])
             letter = letters[text(q["answer"])]
-            assert f"Correct answer: {letter}" in back
+            assert f"Answer: {letter}" in back
             assert f'data-answer="{letter}"' in card.answer_html
             assert text(q["answer"]) in back
             assert text(q["explanation"][:60]) in back

@@ -95,7 +95,7 @@ def test_back_shows_answer_and_explanation(renderer: Renderer) -> None:
 def test_css_marks_every_label_on_the_static_back(renderer: Renderer) -> None:
     note_type, _ = renderer.note_type()
     for index, label in enumerate(LABELS, start=1):
-        assert (f'.nca-back:not(.nca-js) .nca-choices[data-answer~="{label}"] '
+        assert (f'.nca-back:not(.nca-js) .nca-choices[data-answer*="{label}"] '
                 f'.nca-choice-list > li:nth-child({index})') in note_type.css
     assert "{%" not in note_type.css and "{{" not in note_type.css
 
@@ -142,13 +142,13 @@ def test_choices_field_as_written_is_a_labelled_list(renderer: Renderer) -> None
 def test_choices_follow_the_layout_and_the_answer_letter_follows_them(
         renderer: Renderer) -> None:
     question = make_question(choices=("Pascal", "Volta", "Turing", "Ampere"), correct=1)
-    layout = Layout(order=(3, 1, 0, 2), pinned=frozenset(), shuffle=True, slot=1)
+    layout = Layout(order=(3, 1, 0, 2), pinned=frozenset(), shuffle=True, slots=(1,))
     fields = fields_of(renderer, question, layout=layout)
     assert 'data-nca-shuffle="yes"' in fields["Choices"]
     assert [text for _, text, _ in choice_items(fields["Choices"])] == [
         "Ampere", "Volta", "Pascal", "Turing"]
     assert fields["Answer"] == "B"
-    moved = Layout(order=(1, 0, 2, 3), pinned=frozenset(), shuffle=True, slot=0)
+    moved = Layout(order=(1, 0, 2, 3), pinned=frozenset(), shuffle=True, slots=(0,))
     assert fields_of(renderer, question, layout=moved)["Answer"] == "A"
 
 
