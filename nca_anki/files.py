@@ -55,6 +55,18 @@ def question_files(source: Path) -> list[Path]:
                                              p.relative_to(source).parts))
 
 
+# What a question may show as an image (reading/media.py tells the type by the bytes).
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg")
+
+
+def image_files(source: Path) -> list[Path]:
+    """Every file under ``source`` that a question may show as an image, by its suffix
+    (reading/media.py), sorted; hidden files and folders left out as for questions."""
+    return sorted(p for p in source.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES
+                  and p.is_file() and not any(part.startswith(".") for part in
+                                              p.relative_to(source).parts))
+
+
 def file_sha256(path: Path) -> str | None:
     """The SHA-256 of the file's bytes; None if it is absent or cannot be read."""
     try:

@@ -67,6 +67,7 @@ class Question:
     explanation: str
     path: str = field(default="", compare=False)
     line: int = field(default=0, compare=False)
+    explanation_line: int = field(default=0, compare=False)  # 0: none, or not known
 
     @computed_once  # asked for by several stages, per question
     def correct_indexes(self) -> tuple[int, ...]:
@@ -122,6 +123,16 @@ def prompt_id(prompt: str) -> str:
     return hashlib.sha256(" ".join(prompt.split()).encode()).hexdigest()[:12]
 
 
+@dataclass(frozen=True, slots=True)
+class MediaFile:
+    """An image a question shows, as it goes into a package (reading/media.py)."""
+
+    name: str  # its name in Anki's media folder: nca-<sha256[:16]>.<type>
+    path: str  # where it is read from
+    sha256: str
+    size: int
+
+
 # --- what the card shows -------------------------------------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
@@ -151,6 +162,7 @@ class RenderedNote:
     fields: tuple[str, ...]
     tags: tuple[str, ...]
     slots: tuple[int, ...] = ()  # the correct choices' places in the static order (locked)
+    media: tuple[MediaFile, ...] = ()  # the images its fields show, by name
     # identity.note_hashes() of this note, when worked out where it was rendered (on a
     # worker, in parallel); None: identity works them out.
     hashes: tuple[str, str, str, str] | None = None
@@ -276,3 +288,4 @@ class DeckSpec:
     name: str
     description: str
     notes: tuple[PackagedNote, ...]  # in study order
+    media: tuple[MediaFile, ...] = ()  # the images its notes show, by name

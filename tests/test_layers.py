@@ -40,6 +40,7 @@ STAGES = {
     "nca_anki.reading.config": set(),
     "nca_anki.reading.topics": set(),
     "nca_anki.reading.lint": set(),
+    "nca_anki.reading.media": set(),
     # cards
     "nca_anki.cards.references": set(),
     "nca_anki.cards.shuffle": set(),
