@@ -36,16 +36,17 @@ from nca_anki.publishing.changes import (deck_versions, previous_versions, publi
                                          retired_notes)
 from nca_anki.publishing.index import bundle_name, deck_facts, write_index
 from nca_anki.publishing.output import WriteError, inside, write_cache
-from nca_anki.publishing.package import build_package
+from nca_anki.publishing.package import MediaChanged, build_package
 from nca_anki.publishing.published import DeckFacts
 from nca_anki.publishing.sink import Sink
 from nca_anki.publishing.transaction import abandon, commit, hold, pending, recover, settle
 from nca_anki.publishing.versions import RETIRED_TAG, DeckVersion, description, updated_tag
 from nca_anki.reading.lint import position_cluster
+from nca_anki.reading.media import MediaFolder
 from nca_anki.reading.topics import deck_for, repeats_across_parts, slugify
 from nca_anki.records import (Assignment, DeckSpec, Disposition, IdentifiedNote, Lock, LockEntry,
-                              NoteStatus, NoteType, PackagedNote, Plan, RenderedNote, Topic,
-                              prompt_id)
+                              MediaFile, NoteStatus, NoteType, PackagedNote, Plan, RenderedNote,
+                              Topic, prompt_id)
 from nca_anki.report import SILENT, BuildOptions, BuildReport, FileStatus, Progress, TopicResult
 
 
@@ -91,7 +92,8 @@ def _render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], worker
     todo = [t for t in inputs.topics if t.name not in reusable]
 
     def render_topic(index: int) -> tuple[list[tuple[int, tuple[str, ...], tuple[str, ...],
-                                                     tuple[int, ...], tuple[str, str, str, str]]],
+                                                     tuple[int, ...], tuple[str, str, str, str],
+                                                     tuple[MediaFile, ...]]],
                                           list[Diagnostic]]:
         topic = todo[index]
         kept = {e.prompt_key: e.slots for e in entries.get(topic.name, ()) if e.slots}
@@ -103,7 +105,7 @@ def _render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], worker
             problems += note_problems
             if note is not None:  # only the fields travel back; the question is ours
                 notes.append((k, note.fields, note.tags, note.slots,
-                              note_hashes(topic.name, note)))
+                              note_hashes(topic.name, note), note.media))
         return notes, problems
 
     rendered: dict[str, list[RenderedNote]] = {}
@@ -113,8 +115,8 @@ def _render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], worker
         questions = topic.questions
         rendered[topic.name] = [RenderedNote(question=questions[k][1], part=questions[k][0],
                                              fields=fields, tags=tags, slots=slots,
-                                             hashes=hashes)
-                                for k, fields, tags, slots, hashes in notes]
+                                             hashes=hashes, media=media)
+                                for k, fields, tags, slots, hashes, media in notes]
         problems += topic_problems
         progress.advance(topic.count)
     return rendered, problems
@@ -204,8 +206,13 @@ def _write_decks(decks: _Decks, out: Path, sink: Sink, workers: int, progress: P
                    for n in live), *retired.get(topic.name, ()))
         text = description(topic.name, [f.part for f in topic.files], len(live),
                            decks.versions[topic.deck_name])
-        data = build_package(DeckSpec(topic.deck_name, text, notes), decks.note_type,
-                             assignment.note_type_mod)
+        media = tuple({m.name: m for n in live for m in n.note.media}.values())
+        try:
+            data = build_package(DeckSpec(topic.deck_name, text, notes, media),
+                                 decks.note_type, assignment.note_type_mod)
+        except MediaChanged as exc:  # the deck would not hold the image its notes name
+            return _Written(FileStatus.FAILED, None, (diag.error(
+                exc.media.path, 0, f"image {exc.why}; build again"),))
         try:
             status = sink.put(path, data)
         except WriteError as exc:
@@ -265,7 +272,8 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
     if unusable is not None:  # said once; the build goes on as one without a cache
         options = replace(options, cache=None)
     now = options.now
-    renderer = Renderer(options.templates, options.templates.as_posix())
+    renderer = Renderer(options.templates, options.templates.as_posix(),
+                        MediaFolder(options.source).resolve)
     inputs = read_inputs(options, renderer, now)
     cache, cache_problems = load_cache(_state(options))
     keys = _Keys(options, inputs)
@@ -464,7 +472,8 @@ class _Keys:
             self._lock, self._entries = lock, by_topic(lock.entries)
         fingerprint = inputs.note_type.fingerprint if inputs.note_type else ""
         return topic_key(
-            files=[f"{p}:{inputs.digests.get(p, '')}" for p in topic.paths],
+            files=[f"{p}:{inputs.digests.get(p, '')}:{inputs.images.get(p, '')}"
+                   for p in topic.paths],
             deck=f"{topic.deck_name}\x1f{topic.slug}",
             settings=str(inputs.config.shuffles(topic.name)), templates=self.templates,
             note_type=f"{fingerprint}:{lock.note_type_mod}",

@@ -26,6 +26,7 @@ from nca_anki.parallel import run_tasks, worker_count
 from nca_anki.reading.config import Config, load_config
 from nca_anki.reading.decode import decode_source
 from nca_anki.reading.lint import long_answers
+from nca_anki.reading.media import images_key
 from nca_anki.reading.parse import parse
 from nca_anki.reading.topics import group_topics
 from nca_anki.records import Lock, NoteType, ParsedFile, Topic
@@ -51,6 +52,7 @@ class _Sources:
     digests: dict[str, str]  # every file read: shown path -> SHA-256 of its bytes
     lint: dict[str, tuple[Diagnostic, ...]]  # shown path -> its lint warnings
     problems: list[Diagnostic]
+    images: dict[str, str]  # shown path -> a hash of the images it may show (media.images_key)
     misnamed: tuple[Diagnostic, ...]  # files whose names the lock cannot hold: no build
 
 
@@ -84,6 +86,7 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int)
     are the same; files to parse are parsed on forked workers when there are enough."""
     problems: list[Diagnostic] = []
     digests: dict[str, str] = {}
+    images: dict[str, str] = {}
     paths, misnamed = [], []
     for path in question_files(source):
         (misnamed if _bad_name(path.relative_to(source)) else paths).append(path)
@@ -104,6 +107,8 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int)
             problems.append(diag.error(shown, 0, f"cannot read file: {exc.strerror or exc}"))
             continue
         digests[shown] = hashlib.sha256(data).hexdigest()
+        if b"![" in data:  # the images it may show: their bytes are part of its topic's key
+            images[shown] = images_key(data.decode("utf-8", "replace"), path)
         known = cache.get(shown, digests[shown])
         if known is None:
             todo.append((shown, data))
@@ -131,7 +136,7 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int)
     if not paths and not misnamed:
         problems.append(diag.error(source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
                                    "found; add some or pass --source DIR"))
-    return _Sources(tuple(files), found, digests, lint, problems, tuple(bad_names))
+    return _Sources(tuple(files), found, digests, lint, problems, images, tuple(bad_names))
 
 
 def _read_lock(source: Path, now: int, out: Path, topics: tuple[Topic, ...]
@@ -205,6 +210,7 @@ class Inputs:
     orphans: tuple[ParsedFile, ...]  # files whose title could not be read
     sources: Mapping[str, str]  # every question file found: shown path -> path in the lock
     digests: Mapping[str, str]  # every file read: shown path -> SHA-256 of its bytes
+    images: Mapping[str, str]  # shown path -> a hash of the images it may show ("": none)
     lint: Mapping[str, tuple[Diagnostic, ...]]  # each file's lint warnings, by shown path
     note_type: NoteType | None
     lock: Lock | None
@@ -230,7 +236,7 @@ def read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> Inputs:
     events = (*lock_problems, *parse_cache_problems)
     # Without any question file every lock entry would look removed: stop instead.
     return Inputs(config, topics, tuple(f for f in files if not f.title), sources, digests,
-                   read.lint, note_type, lock,
+                   read.images, read.lint, note_type, lock,
                    (*problems, *topic_problems, *shared, *parse_cache_problems), events,
                    parsed, diag.has_errors(shared) or not files)
 

@@ -1,7 +1,8 @@
 """``--watch``: notice when an input of the build changes, so the CLI can rebuild at once.
 
 What is watched is what a build reads from its folders: the question files (the same
-``question_files`` the build uses), the settings file, and the files under the templates
+``question_files`` the build uses), the images in the source folder, the settings file,
+and the files under the templates
 folder, an editor's swap and backup files aside. The lock is not: the build writes it
 itself, and a rebuild for its own write would never end. A change is seen by polling
 each file's size and modification time: no dependency, and it works on every file
@@ -18,7 +19,7 @@ import re
 import time
 from pathlib import Path
 
-from nca_anki.files import CONFIG_NAME, question_files
+from nca_anki.files import CONFIG_NAME, image_files, question_files
 
 POLL_SECONDS = 0.1  # between two looks at the files: a rebuild starts 0.1-0.2 s after a save
 
@@ -30,7 +31,8 @@ def snapshot(source: Path, templates: Path) -> Snapshot:
     """The watched files as they are now; a file that cannot be read is left out (it
     comes back as a change when it can)."""
     try:
-        files = [*question_files(source), source / CONFIG_NAME, *_template_files(templates)]
+        files = [*question_files(source), *image_files(source), source / CONFIG_NAME,
+                 *_template_files(templates)]
     except OSError:  # a folder deleted or renamed while it was listed: look again later
         return ()
     found = []

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -64,6 +65,9 @@ SAMPLES: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     # One of the three answers and one wrong choice: right, missed and wrong marks at once.
     "several": ("exam-shaped", "NCA::Generative AI", "Which three are decoding strategies",
                 ("Beam search", "Weight decay")),
+    "image": ("exam-shaped", "NCA::Training Diagnostics", "which stack is the encoder",
+              ("Stack 2",)),
+    "image-choices": ("exam-shaped", "NCA::Training Diagnostics", "Which shows overfitting", ()),
 }
 
 
@@ -74,9 +78,13 @@ def the_card(dist: Path, deck: str = DECK, prompt: str = PROMPT) -> CardHtml:
             for apkg in sorted(dist.glob("*.apkg")):
                 import_package(col, apkg)
             view = next(c for c in cards_in_deck(col, deck) if prompt in c.question_html)
+            media = Path(col.media.dir())
+            names = sorted(set(re.findall(r'src="(nca-[^"]+)"', view.question_html
+                                          + view.answer_html)))
+            files = tuple((name, (media / name).read_bytes()) for name in names)
         finally:
             col.close()
-    return CardHtml(view.question_html, view.answer_html, view.css)
+    return CardHtml(view.question_html, view.answer_html, view.css, media=files)
 
 
 def the_samples() -> dict[str, CardHtml]:
@@ -188,6 +196,8 @@ def capture(browser: object, server: CardServer, card: CardHtml, prefix: str, ou
                         reviewer.show_answer(card)
                     # Two frames painted after the last event: the picture shows a
                     # settled page, the same on every run.
+                    reviewer.page.wait_for_function(
+                        "() => [...document.images].every(i => i.complete && i.naturalWidth)")
                     reviewer.page.evaluate(SETTLED)
                     path = out / f"{prefix}{side}-{size}-{theme}.png"
                     reviewer.page.screenshot(path=str(path))

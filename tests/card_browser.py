@@ -75,14 +75,14 @@ class CardServer:
     """
 
     def __init__(self) -> None:
-        pages: dict[str, bytes] = {}
+        pages: dict[str, tuple[str, bytes]] = {}  # path -> (content type, body)
         self._pages, self._lock = pages, threading.Lock()
         lock = self._lock
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
                 with lock:
-                    body = pages.get(self.path.split("?", 1)[0])
+                    kind, body = pages.get(self.path.split("?", 1)[0], ("", None))
                 if body is None:
                     # 204 for the favicon keeps a "Failed to load resource" error off the console.
                     self.send_response(204 if self.path == "/favicon.ico" else 404)
@@ -90,7 +90,7 @@ class CardServer:
                     self.end_headers()
                     return
                 self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(body)))
                 self.send_header("Cache-Control", "no-store")
                 self.end_headers()
@@ -109,8 +109,12 @@ class CardServer:
 
     def put(self, path: str, html: str) -> str:
         """Serve ``html`` at ``path`` (replacing any earlier page there); return its URL."""
+        return self.put_file(path, html.encode("utf-8"), "text/html; charset=utf-8")
+
+    def put_file(self, path: str, body: bytes, kind: str) -> str:
+        """Serve ``body`` as ``kind`` (a content type) at ``path``; return its URL."""
         with self._lock:
-            self._pages["/" + path.lstrip("/")] = html.encode("utf-8")
+            self._pages["/" + path.lstrip("/")] = (kind, body)
         return self.url_for(path)
 
     def close(self) -> None:
@@ -134,6 +138,9 @@ class CardHtml:
     answer: str
     css: str
     ord: int = 0
+    # The media files the card shows, (name, bytes), served beside its page as Anki serves
+    # the collection's media folder beside the reviewer's.
+    media: tuple[tuple[str, bytes], ...] = ()
 
 
 _HEAD = '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -157,6 +164,8 @@ _SWAP_JS = """([html, css, bodyClass, isAnswer]) => {
 }"""
 _SCROLL_JS = '() => document.getElementById("answer")?.scrollIntoView()'
 _sessions = itertools.count(1)
+_MEDIA_TYPES = {"png": "image/png", "jpg": "image/jpeg", "gif": "image/gif",
+                "webp": "image/webp", "svg": "image/svg+xml"}
 
 
 class Reviewer:
@@ -197,6 +206,9 @@ class Reviewer:
 
     def _show(self, card: CardHtml, html: str, side: str) -> None:
         is_answer = side == "answer"
+        for name, data in card.media:
+            self.server.put_file(f"{self._prefix}/{name}", data, _MEDIA_TYPES.get(
+                name.rsplit(".", 1)[-1], "application/octet-stream"))
         if self.mode == "desktop":
             # The HTML travels as an argument: never spliced into JavaScript source.
             self.page.evaluate(_SWAP_JS, [html, card.css, self._body_class(card), is_answer])

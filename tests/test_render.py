@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from nca_anki.diagnostics import error
 from nca_anki.reading.parse import parse
 from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
-                              Choice, Layout, Question, Topic)
+                              Choice, Layout, MediaFile, Question, Topic)
 from nca_anki.cards.render import Renderer
 from nca_anki.cards.shuffle import as_written, plan
 
@@ -380,30 +380,46 @@ def test_ampersand_is_escaped(renderer: Renderer) -> None:
     assert fields["Explanation"] == "<p>Q&amp;A</p>"
 
 
-# --- images (not supported yet) --------------------------------------------------------------
+# --- images (named by the media resolver: reading/media.py, tests/test_media.py) -----------
 
-IMAGE_ADVICE = "images are not supported yet; remove the image or describe it in words"
+VOLTA = MediaFile(name="nca-0123456789abcdef.png", path="/x/volta.png", sha256="0" * 64, size=9)
+
+
+def resolver(question_file: str, src: str) -> MediaFile | str:
+    return VOLTA if src == "img/volta.png" else f"image {src!r} not found"
 
 
 @pytest.mark.parametrize("where, line, place", [
-    ("prompt", 17, "the prompt of"),
-    ("choice", 19, "a choice of"),
-    ("explanation", 17, "the explanation of"),
+    ("prompt", 17, "prompt"),
+    ("choice", 19, "choice B"),
+    ("explanation", 17, "explanation"),
 ])
-def test_image_is_an_error_at_its_line(renderer: Renderer, where: str, line: int,
-                                       place: str) -> None:
+def test_an_image_is_named_by_its_media_file_or_is_an_error_at_its_line(
+        where: str, line: int, place: str) -> None:
+    renderer = Renderer(TEMPLATES, SHOWN, resolver)
     image = "![Volta die](img/volta.png)"
     question = make_question(
         prompt=image if where == "prompt" else "Which architecture is shown?",
         choices=("Pascal", image if where == "choice" else "Volta", "Turing"),
         explanation=f"Volta (2017).\n\n{image}" if where == "explanation" else "Volta.")
     note, problems = renderer.note(TOPIC, 1, question, as_written(question))
+    assert problems == () and note is not None and note.media == (VOLTA,)
+    shown = dict(zip(FIELDS, note.fields))
+    field = {"prompt": "Prompt", "choice": "Choices", "explanation": "Explanation"}[where]
+    assert '<img src="nca-0123456789abcdef.png" alt="Volta die">' in shown[field]
+    assert "img/volta.png" not in "".join(note.fields)
+    missing = dataclasses.replace(question, prompt=question.prompt.replace("volta.png", "gone.png"),
+                      choices=tuple(dataclasses.replace(c, text=c.text.replace("volta.png", "gone.png"))
+                                    for c in question.choices),
+                      explanation=question.explanation.replace("volta.png", "gone.png"))
+    note, problems = renderer.note(TOPIC, 1, missing, as_written(missing))
     assert note is None
     assert problems == (error("source/dl-1.txt", line,
-                              f"image in {place} Question 4 ({image}): {IMAGE_ADVICE}"),)
+                              f"Question 4's {place}: image 'img/gone.png' not found"),)
 
 
-def test_every_image_of_a_question_is_reported(renderer: Renderer) -> None:
+def test_every_image_of_a_question_is_reported_at_its_line() -> None:
+    renderer = Renderer(TEMPLATES, SHOWN, resolver)
     result = parse(
         "Deep Learning 1 — Questions and Answers\n"
         "Question 1: Which chart shows overfitting? ![a](a.png)\n"
@@ -411,18 +427,16 @@ def test_every_image_of_a_question_is_reported(renderer: Renderer) -> None:
         "- Chart C (Correct answer)\n"
         "- Chart D\n"
         "Correct answer: Chart C\n"
-        "It diverges, as ![d][chart-d] does.\n\n[chart-d]: d.png\n", "source/dl-1.txt")
+        "It diverges,\nas ![d][chart-d] does.\n\n[chart-d]: d.png\n", "source/dl-1.txt")
     assert result.diagnostics == ()
     question = result.file.questions[0]
+    assert question.explanation_line == 7
     note, problems = renderer.note(TOPIC, 1, question, as_written(question))
     assert note is None
     assert problems == (
-        error("source/dl-1.txt", 2, f"image in the prompt of Question 1 (![a](a.png)): "
-                                    f"{IMAGE_ADVICE}"),
-        error("source/dl-1.txt", 3, f"image in a choice of Question 1 (![b](b.png)): "
-                                    f"{IMAGE_ADVICE}"),
-        error("source/dl-1.txt", 2, f"image in the explanation of Question 1 (![d](d.png)): "
-                                    f"{IMAGE_ADVICE}"),
+        error("source/dl-1.txt", 2, "Question 1's prompt: image 'a.png' not found"),
+        error("source/dl-1.txt", 3, "Question 1's choice A: image 'b.png' not found"),
+        error("source/dl-1.txt", 7, "Question 1's explanation: image 'd.png' not found"),
     )
 
 

@@ -7,7 +7,7 @@ def errors(text: str) -> list[str]:
     return [line for line in text.splitlines() if ": error: " in line]
 
 
-def test_an_image_in_a_question_fails_the_build_at_its_line(project, cli):
+def test_a_missing_image_fails_the_build_at_its_line(project, cli):
     (project / "source" / "images-1.txt").write_text(
         "Images 1 — Questions and Answers\n"
         "Question 1: Which layer is shown?\n"
@@ -18,9 +18,8 @@ def test_an_image_in_a_question_fails_the_build_at_its_line(project, cli):
     run = cli("--check")
     assert run.status == 1
     assert errors(run.err) == [
-        "source/images-1.txt:3: error: image in a choice of Question 1 "
-        "(![a convolution](conv.png)): images are not supported yet; remove the image or "
-        "describe it in words"]
+        "source/images-1.txt:3: error: Question 1's choice A: image 'conv.png' not found "
+        "(looked for source/conv.png); the path is relative to this question file"]
 
 
 def test_a_front_without_a_field_fails_the_build(project, cli):

@@ -25,7 +25,7 @@ from nca_anki.records import Choice, ParsedFile, Question
 # ``parsed/`` folder: its questions and the diagnostics decoding and
 # parsing gave. One file per source, so an edit writes one file, not all of them.
 
-_PARSED_FORMAT = "nca-anki-parsed-4"
+_PARSED_FORMAT = "nca-anki-parsed-5"
 # A file, what decoding and parsing it found, and its lint warnings (lint.long_answers;
 # kept apart because a topic that fails is not linted).
 Parsed = tuple[ParsedFile, tuple[Diagnostic, ...], tuple[Diagnostic, ...]]
@@ -45,8 +45,10 @@ class _CachedQuestions(Sequence[Question]):
             self._built = tuple(
                 Question(number=number, prompt=prompt,
                          choices=tuple(Choice(t, c, n) for t, c, n in choices),
-                         explanation=explanation, path=shown, line=line)
-                for number, prompt, choices, explanation, line in json.loads(self._text))
+                         explanation=explanation, path=shown, line=line,
+                         explanation_line=explanation_line)
+                for number, prompt, choices, explanation, line, explanation_line
+                in json.loads(self._text))
             self._text = ""
         return self._built
 
@@ -149,7 +151,8 @@ class ParseCache(_FolderCache):
         if any(q.path != shown for q in file.questions) or file.path != shown:
             return None  # not in the form decode() rebuilds: never cache what comes back wrong
         questions = json.dumps([[q.number, q.prompt, [[c.text, c.correct, c.line]
-                                                      for c in q.choices], q.explanation, q.line]
+                                                      for c in q.choices], q.explanation, q.line,
+                                 q.explanation_line]
                                 for q in file.questions], ensure_ascii=False, separators=(",", ":"))
         header = json.dumps({
             "format": _PARSED_FORMAT, "code": code_digest(),

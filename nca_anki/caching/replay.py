@@ -1,7 +1,8 @@
 """Answer a rebuild with nothing changed at once, without loading the pipeline.
 
 A build that ends without errors records in the cache (state.py) a fingerprint of the state
-it left: the bytes of every question file it read, the settings, the lock as written, every
+it left: the bytes of every question file it read and of every image in the source folder,
+the settings, the lock as written, every
 file in the templates folder, the code and library versions, and every deck in the output
 folder. With it goes the report a rebuild of exactly that state gives: every topic
 unchanged, and the warnings about the sources. (Warnings about events of that build - a
@@ -24,7 +25,7 @@ from pathlib import Path
 from nca_anki.caching.state import (Cache, Replay, code_digest, folder_digest, load_cache,
                                     state_path, sweep_cache)
 from nca_anki.files import (CONFIG_NAME, INDEX_FILES, LOCK_NAME, OLD_LOCK_NAME, file_sha256,
-                            question_files)
+                            image_files, question_files)
 from nca_anki.publishing.transaction import interrupted
 from nca_anki.report import BuildOptions, BuildReport, FileStatus, TopicResult
 
@@ -52,6 +53,8 @@ def fingerprint(options: BuildOptions, *, sources: Mapping[str, str] | None = No
     # The folders as given: the recorded report names paths the way the build was told them.
     parts = [_FORMAT, code_digest(), f"folders {source} {options.templates} {out}",
              *(f"source {name} {sha}" for name, sha in sorted(sources.items())),
+             *(f"image {p.relative_to(source).as_posix()} {_sha256(p)}"
+               for p in image_files(source)),
              f"config {_sha256(source / CONFIG_NAME)}",
              f"lock {lock or _sha256(source / LOCK_NAME)}",
              f"old lock {_sha256(source / OLD_LOCK_NAME)}",

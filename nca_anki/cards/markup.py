@@ -15,7 +15,8 @@ the card and for the reader:
   highlighted here, at build time, by Pygments: classes the note type's CSS colours, no
   script on the card.
 
-An image is reported (cards carry no media yet). docs/card.md, "Text on the card".
+An image ``![alt](path)`` becomes ``<img src="path" alt="alt">``; cards/render.py swaps
+the path for the media file's name (reading/media.py). docs/card.md, "Text on the card".
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ if TYPE_CHECKING:
 _ALLOWED_TAGS = {
     "p", "br", "strong", "em", "b", "i", "code", "pre", "ul", "ol", "li", "blockquote",
     "a", "sub", "sup", "kbd", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead",
-    "tbody", "tr", "th", "td", "del", "s", "span",
+    "tbody", "tr", "th", "td", "del", "s", "span", "img",
 }
-_ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}}
+# An image's src is the path as written until cards/render.py names the media file.
+_ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "img": {"src", "alt"}}
 _ALIGNMENTS = {"left", "center", "right"}
 
 
@@ -60,7 +62,9 @@ def cleaner() -> nh3.Cleaner:
 @dataclass(frozen=True)
 class Html:
     html: str
-    images: tuple[str, ...]  # each image in the source text, as ![alt](src)
+    # Each image in the source text: (src as the engine normalised it, alt text). The
+    # html's <img src="..."> holds the src until cards/render.py names the media file.
+    images: tuple[tuple[str, str], ...]
 
 
 # MathJax delimiters, \(...\) and \[...\], anywhere in a paragraph, as written. Tried where
@@ -196,7 +200,7 @@ def _images(tokens: Sequence[Token]) -> tuple[str, ...]:
     for token in tokens:
         for child in token.children or ():
             if child.type == "image":
-                found.append(f"![{child.content}]({child.attrGet('src') or ''})")
+                found.append((str(child.attrGet("src") or ""), child.content))
     return tuple(found)
 
 

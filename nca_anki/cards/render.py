@@ -1,16 +1,20 @@
 """Turn questions into note fields (HTML) and the note type's card templates.
 
 The only module that knows Jinja. Each text of a question becomes safe HTML in markup.py;
-an image is an error until cards carry media. Templates come from the author's
+each image it shows is named by the media resolver it is given (reading/media.py), or is
+an error at its line. Templates come from the author's
 ``templates/`` folder, with autoescaping on and undefined variables as errors, and the
 note type is checked as Anki would check it.
 """
 
 from __future__ import annotations
 
+import html as html_lib
 import re
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
+from urllib.parse import unquote
 from typing import NamedTuple
 
 import jinja2
@@ -18,9 +22,13 @@ import jinja2.sandbox
 from markupsafe import Markup, escape
 
 from nca_anki.cards.markup import Html, Markdown
-from nca_anki.diagnostics import Diagnostic, clip, error
+from nca_anki.diagnostics import Diagnostic, error
 from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
-                              SPECIAL_FIELDS, Layout, NoteType, Question, RenderedNote, Topic)
+                              SPECIAL_FIELDS, Layout, MediaFile, NoteType, Question,
+                              RenderedNote, Topic)
+
+# (question file, image src as written) -> the media file, or why it cannot be shown.
+MediaResolver = Callable[[str, str], "MediaFile | str"]
 
 _NOTE_TYPE_FILES = ("front.html", "back.html", "style.css")  # choices.html is per note
 
@@ -82,8 +90,10 @@ class _Sandbox(jinja2.sandbox.SandboxedEnvironment):
 class Renderer:
     """Renders with the templates in ``templates_dir`` (shown as ``display`` in messages)."""
 
-    def __init__(self, templates_dir: Path, display: str) -> None:
+    def __init__(self, templates_dir: Path, display: str,
+                 media: MediaResolver | None = None) -> None:
         self.display = display
+        self.media = media
         # Sandboxed: a template is code from a pull request, and its output is published.
         # Jinja's sandbox refuses attributes that lead out of the data (a function's
         # __globals__, a class's __subclasses__...), so a template cannot reach Python and
@@ -213,9 +223,15 @@ class Renderer:
         prompt = self.markdown.inline(question.prompt)
         texts = [self.markdown.inline(choice.text) for choice in question.choices]
         explanation = self.markdown.block(question.explanation)
-        images = _image_errors(question, prompt, texts, explanation)
-        if images:
-            return None, images
+        media: tuple[MediaFile, ...] = ()
+        if prompt.images or explanation.images or any(html.images for html in texts):
+            named, problems = self._images(question, prompt, texts, explanation)
+            if problems:
+                return None, problems
+            prompt, explanation = _named(prompt, named), _named(explanation, named)
+            texts = [_named(html, named) for html in texts]
+            media = tuple(sorted({m.name: m for m in named.values()}.values(),
+                                 key=lambda m: m.name))
         choices = [_ChoiceView(label, Markup(texts[source].html), source in layout.pinned)
                    for label, source in zip(LABELS, layout.order)]
         correct = question.correct_indexes
@@ -235,7 +251,33 @@ class Renderer:
             str(source),
         )
         return RenderedNote(question=question, part=part, fields=fields,
-                            tags=(f"{topic.slug}::part-{part}",), slots=layout.slots), ()
+                            tags=(f"{topic.slug}::part-{part}",), slots=layout.slots,
+                            media=media), ()
+
+    def _images(self, question: Question, prompt: Html, choices: list[Html],
+                explanation: Html) -> tuple[dict[str, MediaFile], tuple[Diagnostic, ...]]:
+        """The media file of each image src in the texts, or an error at each image's
+        line that cannot be shown."""
+        # Each text's first line, the text (to count lines into it) and what it is. An
+        # explanation whose line is not known is reported at the question's header.
+        places = [(question.line, question.prompt, "prompt", prompt),
+                  *((choice.line, choice.text, f"choice {label}", html)
+                    for label, choice, html in zip(LABELS, question.choices, choices)),
+                  (question.explanation_line or question.line,
+                   question.explanation if question.explanation_line else "",
+                   "explanation", explanation)]
+        named: dict[str, MediaFile] = {}
+        problems = []
+        for line, text, where, html in places:
+            for src, _ in html.images:
+                found = self.media(question.path, src) if self.media else \
+                    "images need the source folder, and this build has none"
+                if isinstance(found, MediaFile):
+                    named[src] = found
+                else:
+                    problems.append(error(question.path, line + _line_of(text, src),
+                                          f"Question {question.number}'s {where}: {found}"))
+        return named, tuple(problems)
 
 
 def letters(names: list[str]) -> str:
@@ -270,19 +312,20 @@ class _ChoiceView(NamedTuple):
     pinned: bool
 
 
-def _image_errors(question: Question, prompt: Html, choices: list[Html],
-                  explanation: Html) -> tuple[Diagnostic, ...]:
-    """An image would reach the card as nothing at all (cards carry no media yet)."""
-    if not (prompt.images or explanation.images or any(html.images for html in choices)):
-        return ()  # nearly every question: no need to list where each text came from
-    # Question knows the line of its header, where the prompt starts, and of each choice;
-    # the explanation's own line is not kept, so it is reported at the header.
-    places = [(question.line, "the prompt of", prompt),
-              *((choice.line, "a choice of", html)
-                for choice, html in zip(question.choices, choices)),
-              (question.line, "the explanation of", explanation)]
-    return tuple(error(question.path, line,
-                       f"image in {where} Question {question.number} ({clip(image)}): "
-                       "images are not supported yet; remove the image or describe it "
-                       "in words")
-                 for line, where, html in places for image in html.images)
+_IMG_SRC_RE = re.compile(r'(<img\b[^>]*?\bsrc=")([^"]*)(")')
+
+
+def _named(rendered: Html, named: dict[str, MediaFile]) -> Html:
+    """``rendered`` with each image's src the name of its media file."""
+    if not rendered.images:
+        return rendered
+    return Html(_IMG_SRC_RE.sub(lambda m: m[1] + named[html_lib.unescape(m[2])].name + m[3],
+                                rendered.html), rendered.images)
+
+
+def _line_of(text: str, src: str) -> int:
+    """How many lines into ``text`` the image ``src`` is written (0 if not found as is)."""
+    at = text.find(f"]({src}")
+    if at < 0:
+        at = text.find(f"]({unquote(src)}")
+    return text.count("\n", 0, at) if at >= 0 else 0

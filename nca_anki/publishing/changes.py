@@ -8,6 +8,7 @@ question's text survives only in the deck that published it (docs/sharing.md).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import MANIFEST_NAME, file_sha256
 from nca_anki.publishing.index import IndexedDeck
 from nca_anki.publishing.manifest import read_manifest
-from nca_anki.publishing.published import read_deck
+from nca_anki.publishing.published import query, read_deck
 from nca_anki.publishing.versions import (RETIRED_TAG, DeckState, DeckVersion, Events, advance,
                                           content_tags, reconcile, retired_mod, with_notice)
 from nca_anki.records import (Assignment, IdentifiedNote, Lock, LockEntry, NoteStatus, PackagedNote,
@@ -130,6 +131,22 @@ def retired_notes(published: Mapping[str, IndexedDeck], assignment: Assignment
     return retired
 
 
+_MEDIA_NAME_RE = re.compile(r'<img\b[^>]*?\bsrc="(nca-[0-9a-f]{16}\.[a-z]+)"')
+
+
+def _new_images(deck: IndexedDeck, changed: list[IdentifiedNote]) -> frozenset[str]:
+    """The GUIDs of ``changed`` whose fields name other images than the published deck's
+    note: an image was edited, added or removed (the changelog says so)."""
+    if not deck.media and not any(n.note.media for n in changed):
+        return frozenset()  # nearly every deck: no image before or after
+    wanted = {n.guid for n in changed}
+    before = {guid: frozenset(_MEDIA_NAME_RE.findall(fields))
+              for guid, fields in query(
+                  deck.collection(), "SELECT guid, flds FROM notes") if guid in wanted}
+    return frozenset(n.guid for n in changed
+                     if before.get(n.guid, frozenset()) != {m.name for m in n.note.media})
+
+
 def deck_versions(topics: list[Topic], assignment: Assignment,
                   published: Mapping[str, IndexedDeck],
                   retired: Mapping[str, tuple[PackagedNote, ...]],
@@ -151,11 +168,13 @@ def deck_versions(topics: list[Topic], assignment: Assignment,
                                       if e.topic == topic.name), False)
         else:
             had = {guid: (mod, retired) for guid, mod, retired in deck.notes}
+            changed = frozenset(n.guid for n in mine
+                                if n.guid in had and had[n.guid][0] != n.mod)
             events = Events(
-                frozenset(n.guid for n in mine if n.guid not in had),
-                frozenset(n.guid for n in mine if n.guid in had and had[n.guid][0] != n.mod),
+                frozenset(n.guid for n in mine if n.guid not in had), changed,
                 frozenset(n.guid for n in gone if n.guid in had and not had[n.guid][1]),
-                deck.note_type_mod != assignment.note_type_mod)
+                deck.note_type_mod != assignment.note_type_mod,
+                _new_images(deck, [n for n in mine if n.guid in changed]))
         state = DeckState({n.guid: n.mod for n in mine}, {n.guid: n.mod for n in gone},
                           assignment.note_type_mod)
         versions[topic.deck_name] = advance(previous.get(topic.deck_name), events, state, now)

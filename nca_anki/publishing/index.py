@@ -53,6 +53,7 @@ class IndexedDeck:
     notes: tuple[tuple[str, int, bool], ...] = ()
     note_type_mod: int = 0  # our note type's mod in the deck
     stored: Path | None = None  # where its bytes are until the build commits, if not path
+    media: tuple[tuple[str, str, int], ...] = ()  # (name, SHA-256, bytes) of each image
 
     @staticmethod
     def read(name: str, topic: str, path: Path, record: DeckVersion | None,
@@ -68,8 +69,9 @@ class IndexedDeck:
             facts = published.facts(published.collection_of(data))
             if cache is not None:
                 cache.put(path.name, sha, facts)
+        media = tuple((name, _sha(body), len(body)) for name, body in published.media_of(data))
         return IndexedDeck(name, topic, path, sha, len(data), record, *facts,
-                           stored=stored if stored != path else None)
+                           stored=stored if stored != path else None, media=media)
 
     @property
     def file(self) -> str:
@@ -77,6 +79,9 @@ class IndexedDeck:
 
     def collection(self) -> bytes:
         return published.collection_of((self.stored or self.path).read_bytes())
+
+    def media_files(self) -> list[tuple[str, bytes]]:
+        return published.media_of((self.stored or self.path).read_bytes()) if self.media else []
 
     @computed_once
     def version(self) -> DeckVersion:
@@ -120,10 +125,12 @@ def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: DeflateCache | Non
                    f"any single-topic file gives no duplicates.</p>")
     # Ids from the oldest note's time, each deck in a range of its own (package.py).
     mods = [mod for d in decks for _, mod, _ in d.notes]
+    # Every deck's images, once each (a name is its content's hash).
+    media = sorted({name: data for d in decks for name, data in d.media_files()}.items())
     return merge_packages([d.collection for d in decks], parent, description,
                           min(mods, default=0),
                           bundle_stride(max(len(d.notes) for d in decks)), pieces,
-                          threads=threads)
+                          threads=threads, media=media)
 
 
 def _latest(decks: Sequence[IndexedDeck]) -> str:
@@ -219,7 +226,10 @@ def changelog_entry(decks: Sequence[IndexedDeck], version: str) -> str:
             lines += [f"- First version of this deck: {len(live)} {noun}.", ""]
             continue
         prompts = d.prompts()
-        for what, guids in (("Added", record.added), ("Changed", record.changed),
+        images = set(record.images)
+        for what, guids in (("Added", record.added),
+                            ("Changed", [g for g in record.changed if g not in images]),
+                            ("Image changed", record.images),
                             ("Added or changed", record.updated),
                             ("Withdrawn", record.removed)):
             lines += [f"- {what}: {_md(_clip(prompts.get(g, g)))}"

@@ -7,7 +7,9 @@ Its format, ``nca-anki-manifest-1``: ``version`` (the newest deck's), ``bundle``
 with ``deck``, ``topic``, ``file``, ``questions``, ``bytes``, ``sha256``, ``version``,
 ``changes`` (what that version added, changed, removed or updated, by GUID; ``layout``
 when the card templates changed) and ``updated`` / ``retired`` (GUID -> the day it last
-changed). Whatever is read back is checked against this shape before it is used.
+changed), and ``media``: each image the deck carries, by its name in Anki's media folder,
+with its ``sha256`` and ``bytes`` (reading/media.py). Whatever is read back is checked
+against this shape before it is used.
 """
 
 from __future__ import annotations
@@ -140,6 +142,13 @@ def manifest_text(decks: Sequence[IndexedDeck], bundle_file: str, bundle_data: b
         return "{\n" + ",\n".join(f"    {json_string(g)}: {dates[m]}" for g, m in pairs) \
             + "\n   }"
 
+    def media(files: tuple[tuple[str, str, int], ...]) -> str:
+        if not files:
+            return "{}"
+        return "{\n" + ",\n".join(f"    {json_string(name)}: "
+                                   f"{value({'sha256': sha, 'bytes': size})}"
+                                   for name, sha, size in files) + "\n   }"
+
     entries = []
     for d in decks:
         changes = d.version.to_json()
@@ -149,7 +158,8 @@ def manifest_text(decks: Sequence[IndexedDeck], bundle_file: str, bundle_data: b
                   ("sha256", value(d.sha256)), ("version", value(d.version.version)),
                   ("changes", value(changes)),
                   ("updated", notes([(g, m) for g, m, retired in d.notes if not retired])),
-                  ("retired", notes([(g, m) for g, m, retired in d.notes if retired]))]
+                  ("retired", notes([(g, m) for g, m, retired in d.notes if retired])),
+                  ("media", media(d.media))]
         entries.append("  {\n" + ",\n".join(f'   "{k}": {v}' for k, v in fields) + "\n  }")
     bundle_entry = value({"deck": parent, "file": bundle_file,
                           "questions": sum(d.questions for d in decks),

@@ -19,7 +19,7 @@ import sqlite3
 import struct
 import tempfile
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import genanki
@@ -27,7 +27,7 @@ from genanki.apkg_col import APKG_COL
 from genanki.apkg_schema import APKG_SCHEMA
 
 from nca_anki.caching.entries import DeflateCache
-from nca_anki.records import DeckSpec, NoteType
+from nca_anki.records import DeckSpec, MediaFile, NoteType
 
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 # Measured on the 10,000-question benchmark bank plus the seeds (2026-11-30): level 6 is
@@ -108,7 +108,31 @@ def build_package(decks: DeckSpec | Sequence[DeckSpec], note_type: NoteType,
     finally:
         conn.close()
 
-    return _zipped(collection)
+    return _zipped(collection, media_entries(
+        {m.name: m for deck in decks for m in deck.media}.values()))
+
+
+class MediaChanged(Exception):
+    """An image's bytes are not those it was named by: it changed during the build."""
+
+    def __init__(self, media: MediaFile, why: str) -> None:
+        super().__init__(f"{media.path}: {why}")
+        self.media, self.why = media, why
+
+
+def media_entries(media: Iterable[MediaFile]) -> list[tuple[str, bytes]]:
+    """(name, bytes) of each media file, sorted by name, read and checked against the
+    SHA-256 each was named by (raises MediaChanged)."""
+    entries = []
+    for item in sorted(media, key=lambda m: m.name):
+        try:
+            data = Path(item.path).read_bytes()
+        except OSError as exc:
+            raise MediaChanged(item, f"cannot be read ({exc.strerror or exc})") from exc
+        if hashlib.sha256(data).hexdigest() != item.sha256:
+            raise MediaChanged(item, "changed while the decks were built")
+        entries.append((item.name, data))
+    return entries
 
 
 def bundle_stride(largest: int) -> int:
@@ -120,7 +144,8 @@ def bundle_stride(largest: int) -> int:
 
 def merge_packages(collections: Sequence[Callable[[], bytes]], parent: str,
                    description: str, oldest: int, stride: int,
-                   pieces: DeflateCache | None = None, *, threads: int = 1) -> bytes:
+                   pieces: DeflateCache | None = None, *, threads: int = 1,
+                   media: Sequence[tuple[str, bytes]] = ()) -> bytes:
     """One ``.apkg`` holding every deck, note and card of ``collections`` (each gives the
     collection of a package from ``build_package``, read when it is needed), plus the
     deck ``parent`` with ``description``. Rows are copied as they are, in order. It is a
@@ -147,7 +172,7 @@ def merge_packages(collections: Sequence[Callable[[], bytes]], parent: str,
             _merge(conn, collections, parent, description, oldest * 1000, stride)
         finally:
             conn.close()
-        return _zipped_file(path, pieces, threads)
+        return _zipped_file(path, pieces, threads, media)
 
 
 def _merge(conn: sqlite3.Connection, collections: Sequence[Callable[[], bytes]], parent: str,
@@ -199,10 +224,23 @@ def _deflated(data: bytes) -> bytes:
     return compressor.compress(data) + compressor.flush()
 
 
-def _zipped(collection: bytes) -> bytes:
-    """A package: the collection and an empty media list, deflated, with fixed times."""
+def _zipped(collection: bytes, media: Sequence[tuple[str, bytes]] = ()) -> bytes:
+    """A package: the collection, the media list and the media files (``media``: name and
+    bytes, sorted by name), deflated, with fixed times."""
     return _zip((("collection.anki2", _deflated(collection), zlib.crc32(collection),
-                  len(collection)), _MEDIA))
+                  len(collection)), *_media(media)))
+
+
+def _media(media: Sequence[tuple[str, bytes]]) -> list[tuple[str, bytes, int, int]]:
+    """The zip entries of Anki's legacy media layout: a JSON map from entry names "0",
+    "1", ... to file names, then each file under its number (docs/anki-import.md)."""
+    if not media:
+        return [_MEDIA]
+    listing = json.dumps({str(n): name for n, (name, _) in enumerate(media)},
+                         separators=(",", ":")).encode()
+    return [("media", _deflated(listing), zlib.crc32(listing), len(listing)),
+            *((str(n), _deflated(data), zlib.crc32(data), len(data))
+              for n, (_, data) in enumerate(media))]
 
 
 # The bundle is deflated in pieces on every core (zlib lets other threads run while it
@@ -274,10 +312,12 @@ def _deflate_file(path: Path, cache: DeflateCache | None, threads: int
     return packed, crc, size
 
 
-def _zipped_file(collection: Path, pieces: DeflateCache | None, threads: int) -> bytes:
+def _zipped_file(collection: Path, pieces: DeflateCache | None, threads: int,
+                 media: Sequence[tuple[str, bytes]] = ()) -> bytes:
     """The same zip as ``_zipped``, with the collection in the file ``collection``,
     deflated in parallel pieces (see above)."""
-    return _zip((("collection.anki2", *_deflate_file(collection, pieces, threads)), _MEDIA))
+    return _zip((("collection.anki2", *_deflate_file(collection, pieces, threads)),
+                 *_media(media)))
 
 
 _MEDIA = ("media", _deflated(b"{}"), zlib.crc32(b"{}"), 2)

@@ -42,6 +42,16 @@ def collection_of(package: bytes) -> bytes:
         return archive.read("collection.anki2")
 
 
+def media_of(package: bytes) -> list[tuple[str, bytes]]:
+    """(name, bytes) of each media file inside ``.apkg`` bytes, sorted by name: the zip's
+    "media" map names each numbered entry (docs/anki-import.md, "Media")."""
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:
+        listing = json.loads(archive.read("media")) if "media" in archive.namelist() else {}
+        if not isinstance(listing, dict):
+            raise ValueError("its media list is not a map")
+        return sorted((str(name), archive.read(str(entry))) for entry, name in listing.items())
+
+
 def query(collection: bytes, sql: str, *args: object) -> list[tuple]:
     """The rows ``sql`` selects from a collection, opened in memory."""
     conn = sqlite3.connect(":memory:")

@@ -102,6 +102,7 @@ class DeckVersion:
     removed: tuple[str, ...] = ()
     updated: tuple[str, ...] = ()
     layout: bool = False  # the card layout changed
+    images: tuple[str, ...] = ()  # of ``changed``: questions whose images changed
 
     def summary(self) -> str:
         """What the version changed, in one line."""
@@ -115,7 +116,7 @@ class DeckVersion:
     def to_json(self) -> dict[str, object]:
         return {"version": self.version, "added": list(self.added), "changed": list(self.changed),
                 "removed": list(self.removed), "updated": list(self.updated),
-                "layout": self.layout}
+                "layout": self.layout, "images": list(self.images)}
 
     @staticmethod
     def from_json(data: object) -> DeckVersion | None:
@@ -124,7 +125,7 @@ class DeckVersion:
                 or not is_day(data["version"]):
             return None  # read back from the output folder: nothing but a date is a version
         lists = {}
-        for key in ("added", "changed", "removed", "updated"):
+        for key in ("added", "changed", "removed", "updated", "images"):
             value = data.get(key, [])
             if not isinstance(value, list) or not all(isinstance(g, str) and _GUID_RE.fullmatch(g)
                                                       for g in value):
@@ -141,6 +142,7 @@ class Events:
     changed: frozenset[str] = frozenset()  # revived questions included
     removed: frozenset[str] = frozenset()
     layout: bool = False
+    images: frozenset[str] = frozenset()  # of ``changed``: their images changed
 
     def __bool__(self) -> bool:
         return bool(self.added or self.changed or self.removed or self.layout)
@@ -175,8 +177,9 @@ def advance(previous: DeckVersion | None, events: Events, state: DeckState, now:
     changed -= updated
     # A question added and withdrawn on one day never reached a version: drop it.
     removed -= set(base.added) - set(base.removed)
+    images = (set(base.images) | events.images) & changed
     return DeckVersion(today, _sorted(added), _sorted(changed), _sorted(removed),
-                       _sorted(updated), base.layout or events.layout)
+                       _sorted(updated), base.layout or events.layout, _sorted(images))
 
 
 def _reconstructed(state: DeckState) -> DeckVersion:

@@ -600,8 +600,10 @@ class _Parser:
             self.warn(draft.line, f"Question {draft.number} has no explanation")
         if not ok:
             return None
+        first = next((n for n, text in draft.explanation if text.strip()), 0)
         return Question(number=draft.number, prompt=prompt, choices=tuple(draft.choices),
-                        explanation=explanation, path=self.path, line=draft.line)
+                        explanation=explanation, path=self.path, line=draft.line,
+                        explanation_line=first)
 
     def check_answers(self, draft: _Draft, texts: list[str]) -> bool:
         """Whether the choices marked '(Correct answer)' and the 'Correct answer:' lines
