@@ -152,6 +152,17 @@ def test_an_unknown_language_in_a_choice_is_a_warning_too() -> None:
         "json, dockerfile…)"]
 
 
+def test_an_image_without_a_description_is_a_warning() -> None:
+    bare = ("Question 1: Which plot? ![](images/a.png)\n- Left (Correct answer)\n- Right\n"
+            "Correct answer: Left\nIt falls.\n")
+    assert [d.message for d in giveaways(topic(bare))] == [
+        "Question 1 shows an image with no description: write what it shows between the "
+        "brackets, ![a plot of ...](path); a screen reader reads it, and a client that cannot "
+        "show the image shows it"]
+    described = bare.replace("![](", "![Loss falling](")
+    assert giveaways(topic(described)) == ()
+
+
 # --- position cluster -----------------------------------------------------------------------
 
 def test_a_cluster_warns_once_at_the_first_files_title_line() -> None:

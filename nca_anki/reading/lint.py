@@ -1,7 +1,7 @@
 """Warn authors about answers that give themselves away (correct choices much longer than
 every distractor, every choice correct, correct answers that cluster on one position in
-the source order), and about a code block whose language the highlighter does not know (it
-would show without colours, silently).
+the source order), about a code block whose language the highlighter does not know (it
+would show without colours, silently), and about an image without a description.
 
 Pure: a topic's parsed questions in, warnings out (no Jinja, no genanki); never an error.
 """
@@ -116,12 +116,27 @@ def _unknown_languages(question: Question) -> list[Diagnostic]:
             for name in sorted(names) if not _known_language(name)]
 
 
+# An image with nothing between its brackets: "![](plot.png)".
+_BARE_IMAGE_RE = re.compile(r"!\[\s*\]\(")
+
+
+def _bare_images(question: Question) -> Diagnostic | None:
+    texts = (question.prompt, *(c.text for c in question.choices), question.explanation)
+    if not any("![" in text and _BARE_IMAGE_RE.search(text) for text in texts):
+        return None
+    return warning(question.path, question.line,
+                   f"Question {question.number} shows an image with no description: write "
+                   "what it shows between the brackets, ![a plot of ...](path); a screen "
+                   "reader reads it, and a client that cannot show the image shows it")
+
+
 def long_answers(file: ParsedFile) -> tuple[Diagnostic, ...]:
     """A warning for each question of ``file`` whose correct choices are the longest by
     far or are all its choices, and for each code block language the highlighter does not
     know (per file, so the build keeps them with the parsed file and need not redo them)."""
     return tuple(d for q in file.questions
-                 for d in (_longest_answer(q), _every_choice_correct(q), *_unknown_languages(q))
+                 for d in (_longest_answer(q), _every_choice_correct(q), _bare_images(q),
+                           *_unknown_languages(q))
                  if d is not None)
 
 
