@@ -180,7 +180,8 @@ def capture(browser: object, server: CardServer, card: CardHtml, prefix: str, ou
         for theme in ("day", "night"):
             mode = "mobile" if size == "phone" else "desktop"
             with Reviewer(browser, server, mode=mode, night=theme == "night",
-                          viewport=viewport, device_scale_factor=1) as reviewer:
+                          viewport=viewport, device_scale_factor=1,
+                          touch=size == "phone") as reviewer:
                 reviewer.page.add_init_script(SEEDED_RANDOM)
                 reviewer.page.evaluate(SEEDED_RANDOM)  # desktop: page already loaded
                 reviewer.show_question(card)

@@ -20,9 +20,12 @@ window.NcaMcq = (function () {
   var SLOT = "nca-anki:mcq";
   var BACK_GRACE_MS = 10 * 60 * 1000;  /* a back shown again within this time keeps the pick */
   var LABELS = "ABCDEFGHIJ";
-  /* Letters Anki desktop uses as reviewer shortcuts (E edit, I card info) are not pick
-     keys; numbers always are. */
-  var LETTER_KEYS = "abcd fgh j";
+  /* Keys: Alt (Option on a Mac) with a digit picks the choice in that place. Measured in
+     the real Anki desktop app (tests/test_desktop_app.py, docs/card.md "Keys"): Anki binds
+     the digits 1-7 and most letters (A add, B browse, D decks, E edit, I info, ...), which
+     never reach the card, and no Alt+digit, which does. The digit is read from the key's
+     place (event.code), since Option+2 types "™" on a Mac. */
+  var KEY_NAME = /Mac|iPhone|iPad/.test(navigator.platform || "") ? "Option" : "Alt";
 
   function findRoot(side) {
     var script = document.currentScript;
@@ -134,6 +137,10 @@ window.NcaMcq = (function () {
       var label = item.querySelector(".nca-label");
       if (label) label.textContent = LABELS.charAt(i);
       item.setAttribute("role", several ? "checkbox" : "radio");
+      /* AnkiMobile passes a tap to the card only on links, buttons, elements with an
+         onclick handler or the class "tappable" (its manual, "Javascript"); elsewhere a
+         tap is its own (it may show the answer). */
+      item.classList.add("tappable");
       item.setAttribute("aria-checked", "false");
       item.setAttribute("data-nca-position", String(i));
       shown.push(item);
@@ -168,9 +175,7 @@ window.NcaMcq = (function () {
     root.classList.add("nca-js");
     var hint = root.querySelector(".nca-hint");
     if (hint) {
-      hint.textContent = choose ?
-        "Tap choices or press 1\u2013" + shown.length + " to pick or unpick them." :
-        "Choose: tap a choice or press 1\u2013" + shown.length + ".";
+      hint.textContent = hintText(choose, shown.length);
       hint.hidden = false;
     }
     var count = root.querySelector(".nca-choose");
@@ -224,16 +229,29 @@ window.NcaMcq = (function () {
     /* One key handler per page: Anki desktop keeps the page from card to card. */
     if (window.__ncaMcqKeys) document.removeEventListener("keydown", window.__ncaMcqKeys);
     window.__ncaMcqKeys = function (event) {
-      if (!root.isConnected || event.ctrlKey || event.altKey || event.metaKey) return;
+      if (!root.isConnected || !event.altKey || event.ctrlKey || event.metaKey) return;
       var target = event.target;
       if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
-      var key = (event.key || "").toLowerCase();
-      var position = -1;
-      if (/^[1-9]$/.test(key)) position = Number(key) - 1;
-      else if (key.length === 1 && key !== " ") position = LETTER_KEYS.indexOf(key);
-      if (position >= 0 && position < shown.length) pick(position);
+      var digit = /^(?:Digit|Numpad)([1-9])$/.exec(event.code || "");
+      var position = digit ? Number(digit[1]) - 1 : -1;
+      if (position >= 0 && position < shown.length) {
+        event.preventDefault();  /* no menu mnemonic, no typed character */
+        pick(position);
+      }
     };
     document.addEventListener("keydown", window.__ncaMcqKeys);
+  }
+
+  /* What works where the card is shown: a touch screen (no hover, a coarse pointer) is
+     tapped; elsewhere a choice is clicked or picked with Alt and its number. */
+  function hintText(choose, count) {
+    var touch = window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+    var keys = KEY_NAME + "+1" + (count > 1 ? "\u2013" + count : "");
+    if (choose) {
+      return touch ? "Tap choices to pick or unpick them." :
+        "Click choices, or press " + keys + ", to pick or unpick them.";
+    }
+    return touch ? "Choose: tap a choice." : "Choose: click a choice or press " + keys + ".";
   }
 
   function mark(item, text, kind) {

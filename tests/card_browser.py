@@ -174,7 +174,7 @@ class Reviewer:
     def __init__(self, browser: Browser, server: CardServer, *,
                  mode: Literal["desktop", "mobile"], night: bool = False,
                  viewport: tuple[int, int] = (390, 700), javascript: bool = True,
-                 device_scale_factor: float = 1) -> None:
+                 device_scale_factor: float = 1, touch: bool = False) -> None:
         if mode not in ("desktop", "mobile"):
             raise ValueError(f"mode must be 'desktop' or 'mobile', not {mode!r}")
         self.mode, self.night, self.server = mode, night, server
@@ -183,7 +183,8 @@ class Reviewer:
         self._errors: list[str] = []
         self._context = browser.new_context(
             viewport={"width": viewport[0], "height": viewport[1]},
-            java_script_enabled=javascript, device_scale_factor=device_scale_factor)
+            java_script_enabled=javascript, device_scale_factor=device_scale_factor,
+            has_touch=touch, is_mobile=touch)  # touch: a phone (no hover, a coarse pointer)
         self.page = self._context.new_page()
         self.page.on("pageerror", lambda error: self._errors.append(f"pageerror: {error}"))
         self.page.on("console", lambda message: message.type == "error"

@@ -221,24 +221,52 @@ def test_right_pick_and_no_pick(reviewer, seeds, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_keys_pick_by_number_or_letter_but_leave_ankis_own_keys_alone(reviewer, decks, mode):
+def test_alt_and_a_digit_pick_and_keys_anki_binds_are_left_alone(reviewer, decks, mode):
+    # Anki desktop binds the digits 1-7 and most letters, never Alt+digit (measured in the
+    # real app: tests/test_desktop_app.py); the card picks only with Alt+digit.
     card = decks["NCA::Card Behaviour"][2]  # five choices
     r = reviewer(mode)
     r.show_question(card.html)
-    r.page.keyboard.press("3")
+    assert r.page.inner_text(".nca-hint") == "Choose: click a choice or press Alt+1\u20135."
+    r.page.keyboard.press("Alt+3")
     assert shown(r).checked == ("false", "false", "true", "false", "false")
-    r.page.keyboard.press("b")
-    assert shown(r).checked == ("false", "true", "false", "false", "false")
-    r.page.keyboard.press("e")  # Anki desktop's "edit": not a pick key
-    r.page.keyboard.press("Control+a")
-    assert shown(r).checked == ("false", "true", "false", "false", "false")
-    r.page.keyboard.press("5")
+    for key in ("2", "b", "e", "Control+2", "Alt+7"):  # Anki's, or no such place
+        r.page.keyboard.press(key)
+    assert shown(r).checked == ("false", "false", "true", "false", "false")
+    r.page.keyboard.press("Alt+5")
     front = shown(r)
     assert front.checked == ("false",) * 4 + ("true",)
     r.show_answer(card.html)
-    r.page.keyboard.press("1")  # grading keys on the back change nothing on the card
+    r.page.keyboard.press("Alt+1")  # keys on the back change nothing on the card
     back = shown(r)
     assert back.checked == front.checked and back.texts == front.texts
+    assert r.console_errors() == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_choice_is_a_tap_target_ankimobile_passes_through_44_px_tall(reviewer, seeds,
+                                                                           mode):
+    r = reviewer(mode, viewport=(390, 700))
+    for card in seeds:
+        for side in ("question", "answer"):
+            (r.show_question if side == "question" else r.show_answer)(card.html)
+            rows = r.page.evaluate("""() => [...document.querySelectorAll(
+                ".nca-choice-list > li")].map(li => [li.classList.contains("tappable"),
+                li.getBoundingClientRect().height])""")
+            assert rows and all(tappable and height >= 44 for tappable, height in rows), rows
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_touch_screen_is_told_to_tap_and_a_tap_picks(reviewer, decks, mode):
+    # A phone's browser: no hover, a coarse pointer (AnkiDroid, AnkiMobile).
+    card = decks["NCA::Card Behaviour"][0]
+    r = reviewer(mode, touch=True)
+    r.show_question(card.html)
+    assert r.page.inner_text(".nca-hint") == "Choose: tap a choice."
+    r.page.locator(".nca-choice-list > li").nth(1).tap()
+    assert shown(r).checked == ("false", "true", "false", "false")
+    r.show_answer(card.html)
+    assert shown(r).checked == ("false", "true", "false", "false")
     assert r.console_errors() == []
 
 

@@ -191,11 +191,11 @@ def test_keys_toggle_choices_and_the_count_follows(reviewer, bank, mode):
     card = two(bank)
     r = reviewer(mode)
     r.show_question(card.html)
-    r.page.keyboard.press("1")
-    r.page.keyboard.press("3")
+    r.page.keyboard.press("Alt+1")
+    r.page.keyboard.press("Alt+3")
     assert shown(r).checked == ("true", "false", "true", "false")
     assert "2 picked." in r.page.inner_text(".nca-choose")
-    r.page.keyboard.press("1")
+    r.page.keyboard.press("Alt+1")
     assert shown(r).checked == ("false", "false", "true", "false")
     front = shown(r)
     r.show_answer(card.html)
@@ -425,3 +425,18 @@ def test_images_fit_a_phone_day_and_night(reviewer, bank, mode):
                     assert right <= boxes["card"] + 0.5 and alt
                     assert background == ("rgb(255, 255, 255)" if night else "rgba(0, 0, 0, 0)")
         assert r.console_errors() == [] and shown_images == 9  # front+back: 1+1, 3+3, 0+1
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_on_a_touch_screen_each_tap_toggles_a_choice_once(reviewer, bank, mode):
+    card = two(bank)
+    r = reviewer(mode, touch=True)
+    r.show_question(card.html)
+    assert r.page.inner_text(".nca-hint") == "Tap choices to pick or unpick them."
+    items = r.page.locator(".nca-choice-list > li")
+    items.nth(0).tap()
+    items.nth(2).tap()
+    assert shown(r).checked == ("true", "false", "true", "false")
+    items.nth(2).tap()  # a second tap unpicks
+    assert shown(r).checked == ("true", "false", "false", "false")
+    assert r.console_errors() == []
