@@ -27,7 +27,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Playwright
+    from playwright.sync_api import Browser, Frame, Page, Playwright
 
 # Needed here: root (no sandbox), no GPU, and a closed network (no background fetches to wait on).
 CHROMIUM_ARGS = [
@@ -174,10 +174,17 @@ class Reviewer:
     def __init__(self, browser: Browser, server: CardServer, *,
                  mode: Literal["desktop", "mobile"], night: bool = False,
                  viewport: tuple[int, int] = (390, 700), javascript: bool = True,
-                 device_scale_factor: float = 1, touch: bool = False) -> None:
+                 device_scale_factor: float = 1, touch: bool = False,
+                 sandboxed: bool = False) -> None:
         if mode not in ("desktop", "mobile"):
             raise ValueError(f"mode must be 'desktop' or 'mobile', not {mode!r}")
         self.mode, self.night, self.server = mode, night, server
+        # sandboxed: the card's page inside <iframe sandbox="allow-scripts">, as the desktop's
+        # new reviewer shows it (ankitects/anki PR #4289): an opaque origin, where
+        # sessionStorage throws. ``view`` is the frame the card is in (the page itself
+        # otherwise): read and drive the card through it.
+        self.sandboxed = sandboxed
+        self.view: Page | Frame
         self._prefix = f"reviewer-{next(_sessions)}"
         self._shown = 0
         self._errors: list[str] = []
@@ -202,8 +209,14 @@ class Reviewer:
         html = (f"<!doctype html><html><head>{head}</head>"
                 f'<body class="{body_class}">{body}</body></html>')
         url = self.server.put(f"{self._prefix}/{name}", html)
-        # "load" fires after all parser-inserted (inline) scripts ran.
+        if self.sandboxed:  # the card's page in a sandboxed frame of a parent page
+            url = self.server.put(f"{self._prefix}/parent-{name}", (
+                '<!doctype html><html><body style="margin:0">'
+                f'<iframe sandbox="allow-scripts" src="{name}" '
+                'style="border:0;width:100vw;height:100vh"></iframe></body></html>'))
+        # "load" fires after all parser-inserted (inline) scripts ran, a frame's included.
         self.page.goto(url, wait_until="load")
+        self.view = self.page.main_frame.child_frames[0] if self.sandboxed else self.page
 
     def _show(self, card: CardHtml, html: str, side: str) -> None:
         is_answer = side == "answer"
@@ -212,13 +225,13 @@ class Reviewer:
                 name.rsplit(".", 1)[-1], "application/octet-stream"))
         if self.mode == "desktop":
             # The HTML travels as an argument: never spliced into JavaScript source.
-            self.page.evaluate(_SWAP_JS, [html, card.css, self._body_class(card), is_answer])
+            self.view.evaluate(_SWAP_JS, [html, card.css, self._body_class(card), is_answer])
             return
         self._shown += 1
         self._goto(f"{self._shown}-{side}.html", f"{_HEAD}<style>{card.css}</style>",
                    f'<div id="qa">{html}</div>', self._body_class(card))
         if is_answer:
-            self.page.evaluate(_SCROLL_JS)
+            self.view.evaluate(_SCROLL_JS)
 
     def show_question(self, card: CardHtml) -> None:
         self._show(card, card.question, "question")

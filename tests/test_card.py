@@ -140,7 +140,7 @@ class Shown:
 
 
 def shown(r: Reviewer) -> Shown:
-    data = r.page.evaluate(_READ_JS)
+    data = r.view.evaluate(_READ_JS)
     items = data["items"]
     return Shown(data["role"], *(tuple(item[key] for item in items) for key in
                                  ("label", "text", "role", "checked")),
@@ -149,12 +149,12 @@ def shown(r: Reviewer) -> Shown:
 
 
 def verdict(r: Reviewer) -> str:
-    return " ".join((r.page.text_content(".nca-verdict") or "").split())
+    return " ".join((r.view.text_content(".nca-verdict") or "").split())
 
 
 def choice(r: Reviewer, text: str):
     """The displayed choice whose text is ``text``, as a Playwright locator."""
-    return r.page.locator(".nca-choice-list > li").nth(shown(r).texts.index(text))
+    return r.view.locator(".nca-choice-list > li").nth(shown(r).texts.index(text))
 
 
 def review(r: Reviewer, card: Built, pick: str | None = None) -> tuple[Shown, Shown]:
@@ -333,6 +333,46 @@ def test_pinned_choice_stays_last_and_lettered_choices_never_move(reviewer, deck
     assert others == {lettered.choices, fixed.choices}
     assert lettered.choices[2] == "Both A and B" and lettered.answer == "Both A and B"
     assert verdict(r) == "✓ Correct — you chose A."  # ONNX stays A in the fixed deck
+
+
+# --- the sandboxed reviewer --------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_in_a_sandboxed_frame_the_card_never_errors_and_keeps_what_it_can(reviewer, seeds,
+                                                                         mode):
+    # The desktop's new reviewer: <iframe sandbox="allow-scripts">, an opaque origin.
+    card = seeds[2]
+    r = reviewer(mode, sandboxed=True)
+    r.show_question(card.html)
+    assert r.view.evaluate("""() => { try { sessionStorage.length; return "usable"; }
+                                      catch (e) { return e.name; } }""") == "SecurityError"
+    front = shown(r)
+    assert front.role == "radiogroup" and sorted(front.texts) == sorted(card.choices)
+    wrong = a_wrong_choice(card)
+    choice(r, wrong).click()
+    r.show_answer(card.html)
+    back = shown(r)
+    if mode == "desktop":  # one page: the pick is kept in the page itself
+        assert back.texts == front.texts
+        assert verdict(r) == (f"✗ You chose {back.letter_of(wrong)}; "
+                              f"the answer is {back.letter_of(card.answer)}.")
+    else:  # a new page and no storage: the plain answer, in the static order
+        assert back.texts == card.choices and "true" not in back.checked
+        assert verdict(r) == f"The answer is {back.letter_of(card.answer)}."
+    assert back.correct == tuple(t == card.answer for t in back.texts)
+    assert r.console_errors() == []
+
+
+def test_keys_pressed_in_the_sandboxed_frame_pick(reviewer, decks):
+    card = decks["NCA::Card Behaviour"][2]  # five choices
+    r = reviewer("desktop", sandboxed=True)
+    r.show_question(card.html)
+    r.view.locator(".nca-prompt").click()  # the frame has the focus, as in the reviewer
+    r.page.keyboard.press("Alt+4")
+    assert shown(r).checked == ("false", "false", "false", "true", "false")
+    r.show_answer(card.html)
+    assert verdict(r).startswith(("✓ Correct — you chose D.", "✗ You chose D;"))
+    assert r.console_errors() == []
 
 
 # --- state that is missing or stale -----------------------------------------------------------
