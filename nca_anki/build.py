@@ -98,10 +98,12 @@ def _render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], worker
         topic = todo[index]
         kept = {e.prompt_key: e.slots for e in entries.get(topic.name, ()) if e.slots}
         layouts = plan([q for _, q in topic.questions], inputs.config.shuffles(topic.name), kept)
+        on_pick = inputs.config.shows_answer_on_pick(topic.name)
         notes, problems = [], []
         for k, ((part, question), layout) in enumerate(zip(topic.questions, layouts,
                                                            strict=True)):
-            note, note_problems = renderer.note(topic, part, question, layout)
+            note, note_problems = renderer.note(topic, part, question, layout,
+                                                show_on_pick=on_pick)
             problems += note_problems
             if note is not None:  # only the fields travel back; the question is ours
                 notes.append((k, note.fields, note.tags, note.slots,
@@ -475,7 +477,9 @@ class _Keys:
             files=[f"{p}:{inputs.digests.get(p, '')}:{inputs.images.get(p, '')}"
                    for p in topic.paths],
             deck=f"{topic.deck_name}\x1f{topic.slug}",
-            settings=str(inputs.config.shuffles(topic.name)), templates=self.templates,
+            settings=f"{inputs.config.shuffles(topic.name)}"
+                     f" {inputs.config.shows_answer_on_pick(topic.name)}",
+            templates=self.templates,
             note_type=f"{fingerprint}:{lock.note_type_mod}",
             entries=self._entries.get(topic.name, ()), code=self.code)
 

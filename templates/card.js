@@ -166,6 +166,7 @@ window.NcaMcq = (function () {
     var items = Array.prototype.slice.call(list.children);
     var order = shuffledOrder(items, list);
     var choose = chooseCount(list);
+    var flipOnPick = list.getAttribute("data-nca-flip") === "pick";  /* nca-anki.toml */
     var state = {
       v: VERSION, card: cardKey(root, items), order: order, picks: [],
       review: Date.now().toString(36) + "-" + randomBelow(2176782336).toString(36), back: 0
@@ -175,7 +176,8 @@ window.NcaMcq = (function () {
     root.classList.add("nca-js");
     var hint = root.querySelector(".nca-hint");
     if (hint) {
-      hint.textContent = hintText(choose, shown.length);
+      hint.textContent = hintText(choose, shown.length) +
+        (flipOnPick ? " Picking shows the answer." : "");
       hint.hidden = false;
     }
     var count = root.querySelector(".nca-choose");
@@ -194,6 +196,20 @@ window.NcaMcq = (function () {
         count.textContent = "Choose " + choose + " answers." +
           (state.picks.length ? " " + state.picks.length + " picked." : "");
       }
+      if (flipOnPick && state.picks.length === (choose || 1)) {
+        window.setTimeout(flip, 250);  /* long enough to see the pick marked */
+      }
+    }
+
+    /* Show the answer the way the client documents: Anki desktop's pycmd("ans"), AnkiDroid's
+       showAnswer() (its JavaScript API). Elsewhere (AnkiMobile, a previewer) nothing
+       happens and the learner flips as usual. */
+    function flip() {
+      if (!root.isConnected) return;  /* flipped already, or another card */
+      try {
+        if (typeof window.pycmd === "function") window.pycmd("ans");
+        else if (typeof window.showAnswer === "function") window.showAnswer();
+      } catch (e) { /* the learner flips */ }
     }
     /* One tap arrives as several events (pointer or touch down, an emulated mouse down,
        then a click): it picks once, on the first, and the rest of it is ignored, so a

@@ -152,7 +152,10 @@ class AnkiDesktop:
                "QTWEBENGINE_CHROMIUM_FLAGS": "--no-sandbox",
                "NCA_DRIVER": str(self.driver), "NCA_TESTS": str(Path(__file__).parent),
                "NCA_DECKS": json.dumps([str(p) for p in decks]), "NCA_DECK": deck,
-               "ANKI_NOHIGHDPI": "1", "QT_QPA_PLATFORM": "xcb"}
+               "ANKI_NOHIGHDPI": "1", "QT_QPA_PLATFORM": "xcb",
+               # Anki runs once per user: an Anki the user has open (or another test run)
+               # would be handed this start instead. A key of its own keeps them apart.
+               "ANKI_SINGLE_INSTANCE_KEY": f"nca-anki-tests-{os.getpid()}-{self.display}"}
         if night:
             env["NCA_NIGHT"] = "1"
         self.log = folder / "anki.log"

@@ -184,7 +184,7 @@ class Reviewer:
         # sessionStorage throws. ``view`` is the frame the card is in (the page itself
         # otherwise): read and drive the card through it.
         self.sandboxed = sandboxed
-        self.view: Page | Frame
+        self.view: Page | Frame  # set with the page, below
         self._prefix = f"reviewer-{next(_sessions)}"
         self._shown = 0
         self._errors: list[str] = []
@@ -193,6 +193,7 @@ class Reviewer:
             java_script_enabled=javascript, device_scale_factor=device_scale_factor,
             has_touch=touch, is_mobile=touch)  # touch: a phone (no hover, a coarse pointer)
         self.page = self._context.new_page()
+        self.view = self.page
         self.page.on("pageerror", lambda error: self._errors.append(f"pageerror: {error}"))
         self.page.on("console", lambda message: message.type == "error"
                      and self._errors.append(f"console.error: {message.text}"))

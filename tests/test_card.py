@@ -375,6 +375,53 @@ def test_keys_pressed_in_the_sandboxed_frame_pick(reviewer, decks):
     assert r.console_errors() == []
 
 
+# --- show the answer when I pick (nca-anki.toml: show_answer_on_pick) -------------------------
+
+@pytest.fixture(scope="session")
+def flipping(tmp_path_factory) -> list[Built]:
+    """The behaviour deck built with show_answer_on_pick = true."""
+    root = tmp_path_factory.mktemp("flip")
+    (root / "source").mkdir()
+    (root / "source" / "card-behaviour-1.txt").write_text(BEHAVIOUR, encoding="utf-8")
+    (root / "source" / "nca-anki.toml").write_text("show_answer_on_pick = true\n",
+                                                   encoding="utf-8")
+    _, cards = built_and_imported(root, ("NCA::Card Behaviour",))
+    return [_built(view) for view in cards["NCA::Card Behaviour"]]
+
+
+# How each client lets a card show its answer: Anki desktop's pycmd, AnkiDroid's JS API.
+_CLIENT_FLIP = {"desktop": "window.pycmd = (command) => window.__flips.push(command);",
+                "ankidroid": "window.showAnswer = () => window.__flips.push('showAnswer');",
+                "none": ""}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("client, expected", [("desktop", ["ans"]),
+                                              ("ankidroid", ["showAnswer"]), ("none", [])])
+def test_with_the_setting_a_pick_shows_the_answer_the_clients_way(reviewer, flipping, seeds,
+                                                                  mode, client, expected):
+    stub = "window.__flips = []; " + _CLIENT_FLIP[client]
+    r = reviewer(mode)
+    r.page.add_init_script(stub)  # each page load (mobile)
+    r.view.evaluate(f"() => {{ {stub} }}")  # the page already loaded (desktop)
+    card = flipping[0]
+    r.show_question(card.html)
+    assert r.view.inner_text(".nca-hint").endswith(" Picking shows the answer.")
+    choice(r, card.answer).click()
+    r.page.wait_for_timeout(400)
+    assert r.view.evaluate("window.__flips") == expected
+    assert r.console_errors() == []
+    # Without the setting (every other deck), a pick never flips.
+    plain = reviewer(mode)
+    plain.page.add_init_script(stub)
+    plain.view.evaluate(f"() => {{ {stub} }}")
+    plain.show_question(seeds[0].html)
+    choice(plain, seeds[0].answer).click()
+    plain.page.wait_for_timeout(400)
+    assert plain.view.evaluate("window.__flips") == []
+    assert "Picking" not in plain.view.inner_text(".nca-hint")
+
+
 # --- state that is missing or stale -----------------------------------------------------------
 
 @pytest.mark.parametrize("mode", MODES)

@@ -92,7 +92,7 @@ def test_invalid_toml_diagnostic_carries_the_line(tmp_path: Path) -> None:
 def test_unknown_key_is_an_error_naming_it(tmp_path: Path) -> None:
     config, problems = load(tmp_path, 'parent_deck = "X"\n\ncolour = "blue"\n')
     assert problems == (error(SHOWN, 3, "unknown setting 'colour'; known settings: "
-                                        "parent_deck, deck_names, shuffle"),)
+                                        "parent_deck, deck_names, shuffle, show_answer_on_pick"),)
     assert config.parent_deck == "X"  # the known settings still apply
 
 
@@ -162,7 +162,8 @@ def test_all_problems_are_collected_in_one_pass(tmp_path: Path) -> None:
     ))
     assert sorted(problems) == [
         error(SHOWN, 1, "parent_deck must be a string"),
-        error(SHOWN, 2, "unknown setting 'extra'; known settings: parent_deck, deck_names, shuffle"),
+        error(SHOWN, 2, "unknown setting 'extra'; known settings: parent_deck, deck_names, "
+                        "shuffle, show_answer_on_pick"),
         error(SHOWN, 4, "deck name for 'T' is empty"),
     ]
     assert all(isinstance(p, Diagnostic) for p in problems)
@@ -196,3 +197,26 @@ def test_shuffle_values_must_be_true_or_false(tmp_path: Path) -> None:
     assert config.shuffles("Deep Learning") is True
     _, problems = load(tmp_path, 'shuffle = false\n')
     assert problems == (error(SHOWN, 1, 'shuffle must be a table of "topic" = true or false'),)
+
+
+def test_show_answer_on_pick_is_off_unless_turned_on_for_every_deck_or_a_topic(
+        tmp_path: Path) -> None:
+    assert not Config().shows_answer_on_pick("Any")
+    config, problems = load(tmp_path, "show_answer_on_pick = true\n")
+    assert problems == () and config.shows_answer_on_pick("Any")
+    config, problems = load(tmp_path, '[show_answer_on_pick]\n"Fast Drills" = true\n')
+    assert problems == ()
+    assert config.shows_answer_on_pick("Fast Drills") and not config.shows_answer_on_pick("Other")
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ('show_answer_on_pick = "yes"\n', 1, "show_answer_on_pick must be true or false, or a table "
+                                         'of "topic" = true or false'),
+    ('[show_answer_on_pick]\n"Drills" = 1\n', 2, "show_answer_on_pick for 'Drills' must be "
+                                                  "true or false, not 1"),
+])
+def test_show_answer_on_pick_values_are_checked(tmp_path: Path, text: str, line: int,
+                                                message: str) -> None:
+    config, problems = load(tmp_path, text)
+    assert problems == (error(SHOWN, line, message),)
+    assert not config.shows_answer_on_pick("Drills")

@@ -105,3 +105,25 @@ def test_a_click_picks_and_keys_anki_binds_do_nothing_on_the_card(seed_decks):
         assert back["verdict"].startswith(("✓ Correct — you chose C.", "✗ You chose C;"))
         reply = app.ask(None)
         assert reply["windows"] == [MAIN_WINDOW] and errors(reply) == []
+
+
+def test_with_show_answer_on_pick_a_pick_shows_the_answer_in_the_app(seed_decks):
+    root, _ = seed_decks
+    from nca_anki.build import BuildOptions, build
+    source = root / "source-flip"
+    shutil.copytree(root / "source", source)
+    (source / "nca-anki.toml").write_text("show_answer_on_pick = true\n", encoding="utf-8")
+    assert build(BuildOptions(source, REPO / "templates", root / "dist-flip",
+                              now=1_800_000_000)).ok
+    decks = sorted(p for p in (root / "dist-flip").glob("*.apkg")
+                   if not p.name.startswith("nca_all"))
+    with AnkiDesktop(decks, root / "flip", "NCA") as app:
+        assert read(app)["hint"].endswith(" Picking shows the answer.")
+        app.key("alt+2")  # and nothing else: Anki's own flip follows the pick
+        app.wait_for("document.querySelector('.nca-card.nca-back.nca-js') !== null", 10)
+        back = read(app)
+        assert back["checked"][1] == "true"
+        assert back["verdict"].startswith(("✓ Correct — you chose B.", "✗ You chose B;"))
+        reply = app.ask(None)
+        assert reply["reviewer"] == "answer" and reply["windows"] == [MAIN_WINDOW]
+        assert errors(reply) == []

@@ -213,9 +213,10 @@ class Renderer:
                                   '{{ field("Prompt") }}'))
         return problems
 
-    def note(self, topic: Topic, part: int, question: Question, layout: Layout
-             ) -> tuple[RenderedNote | None, tuple[Diagnostic, ...]]:
-        """Render ``question`` with its choices in ``layout.order`` (see shuffle.py)."""
+    def note(self, topic: Topic, part: int, question: Question, layout: Layout, *,
+             show_on_pick: bool = False) -> tuple[RenderedNote | None, tuple[Diagnostic, ...]]:
+        """Render ``question`` with its choices in ``layout.order`` (see shuffle.py);
+        ``show_on_pick``: picking (all the answers) shows the answer (nca-anki.toml)."""
         if len(question.choices) > len(LABELS):
             return None, (error(question.path, question.line,
                                 f"Question {question.number} has {len(question.choices)} "
@@ -238,7 +239,7 @@ class Renderer:
         # "choose": how many to pick, for a question with several answers (0: one answer).
         choices_html, problem = self._render("choices.html", {
             "choices": choices, "shuffle": layout.shuffle,
-            "choose": len(correct) if len(correct) > 1 else 0})
+            "choose": len(correct) if len(correct) > 1 else 0, "show_on_pick": show_on_pick})
         if problem:
             return None, (problem,)
         answer = letters(sorted(LABELS[layout.order.index(i)] for i in correct))

@@ -9,6 +9,8 @@
 
     [shuffle]                    # topic name = false: choices stay in the written order
     "Neural Network Applications and Frameworks" = false
+    show_answer_on_pick = true   # every deck: picking a choice shows the answer (off by
+                                 # default); or a table, [show_answer_on_pick], per topic
 
 Returns a ``Config`` and diagnostics; never raises.
 """
@@ -33,10 +35,16 @@ class Config:
     parent_deck: str = DEFAULT_PARENT_DECK
     deck_names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     shuffle: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
+    # Topic -> whether picking a choice shows the answer; "" holds the value for every deck.
+    show_on_pick: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
 
     def shuffles(self, topic: str) -> bool:
         """Whether the cards of ``topic`` may show its choices in another order."""
         return self.shuffle.get(topic, True)
+
+    def shows_answer_on_pick(self, topic: str) -> bool:
+        """Whether picking a choice of ``topic``'s cards shows the answer at once."""
+        return self.show_on_pick.get(topic, self.show_on_pick.get("", False))
 
 
 def _line_of(text: str, key: str) -> int:
@@ -88,9 +96,11 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
         return Config(), (error(display, 0, f"cannot read settings file: {exc.strerror}"),)
 
     problems: list[Diagnostic] = []
-    for key in sorted(set(data) - {"parent_deck", "deck_names", "shuffle"}):
+    for key in sorted(set(data) - {"parent_deck", "deck_names", "shuffle",
+                                   "show_answer_on_pick"}):
         problems.append(error(display, _line_of(text, key), f"unknown setting {key!r}; "
-                              "known settings: parent_deck, deck_names, shuffle"))
+                              "known settings: parent_deck, deck_names, shuffle, "
+                              "show_answer_on_pick"))
     parent = data.get("parent_deck", DEFAULT_PARENT_DECK)
     if not isinstance(parent, str) or deck_name_problem(parent):
         why = "must be a string" if not isinstance(parent, str) else deck_name_problem(parent)
@@ -110,17 +120,25 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
         else:
             clean[topic] = " ".join(name.split())
     shuffle, shuffle_problems = _shuffle_table(data.get("shuffle", {}), text, display)
-    return (Config(" ".join(parent.split()), MappingProxyType(clean), shuffle),
-            (*problems, *shuffle_problems))
+    on_pick = data.get("show_answer_on_pick", {})
+    if isinstance(on_pick, bool):
+        flips, flip_problems = MappingProxyType({"": on_pick}), ()
+    else:
+        flips, flip_problems = _shuffle_table(on_pick, text, display, "show_answer_on_pick")
+    return (Config(" ".join(parent.split()), MappingProxyType(clean), shuffle, flips),
+            (*problems, *shuffle_problems, *flip_problems))
 
 
-def _shuffle_table(table: object, text: str, display: str
+def _shuffle_table(table: object, text: str, display: str, name: str = "shuffle"
                    ) -> tuple[Mapping[str, bool], tuple[Diagnostic, ...]]:
+    """A table of "topic" = true or false (``shuffle``, ``show_answer_on_pick``)."""
     if not isinstance(table, dict):
         return MappingProxyType({}), (error(
-            display, _line_of(text, "shuffle") or _section_line(text, "shuffle"),
+            display, _line_of(text, name) or _section_line(text, name),
+            f"{name} must be true or false, or a table of \"topic\" = true or false"
+            if name != "shuffle" else
             "shuffle must be a table of \"topic\" = true or false"),)
-    problems = [error(display, _line_of(text, topic), f"shuffle for {topic!r} must be true "
+    problems = [error(display, _line_of(text, topic), f"{name} for {topic!r} must be true "
                       f"or false, not {value!r}")
                 for topic, value in table.items() if not isinstance(value, bool)]
     return (MappingProxyType({t: v for t, v in table.items() if isinstance(v, bool)}),
