@@ -457,3 +457,25 @@ def test_media_tags_in_question_text_are_words_not_media_in_anki(project, cli, c
     assert output.question_av_tags == [] and output.answer_av_tags == []
     shown = html_to_text(output.question_text)
     assert "After [sound:x.mp3] and [anki:tts lang=en_US]hi[/anki:tts], what problem" in shown
+
+
+def test_learners_of_the_decks_before_several_answers_get_the_new_card_in_place(project, cli,
+                                                                                 col):
+    """tests/fixtures/decks-before-several-answers holds dist/ as published before issues
+    22 and 23 (0c97e0d: one answer, keys 1-9 and A-J, no media). Re-importing today's
+    decks updates every note in place, the note type in place (no "+" copy), history kept,
+    and the cards carry today's card (Alt+digit keys, tap targets, several answers)."""
+    before, note_types = a_learner_of(col, FIXTURES / "decks-before-several-answers")
+    assert "LETTER_KEYS" in next(iter(before.values())).question_html
+    totals = rebuilt_and_reimported(project, cli, col)
+    assert totals["new"] == 0 and totals["conflicting"] == 0
+    after = {c.guid: c for deck, _, _ in DECKS.values() for c in cards_in_deck(col, deck)}
+    assert set(after) == set(before) and col.note_count() == 19
+    for guid, old in before.items():
+        new = after[guid]
+        assert (new.card_id, new.note_id, new.reps, new.ivl, new.due) == \
+            (old.card_id, old.note_id, old.reps, old.ivl, old.due)
+        assert "LETTER_KEYS" not in new.question_html and "tappable" in new.question_html
+        assert "min-height: 44px" in new.css and "data-nca-choose" in new.question_html
+    assert note_type_names(col) == note_types  # no "+" copy of the note type
+    assert revlog_count(col) == 19
