@@ -440,3 +440,27 @@ def test_on_a_touch_screen_each_tap_toggles_a_choice_once(reviewer, bank, mode):
     items.nth(2).tap()  # a second tap unpicks
     assert shown(r).checked == ("true", "false", "false", "false")
     assert r.console_errors() == []
+
+
+def test_with_several_answers_the_answer_shows_once_all_are_picked(browser, server):
+    # show_answer_on_pick on a two-answer question (the Choices field as render.py writes it).
+    items = "".join(f'<li><span class="nca-label">{x}</span> <span class="nca-text">{t}</span>'
+                    f"</li>" for x, t in zip("ABC", ("LoRA", "A higher rate", "Checkpointing")))
+    script = (REPO / "templates" / "card.js").read_text(encoding="utf-8")
+    html = ('<!doctype html><div class="nca-card nca-front"><div class="nca-choices">'
+            '<ol class="nca-choice-list" data-nca-shuffle="no" data-nca-choose="2" '
+            f'data-nca-flip="pick">{items}</ol></div><p class="nca-hint" hidden></p>'
+            f'<script>window.__flips = []; window.pycmd = c => window.__flips.push(c);\n'
+            f'{script}\nNcaMcq.start("front");</script></div>')
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.put("several-flip/front.html", html))
+        page.locator("li").nth(0).click()
+        page.wait_for_timeout(400)
+        assert page.evaluate("window.__flips") == []  # one of two: not yet
+        page.locator("li").nth(2).click()
+        page.wait_for_timeout(400)
+        assert page.evaluate("window.__flips") == ["ans"]
+    finally:
+        context.close()
