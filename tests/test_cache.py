@@ -31,9 +31,9 @@ def rendered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = Renderer.note
 
-    def note(self, topic, part, question, layout):
+    def note(self, topic, part, question, layout, **options):
         seen.append(topic.name)
-        return real(self, topic, part, question, layout)
+        return real(self, topic, part, question, layout, **options)
 
     monkeypatch.setattr(Renderer, "note", note)
     return seen
@@ -132,6 +132,12 @@ def test_a_setting_change_builds_that_topic_again(project, rendered):
     rendered.clear()
     assert build(options()).ok
     assert set(rendered) == {"Neural Network Applications and Frameworks"}
+    (project / "source" / "nca-anki.toml").write_text(
+        '[shuffle]\n"Neural Network Applications and Frameworks" = false\n'
+        '[show_answer_on_pick]\n"AI & Deep Learning Frameworks" = true\n', encoding="utf-8")
+    rendered.clear()
+    assert build(options()).ok
+    assert set(rendered) == {"AI & Deep Learning Frameworks"}
 
 
 def test_deleting_the_cache_only_costs_time(project, rendered):
