@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Sequence, TextIO
 
+from nca_anki import __version__
 from nca_anki.files import CACHE_ENV, CACHE_FOLDER
 from nca_anki.report import FileStatus
 from nca_anki.watch import changed_files, snapshot, wait_for_change
@@ -35,39 +36,49 @@ if TYPE_CHECKING:
 PROGRESS_AFTER_SECONDS = 2.0  # a quicker build shows no progress bar at all
 
 
-def _parser() -> argparse.ArgumentParser:
+_EXIT_CODES = """exit status:
+  0    built (or, with --check/--verify, nothing to rebuild)
+  1    errors in the input, a stale output (--verify), or an output not written
+  2    usage error: a bad option, or an unusable --source, --templates or --out
+  3    a bug of ours, reported in one line, without a traceback
+  130  interrupted (Ctrl-C): nothing half-written is left behind"""
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    """The options, one line of help each (README.md, "Building", says more)."""
     parser = argparse.ArgumentParser(
-        prog="build_decks.py",
+        prog=prog,
         description="Build one Anki deck (.apkg) per topic from the question files in SOURCE.",
-    )
-    parser.add_argument("--source", default="source",
-                        help="folder of question files, settings and lock (default: source)")
-    parser.add_argument("--templates", default="templates",
-                        help="folder of card templates and CSS (default: templates)")
-    parser.add_argument("--out", default="dist",
-                        help="folder for the .apkg files (default: dist)")
+        epilog=_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
+                        help="print the version and exit")
+    parser.add_argument("--source", default="source", metavar="DIR",
+                        help="question files, settings and lock (default: source)")
+    parser.add_argument("--templates", default="templates", metavar="DIR",
+                        help="card templates and CSS (default: templates)")
+    parser.add_argument("--out", default="dist", metavar="DIR",
+                        help="where the .apkg files go (default: dist)")
     parser.add_argument("--check", action="store_true",
-                        help="validate everything and report, but write nothing")
+                        help="validate and report; write nothing")
     parser.add_argument("--verify", action="store_true",
-                        help="exit 1, naming each stale topic, if the output folder or the "
-                             "lock is not what the sources build (an edit not rebuilt); "
-                             "writes nothing")
+                        help="exit 1 if --out or the lock is stale; write nothing")
     parser.add_argument("--release", metavar="DIR",
-                        help="after verifying as --verify does, copy the decks into DIR "
-                             "named with their versions, with the changelog and SHA256SUMS")
+                        help="verify, then copy versioned decks and SHA256SUMS to DIR")
     parser.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
-                        help="processes to build with (default: one per core for big "
-                             "builds; 1 for small ones)")
+                        help="processes to build with (default: by size and cores)")
     parser.add_argument("--cache-dir", metavar="DIR", default=None,
-                        help=f"folder of the build cache (default: ${CACHE_ENV}, else "
-                             f"{CACHE_FOLDER}); never inside --out, --source or --templates")
+                        help=f"cache folder (${CACHE_ENV}, else {CACHE_FOLDER})")
     parser.add_argument("--no-cache", action="store_true",
-                        help="build everything from scratch, reading and writing no cache")
+                        help="build from scratch; read and write no cache")
     parser.add_argument("--watch", action="store_true",
-                        help="after building, rebuild whenever a question file, the "
-                             "settings or a template changes, until Ctrl-C (the libraries "
-                             "stay loaded, so each rebuild starts at once)")
+                        help="rebuild on every saved change, until Ctrl-C")
     return parser
+
+
+def program_name(argv0: str) -> str:
+    """The command as the user ran it, for usage lines: ``build_decks.py``, ``nca-anki``."""
+    name = os.path.basename(argv0)
+    return "nca-anki" if name in ("", "__main__.py", "cli.py", "-c") else name
 
 
 def _positive(value: str) -> int:
@@ -270,10 +281,12 @@ def _summary(report: BuildReport, out: TextIO) -> None:
             print(f"index and bundle: {', '.join(files)} {status}", file=out)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = "build_decks.py") -> int:
+    """Run the command with ``argv`` (without the program); ``prog`` names it in usage
+    and ``--version`` (``run`` passes the name it was started by)."""
     _tolerant_output()
     try:
-        args = _parser().parse_args(argv)
+        args = _parser(prog).parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help
         return int(exc.code or 0)
     problems = _folder_problems(args)
@@ -454,7 +467,7 @@ def run() -> NoReturn:
     closed and workers joined before ``main`` returns), and ``atexit`` handlers and
     module teardown still run. Only the command does this: a caller of ``main`` in its
     own process keeps its collector as it was."""
-    status = main()
+    status = main(prog=program_name(sys.argv[0]))
     gc.freeze()
     sys.exit(status)
 

@@ -21,6 +21,36 @@ def test_help_and_usage_errors_exit_0_and_2(cli):
     assert "unrecognized arguments: --no-such-option" in run.err
 
 
+def test_version_and_help_follow_the_conventions(cli):
+    from nca_anki import __version__
+    run = cli("--version")
+    assert (run.status, run.out) == (0, f"build_decks.py {__version__}\n")
+    assert distribution("nca-anki").version == __version__  # one version, in one place
+    help_text = cli("-h").out
+    block = help_text.split("\nexit status:")[0].split("options:")[1].strip("\n").splitlines()
+    options = [re.split(r"\s{2,}", line.strip(), maxsplit=1) for line in block]
+    assert all(len(o) == 2 and o[0].startswith("-") for o in options), block  # flag, help
+    listed = {flag.split(",")[0].split()[0] for flag, _ in options}  # "-h, --help" is -h
+    assert listed == {"-h", "--version", "--source", "--templates", "--out", "--check",
+                      "--verify", "--release", "--jobs", "--cache-dir", "--no-cache",
+                      "--watch"}
+    # One line each: every line of the block is an option with its help (none runs on).
+    assert "exit status:" in help_text and "  130  interrupted" in help_text
+
+
+@pytest.mark.parametrize("argv0, name", [("/x/build_decks.py", "build_decks.py"),
+                                         ("/venv/bin/nca-anki", "nca-anki"),
+                                         ("/x/nca_anki/__main__.py", "nca-anki")])
+def test_usage_names_the_command_that_was_run(argv0, name):
+    from nca_anki.cli import program_name
+    assert program_name(argv0) == name
+    script = (f"import sys; sys.argv = [{argv0!r}, '--bogus']\n"
+              "from nca_anki.cli import run\nrun()")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            cwd=REPO, env={**os.environ, "COLUMNS": "80"})
+    assert result.returncode == 2 and result.stderr.startswith(f"usage: {name} ")
+
+
 def test_summary_names_each_topic_count_file_and_change(project, cli):
     run = cli()
     assert run.status == 0
