@@ -225,6 +225,23 @@ def rebuilt_and_reimported(project: Path, cli, col) -> Counter:
     return totals
 
 
+def reimported_in_place(project: Path, cli, col, before: dict, note_types: list) -> list:
+    """Rebuild and re-import over ``col`` (a learner of older decks: a_learner_of), check
+    that nothing was added or duplicated and every card kept its identity and history, and
+    return today's cards."""
+    totals = rebuilt_and_reimported(project, cli, col)
+    assert totals["new"] == 0 and totals["conflicting"] == 0
+    after = {c.guid: c for deck, _, _ in DECKS.values() for c in cards_in_deck(col, deck)}
+    assert set(after) == set(before) and col.note_count() == 19
+    for guid, old in before.items():
+        new = after[guid]
+        assert (new.card_id, new.note_id, new.reps, new.ivl, new.due) == \
+            (old.card_id, old.note_id, old.reps, old.ivl, old.due)
+    assert note_type_names(col) == note_types  # no "+" copy of the note type
+    assert revlog_count(col) == 19
+    return list(after.values())
+
+
 def test_new_card_reaches_learners_of_the_first_decks_in_place(project, cli, col):
     """Learners who imported the first published decks (tests/fixtures/decks-v0.1, copied
     from dist/ before the interactive card) re-import the new ones: the same notes are
@@ -253,18 +270,8 @@ def test_learners_of_the_decks_before_commonmark_get_the_new_card_in_place(proje
     no new note, every card's history kept."""
     before, note_types = a_learner_of(col, FIXTURES / "decks-before-commonmark")
     assert "nca-prose" not in next(iter(before.values())).css
-
-    totals = rebuilt_and_reimported(project, cli, col)
-    assert totals["new"] == 0 and totals["conflicting"] == 0
-    after = {c.guid: c for deck, _, _ in DECKS.values() for c in cards_in_deck(col, deck)}
-    assert set(after) == set(before) and col.note_count() == 19
-    for guid, old in before.items():
-        new = after[guid]
-        assert (new.card_id, new.note_id, new.reps, new.ivl, new.due) == \
-            (old.card_id, old.note_id, old.reps, old.ivl, old.due)
+    for new in reimported_in_place(project, cli, col, before, note_types):
         assert ".nca-prose" in new.css and "--nca-code-keyword" in new.css
-    assert note_type_names(col) == note_types  # no "+" copy of the note type
-    assert revlog_count(col) == 19
 
 
 def test_learner_edit_survives_rebuild_of_other_questions(project, cli, col):
@@ -467,15 +474,6 @@ def test_learners_of_the_decks_before_several_answers_get_the_new_card_in_place(
     and the cards carry today's card (Alt+digit keys, tap targets, several answers)."""
     before, note_types = a_learner_of(col, FIXTURES / "decks-before-several-answers")
     assert "LETTER_KEYS" in next(iter(before.values())).question_html
-    totals = rebuilt_and_reimported(project, cli, col)
-    assert totals["new"] == 0 and totals["conflicting"] == 0
-    after = {c.guid: c for deck, _, _ in DECKS.values() for c in cards_in_deck(col, deck)}
-    assert set(after) == set(before) and col.note_count() == 19
-    for guid, old in before.items():
-        new = after[guid]
-        assert (new.card_id, new.note_id, new.reps, new.ivl, new.due) == \
-            (old.card_id, old.note_id, old.reps, old.ivl, old.due)
+    for new in reimported_in_place(project, cli, col, before, note_types):
         assert "LETTER_KEYS" not in new.question_html and "tappable" in new.question_html
         assert "min-height: 44px" in new.css and "data-nca-choose" in new.question_html
-    assert note_type_names(col) == note_types  # no "+" copy of the note type
-    assert revlog_count(col) == 19
