@@ -144,10 +144,7 @@ class AnkiDesktop:
         addon = self.base / "addons21" / "nca_driver"
         addon.mkdir(parents=True)
         (addon / "__init__.py").write_text(textwrap.dedent(_DRIVER), encoding="utf-8")
-        self.display = f":{_free_display()}"
-        self._xvfb = subprocess.Popen(["Xvfb", self.display, "-screen", "0",
-                                       f"{size[0]}x{size[1]}x24", "-nolisten", "tcp"],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self._xvfb, self.display = _start_xvfb(size)
         env = {**os.environ, "DISPLAY": self.display,
                "QTWEBENGINE_CHROMIUM_FLAGS": "--no-sandbox",
                "NCA_DRIVER": str(self.driver), "NCA_TESTS": str(Path(__file__).parent),
@@ -164,7 +161,6 @@ class AnkiDesktop:
             env=env, stdout=self.log.open("wb"), stderr=subprocess.STDOUT,
             start_new_session=True)
         self._env = env
-        self.size = size
         try:
             self._wait_for(self.driver / "ready", 90)
             self.window = self._window()
@@ -295,9 +291,20 @@ class AnkiDesktop:
         self.close()
 
 
-def _free_display() -> int:
-    for number in range(120, 200):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and \
-                not Path(f"/tmp/.X{number}-lock").exists():
-            return number
-    raise RuntimeError("no free X display number between :120 and :199")
+def _start_xvfb(size: tuple[int, int]) -> tuple[subprocess.Popen, str]:
+    """An Xvfb on a display number it chooses itself (``-displayfd``: no race with another
+    run choosing at the same moment), and that display's name."""
+    read, write = os.pipe()
+    try:
+        process = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0",
+                                    f"{size[0]}x{size[1]}x24", "-nolisten", "tcp"],
+                                   pass_fds=(write,), stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+    finally:
+        os.close(write)
+    with os.fdopen(read) as chosen:
+        number = chosen.readline().strip()  # written once the server is ready
+    if not number.isdigit():
+        process.kill()
+        raise RuntimeError("Xvfb did not start (no display number from -displayfd)")
+    return process, f":{number}"
