@@ -24,9 +24,9 @@ from nca_anki.caching.state import (Cache, code_digest, dump_cache, folder_diges
                                     topic_key)
 from nca_anki.cards.render import Renderer
 from nca_anki.cards.shuffle import plan
-from nca_anki.diagnostics import Diagnostic
-from nca_anki.files import (CACHE_FOLDERS, CACHE_TAG_NAME, DECKS_NAME, LOCK_NAME, OLD_LOCK_NAME,
-                            PIECES_NAME, file_sha256, is_bundle)
+from nca_anki.diagnostics import Diagnostic, is_about_sources
+from nca_anki.files import (CACHE_FOLDERS, CACHE_TAG_NAME, CONFIG_NAME, DECKS_NAME, LOCK_NAME,
+                            OLD_LOCK_NAME, PIECES_NAME, file_sha256, is_bundle)
 from nca_anki.identity.assign import assign, by_topic, note_hashes
 from nca_anki.identity.lockfile import changed_topics, dump_lock
 from nca_anki.identity.recover import published_texts
@@ -41,6 +41,8 @@ from nca_anki.publishing.published import DeckFacts
 from nca_anki.publishing.sink import Sink
 from nca_anki.publishing.transaction import abandon, commit, hold, pending, recover, settle
 from nca_anki.publishing.versions import RETIRED_TAG, DeckVersion, description, updated_tag
+from nca_anki.reading.acknowledged import acknowledge, attach_questions
+from nca_anki.reading.duplicates import duplicates
 from nca_anki.reading.lint import position_cluster
 from nca_anki.reading.media import MediaFolder
 from nca_anki.reading.topics import deck_for, repeats_across_parts, slugify
@@ -74,7 +76,7 @@ def _unusable_cache(cache: Path | None) -> Diagnostic | None:
         advice = "delete the link, or pass --cache-dir DIR"
     else:
         return None
-    return diag.warning(cache.as_posix(), 0, f"cannot keep the build cache here ({why}); "
+    return diag.warning("W601", cache.as_posix(), 0, f"cannot keep the build cache here ({why}); "
                         f"{advice}")
 
 
@@ -200,7 +202,7 @@ def _write_decks(decks: _Decks, out: Path, sink: Sink, workers: int, progress: P
         topic = topics[index]
         path = out / f"{topic.slug}.apkg"
         if not inside(out, path):  # slugify makes this impossible; keep it so
-            return _Written(FileStatus.FAILED, None, (diag.error(
+            return _Written(FileStatus.FAILED, None, (diag.error("E501",
                 topic.paths[0], 1, f"output {path} would be outside {out}; not written"),))
         live = notes_of[topic.name]
         notes = (*(PackagedNote(guid=n.guid, mod=n.mod, fields=n.note.fields,
@@ -213,13 +215,13 @@ def _write_decks(decks: _Decks, out: Path, sink: Sink, workers: int, progress: P
             data = build_package(DeckSpec(topic.deck_name, text, notes, media),
                                  decks.note_type, assignment.note_type_mod)
         except MediaChanged as exc:  # the deck would not hold the image its notes name
-            return _Written(FileStatus.FAILED, None, (diag.error(
+            return _Written(FileStatus.FAILED, None, (diag.error("E501",
                 exc.media.path, 0, f"image {exc.why}; build again"),))
         try:
             status = sink.put(path, data)
         except WriteError as exc:
             return _Written(FileStatus.FAILED, None,
-                            (diag.error(exc.path.as_posix(), 0, exc.reason),))
+                            (diag.error("E501", exc.path.as_posix(), 0, exc.reason),))
         # What the index reads from the deck, worked out here in parallel; --check and
         # --verify read every deck back instead (what CI trusts).
         return _Written(status, hashlib.sha256(data).hexdigest(),
@@ -315,6 +317,15 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
                  is not Disposition.FREEZE
                  for d in (*(d for path in topic.paths for d in inputs.lint.get(path, ())),
                            *position_cluster(topic))]
+    checked = [t for t in inputs.topics if plan.dispositions[t.name] is not Disposition.FREEZE]
+    problems += duplicates(checked)
+    problems, acknowledged = _acknowledged(
+        inputs, problems, shown_path(options.source, CONFIG_NAME),
+        complete=len(checked) == len(plan.topics))
+    if options.strict and any(is_about_sources(d) for d in problems):
+        report = _nothing_built(replace(plan, dispositions=dict.fromkeys(
+            plan.dispositions, Disposition.FREEZE)), problems, options.out)
+        return replace(report, acknowledged=acknowledged, strict_failed=True)
     good = list(plan.topics_to(Disposition.BUILD))
     assignment, identity_problems = _identify(options, inputs, good, rendered, plan.kept, now)
     problems += identity_problems
@@ -365,6 +376,7 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
     report = BuildReport(
         topics=_results(plan, assignment, statuses, options.out),
         diagnostics=diag.sort_diagnostics(problems),
+        acknowledged=acknowledged,
         removed=assignment.removed,
         templates_changed=layout,
         stale_lock_decks=tuple(deck_names.get(t, t) for t in lock_changes),
@@ -405,14 +417,14 @@ def _identify(options: BuildOptions, inputs: Inputs, good: list[Topic],
     lock_shown = shown_path(options.source, LOCK_NAME)
     problems = []
     for twin in assignment.twins:
-        problems.append(diag.warning(
+        problems.append(diag.warning("W301",
             lock_shown, 0, f"two identities for one question (a merge?): kept the one in the "
                            f"published deck, dropped {twin.guid} ({diag.clip(twin.prompt, 50)!r})"))
     # The lock keeps only an excerpt of each prompt; the published deck has it whole.
     shown = published(frozenset(e.topic for e in assignment.removed if not e.has_text))
     for entry in assignment.removed:
         prompt = shown[entry.guid].prompt if entry.guid in shown else entry.prompt
-        problems.append(diag.warning(
+        problems.append(diag.warning("W304",
             lock_shown, 0, f"question removed from the source: {diag.clip(prompt, 60)!r} "
                            f"(topic {entry.topic!r}); its deck keeps it as withdrawn (tag "
                            f"{RETIRED_TAG}): learners who have it see a notice on its card after "
@@ -435,7 +447,7 @@ def _publish(options: BuildOptions, decks: _Decks, lock_text: str, sink: Sink, w
     try:
         sink.put(options.source / LOCK_NAME, lock_text.encode())
     except WriteError as exc:
-        return {}, [diag.error(exc.path.as_posix(), 0, exc.reason)]
+        return {}, [diag.error("E501", exc.path.as_posix(), 0, exc.reason)]
     written = _write_decks(decks, options.out, sink, workers, progress)
     return written, [d for result in written.values() for d in result.problems]
 
@@ -448,13 +460,13 @@ def _commit(folders: dict[str, Path], problems: list[Diagnostic], out: Path
     it."""
     if diag.has_errors(problems):
         abandon(folders)
-        return [diag.error(out.as_posix(), 0, "nothing of this build was published: the "
+        return [diag.error("E501", out.as_posix(), 0, "nothing of this build was published: the "
                            "decks, the index and the lock are as they were; mend the cause "
                            "the other error names and build again")]
     try:
         commit(folders, delete=[("source", OLD_LOCK_NAME)])
     except WriteError as exc:
-        return [diag.error(exc.path.as_posix(), 0, exc.reason)]
+        return [diag.error("E501", exc.path.as_posix(), 0, exc.reason)]
     return []
 
 
@@ -526,8 +538,22 @@ def _remember(options: BuildOptions, inputs: Inputs, cache: Cache, keys: _Keys,
             write_cache(state, dump_cache(new).encode())
         inputs.parsed.save(write_cache)
     except WriteError as exc:
-        return [diag.warning(exc.path.as_posix(), 0, f"build cache not saved: {exc.reason}")]
+        return [diag.warning("W601",
+                             exc.path.as_posix(), 0, f"build cache not saved: {exc.reason}")]
     return []
+
+
+def _acknowledged(inputs: Inputs, problems: list[Diagnostic], settings: str, *,
+                  complete: bool) -> tuple[list[Diagnostic], int]:
+    """The problems with each one inside a question marked with its fingerprint, less the
+    warnings the settings acknowledge, and how many those were (reading/acknowledged.py).
+    Only the files some problem names are read for their questions."""
+    named = {d.path for d in problems}
+    files = [f for t in inputs.topics for f in t.files if f.path in named]
+    marked = attach_questions(problems, files)
+    if not inputs.config.acknowledged:
+        return marked, 0
+    return acknowledge(marked, inputs.config.acknowledged, settings, complete=complete)
 
 
 def _nothing_built(plan: Plan, problems: list[Diagnostic], out: Path) -> BuildReport:
@@ -564,7 +590,8 @@ def _stale_bundles(out: Path, expected: str) -> list[Diagnostic]:
     """All-topics bundles under another name (the parent deck was renamed)."""
     stale = sorted(p.name for p in out.glob("*.apkg") if is_bundle(p.name) and p.name != expected) \
         if out.is_dir() else []
-    return [diag.warning(shown_path(out, name), 0, f"not the all-topics bundle any more (that is "
+    return [diag.warning("W503",
+                         shown_path(out, name), 0, f"not the all-topics bundle any more (that is "
                          f"{expected}); delete it if the parent deck was renamed")
             for name in stale]
 
@@ -576,5 +603,6 @@ def _stale_outputs(out: Path, topics: tuple[Topic, ...]) -> list[Diagnostic]:
     stale = sorted(p.name for p in out.glob("*.apkg")
                    if p.name not in expected and not is_bundle(p.name)) \
         if out.is_dir() else []
-    return [diag.warning(shown_path(out, name), 0, "no topic builds this deck any more; delete "
+    return [diag.warning("W503",
+                         shown_path(out, name), 0, "no topic builds this deck any more; delete "
                          "it if its topic was renamed or removed") for name in stale]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import json
 import os
 import signal
 import sys
@@ -25,7 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Sequence, TextIO
 
-from nca_anki import __version__
+from nca_anki import __version__, reporting
 from nca_anki.files import CACHE_ENV, CACHE_FOLDER
 from nca_anki.report import FileStatus
 from nca_anki.watch import changed_files, snapshot, wait_for_change
@@ -38,7 +39,8 @@ PROGRESS_AFTER_SECONDS = 2.0  # a quicker build shows no progress bar at all
 
 _EXIT_CODES = """exit status:
   0    built (or, with --check/--verify, nothing to rebuild)
-  1    errors in the input, a stale output (--verify), or an output not written
+  1    errors in the input, a stale output (--verify), an output not written,
+       or warnings about the sources with --strict
   2    usage error: a bad option, or an unusable --source, --templates or --out
   3    a bug of ours, reported in one line, without a traceback
   130  interrupted (Ctrl-C): nothing half-written is left behind"""
@@ -72,6 +74,14 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                         help="build from scratch; read and write no cache")
     parser.add_argument("--watch", action="store_true",
                         help="rebuild on every saved change, until Ctrl-C")
+    parser.add_argument("--warnings", choices=("grouped", "all"), default="grouped",
+                        metavar="HOW", help="grouped (by kind: the default) or all")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="print only the errors and the verdict")
+    parser.add_argument("--strict", action="store_true",
+                        help="fail on warnings about the sources; write nothing")
+    parser.add_argument("--json", action="store_true",
+                        help="print the report as one JSON document on stdout")
     return parser
 
 
@@ -263,24 +273,6 @@ def _tolerant_output() -> None:
             pass  # not a text stream we own (a test's capture, say): leave it
 
 
-def _summary(report: BuildReport, out: TextIO) -> None:
-    if report.templates_changed and any(t.status is not FileStatus.FAILED for t in report.topics):
-        print("card templates changed: the decks carry the new layout", file=out)
-    for topic in report.topics:
-        if topic.status is FileStatus.FAILED:
-            print(f"{topic.deck_name}: {topic.status}; {topic.output} left as it was", file=out)
-            continue
-        counts = ", ".join(f"{n} {label}" for n, label in ((topic.new, "new"),
-                           (topic.changed, "changed"), (topic.unchanged, "unchanged")) if n)
-        noun = "question" if topic.questions == 1 else "questions"
-        print(f"{topic.deck_name}: {topic.questions} {noun} ({counts}) -> "
-              f"{topic.output} {topic.status}", file=out)
-    for status in (FileStatus.WRITTEN, FileStatus.WOULD_WRITE):
-        files = [path for path, said in report.index if said == status]
-        if files:
-            print(f"index and bundle: {', '.join(files)} {status}", file=out)
-
-
 def main(argv: Sequence[str] | None = None, prog: str = "build_decks.py") -> int:
     """Run the command with ``argv`` (without the program); ``prog`` names it in usage
     and ``--version`` (``run`` passes the name it was started by)."""
@@ -296,6 +288,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "build_decks.py") -> int
     if args.watch and (args.check or args.verify or args.release is not None):
         problems.append("--watch: error: --watch builds and writes; it cannot be combined "
                         "with --check, --verify or --release")
+    if args.json and (args.watch or args.release is not None):
+        problems.append("--json: error: --json prints one report for one build; it cannot "
+                        "be combined with --watch or --release")
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return 2
@@ -303,13 +298,19 @@ def main(argv: Sequence[str] | None = None, prog: str = "build_decks.py") -> int
         return _watch(args)
     verify = args.verify or args.release is not None
     # --verify always checks in full: it is what CI trusts, and a replayed report carries
-    # no record of what is stale.
-    outcome = _run(args, check=verify, replayed=not verify)
+    # no record of what is stale. --strict too: a replayed build wrote nothing to stop.
+    outcome = _run(args, check=verify, replayed=not verify and not args.strict)
     if isinstance(outcome, int):
         return outcome
-    errors = _print_report(outcome)
+    stale = _stale(outcome, args) if verify else []
+    if args.json:
+        mode = "verify" if verify else "check" if args.check else "build"
+        print(json.dumps(reporting.as_json(outcome, mode=mode, stale=stale), indent=1,
+                         ensure_ascii=False))
+        return 0 if outcome.ok and not stale else 1
+    _print_report(outcome, args, checking=verify or args.check)
     if verify:
-        status = _verdict(outcome, args, sys.stderr) or (1 if errors else 0)
+        status = _print_stale(stale, args, sys.stderr) or (0 if outcome.ok else 1)
         if args.release is None or status:
             if args.release is not None:
                 print("release: not made (nothing written); fix the above first", file=sys.stderr)
@@ -323,7 +324,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "build_decks.py") -> int
             print(f"release: error: {released.problem}", file=sys.stderr)
             return 1
         return 0
-    return 1 if errors else 0
+    return 0 if outcome.ok else 1
 
 
 def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildReport | int:
@@ -337,7 +338,8 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
         now, real_clock = _clock()
         options = BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
                                now=now, check=args.check or check, jobs=args.jobs,
-                               cores=_cores(), cache=_cache_folder(args)[0])
+                               cores=_cores(), cache=_cache_folder(args)[0],
+                               strict=args.strict)
         report = replay(options) if replayed else None
         if report is None:
             from nca_anki.build import build  # heavy imports, inside the Ctrl-C guard
@@ -360,16 +362,18 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
     return report
 
 
-def _print_report(report: BuildReport) -> int:
-    """Print the diagnostics and the per-topic summary; return the number of errors."""
-    for problem in report.diagnostics:
-        print(problem, file=sys.stderr)
-    _summary(report, sys.stdout)
-    errors = sum(d.is_error for d in report.diagnostics)
-    warnings = len(report.diagnostics) - errors
-    if errors or warnings:
-        print(f"{errors} error(s), {warnings} warning(s)", file=sys.stderr)
-    return errors
+def _print_report(report: BuildReport, args: argparse.Namespace, *,
+                  checking: bool = False) -> None:
+    """The text report (reporting.py): what was built on stdout, then the warnings, the
+    errors and the verdict on stderr, where the eye lands last."""
+    mode = reporting.Mode.QUIET if args.quiet else reporting.Mode(args.warnings)
+    shown = reporting.text(report, mode, checking=checking)
+    for line in shown.summary:
+        print(line)
+    sys.stdout.flush()
+    for line in shown.problems:
+        print(line, file=sys.stderr)
+    sys.stderr.flush()
 
 
 def _watch(args: argparse.Namespace) -> int:
@@ -412,15 +416,21 @@ class _StopOnce:
 
 
 def _watch_loop(args: argparse.Namespace) -> int:
-    """The watch's builds and waits; 130 once interrupted (any moment), 3 on a bug."""
+    """The watch's builds and waits; 130 once interrupted (any moment), 3 on a bug. Each
+    rebuild says first what changed in the report since the last, and its report ends
+    with the errors and the verdict, the last lines on the screen while the watch waits."""
     source, templates = Path(args.source), Path(args.templates)
+    print(f"watching {source.as_posix()} and {templates.as_posix()}: each saved change is "
+          "rebuilt; Ctrl-C to stop", file=sys.stderr, flush=True)
     seen = snapshot(source, templates)
-    outcome = _run(args, check=False, replayed=True)
+    outcome = _run(args, check=False, replayed=not args.strict)
+    before: BuildReport | None = None
     while not isinstance(outcome, int):
-        _print_report(outcome)
-        sys.stdout.flush()
-        print(f"watching {source.as_posix()} and {templates.as_posix()}: each change is "
-              "rebuilt; Ctrl-C to stop", file=sys.stderr, flush=True)
+        if before is not None:
+            for line in reporting.changes(before.diagnostics, outcome.diagnostics):
+                print(line, file=sys.stderr)
+        _print_report(outcome, args)
+        before = outcome
         current = wait_for_change(seen, source, templates)
         changed = changed_files(seen, current)
         named = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more"
@@ -428,13 +438,13 @@ def _watch_loop(args: argparse.Namespace) -> int:
         print(f"\n{time.strftime('%H:%M:%S')} changed: {named}; rebuilding",
               file=sys.stderr, flush=True)
         seen = current
-        outcome = _run(args, check=False, replayed=True)
+        outcome = _run(args, check=False, replayed=not args.strict)
     return outcome
 
 
-def _verdict(report: BuildReport, args: argparse.Namespace, out: TextIO) -> int:
-    """--verify: 1, naming what is stale, if the published output or the lock is not what
-    the sources build; else 0."""
+def _stale(report: BuildReport, args: argparse.Namespace) -> list[str]:
+    """--verify: what is not what the sources build (the published decks, the lock, the
+    index files), one line each; none if all is."""
     lock = Path(args.source, "nca-anki.lock").as_posix()
     stale: dict[str, list[str]] = {}
     for topic in report.topics:
@@ -444,7 +454,12 @@ def _verdict(report: BuildReport, args: argparse.Namespace, out: TextIO) -> int:
         stale.setdefault(deck, []).append(f"its entries in {lock}" if deck else lock)
     lines = [f"topic {deck!r}: {' and '.join(what)}" if deck else what[0]
              for deck, what in sorted(stale.items())]
-    lines += list(report.stale_files)
+    return lines + list(report.stale_files)
+
+
+def _print_stale(lines: list[str], args: argparse.Namespace, out: TextIO) -> int:
+    """--verify's verdict: 1, naming what is stale, else 0."""
+    lock = Path(args.source, "nca-anki.lock").as_posix()
     if not lines:
         print(f"verified: {args.out} and {lock} are what the sources build", file=out)
         return 0

@@ -90,7 +90,7 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int)
     paths, misnamed = [], []
     for path in question_files(source):
         (misnamed if _bad_name(path.relative_to(source)) else paths).append(path)
-    bad_names = [diag.error(shown_path(source, _printable(path.relative_to(source))), 0,
+    bad_names = [diag.error("E101", shown_path(source, _printable(path.relative_to(source))), 0,
                             "this file name is not plain UTF-8 text (it holds bytes of "
                             "another encoding, a line break or a control character), so it "
                             "cannot be recorded in the lock; rename it. Nothing is built "
@@ -104,7 +104,8 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int)
         try:
             data = path.read_bytes()
         except OSError as exc:
-            problems.append(diag.error(shown, 0, f"cannot read file: {exc.strerror or exc}"))
+            problems.append(diag.error("E102",
+                                       shown, 0, f"cannot read file: {exc.strerror or exc}"))
             continue
         digests[shown] = hashlib.sha256(data).hexdigest()
         if b"![" in data:  # the images it may show: their bytes are part of its topic's key
@@ -134,7 +135,8 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int)
             problems += file_problems
             files.append(file)
     if not paths and not misnamed:
-        problems.append(diag.error(source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
+        problems.append(diag.error("E103",
+                                   source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
                                    "found; add some or pass --source DIR"))
     return _Sources(tuple(files), found, digests, lint, problems, images, tuple(bad_names))
 
@@ -156,13 +158,13 @@ def _read_lock(source: Path, now: int, out: Path, topics: tuple[Topic, ...]
     try:
         text = read_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        return None, [diag.error(shown_path(source, read_path.name), 0,
+        return None, [diag.error("E301", shown_path(source, read_path.name), 0,
                                  f"cannot read lock file: {exc}")]
     lock, problems = reader(text, shown_path(source, read_path.name))
     if lock is not None and lock.lines_lost and not any(out.glob("*.apkg")):
         # The decks would fill in what the damage took; without them, questions it held
         # would get new identities, and learners duplicates.
-        return None, [*problems, diag.error(shown, 0, (
+        return None, [*problems, diag.error("E301", shown, 0, (
             f"{lock.lines_lost} line(s) of the lock file cannot be read and there are no "
             f"published decks in {out.as_posix()} to recover them from; restore it from "
             "version control"))]
@@ -184,7 +186,7 @@ def _note_type_from_decks(lock: Lock, out: Path, topics: tuple[Topic, ...], show
         return lock, ()
     return (replace(lock, note_type_hash=recovered.note_type_hash,
                     note_type_mod=recovered.note_type_mod),
-            (diag.warning(shown, 0, "the note-type line ('N ...') is missing; the card "
+            (diag.warning("W301", shown, 0, "the note-type line ('N ...') is missing; the card "
                           "layout's version was taken from the published decks"),))
 
 
@@ -193,10 +195,12 @@ def check_folders(options: BuildOptions) -> list[Diagnostic]:
     for folder, what, flag in ((options.source, "source", "--source"),
                                (options.templates, "templates", "--templates")):
         if not folder.is_dir():
-            problems.append(diag.error(folder.as_posix(), 0, f"{what} folder not found; run "
+            problems.append(diag.error("E104",
+                                       folder.as_posix(), 0, f"{what} folder not found; run "
                                        f"from the project folder or pass {flag} DIR"))
     if options.out.exists() and not options.out.is_dir():
-        problems.append(diag.error(options.out.as_posix(), 0, "output path exists and is not a "
+        problems.append(diag.error("E104",
+                                   options.out.as_posix(), 0, "output path exists and is not a "
                                    "folder; pass --out DIR"))
     return problems
 

@@ -73,6 +73,27 @@ class Question:
     def correct_indexes(self) -> tuple[int, ...]:
         return tuple(i for i, choice in enumerate(self.choices) if choice.correct)
 
+    @computed_once
+    def fingerprint(self) -> str:
+        """What an acknowledged warning names the question by (reading/acknowledged.py):
+        a hash of what it asks and answers, not of its number or place, so renumbering
+        keeps it and any edit changes it."""
+        parts = [self.prompt, *(f"{c.correct:d}{c.text}" for c in self.choices),
+                 self.explanation]
+        return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")
+                              ).hexdigest()[:12]
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionKey:
+    """One question as the duplicate check compares it (reading/duplicates.py)."""
+
+    number: int
+    line: int
+    fingerprint: str  # Question.fingerprint
+    words: str  # the prompt's content words, sorted, joined by spaces
+    answer: str  # the correct choices' content words, the same way
+
 
 @dataclass(frozen=True, kw_only=True)
 class ParsedFile:
@@ -82,6 +103,10 @@ class ParsedFile:
     part: int
     questions: Sequence[Question]  # a tuple, or built on first use from the parse cache
     title_line: int = field(default=1, compare=False)  # 0: the file has no title line
+    # What the duplicate check and acknowledgements read of each question, in order
+    # (reading/duplicates.py: question_key); () when not worked out yet. Kept in the parse
+    # cache's header, so a rebuild need not build the questions of topics it reuses.
+    keys: tuple[QuestionKey, ...] = field(default=(), compare=False)
 
     @computed_once
     def positions(self) -> tuple[int, ...]:
@@ -116,6 +141,15 @@ def answer_key(correct: Sequence[int]) -> str:
     """The correct choices' indexes as one text, for hashes: "2" for one answer (as the
     single index always was), "0,2" for several, "-1" for none."""
     return ",".join(map(str, correct)) if correct else "-1"
+
+
+@dataclass(frozen=True, slots=True)
+class Acknowledgement:
+    """A warning the authors judged, for one question (nca-anki.toml [[acknowledged]])."""
+
+    code: str
+    question: str  # Question.fingerprint
+    line: int = field(default=0, compare=False)  # in the settings file
 
 
 def prompt_id(prompt: str) -> str:

@@ -46,6 +46,9 @@ class BuildOptions:
     # The build cache's folder (caching/), never inside ``out``; None: no cache, every
     # build reads and builds everything.
     cache: Path | None = None
+    # --strict: a warning about the sources (docs/diagnostics.md, W1xx and W2xx) fails
+    # the build as an error does, and nothing is written.
+    strict: bool = False
 
 
 class Progress(Protocol):
@@ -106,9 +109,11 @@ class BuildReport:
     # clock waits until it has passed (cli.py), as a time in the future would block the
     # learner's own edits.
     newest: int = 0
+    acknowledged: int = 0  # warnings the settings acknowledge, left out of ``diagnostics``
+    strict_failed: bool = False  # --strict: warnings about the sources; nothing was written
 
     @property
     def ok(self) -> bool:
-        return not diag.has_errors(self.diagnostics)
+        return not diag.has_errors(self.diagnostics) and not self.strict_failed
 
 

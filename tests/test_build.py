@@ -46,7 +46,7 @@ def test_unreadable_title_keeps_the_topic_its_questions_belong_to(project):
     report = build(options(project))
     assert not report.ok
     assert [str(d) for d in report.diagnostics if d.is_error] == [
-        f"source/{AI}:1: error: missing title line; expected '<title> — Questions and Answers'"
+        f"source/{AI}:1: error[E111]: missing title line; expected '<title> — Questions and Answers'"
         " before the first question"]
     status = {t.deck_name: t.status for t in report.topics}
     assert status["NCA::AI & Deep Learning Frameworks"] == "failed"
@@ -64,9 +64,9 @@ def test_one_unwritable_deck_publishes_nothing_and_says_so(project):
     report = build(options(project))
     errors = [str(d) for d in report.diagnostics if d.is_error]
     assert errors == [
-        "dist: error: nothing of this build was published: the decks, the index and the "
+        "dist: error[E501]: nothing of this build was published: the decks, the index and the "
         "lock are as they were; mend the cause the other error names and build again",
-        f"dist/{AI_DECK}: error: cannot write: something other than a file is in its place "
+        f"dist/{AI_DECK}: error[E501]: cannot write: something other than a file is in its place "
         "(a folder or a link); move it away and build again"]
     assert {t.status for t in report.topics} == {"failed"}
     assert sorted(p.name for p in (project / "dist").iterdir()) == [AI_DECK]
@@ -92,7 +92,7 @@ def test_removed_question_is_reported_kept_in_the_lock_and_revived(project):
     assert report.ok
     assert [e.guid for e in report.removed] == [guid]
     warnings = [str(d) for d in report.diagnostics if "removed from the source" in str(d)]
-    assert warnings == ["source/nca-anki.lock: warning: question removed from the "
+    assert warnings == ["source/nca-anki.lock: warning[W304]: question removed from the "
                         "source: 'In ONNX (Open Neural Network Exchange), what is the primary…' "
                         "(topic 'AI & Deep Learning Frameworks'); its deck keeps it as withdrawn "
                         "(tag nca::retired): learners who have it see a notice on its card "
@@ -131,7 +131,7 @@ def test_no_questions_is_an_error(project):
         path.unlink()
     report = build(options(project))
     assert [str(d) for d in report.diagnostics] == [
-        "source: error: no question files (*.txt) found; add some or pass --source DIR"]
+        "source: error[E103]: no question files (*.txt) found; add some or pass --source DIR"]
 
 
 def test_a_deck_no_topic_builds_any_more_is_pointed_out(project):
@@ -140,7 +140,7 @@ def test_a_deck_no_topic_builds_any_more_is_pointed_out(project):
     report = build(options(project))
     assert report.ok
     assert [str(d) for d in report.diagnostics if "dist/" in d.path] == [
-        "dist/old-topic-name.apkg: warning: no topic builds this deck any more; delete it if "
+        "dist/old-topic-name.apkg: warning[W503]: no topic builds this deck any more; delete it if "
         "its topic was renamed or removed"]
     assert (project / "dist" / "old-topic-name.apkg").read_bytes() == b"PK"
 
@@ -320,7 +320,7 @@ def test_a_full_temporary_folder_during_the_bundle_publishes_nothing_and_says_so
     report = build(options(project, now=1_900_000_100))
     errors = [str(d) for d in report.diagnostics if d.is_error]
     assert len(errors) == 2 and errors[0].startswith(
-        f"dist: error: cannot make the all-topics bundle in the temporary folder {full} (")
+        f"dist: error[E501]: cannot make the all-topics bundle in the temporary folder {full} (")
     assert errors[0].endswith("); free space there, or set TMPDIR to a folder with room, and "
                               "build again")
     assert "nothing of this build was published" in errors[1]
@@ -386,7 +386,7 @@ def test_a_published_deck_damaged_or_swapped_freezes_its_topic(project, damage):
     why = ("this published deck cannot be read (" if damage == "garbage" else
            "this published deck holds none of the questions the lock gives topic 'AI & "
            "Deep Learning Frameworks' (another topic's deck copied over it?)")
-    assert len(errors) == 1 and errors[0].startswith(f"dist/{AI_DECK}: error: {why}")
+    assert len(errors) == 1 and errors[0].startswith(f"dist/{AI_DECK}: error[E502]: {why}")
     assert "git checkout -- dist/" in errors[0]
     # Nothing is published: the index cannot describe a deck that is not the topic's.
     assert {t.status for t in report.topics} == {"failed"}
@@ -422,5 +422,8 @@ def test_a_question_pasted_into_another_part_of_its_topic_is_an_error(project):
                     + text[start:end].replace("Question 2:", "Question 1:"), encoding="utf-8")
     report = build(options(project))
     errors = [str(d) for d in report.diagnostics if d.is_error]
-    assert errors == [f"source/nca-ai-deep-learning-frameworks-5.txt:2: error: Question 1 "
+    assert errors == [f"source/{AI}:9: error[E130]: Question 2 is repeated word for word by "
+                      "Question 1 of source/nca-ai-deep-learning-frameworks-5.txt (line 2); "
+                      "delete one",
+                      f"source/nca-ai-deep-learning-frameworks-5.txt:2: error[E130]: Question 1 "
                       f"repeats Question 2 of source/{AI} (line 9) word for word; delete one"]

@@ -351,7 +351,7 @@ def test_a_cache_folder_that_cannot_be_made_is_said_once_and_the_build_goes_on(
     run = cli("--cache-dir", str(tmp_path / "a-file" / "cache"))
     assert run.status == 0
     said = [line for line in run.err.splitlines() if "cache" in line]
-    assert said == [f"{(tmp_path / 'a-file' / 'cache').as_posix()}: warning: cannot keep the "
+    assert said == [f"{(tmp_path / 'a-file' / 'cache').as_posix()}: warning[W601]: cannot keep the "
                     f"build cache here ({(tmp_path / 'a-file').as_posix()} is a file); built "
                     "without one, which only takes longer: pass --cache-dir DIR"]
     assert set(os.listdir(project / "dist")) == PUBLISHED
@@ -371,7 +371,7 @@ def test_a_cache_entry_folder_that_is_a_link_is_not_followed(project, tmp_path):
     report = build(options())
     assert report.ok
     assert [str(d) for d in report.diagnostics if "build cache" in str(d)] == [
-        f".nca-anki-cache: warning: cannot keep the build cache here (.nca-anki-cache/parsed "
+        f".nca-anki-cache: warning[W601]: cannot keep the build cache here (.nca-anki-cache/parsed "
         "is a link, and links are not followed); delete the link, or pass --cache-dir DIR"]
     assert sorted(p.name for p in elsewhere.iterdir()) == ["notes.json"]
 

@@ -33,7 +33,7 @@ def test_version_and_help_follow_the_conventions(cli):
     listed = {flag.split(",")[0].split()[0] for flag, _ in options}  # "-h, --help" is -h
     assert listed == {"-h", "--version", "--source", "--templates", "--out", "--check",
                       "--verify", "--release", "--jobs", "--cache-dir", "--no-cache",
-                      "--watch"}
+                      "--watch", "--warnings", "--quiet", "--strict", "--json"}
     # One line each: every line of the block is an option with its help (none runs on).
     assert "exit status:" in help_text and "  130  interrupted" in help_text
 
@@ -65,9 +65,9 @@ def test_summary_names_each_topic_count_file_and_change(project, cli):
         "dist/CHANGELOG.md written",
     ]
     # The seed's damage is reported where it is, and nothing worse.
-    assert "source/neural-network-applications-and-frameworks-2.txt:1: warning: damaged " \
-           "character 'β'" in run.err
-    assert ": error: " not in run.err
+    assert "warning[W102] encoding damage repaired, 2 times:\n" \
+           "  source/neural-network-applications-and-frameworks-2.txt:1,29\n" in run.err
+    assert ": error[" not in run.err
     assert cli().out.count(" unchanged\n") == 3
 
 
@@ -88,9 +88,9 @@ def test_check_reports_errors_with_status_1(project, cli):
         "Bad 1 — Questions and Answers\nQuestion 1: Q?\nCorrect answer: a\n", encoding="utf-8")
     run = cli("--check")
     assert run.status == 1
-    assert "source/bad.txt:2: error: Question 1 has no choices" in run.err
-    assert run.err.count(": error: ") == 1
-    assert "\n1 error(s), " in run.err
+    assert "source/bad.txt:2: error[E117]: Question 1 has no choices" in run.err
+    assert run.err.count(": error[") == 1
+    assert run.err.splitlines()[-1].startswith("failed: 1 error, ")
 
 
 def test_missing_source_and_templates_folders_are_named(tmp_path, cli, monkeypatch):
@@ -111,7 +111,7 @@ def test_missing_template_names_the_folder_searched_and_keeps_decks(project, cli
     (project / "templates" / "back.html").unlink()
     run = cli()
     assert run.status == 1
-    assert ("templates/back.html: error: template not found; searched templates; restore it "
+    assert ("templates/back.html: error[E401]: template not found; searched templates; restore it "
             "from the project's templates/") in run.err
     assert before == {p.name: p.read_bytes() for p in (project / "dist").iterdir() if p.is_file()}
 
@@ -122,7 +122,7 @@ def test_undefined_template_variable_is_an_error_at_its_line(project, cli):
     run = cli()
     assert run.status == 1
     line = front.read_text().splitlines().index("{{ no_such_thing }}") + 1
-    assert f"templates/front.html:{line}: error: template error: 'no_such_thing' is undefined" \
+    assert f"templates/front.html:{line}: error[E402]: template error: 'no_such_thing' is undefined" \
         in run.err
 
 
@@ -177,7 +177,8 @@ def test_the_command_line_module_loads_no_pipeline_library():
 
 def test_a_terminal_that_cannot_show_the_text_gets_escapes_not_a_traceback(project):
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}
-    done = subprocess.run([sys.executable, str(REPO / "build_decks.py")], cwd=project, env=env,
+    done = subprocess.run([sys.executable, str(REPO / "build_decks.py"), "--warnings=all"],
+                          cwd=project, env=env,
                           capture_output=True, text=True, encoding="ascii")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
@@ -200,7 +201,7 @@ def test_damaged_lock_without_decks_stops_the_build_and_says_how_to_recover(proj
     lock.write_text(text[:text.index("\nQ ") + 20])  # cut in the first question line
     run = cli()
     assert run.status == 1
-    assert ("source/nca-anki.lock: error: 1 line(s) of the lock file cannot be read and there "
+    assert ("source/nca-anki.lock: error[E301]: 1 line(s) of the lock file cannot be read and there "
             "are no published decks in dist to recover them from; restore it from version "
             "control") in run.err
     assert not (project / "dist").exists()
@@ -263,8 +264,8 @@ def test_broken_choices_template_builds_nothing_and_keeps_decks(project, cli):
     (project / "templates" / "choices.html").write_text("{{ choices | no_such_filter }}")
     run = cli()
     assert run.status == 1
-    assert [line for line in run.err.splitlines() if ": error: " in line] == [
-        "templates/choices.html:1: error: template syntax error: No filter named "
+    assert [line for line in run.err.splitlines() if ": error[" in line] == [
+        "templates/choices.html:1: error[E402]: template syntax error: No filter named "
         "'no_such_filter'."]
     assert run.out.count(": failed;") == 3
     assert before == {p.name: p.read_bytes() for p in (project / "dist").iterdir() if p.is_file()}
@@ -325,7 +326,7 @@ def test_a_source_date_epoch_older_than_the_lock_fails_and_writes_nothing(projec
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # an older commit's time
     run = cli()
     assert run.status == 1
-    assert ("source/nca-anki.lock: error: this build's time (2023-11-14 22:13:20 UTC) is "
+    assert ("source/nca-anki.lock: error[E302]: this build's time (2023-11-14 22:13:20 UTC) is "
             "before the newest change the lock records (2027-01-15 08:00:00 UTC)") in run.err
     assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == published
     assert (project / "source" / "nca-anki.lock").read_bytes() == lock
@@ -360,7 +361,7 @@ def test_a_template_cannot_reach_python_or_the_machine(project, cli, probe):
     line = css.read_text(encoding="utf-8").count("\n")
     run = cli()
     assert run.status == 1
-    assert f"templates/style.css:{line}: error: template error: access to attribute " in run.err
+    assert f"templates/style.css:{line}: error[E402]: template error: access to attribute " in run.err
     assert "is unsafe. Templates run sandboxed" in run.err and "Traceback" not in run.err
     assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == decks
 
@@ -378,7 +379,7 @@ def test_a_file_name_the_lock_cannot_hold_is_an_error_that_builds_nothing(
     os.rename(original, os.path.join(os.fsencode(project / "source"), name))
     run = cli()
     assert run.status == 1 and "Traceback" not in run.err
-    assert f"{shown}: error: this file name is not plain UTF-8 text" in run.err
+    assert f"{shown}: error[E101]: this file name is not plain UTF-8 text" in run.err
     assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == published
     assert (project / "source" / "nca-anki.lock").read_bytes() == lock
 

@@ -71,7 +71,7 @@ def test_utf8_bom_is_accepted(tmp_path: Path) -> None:
 def test_not_utf8_is_an_error(tmp_path: Path) -> None:
     config, problems = load(tmp_path, b'parent_deck = "\xe9t\xe9"\n')
     assert config == Config()
-    assert problems == (error(SHOWN, 0, "settings file is not UTF-8 text"),)
+    assert problems == (error("E201", SHOWN, 0, "settings file is not UTF-8 text"),)
 
 
 def test_invalid_toml_is_an_error_naming_the_line(tmp_path: Path) -> None:
@@ -86,13 +86,13 @@ def test_invalid_toml_is_an_error_naming_the_line(tmp_path: Path) -> None:
 def test_invalid_toml_diagnostic_carries_the_line(tmp_path: Path) -> None:
     _, problems = load(tmp_path, 'parent_deck = "X"\nfoo = \n')
     assert [p.line for p in problems] == [2]
-    assert str(problems[0]).startswith(f"{SHOWN}:2: error: invalid TOML")
+    assert str(problems[0]).startswith(f"{SHOWN}:2: error[E201]: invalid TOML")
 
 
 def test_unknown_key_is_an_error_naming_it(tmp_path: Path) -> None:
     config, problems = load(tmp_path, 'parent_deck = "X"\n\ncolour = "blue"\n')
-    assert problems == (error(SHOWN, 3, "unknown setting 'colour'; known settings: "
-                                        "parent_deck, deck_names, shuffle, show_answer_on_pick"),)
+    assert problems == (error("E202", SHOWN, 3, "unknown setting 'colour'; known settings: "
+                                        "parent_deck, deck_names, shuffle, show_answer_on_pick, acknowledged"),)
     assert config.parent_deck == "X"  # the known settings still apply
 
 
@@ -111,7 +111,7 @@ def test_unknown_key_line_is_the_key_own_line(tmp_path: Path) -> None:
 def test_deck_name_error_line_is_the_key_own_line(tmp_path: Path) -> None:
     _, problems = load(tmp_path, (
         'parent_deck = "NCA"\n[deck_names]\n"Generative AI" = "GenAI"\n"AI" = ""\n'))
-    assert problems == (error(SHOWN, 4, "deck name for 'AI' is empty"),)
+    assert problems == (error("E203", SHOWN, 4, "deck name for 'AI' is empty"),)
 
 
 @pytest.mark.parametrize("value, why", [
@@ -126,7 +126,7 @@ def test_deck_name_error_line_is_the_key_own_line(tmp_path: Path) -> None:
 def test_bad_parent_deck_is_an_error_and_falls_back_to_default(
         tmp_path: Path, value: str, why: str) -> None:
     config, problems = load(tmp_path, f"# settings\nparent_deck = {value}\n")
-    assert problems == (error(SHOWN, 2, f"parent_deck {why}"),)
+    assert problems == (error("E203", SHOWN, 2, f"parent_deck {why}"),)
     assert config.parent_deck == "NCA"
 
 
@@ -143,13 +143,13 @@ def test_bad_deck_name_is_an_error_and_is_dropped(tmp_path: Path, value: str, wh
         '"Good Topic" = "Fine"\n'
         f'"Bad Topic" = {value}\n'
     ))
-    assert problems == (error(SHOWN, 3, f"deck name for 'Bad Topic' {why}"),)
+    assert problems == (error("E203", SHOWN, 3, f"deck name for 'Bad Topic' {why}"),)
     assert dict(config.deck_names) == {"Good Topic": "Fine"}
 
 
 def test_deck_names_not_a_table_is_an_error(tmp_path: Path) -> None:
     config, problems = load(tmp_path, 'parent_deck = "X"\ndeck_names = "oops"\n')
-    assert problems == (error(SHOWN, 2, 'deck_names must be a table of "topic" = "deck name"'),)
+    assert problems == (error("E203", SHOWN, 2, 'deck_names must be a table of "topic" = "deck name"'),)
     assert (config.parent_deck, dict(config.deck_names)) == ("X", {})
 
 
@@ -161,10 +161,10 @@ def test_all_problems_are_collected_in_one_pass(tmp_path: Path) -> None:
         '"T" = ""\n'
     ))
     assert sorted(problems) == [
-        error(SHOWN, 1, "parent_deck must be a string"),
-        error(SHOWN, 2, "unknown setting 'extra'; known settings: parent_deck, deck_names, "
-                        "shuffle, show_answer_on_pick"),
-        error(SHOWN, 4, "deck name for 'T' is empty"),
+        error("E203", SHOWN, 1, "parent_deck must be a string"),
+        error("E202", SHOWN, 2, "unknown setting 'extra'; known settings: parent_deck, deck_names, "
+                        "shuffle, show_answer_on_pick, acknowledged"),
+        error("E203", SHOWN, 4, "deck name for 'T' is empty"),
     ]
     assert all(isinstance(p, Diagnostic) for p in problems)
 
@@ -192,11 +192,11 @@ def test_shuffle_table_turns_shuffling_off_per_topic(tmp_path: Path) -> None:
 
 def test_shuffle_values_must_be_true_or_false(tmp_path: Path) -> None:
     config, problems = load(tmp_path, '[shuffle]\n"Deep Learning" = "no"\n')
-    assert problems == (error(SHOWN, 2, "shuffle for 'Deep Learning' must be true or false, "
+    assert problems == (error("E203", SHOWN, 2, "shuffle for 'Deep Learning' must be true or false, "
                                         "not 'no'"),)
     assert config.shuffles("Deep Learning") is True
     _, problems = load(tmp_path, 'shuffle = false\n')
-    assert problems == (error(SHOWN, 1, 'shuffle must be a table of "topic" = true or false'),)
+    assert problems == (error("E203", SHOWN, 1, 'shuffle must be a table of "topic" = true or false'),)
 
 
 def test_show_answer_on_pick_is_off_unless_turned_on_for_every_deck_or_a_topic(
@@ -218,5 +218,5 @@ def test_show_answer_on_pick_is_off_unless_turned_on_for_every_deck_or_a_topic(
 def test_show_answer_on_pick_values_are_checked(tmp_path: Path, text: str, line: int,
                                                 message: str) -> None:
     config, problems = load(tmp_path, text)
-    assert problems == (error(SHOWN, line, message),)
+    assert problems == (error("E203", SHOWN, line, message),)
     assert not config.shows_answer_on_pick("Drills")

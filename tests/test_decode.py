@@ -57,7 +57,7 @@ def test_cp1252_bytes_are_decoded_with_a_warning_at_the_first_bad_line():
     decoded = decode_source(data, PATH)
     assert decoded.text == "Title\nfine line\ncafé — x\nlast “q”"
     assert decoded.encoding == "cp1252"
-    assert shown(decoded) == [f"{PATH}:3: warning: " + NOT_UTF8.format(enc="cp1252")]
+    assert shown(decoded) == [f"{PATH}:3: warning[W101]: " + NOT_UTF8.format(enc="cp1252")]
 
 
 @pytest.mark.parametrize("newline", [b"\r\n", b"\r"])
@@ -80,8 +80,8 @@ def test_bytes_undefined_in_cp1252_fall_back_to_latin1_without_raising():
     # U+0081 is a C1 control character: dropped, and reported on the same line.
     assert decoded.text == "ok\nline2\nbad  x"
     assert shown(decoded) == [
-        f"{PATH}:3: warning: " + NOT_UTF8.format(enc="latin-1"),
-        f"{PATH}:3: warning: " + CONTROLS,
+        f"{PATH}:3: warning[W101]: " + NOT_UTF8.format(enc="latin-1"),
+        f"{PATH}:3: warning[W104]: " + CONTROLS,
     ]
 
 
@@ -91,22 +91,22 @@ def test_utf16_without_bom_is_detected_by_its_nul_bytes_and_decoded_with_a_warni
     decoded = decode_source(text.encode(codec), PATH)
     assert decoded.text == text
     assert decoded.encoding == codec
-    assert shown(decoded) == [f"{PATH}:1: warning: " + UTF16_NO_BOM.format(order=order)]
+    assert shown(decoded) == [f"{PATH}:1: warning[W101]: " + UTF16_NO_BOM.format(order=order)]
 
 
 @pytest.mark.parametrize("codec, order", [("utf-16-le", "little"), ("utf-16-be", "big")])
 def test_short_utf16_without_bom_with_crlf_is_decoded(codec, order):
     decoded = decode_source("T 1 — Questions and Answers\r\nQ?\r\n".encode(codec), PATH)
     assert decoded.text == "T 1 — Questions and Answers\nQ?\n"
-    assert shown(decoded) == [f"{PATH}:1: warning: " + UTF16_NO_BOM.format(order=order)]
+    assert shown(decoded) == [f"{PATH}:1: warning[W101]: " + UTF16_NO_BOM.format(order=order)]
 
 
 def test_utf16_without_bom_and_a_stray_last_byte_reports_the_lost_character():
     decoded = decode_source("Title\nline".encode("utf-16-le") + b"x", PATH)
     assert decoded.text == "Title\nline\ufffd"
     assert decoded.encoding == "utf-16-le"
-    assert shown(decoded) == [f"{PATH}:1: warning: " + UTF16_NO_BOM.format(order="little"),
-                              f"{PATH}:2: warning: " + FFFD]
+    assert shown(decoded) == [f"{PATH}:1: warning[W101]: " + UTF16_NO_BOM.format(order="little"),
+                              f"{PATH}:2: warning[W103]: " + FFFD]
 
 
 @pytest.mark.parametrize("data, line", [(b"a\x00b", 1), (b"ok\na\x00b\x00", 2),
@@ -115,7 +115,7 @@ def test_a_few_nul_bytes_in_8_bit_text_are_not_taken_for_utf16(data, line):
     decoded = decode_source(data, PATH)
     assert decoded.encoding == "utf-8"
     assert decoded.text == data.replace(b"\x00", b"").decode()
-    assert shown(decoded) == [f"{PATH}:{line}: warning: " + CONTROLS]
+    assert shown(decoded) == [f"{PATH}:{line}: warning[W104]: " + CONTROLS]
 
 
 # --- repairs inside the text --------------------------------------------------------------
@@ -125,7 +125,7 @@ def test_mojibake_is_repaired_with_a_warning_at_its_line():
     assert decoded.text == "Title\nA — B\nok"
     assert decoded.encoding == "utf-8"
     assert shown(decoded) == [
-        f"{PATH}:2: warning: repaired encoding damage: 'A â€” B' read as 'A — B'; "
+        f"{PATH}:2: warning[W102]: repaired encoding damage: 'A â€” B' read as 'A — B'; "
         "fix the source file"
     ]
 
@@ -157,13 +157,13 @@ def test_legitimate_non_ascii_text_is_not_changed(line):
 def test_replacement_character_is_kept_and_reported():
     decoded = decode_source("ok\nlost \ufffd here".encode(), PATH)
     assert decoded.text == "ok\nlost \ufffd here"
-    assert shown(decoded) == [f"{PATH}:2: warning: " + FFFD]
+    assert shown(decoded) == [f"{PATH}:2: warning[W103]: " + FFFD]
 
 
 def test_nul_and_control_characters_are_removed_with_a_warning():
     decoded = decode_source(b"ok\na\x00b\x07c\td\x1b\nend", PATH)
     assert decoded.text == "ok\nabc\td\nend"  # the tab is kept
-    assert shown(decoded) == [f"{PATH}:2: warning: " + CONTROLS]
+    assert shown(decoded) == [f"{PATH}:2: warning[W104]: " + CONTROLS]
 
 
 def test_all_diagnostics_are_warnings():

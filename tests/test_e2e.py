@@ -371,12 +371,12 @@ def test_broken_topic_keeps_its_last_good_deck_and_others_build(project, cli, co
     run = cli()
     assert run.status == 1
     path = "source/neural-network-applications-and-frameworks-2.txt"
-    errors = [line for line in run.err.splitlines() if ": error: " in line]
+    errors = [line for line in run.err.splitlines() if ": error[" in line]
     assert errors == [
-        f"{path}:14: error: 'Correct answer: Manually designing optimal neural network "
+        f"{path}:14: error[E121]: 'Correct answer: Manually designing optimal neural network "
         "architectures' disagrees with the choice marked '(Correct answer)' at line 11: "
         "'Automated methods to discover optimal architecture configurations using search …'",
-        f"{path}:{q5 + 1}: error: Question 5 has no choices; list them as '- <choice>' "
+        f"{path}:{q5 + 1}: error[E117]: Question 5 has no choices; list them as '- <choice>' "
         "lines after the prompt",
     ]
     assert "Traceback" not in run.err

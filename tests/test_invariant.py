@@ -146,10 +146,10 @@ def test_a_build_gives_correct_decks_or_freezes_the_topic_exactly(built_bank, ch
 
         assert status in (0, 1), err
         assert "Traceback" not in err
-        errors = [line for line in err.splitlines() if ": error: " in line]
+        errors = [line for line in err.splitlines() if ": error[" in line]
         assert (status == 1) == bool(errors), err
         for line in errors:
-            assert re.match(r"^source/[^:]+\.txt:[1-9]\d*: error: ", line), line
+            assert re.match(r"^source/[^:]+\.txt:[1-9]\d*: error\[E\d{3}\]: ", line), line
         failed = {name for name in FILES if any(line.startswith(f"source/{name}:")
                                                 for line in errors)}
         for name in failed:  # frozen whole: deck bytes, lock entries, identities

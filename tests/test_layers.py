@@ -15,7 +15,7 @@ from conftest import REPO
 
 # The third-party libraries that shape a deck or cost start-up time, by import name.
 HEAVY = ("jinja2", "markdown", "markdown_it", "linkify_it", "pygments", "nh3", "markupsafe",
-         "genanki", "ftfy", "tqdm", "anki")
+         "genanki", "ftfy", "tqdm", "anki", "rapidfuzz")
 # markdown_it, linkify_it and pygments load on first use: most fields take a fast path
 # (tests/test_render.py checks the engine is built only when a text needs it).
 RENDERING = {"jinja2", "nh3", "markupsafe"}
@@ -25,8 +25,10 @@ PACKAGING = {"genanki"}
 STAGES = {
     "nca_anki.records": set(),
     "nca_anki.diagnostics": set(),
+    "nca_anki.codes": set(),
     "nca_anki.files": set(),
     "nca_anki.report": set(),
+    "nca_anki.reporting": set(),
     "nca_anki.once": set(),
     "nca_anki.parallel": set(),
     "nca_anki.watch": set(),
@@ -40,6 +42,8 @@ STAGES = {
     "nca_anki.reading.config": set(),
     "nca_anki.reading.topics": set(),
     "nca_anki.reading.lint": set(),
+    "nca_anki.reading.duplicates": set(),  # rapidfuzz is loaded when the check runs
+    "nca_anki.reading.acknowledged": set(),
     "nca_anki.reading.media": set(),
     # cards
     "nca_anki.cards.references": set(),
@@ -64,7 +68,7 @@ STAGES = {
     "nca_anki.publishing.release": set(),
     "nca_anki.inputs": set(),  # reads everything; given the renderer, loads none of it
     # the hub runs every stage
-    "nca_anki.build": RENDERING | PACKAGING,
+    "nca_anki.build": RENDERING | PACKAGING,  # rapidfuzz: when the duplicate check runs
 }
 
 _PROBE = """

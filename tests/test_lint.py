@@ -214,15 +214,15 @@ SEEDS = ("deep-learning-training-techniques-and-optimization-2.txt",
 
 
 def test_the_seeds_build_and_their_cluster_is_pointed_out(project, cli):
-    run = cli("--check")
+    run = cli("--check", "--warnings=all")
     assert run.status == 0, run.err
-    assert ": error: " not in run.err
+    assert ": error[" not in run.err
     clusters = [line for line in run.err.splitlines() if CLUSTER in line]
-    assert [line.split(": warning: ")[0] for line in clusters] == [
+    assert [line.split(": warning[")[0] for line in clusters] == [
         f"source/{name}:1" for name in SEEDS]
-    assert f"source/{SEEDS[1]}:1: warning: correct answers cluster on B in the source order " \
+    assert f"source/{SEEDS[1]}:1: warning[W142]: correct answers cluster on B in the source order " \
            "(5 of 7 questions)" in run.err
-    assert f"source/{SEEDS[1]}:2: warning: Question 1's correct choice is the longest by " \
+    assert f"source/{SEEDS[1]}:2: warning[W140]: Question 1's correct choice is the longest by " \
            "far (76 characters; the longest distractor has 43)" in run.err
 
 
@@ -230,7 +230,7 @@ def test_a_topic_that_fails_is_not_linted(project, cli):
     source = project / "source" / SEEDS[1]
     source.write_text(source.read_text(encoding="utf-8").replace(
         "Correct answer: Volta\n", "", 1), encoding="utf-8")
-    run = cli("--check")
+    run = cli("--check", "--warnings=all")
     assert run.status == 1
     assert f"source/{SEEDS[1]}:" in run.err  # its error is reported ...
     lint = [line for line in run.err.splitlines()

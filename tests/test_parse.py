@@ -1070,9 +1070,11 @@ def test_a_lone_row_of_equals_signs_is_not_a_conflict():
     assert not [m for _, _, m in errors(result) if "merge conflict" in m]
 
 
-def test_a_question_pasted_twice_is_an_error_at_the_copy():
+def test_a_question_pasted_twice_is_an_error_at_both_copies():
     result = parse(doc(TITLE, *question(1), *question(2, "What is 2 + 2?")), PATH)
-    assert errors(result) == [(8, "error", "Question 2 repeats Question 1 (line 2) word for "
+    assert errors(result) == [(2, "error", "Question 1 is repeated word for word by Question 2 "
+                                            "(line 8); delete one"),
+                              (8, "error", "Question 2 repeats Question 1 (line 2) word for "
                                             "word; delete one")]
     assert result.file.questions == ()
 

@@ -29,7 +29,7 @@ def test_a_deleted_lock_is_recovered_from_the_decks_with_nothing_changed(project
     report = build(options())
     assert report.ok
     assert [str(d) for d in report.diagnostics if d.path == "source/nca-anki.lock"] == [
-        "source/nca-anki.lock: warning: lock file missing: recovered the identities of "
+        "source/nca-anki.lock: warning[W302]: lock file missing: recovered the identities of "
         "19 questions from 3 deck(s) in dist; commit the new source/nca-anki.lock"]
     assert identities(project) == before
     assert decks(project) == published  # the same notes, times and note type: same bytes
@@ -73,7 +73,7 @@ def test_an_unreadable_deck_stops_the_build_and_writes_nothing(project):
     assert not report.ok
     (problem,) = [d for d in report.diagnostics if d.is_error]
     assert str(problem).startswith(
-        "dist/ai-deep-learning-frameworks.apkg: error: lock file source/nca-anki.lock is "
+        "dist/ai-deep-learning-frameworks.apkg: error[E301]: lock file source/nca-anki.lock is "
         "missing and this deck cannot be read to recover it (BadZipFile: ")
     assert str(problem).endswith(
         "restore source/nca-anki.lock from version control, or move the decks out of the "
@@ -107,7 +107,7 @@ def test_two_identities_for_one_question_keep_the_published_one(project):
     assert report.ok
     (warned,) = [str(d) for d in report.diagnostics if "two identities" in d.message]
     assert warned.startswith(
-        "source/nca-anki.lock: warning: two identities for one question (a merge?): kept the "
+        "source/nca-anki.lock: warning[W301]: two identities for one question (a merge?): kept the "
         "one in the published deck, dropped nca-0000000000000000 ('Which NVIDIA GPU")
     assert original in identities(project)
     assert "nca-0000000000000000" not in identities(project)

@@ -63,7 +63,7 @@ def test_a_hand_edited_manifest_version_is_not_carried_into_paths_or_markup(
     assert not (tmp_path / "rel").exists() and not (tmp_path / "escaped").exists()
     run = cli()  # the next build works the versions out again and says so
     assert run.status == 0
-    assert "dist/manifest.json: warning: cannot read the decks' version records (" in run.err
+    assert "dist/manifest.json: warning[W502]: cannot read the decks' version records (" in run.err
     published = "".join(p.read_bytes().decode("latin-1") for p in (project / "dist").iterdir())
     assert "onerror" not in published and "escaped" not in published
     assert cli("--verify").status == 0

@@ -178,7 +178,7 @@ def test_more_than_ten_choices_is_an_error_at_the_question(renderer: Renderer) -
                              line=42, path="source/big-1.txt")
     note, problems = renderer.note(TOPIC, 1, question, as_written(question))
     assert note is None
-    assert problems == (error("source/big-1.txt", 42,
+    assert problems == (error("E117", "source/big-1.txt", 42,
                               "Question 7 has 11 choices; at most 10 are supported"),)
 
 
@@ -414,7 +414,7 @@ def test_an_image_is_named_by_its_media_file_or_is_an_error_at_its_line(
                       explanation=question.explanation.replace("volta.png", "gone.png"))
     note, problems = renderer.note(TOPIC, 1, missing, as_written(missing))
     assert note is None
-    assert problems == (error("source/dl-1.txt", line,
+    assert problems == (error("E122", "source/dl-1.txt", line,
                               f"Question 4's {place}: image 'img/gone.png' not found"),)
 
 
@@ -434,9 +434,9 @@ def test_every_image_of_a_question_is_reported_at_its_line() -> None:
     note, problems = renderer.note(TOPIC, 1, question, as_written(question))
     assert note is None
     assert problems == (
-        error("source/dl-1.txt", 2, "Question 1's prompt: image 'a.png' not found"),
-        error("source/dl-1.txt", 3, "Question 1's choice A: image 'b.png' not found"),
-        error("source/dl-1.txt", 7, "Question 1's explanation: image 'd.png' not found"),
+        error("E122", "source/dl-1.txt", 2, "Question 1's prompt: image 'a.png' not found"),
+        error("E122", "source/dl-1.txt", 3, "Question 1's choice A: image 'b.png' not found"),
+        error("E122", "source/dl-1.txt", 7, "Question 1's explanation: image 'd.png' not found"),
     )
 
 
@@ -468,7 +468,7 @@ def test_missing_template_names_file_and_searched_folder(templates_copy: Path,
     (templates_copy / missing).unlink()
     note_type, problems = Renderer(templates_copy, "my/templates").note_type()
     assert note_type is None
-    assert problems == (error(f"my/templates/{missing}", 0,
+    assert problems == (error("E401", f"my/templates/{missing}", 0,
                               "template not found; searched my/templates; restore it from "
                               "the project's templates/"),)
 
@@ -477,7 +477,7 @@ def test_missing_choices_template_fails_the_note(templates_copy: Path) -> None:
     (templates_copy / "choices.html").unlink()
     note, problems = Renderer(templates_copy, "my/templates/").note(TOPIC, 1, make_question(), as_written(make_question()))
     assert note is None
-    assert problems == (error("my/templates/choices.html", 0,
+    assert problems == (error("E401", "my/templates/choices.html", 0,
                               "template not found; searched my/templates/; restore it from "
                               "the project's templates/"),)
 
@@ -494,7 +494,7 @@ def test_template_syntax_error_reports_its_line(templates_copy: Path) -> None:
         '<div>\n{{ field("Prompt") }}\n{% if %}\n</div>\n', encoding="utf-8")
     note_type, problems = Renderer(templates_copy, "t").note_type()
     assert note_type is None
-    assert problems == (error("t/back.html", 3, "template syntax error: Expected an "
+    assert problems == (error("E402", "t/back.html", 3, "template syntax error: Expected an "
                                                 "expression, got 'end of statement block'"),)
 
 
@@ -503,7 +503,7 @@ def test_undefined_variable_is_an_error_naming_the_template(templates_copy: Path
         '<div>\n{{ field("Prompt") }}\n\n{{ answer_text }}\n</div>\n', encoding="utf-8")
     note_type, problems = Renderer(templates_copy, "t").note_type()
     assert note_type is None
-    assert problems == (error("t/front.html", 4, "template error: 'answer_text' is undefined"),)
+    assert problems == (error("E402", "t/front.html", 4, "template error: 'answer_text' is undefined"),)
 
 
 def test_undefined_variable_in_choices_template(templates_copy: Path) -> None:
@@ -538,7 +538,7 @@ def test_unknown_field_is_an_error(templates_copy: Path) -> None:
         '<div>\n{{ field("Prompt") }}\n{{ field("Nope") }}\n</div>\n', encoding="utf-8")
     note_type, problems = Renderer(templates_copy, "t").note_type()
     assert note_type is None
-    assert problems == (error(
+    assert problems == (error("E402", 
         "t/front.html", 3,
         "template error: KeyError: \"no field 'Nope'; the fields are Prompt, Choices, "
         "Answer, Explanation, Source\""),)
@@ -571,7 +571,7 @@ def test_unknown_anki_field_in_a_template_is_an_error(templates_copy: Path) -> N
         encoding="utf-8")
     note_type, problems = Renderer(templates_copy, "t").note_type()
     assert note_type is None
-    assert problems == (error("t/front.html", 3,
+    assert problems == (error("E402", "t/front.html", 3,
                               "unknown field 'Promt' in {{Promt}}: Anki would show an error "
                               f"on every card; {FIELD_LIST}"),)
 
@@ -583,17 +583,17 @@ def test_every_kind_of_anki_reference_is_checked(templates_copy: Path) -> None:
         '{% endraw %}\n', encoding="utf-8")
     _, problems = Renderer(templates_copy, "t").note_type()
     assert problems == (
-        error("t/back.html", 2, f"unknown field 'Hint' in {{{{#Hint}}}}: Anki would show an "
+        error("E402", "t/back.html", 2, f"unknown field 'Hint' in {{{{#Hint}}}}: Anki would show an "
                                 f"error on every card; {FIELD_LIST}"),
-        error("t/back.html", 3, f"unknown field 'Answr' in {{{{type:Answr}}}}: Anki would "
+        error("E402", "t/back.html", 3, f"unknown field 'Answr' in {{{{type:Answr}}}}: Anki would "
                                 f"show an error on every card; {FIELD_LIST}"),
-        error("t/back.html", 4, f"unknown field 'Hint' in {{{{/Hint}}}}: Anki would show an "
+        error("E402", "t/back.html", 4, f"unknown field 'Hint' in {{{{/Hint}}}}: Anki would show an "
                                 f"error on every card; {FIELD_LIST}"),
-        error("t/back.html", 5, f"unknown field 'Promt' in {{{{text:Promt}}}}: Anki would "
+        error("E402", "t/back.html", 5, f"unknown field 'Promt' in {{{{text:Promt}}}}: Anki would "
                                 f"show an error on every card; {FIELD_LIST}"),
-        error("t/back.html", 5, f"unknown field 'Promt' in {{{{Promt}}}}: Anki would show an "
+        error("E402", "t/back.html", 5, f"unknown field 'Promt' in {{{{Promt}}}}: Anki would show an "
                                 f"error on every card; {FIELD_LIST}"),
-        error("t/back.html", 6, f"unknown field 'Promt' in {{{{cloze:Promt}}}}: Anki would "
+        error("E402", "t/back.html", 6, f"unknown field 'Promt' in {{{{cloze:Promt}}}}: Anki would "
                                 f"show an error on every card; {FIELD_LIST}"),
     )
 
@@ -603,7 +603,7 @@ def test_an_anki_reference_made_by_an_expression_is_reported_at_the_file(
     (templates_copy / "back.html").write_text(
         '{{ field("Prompt") }}\n{{ "{{" ~ "Nope" ~ "}}" }}\n', encoding="utf-8")
     _, problems = Renderer(templates_copy, "t").note_type()
-    assert problems == (error("t/back.html", 0, "unknown field 'Nope' in {{Nope}}: Anki would "
+    assert problems == (error("E402", "t/back.html", 0, "unknown field 'Nope' in {{Nope}}: Anki would "
                                                 f"show an error on every card; {FIELD_LIST}"),)
 
 
@@ -611,7 +611,7 @@ def test_a_stray_section_end_is_an_error(templates_copy: Path) -> None:
     (templates_copy / "back.html").write_text(
         '{{ field("Prompt") }}{% raw %}{{/Prompt}}{% endraw %}\n', encoding="utf-8")
     _, problems = Renderer(templates_copy, "t").note_type()
-    assert problems == (error("t/back.html", 1, "{{/Prompt}} closes no open section"),)
+    assert problems == (error("E402", "t/back.html", 1, "{{/Prompt}} closes no open section"),)
 
 
 def test_anki_sections_must_be_closed_in_order(templates_copy: Path) -> None:
@@ -620,9 +620,9 @@ def test_anki_sections_must_be_closed_in_order(templates_copy: Path) -> None:
         '{{/Source}}\n{{/Answer}}{% endraw %}\n', encoding="utf-8")
     _, problems = Renderer(templates_copy, "t").note_type()
     assert problems == (
-        error("t/back.html", 4, "{{/Explanation}} does not close the open {{^Source}}"),
-        error("t/back.html", 6, "{{/Answer}} does not close the open {{#Explanation}}"),
-        error("t/back.html", 2, "{{#Explanation}} is never closed; end the section with "
+        error("E402", "t/back.html", 4, "{{/Explanation}} does not close the open {{^Source}}"),
+        error("E402", "t/back.html", 6, "{{/Answer}} does not close the open {{#Explanation}}"),
+        error("E402", "t/back.html", 2, "{{#Explanation}} is never closed; end the section with "
                                 "{{/Explanation}}"),
     )
 
@@ -635,7 +635,7 @@ def test_front_without_a_field_is_an_error(templates_copy: Path, front: str) -> 
     (templates_copy / "front.html").write_text(front, encoding="utf-8")
     note_type, problems = Renderer(templates_copy, "t").note_type()
     assert note_type is None
-    assert problems == (error("t/front.html", 0,
+    assert problems == (error("E402", "t/front.html", 0,
                               'the front shows no field: every card would say "The front of '
                               'this card is blank"; place one with {{ field("Prompt") }}'),)
 

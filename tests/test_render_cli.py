@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 def errors(text: str) -> list[str]:
-    return [line for line in text.splitlines() if ": error: " in line]
+    return [line for line in text.splitlines() if ": error[" in line]
 
 
 def test_a_missing_image_fails_the_build_at_its_line(project, cli):
@@ -18,7 +18,7 @@ def test_a_missing_image_fails_the_build_at_its_line(project, cli):
     run = cli("--check")
     assert run.status == 1
     assert errors(run.err) == [
-        "source/images-1.txt:3: error: Question 1's choice A: image 'conv.png' not found "
+        "source/images-1.txt:3: error[E122]: Question 1's choice A: image 'conv.png' not found "
         "(looked for source/conv.png); the path is relative to this question file"]
 
 
@@ -29,5 +29,5 @@ def test_a_front_without_a_field_fails_the_build(project, cli):
     run = cli("--check")
     assert run.status == 1
     assert errors(run.err) == [
-        'templates/front.html: error: the front shows no field: every card would say "The '
+        'templates/front.html: error[E402]: the front shows no field: every card would say "The '
         'front of this card is blank"; place one with {{ field("Prompt") }}']

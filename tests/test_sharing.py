@@ -265,9 +265,9 @@ def test_a_renamed_parent_deck_leaves_the_old_bundle_called_stale(
     build_at(cli, monkeypatch, DAY1)
     (project / "source" / "nca-anki.toml").write_text('parent_deck = "NVIDIA"\n',
                                                       encoding="utf-8")
-    run = build_at(cli, monkeypatch, DAY2)
+    run = build_at(cli, monkeypatch, DAY2, "--warnings=all")
     assert (project / "dist" / "nvidia_all_topics.apkg").is_file()
-    assert "dist/nca_all_topics.apkg: warning: not the all-topics bundle any more" in run.err
+    assert "dist/nca_all_topics.apkg: warning[W503]: not the all-topics bundle any more" in run.err
     verify = cli("--verify")
     assert verify.status == 1 and "nca_all_topics.apkg" in verify.err
 
@@ -278,12 +278,12 @@ def test_a_lost_manifest_is_said_and_the_versions_are_worked_out_again(
     before = (project / "dist" / "manifest.json").read_bytes()
     (project / "dist" / "manifest.json").unlink()
     run = build_at(cli, monkeypatch, DAY2)
-    assert "dist/manifest.json: warning: missing, but decks were published" in run.err
+    assert "dist/manifest.json: warning[W502]: missing, but decks were published" in run.err
     # The first build had no manifest either: the same versions, worked out the same way.
     assert (project / "dist" / "manifest.json").read_bytes() == before
     (project / "dist" / "manifest.json").write_text("{not json", encoding="utf-8")
     run = build_at(cli, monkeypatch, DAY2)
-    assert "dist/manifest.json: warning: cannot read the decks' version records" in run.err
+    assert "dist/manifest.json: warning[W502]: cannot read the decks' version records" in run.err
 
 
 def test_a_new_deck_s_first_version_is_one_line_not_every_prompt(
@@ -304,7 +304,7 @@ def test_a_lost_changelog_is_said_and_written_again_with_the_newest_entry(
     before = changelog.read_bytes()
     changelog.unlink()
     run = build_at(cli, monkeypatch, DAY2)
-    assert "dist/CHANGELOG.md: warning: missing, but the decks were published before" in run.err
+    assert "dist/CHANGELOG.md: warning[W502]: missing, but the decks were published before" in run.err
     assert changelog.read_bytes() == before  # one version so far: nothing else was lost
     again = cli()  # a no-op: not a replay of that build's warning
     assert again.status == 0 and "CHANGELOG.md: warning" not in again.err

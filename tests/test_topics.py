@@ -122,7 +122,7 @@ def test_parts_with_differently_written_names_merge() -> None:
     b = pfile("b.txt", "Neural  Network Basics", 2)
     topics, problems = group_topics((a, b), config(), CONFIG_PATH)
     assert [(t.name, t.paths) for t in topics] == [("Neural Network Basics", ("a.txt", "b.txt"))]
-    assert problems == (warning("a.txt", 1, "title repeats 'Neural Network'; the deck is named "
+    assert problems == (warning("W131", "a.txt", 1, "title repeats 'Neural Network'; the deck is named "
                                             "'Neural Network Basics'"),)
 
 
@@ -145,7 +145,7 @@ def test_duplicate_part_is_an_error_at_the_later_file() -> None:
     first = pfile("dl-a.txt", "Deep Learning", 1)
     second = pfile("dl-b.txt", "Deep Learning", 1)
     topics, problems = group_topics((second, first), config(), CONFIG_PATH)
-    assert problems == (error("dl-b.txt", 1, "part 1 of topic 'Deep Learning' is also in "
+    assert problems == (error("E131", "dl-b.txt", 1, "part 1 of topic 'Deep Learning' is also in "
                                              "dl-a.txt; give each part its own number"),)
     assert len(topics) == 1
 
@@ -161,12 +161,14 @@ def test_duplicate_part_via_parse() -> None:
     two = parse(text.format(part=2), "src/two.txt").file
     _, problems = group_topics((one, two), config(), CONFIG_PATH)
     assert [str(p) for p in problems] == [
-        "src/two.txt:1: error: part 2 of topic 'Deep Learning' is also in src/one.txt; "
+        "src/two.txt:1: error[E131]: part 2 of topic 'Deep Learning' is also in src/one.txt; "
         "give each part its own number"]
     # A file copied whole repeats every question of the other (the build asks this of
     # the topics it builds).
     assert [str(p) for p in repeats_across_parts((one, two))] == [
-        "src/two.txt:2: error: Question 1 repeats Question 1 of src/one.txt (line 2) word "
+        "src/one.txt:2: error[E130]: Question 1 is repeated word for word by Question 1 of "
+        "src/two.txt (line 2); delete one",
+        "src/two.txt:2: error[E130]: Question 1 repeats Question 1 of src/one.txt (line 2) word "
         "for word; delete one"]
 
 
@@ -178,8 +180,8 @@ def test_topics_with_the_same_slug_are_an_error_for_both() -> None:
     assert [t.slug for t in topics] == ["ai-ml", "ai-ml"]
     message = ("topics 'AI ML' and 'AI/ML' would both be written to ai-ml.apkg; rename one "
                "or set a deck name in nca-anki.toml [deck_names]")
-    assert sorted(problems) == [error("a.txt", 1, message), error("b.txt", 1, message),
-                                error("b2.txt", 1, message)]
+    assert sorted(problems) == [error("E132", "a.txt", 1, message), error("E132", "b.txt", 1, message),
+                                error("E132", "b2.txt", 1, message)]
 
 
 def test_deck_name_override_sets_deck_name_and_slug() -> None:
@@ -202,7 +204,7 @@ def test_override_for_unknown_topic_is_a_warning() -> None:
     files = (pfile("a.txt", "Beta", 1), pfile("b.txt", "Alpha", 1))
     topics, problems = group_topics(files, config(**{"Gamma": "G"}), CONFIG_PATH)
     assert len(topics) == 2
-    assert problems == (warning(CONFIG_PATH, 0, "[deck_names] names topic 'Gamma', which no "
+    assert problems == (warning("W201", CONFIG_PATH, 0, "[deck_names] names topic 'Gamma', which no "
                                                 "source file has; topics: Alpha, Beta"),)
 
 
@@ -210,7 +212,7 @@ def test_shuffle_setting_for_unknown_topic_is_a_warning() -> None:
     files = (pfile("a.txt", "Alpha", 1),)
     settings = Config(shuffle=MappingProxyType({"Alpah": False}))
     _, problems = group_topics(files, settings, CONFIG_PATH)
-    assert problems == (warning(CONFIG_PATH, 0, "[shuffle] names topic 'Alpah', which no "
+    assert problems == (warning("W201", CONFIG_PATH, 0, "[shuffle] names topic 'Alpah', which no "
                                                 "source file has; topics: Alpha"),)
 
 
@@ -220,14 +222,14 @@ def test_bad_override_is_an_error_on_every_file_of_the_topic() -> None:
     assert topics == ()
     message = ("deck name 'X::' has an empty part between '::' separators; set one in "
                "nca-anki.toml [deck_names]")
-    assert problems == (error("a1.txt", 1, message), error("a2.txt", 1, message))
+    assert problems == (error("E132", "a1.txt", 1, message), error("E132", "a2.txt", 1, message))
 
 
 def test_repeated_phrase_title_is_a_warning() -> None:
     files = (pfile("nn.txt", "Neural Network Neural Network Applications and Frameworks", 1),)
     topics, problems = group_topics(files, config(), CONFIG_PATH)
     assert [t.deck_name for t in topics] == ["NCA::Neural Network Applications and Frameworks"]
-    assert problems == (warning(
+    assert problems == (warning("W131", 
         "nn.txt", 1, "title repeats 'Neural Network'; the deck is named "
                      "'Neural Network Applications and Frameworks'"),)
 
@@ -238,7 +240,7 @@ def test_a_topic_name_a_typo_away_from_another_is_a_warning_at_its_title() -> No
              replace(pfile("opt-3.txt", "Training and Optimisation", 3), title_line=3))
     topics, problems = group_topics(files, config(), CONFIG_PATH)
     assert len(topics) == 2
-    assert problems == (warning("opt-3.txt", 3, (
+    assert problems == (warning("W130", "opt-3.txt", 3, (
         "topic 'Training and Optimisation' looks like 'Training and Optimization' (parts 1, 2) "
         "with a typo: parts of one topic must share a title, or they become separate decks; "
         "if this file is part 3 of 'Training and Optimization', copy that title")),)

@@ -235,7 +235,7 @@ def test_an_interrupted_commit_fails_check_until_a_build_finishes_it(scenarios, 
     capsys.readouterr()
     assert _run(case, "--check") == 1
     err = capsys.readouterr().err
-    assert "dist/.nca-anki-publishing.json: error: a build was interrupted while it " \
+    assert "dist/.nca-anki-publishing.json: error[E503]: a build was interrupted while it " \
            "published" in err
     assert _run(case) == 0
     # The edit's: the lock, the one deck edited, the bundle and the three index files.
@@ -256,7 +256,7 @@ def test_a_damaged_journal_is_an_error_that_touches_nothing(scenarios, tmp_path,
     capsys.readouterr()
     assert _run(case) == 1
     err = capsys.readouterr().err
-    assert "dist/.nca-anki-publishing.json: error: damaged record of an interrupted build " \
+    assert "dist/.nca-anki-publishing.json: error[E503]: damaged record of an interrupted build " \
            "(['out', '../../precious.md'] is not a file this tool publishes)" in err
     assert _published(case) == files and outside.read_text() == "mine"
 
@@ -275,13 +275,13 @@ def test_a_build_during_watch_leaves_what_one_build_leaves(scenarios, tmp_path, 
     env = {**os.environ, "SOURCE_DATE_EPOCH": epoch}
     env.pop("NCA_ANKI_CACHE_DIR", None)
     with WatchProcess(case, env) as watching:
-        watching.wait_for("watching source and templates")
+        watching.wait_for_verdict()
         # A save the watch sees, and at once the author's own build of it.
         (case / "source" / AI).write_bytes(edited)
         monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
         assert _run(case) == 0
         watching.wait_for("rebuilding")
-        watching.wait_for("watching source and templates")
+        watching.wait_for_verdict()
         status, _, err = watching.stop(signal.SIGTERM)
     assert status == 0, err
     assert _published(case) == reference

@@ -58,11 +58,11 @@ def test_watch_rebuilds_each_change_keeps_going_after_errors_and_stops_on_ctrl_c
     due = False  # an action is due: the watcher is waiting after a build
     real_print = cli_module._print_report
 
-    def print_report(report):
+    def print_report(report, *args, **kwargs):
         nonlocal due
         reports.append(report)
         due = True
-        return real_print(report)
+        return real_print(report, *args, **kwargs)
 
     def sleep(seconds: float) -> None:
         nonlocal due
@@ -92,6 +92,19 @@ def test_watch_rebuilds_each_change_keeps_going_after_errors_and_stops_on_ctrl_c
     assert fixed.ok and ai[fixed].status == "unchanged"  # the reworded deck, again
     assert restyled.ok and restyled.templates_changed
     assert {t.status for t in restyled.topics} == {"written"}
+    # Each rebuild says first what changed in the report; the broken one ends with its
+    # error and the verdict, the last lines on the screen while the watch waits.
+    rebuilds = run.err.split("; rebuilding\n")[1:]
+    assert all(r.startswith("since the last build: ") for r in rebuilds)
+    said = rebuilds[1].splitlines()
+    # The deleted answer line: two errors; the topic's lint is not run while it fails.
+    assert said[0] == "since the last build: 2 new problems, 4 no longer reported"
+    assert [line.split(": ")[2] for line in said[1:3]] == ["error[E120]", "error[E115]"]
+    assert said[1].startswith(f"  new: source/{AI}:2: error[E120]: ")
+    error, verdict, blank, next_change = rebuilds[1].split("\n")[-4:]
+    assert error.startswith(f"source/{AI}:7: error[E115]: ")
+    assert verdict.startswith("failed: 2 errors, ") and blank == ""
+    assert next_change.endswith(f" changed: source/{AI}")
 
 
 def test_the_lock_the_build_writes_is_not_a_change_but_every_input_is(project):
@@ -155,9 +168,10 @@ def test_watch_from_the_command_line_rebuilds_and_ends_quietly(project, stop):
     env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
     with WatchProcess(project, env) as watching:
         watching.wait_for("watching source and templates")
+        watching.wait_for_verdict()  # the first build's report has ended
         _replace(project / "source" / AI, CLIPPING, "Which problem does gradient clipping solve")
         watching.wait_for(f"changed: source/{AI}; rebuilding")
-        watching.wait_for("watching source and templates")
+        watching.wait_for_verdict()
         status, out, err = watching.stop(stop)
     assert status == 0, err
     assert err.endswith("stopped watching\n") and "Traceback" not in err
@@ -200,10 +214,11 @@ def test_a_ctrl_c_as_the_watch_speaks_between_builds_ends_it_quietly(project, mo
 
 
 # When a stop arrives: after a line the watch prints, and how long after it. They cover
-# the moment "watching" is printed, the wait, and a rebuild (the same code as the first
-# build) from its announcement to its report. (Not before the watch has started: the
-# moment the interpreter itself starts is no program's to handle.)
+# the first build (from "watching" on), the wait after its report, and a rebuild from
+# its announcement to its report. (Not before the watch has started: the moment the
+# interpreter itself starts is no program's to handle.)
 _MOMENTS = [("; rebuilding", 1.0), ("watching source", 0.0), ("watching source", 0.3),
+            ("verdict", 0.0), ("verdict", 0.3),
             ("; rebuilding", 0.0), ("; rebuilding", 0.05), ("; rebuilding", 0.15),
             ("; rebuilding", 0.3), ("; rebuilding", 0.6)]
 
@@ -215,6 +230,8 @@ def test_a_stop_at_any_moment_ends_the_watch_with_status_0_and_no_traceback(
     env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
     with WatchProcess(project, env) as watching:
         watching.wait_for("watching source")
+        if after != "watching source":
+            watching.wait_for_verdict()
         if after == "; rebuilding":
             _replace(project / "source" / AI, CLIPPING,
                      "Which problem does gradient clipping solve")
@@ -224,4 +241,5 @@ def test_a_stop_at_any_moment_ends_the_watch_with_status_0_and_no_traceback(
     assert status == 0, err
     assert "Traceback" not in err and err.endswith("stopped watching\n"), err
     # Whatever the moment, nothing half-published is left (transaction.py).
-    assert not [p.name for p in (project / "dist").iterdir() if p.name.startswith(".")]
+    dist = project / "dist"
+    assert not dist.exists() or not [p.name for p in dist.iterdir() if p.name.startswith(".")]

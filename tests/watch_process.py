@@ -4,6 +4,7 @@ it with real signals (tests/test_watch.py, tests/test_transaction.py)."""
 from __future__ import annotations
 
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -16,6 +17,8 @@ import pytest
 
 from conftest import REPO
 
+# A build's verdict, the last line of its report (nca_anki/reporting.py, verdict).
+VERDICT = re.compile(r"^(built|failed|checked)\b")
 # A loaded CI machine: generous, never a guess.
 TIMEOUT_SECONDS = 120
 
@@ -50,8 +53,9 @@ class WatchProcess:
             self.child.kill()
             self.child.wait()
 
-    def wait_for(self, text: str) -> None:
-        """Until a line holding ``text`` is printed (fails if the process ends first)."""
+    def wait_for(self, text: str | re.Pattern[str]) -> None:
+        """Until a line holding ``text`` (or matching it) is printed (fails if the process
+        ends first)."""
         deadline = time.monotonic() + TIMEOUT_SECONDS
         while time.monotonic() < deadline:
             try:
@@ -60,9 +64,14 @@ class WatchProcess:
                 assert self.child.poll() is None, "".join(self.seen)
                 continue
             self.seen.append(line)
-            if text in line:
+            if (text.match(line) if isinstance(text, re.Pattern) else text in line):
                 return
         pytest.fail(f"no {text!r} within {TIMEOUT_SECONDS} s:\n{''.join(self.seen)}")
+
+    def wait_for_verdict(self) -> None:
+        """Until a build's report has ended (its verdict, the last line it prints): the
+        watch then waits for the next change."""
+        self.wait_for(VERDICT)
 
     def stop(self, signum: int) -> tuple[int, str, str]:
         """Send ``signum``; the exit status, stdout and all of stderr once it has ended."""

@@ -17,7 +17,8 @@ from typing import overload
 from nca_anki.caching.state import code_digest, diagnostics_from_json, diagnostics_json
 from nca_anki.diagnostics import Diagnostic, warning
 from nca_anki.publishing.published import DeckFacts
-from nca_anki.records import Choice, ParsedFile, Question
+from nca_anki.reading.duplicates import keys_of
+from nca_anki.records import Choice, ParsedFile, Question, QuestionKey
 
 # --- parsed source files ------------------------------------------------------------------
 # Parsing every question file was most of what a one-topic edit cost. A file whose path and
@@ -25,7 +26,7 @@ from nca_anki.records import Choice, ParsedFile, Question
 # ``parsed/`` folder: its questions and the diagnostics decoding and
 # parsing gave. One file per source, so an edit writes one file, not all of them.
 
-_PARSED_FORMAT = "nca-anki-parsed-5"
+_PARSED_FORMAT = "nca-anki-parsed-7"
 # A file, what decoding and parsing it found, and its lint warnings (lint.long_answers;
 # kept apart because a topic that fails is not linted).
 Parsed = tuple[ParsedFile, tuple[Diagnostic, ...], tuple[Diagnostic, ...]]
@@ -92,7 +93,8 @@ class _FolderCache:
         # Something else where the folder belongs: said once, not once an entry.
         self.usable = folder is not None and (not folder.exists() or folder.is_dir())
         if folder is not None and not self.usable:
-            self.problems.append(warning(folder.as_posix(), 0, "not a folder, so this cache "
+            self.problems.append(warning("W601",
+                                         folder.as_posix(), 0, "not a folder, so this cache "
                                          "cannot be kept (builds only take longer); delete it"))
 
     @classmethod
@@ -159,6 +161,8 @@ class ParseCache(_FolderCache):
             "diagnostics": diagnostics_json(diagnostics), "lint": diagnostics_json(lint),
             "file": [file.title, file.name, file.part, file.title_line],
             "count": len(file.questions), "positions": list(file.positions),
+            "keys": [[k.number, k.line, k.fingerprint, k.words, k.answer]
+                     for k in keys_of(file)],
             "sha256": hashlib.sha256(questions.encode()).hexdigest(),
         }, ensure_ascii=False, separators=(",", ":"))
         return f"{header}\n{questions}"  # JSON escapes every newline inside it
@@ -180,9 +184,13 @@ class ParseCache(_FolderCache):
         positions = tuple(int(p) for p in data["positions"])
         if len(positions) != int(data["count"]):
             raise ValueError("its counts disagree")
+        keys = tuple(QuestionKey(int(n), int(line), str(fp), str(words), str(answer))
+                     for n, line, fp, words, answer in data["keys"])
+        if len(keys) != len(positions):
+            raise ValueError("its counts disagree")
         file = ParsedFile(path=shown, title=str(title), name=str(name), part=int(part),
                           questions=_CachedQuestions(shown, questions, len(positions)),
-                          title_line=int(title_line))
+                          title_line=int(title_line), keys=keys)
         file.__dict__["positions"] = positions  # computed_once's slot: known already
         return file, diagnostics_from_json(data["diagnostics"]), diagnostics_from_json(data["lint"])
 
@@ -193,7 +201,7 @@ class ParseCache(_FolderCache):
             data = self._read(name)  # decode: None for another version's (parse again)
             return None if data is None else self.decode(shown, data)
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            self.problems.append(warning(path.as_posix(), 0, f"parse cache entry ignored "
+            self.problems.append(warning("W601", path.as_posix(), 0, f"parse cache entry ignored "
                                          f"({type(exc).__name__}: {exc}); parsed again"))
             return None
 
@@ -239,7 +247,7 @@ class DeckFactsCache(_FolderCache):
                     int(data["note_type_mod"]))
         except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError,
                 AttributeError) as exc:
-            self.problems.append(warning(path.as_posix(), 0, f"deck cache entry ignored "
+            self.problems.append(warning("W601", path.as_posix(), 0, f"deck cache entry ignored "
                                          f"({type(exc).__name__}: {exc}); the deck is read "
                                          "again"))
             return None
@@ -271,13 +279,14 @@ class DeflateCache(_FolderCache):
         try:
             data = self._read(name)
         except OSError as exc:
-            self.problems.append(warning(path.as_posix(), 0, f"bundle cache entry ignored "
+            self.problems.append(warning("W601", path.as_posix(), 0, f"bundle cache entry ignored "
                                          f"({exc.strerror or exc}); deflated again"))
             return None
         if data is None:
             return None
         if hashlib.sha256(data[32:]).digest() != data[:32]:
-            self.problems.append(warning(path.as_posix(), 0, "bundle cache entry ignored (its "
+            self.problems.append(warning("W601",
+                                         path.as_posix(), 0, "bundle cache entry ignored (its "
                                          "bytes do not match their hash); deflated again"))
             return None
         return data[32:]

@@ -81,7 +81,7 @@ def replay(options: BuildOptions) -> BuildReport | None:
     return BuildReport(topics=tuple(TopicResult(deck, output, questions, unchanged=questions,
                                                 status=status)
                                     for deck, output, questions in recorded.topics),
-                       diagnostics=recorded.diagnostics)
+                       diagnostics=recorded.diagnostics, acknowledged=recorded.acknowledged)
 
 
 def recorded(options: BuildOptions, cache: Cache, report: BuildReport, *,
@@ -92,4 +92,4 @@ def recorded(options: BuildOptions, cache: Cache, report: BuildReport, *,
     state = fingerprint(options, sources=sources, lock=lock, decks=decks, templates=templates)
     return Cache(cache.topics, Replay(
         state, tuple((t.deck_name, t.output, t.questions) for t in report.topics),
-        report.diagnostics))
+        report.diagnostics, report.acknowledged))

@@ -26,6 +26,7 @@ import functools
 import hashlib
 import importlib.util
 import json
+import re
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Mapping
@@ -33,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from nca_anki.codes import CODES
 from nca_anki.diagnostics import Diagnostic, Severity, warning
 from nca_anki.files import CACHE_FOLDERS, CACHE_TAG_NAME, OLD_CACHE_FILE, OLD_CACHE_FOLDERS
 from nca_anki.publishing.output import remove_stale_temporaries
@@ -40,7 +42,7 @@ from nca_anki.publishing.output import remove_stale_temporaries
 if TYPE_CHECKING:
     from nca_anki.records import LockEntry
 
-_FORMAT = "nca-anki-cache-2"
+_FORMAT = "nca-anki-cache-3"
 # Libraries whose version can change a deck's bytes. (Imported by version number only:
 # importing them here would cost the no-op check the time it exists to save.)
 # (import name, distribution name as its .dist-info folder spells it)
@@ -57,6 +59,7 @@ class Replay:
     state: str
     topics: tuple[tuple[str, str, int], ...]  # (deck name, output as shown, questions)
     diagnostics: tuple[Diagnostic, ...]
+    acknowledged: int = 0  # warnings left out of ``diagnostics`` (BuildReport.acknowledged)
 
 
 @dataclass(frozen=True)
@@ -178,10 +181,12 @@ def load_cache(path: Path | None) -> tuple[Cache, tuple[Diagnostic, ...]]:
             item = data["replay"]
             replay = Replay(str(item["state"]),
                             tuple((str(d), str(o), int(q)) for d, o, q in item["topics"]),
-                            diagnostics_from_json(item["diagnostics"]))
+                            diagnostics_from_json(item["diagnostics"]),
+                            _count(item.get("acknowledged", 0)))
         return Cache(topics, replay), ()
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        return Cache(), (warning(path.as_posix(), 0, f"build cache ignored ({type(exc).__name__}: "
+        return Cache(), (warning("W601", path.as_posix(), 0, "build cache ignored "
+                                 f"({type(exc).__name__}: "
                                  f"{exc}); every topic is built again and the cache rewritten"),)
 
 
@@ -193,14 +198,35 @@ def dump_cache(cache: Cache) -> str:
                    for topic, (key, sha) in sorted(cache.topics.items())},
         "replay": None if replay is None else {
             "state": replay.state, "topics": [list(t) for t in replay.topics],
-            "diagnostics": diagnostics_json(replay.diagnostics)},
+            "diagnostics": diagnostics_json(replay.diagnostics),
+            "acknowledged": replay.acknowledged},
     }, indent=1, ensure_ascii=False) + "\n"
 
 
 def diagnostics_json(diagnostics: Iterable[Diagnostic]) -> list[list[object]]:
-    return [[d.path, d.line, d.severity.value, d.message] for d in diagnostics]
+    return [[d.path, d.line, d.severity.value, d.message, d.code, d.question]
+            for d in diagnostics]
 
 
 def diagnostics_from_json(items: Iterable[list[object]]) -> tuple[Diagnostic, ...]:
-    return tuple(Diagnostic(str(p), int(n), Severity(s), str(m))  # type: ignore[call-overload]
-                 for p, n, s, m in items)
+    return tuple(Diagnostic(str(p), int(n), Severity(s), str(m), _code(c, s), _question(q))
+                 for p, n, s, m, c, q in items)  # type: ignore[call-overload]
+
+
+def _count(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"not a count: {value!r}")
+    return value
+
+
+def _question(value: object) -> str:
+    if not isinstance(value, str) or (value and not re.fullmatch(r"[0-9a-f]{12}", value)):
+        raise ValueError(f"not a question fingerprint: {value!r}")
+    return value
+
+
+def _code(code: object, severity: object) -> str:
+    """A cached diagnostic's code, checked: a cache is read back, so it is validated."""
+    if code not in CODES or str(code)[0] != ("E" if severity == "error" else "W"):
+        raise ValueError(f"unknown diagnostic code {code!r}")
+    return str(code)

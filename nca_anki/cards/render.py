@@ -117,25 +117,25 @@ class Renderer:
         try:
             template = self._templates.get(name) or self._load(name)
         except jinja2.TemplateNotFound:
-            return None, error(self._where(name), 0, f"template not found; searched "
+            return None, error("E401", self._where(name), 0, f"template not found; searched "
                                f"{self.display}; restore it from the project's templates/")
         except jinja2.TemplateSyntaxError as exc:
-            return None, error(self._where(name), exc.lineno or 0,
+            return None, error("E402", self._where(name), exc.lineno or 0,
                                f"template syntax error: {exc.message}")
         except (OSError, UnicodeDecodeError) as exc:
-            return None, error(self._where(name), 0, f"cannot read template: {exc}")
+            return None, error("E401", self._where(name), 0, f"cannot read template: {exc}")
         try:
             return template.render(**context).strip(), None
         except jinja2.sandbox.SecurityError as exc:
-            return None, error(self._where(name), _template_line(exc, template.filename),
+            return None, error("E402", self._where(name), _template_line(exc, template.filename),
                                f"template error: {exc} Templates run sandboxed: they may use "
                                "the fields, labels and values they are given, not Python's "
                                "internals (README, \"Card templates\")")
         except jinja2.TemplateError as exc:
-            return None, error(self._where(name), _template_line(exc, template.filename),
+            return None, error("E402", self._where(name), _template_line(exc, template.filename),
                                f"template error: {exc}")
         except Exception as exc:  # a template can raise anything through a filter or call
-            return None, error(self._where(name), _template_line(exc, template.filename),
+            return None, error("E402", self._where(name), _template_line(exc, template.filename),
                                f"template error: {type(exc).__name__}: {exc}")
 
     def _load(self, name: str) -> jinja2.Template:
@@ -183,7 +183,7 @@ class Renderer:
         def report(tag: str, message: str) -> None:
             # The line of the tag as written in the template (0: made by an expression).
             lines = [source.count("\n", 0, at) + 1 for at in _occurrences(source, tag)]
-            problems.extend(error(where, line, message) for line in lines or [0])
+            problems.extend(error("E402", where, line, message) for line in lines or [0])
 
         unknown: set[str] = set()
         sections: list[tuple[str, str]] = []  # (tag, field) of each open {{#Field}}/{{^Field}}
@@ -208,7 +208,8 @@ class Renderer:
         for tag, field in sections:
             report(tag, f"{tag} is never closed; end the section with {{{{/{field}}}}}")
         if front and not shows_a_field:
-            problems.append(error(where, 0, 'the front shows no field: every card would say '
+            problems.append(error("E402",
+                                  where, 0, 'the front shows no field: every card would say '
                                   '"The front of this card is blank"; place one with '
                                   '{{ field("Prompt") }}'))
         return problems
@@ -218,7 +219,7 @@ class Renderer:
         """Render ``question`` with its choices in ``layout.order`` (see shuffle.py);
         ``show_on_pick``: picking (all the answers) shows the answer (nca-anki.toml)."""
         if len(question.choices) > len(LABELS):
-            return None, (error(question.path, question.line,
+            return None, (error("E117", question.path, question.line,
                                 f"Question {question.number} has {len(question.choices)} "
                                 f"choices; at most {len(LABELS)} are supported"),)
         prompt = self.markdown.inline(question.prompt)
@@ -276,7 +277,7 @@ class Renderer:
                 if isinstance(found, MediaFile):
                     named[src] = found
                 else:
-                    problems.append(error(question.path, line + _line_of(text, src),
+                    problems.append(error("E122", question.path, line + _line_of(text, src),
                                           f"Question {question.number}'s {where}: {found}"))
         return named, tuple(problems)
 

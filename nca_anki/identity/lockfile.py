@@ -139,7 +139,8 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
     lines = text.split("\n")
     if text and not text.endswith("\n"):  # the writer ends every line: this was cut short
         lost += 1
-        problems.append(warning(path, len(lines), "the lock file ends in the middle of a line "
+        problems.append(warning("W301",
+                                path, len(lines), "the lock file ends in the middle of a line "
                                 "(cut short?); the decks in the output folder fill in what it "
                                 "held"))
         lines.pop()
@@ -153,7 +154,7 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
         elif found := _N_RE.match(line):
             mod, digest = int(found["mod"]), found["hash"].replace("-", "")
             if note_type is not None and note_type != (mod, digest):
-                problems.append(warning(path, number, "two note-type lines (a merge?); the "
+                problems.append(warning("W301", path, number, "two note-type lines (a merge?); the "
                                         "newer is kept"))
             note_type = max(note_type or (mod, digest), (mod, digest))
         elif found := _T_RE.match(line):
@@ -163,15 +164,17 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
             kind_names[found["key"]] = found["name"]
         else:
             lost += 1
-            problems.append(warning(path, number, f"not a lock line, ignored: "
+            problems.append(warning("W301", path, number, f"not a lock line, ignored: "
                                     f"{line[:60]!r}; the decks in the output folder fill in "
                                     "what it held"))
     if note_type is None and not rows:
-        return None, (error(path, 0, "not an nca-anki lock (no note-type or question line); "
+        return None, (error("E301",
+                            path, 0, "not an nca-anki lock (no note-type or question line); "
                             "restore it from version control, or delete it to recover it "
                             "from the decks in the output folder"),)
     if markers:
-        problems.append(warning(path, 0, f"{markers} merge conflict marker line(s) ignored and "
+        problems.append(warning("W301",
+                                path, 0, f"{markers} merge conflict marker line(s) ignored and "
                                 "both sides kept; mark the lock merge=union (see README)"))
     entries: dict[str, tuple[int, LockEntry]] = {}
     topics, files = names["T"], names["F"]
@@ -179,13 +182,13 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
                  removed, excerpt) in rows:
         if ("T", topic_key) in ambiguous or ("F", file_key) in ambiguous:
             lost += 1
-            problems.append(warning(path, number, f"question {guid} names a key two names "
+            problems.append(warning("W301", path, number, f"question {guid} names a key two names "
                                     "share (lock lines of two versions?); ignored, the decks "
                                     "in the output folder fill in what it held"))
             continue
         topic = topics.get(topic_key)
         if topic is None:
-            problems.append(warning(path, number, f"question {guid} names topic key "
+            problems.append(warning("W301", path, number, f"question {guid} names topic key "
                                     f"{topic_key}, which no T line defines; ignored"))
             continue
         entry = LockEntry(guid=guid, topic=topic, part=int(part), content_hash=content,
@@ -198,7 +201,7 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
         if guid in entries:
             earlier = entries[guid][1]
             if earlier != entry:
-                problems.append(warning(path, number, f"two lines for {guid} (a merge?); "
+                problems.append(warning("W301", path, number, f"two lines for {guid} (a merge?); "
                                         "the newer is kept"))
             if (entry.mod, entry.removed is None) <= (earlier.mod, earlier.removed is None):
                 continue
@@ -215,7 +218,8 @@ def load_old_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, 
     try:
         data = json.loads(text)
         if data.get("format") != 1:
-            return None, (error(path, 0, f"lock file format {data.get('format')!r} is not 1; "
+            return None, (error("E301",
+                                path, 0, f"lock file format {data.get('format')!r} is not 1; "
                                 "use the nca-anki version that wrote it"),)
         entries = tuple(
             LockEntry(guid=str(q["guid"]), topic=str(q["topic"]), part=int(q["part"]),
@@ -230,10 +234,10 @@ def load_old_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, 
         return Lock(note_type_hash=str(note_type["hash"])[:16],
                     note_type_mod=int(note_type["mod"]), entries=entries), ()
     except json.JSONDecodeError as exc:
-        return None, (error(path, exc.lineno, f"lock file is not valid JSON ({exc.msg}); "
+        return None, (error("E301", path, exc.lineno, f"lock file is not valid JSON ({exc.msg}); "
                             f"{advice}"),)
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
-        return None, (error(path, 0, f"lock file is damaged ({type(exc).__name__}: {exc}); "
+        return None, (error("E301", path, 0, f"lock file is damaged ({type(exc).__name__}: {exc}); "
                             f"{advice}"),)
 
 
@@ -252,14 +256,16 @@ def future_mods(lock: Lock, now: int, path: str) -> tuple[Diagnostic, ...]:
     if now < newest - CLOCK_SKEW_SECONDS:
         def utc(moment: int) -> str:
             return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(moment))
-        return (error(path, 0, f"this build's time ({utc(now)}) is before the newest change "
+        return (error("E302",
+                      path, 0, f"this build's time ({utc(now)}) is before the newest change "
                       f"the lock records ({utc(newest)}): SOURCE_DATE_EPOCH names an older "
                       "commit, or this machine's clock is behind; set SOURCE_DATE_EPOCH to "
                       "the latest commit's time (git log -1 --format=%ct) or correct the "
                       "clock"),)
     ahead = [e for e in lock.entries if e.mod > now]
     if lock.note_type_mod > now or ahead:
-        return (warning(path, 0, f"{len(ahead) + (lock.note_type_mod > now)} time(s) in the lock "
+        return (warning("W303",
+                        path, 0, f"{len(ahead) + (lock.note_type_mod > now)} time(s) in the lock "
                         "file are ahead of this machine's clock; check the clock"),)
     return ()
 

@@ -83,7 +83,8 @@ def _read_published(out: Path, topics_by_deck: Mapping[str, str],
             return _Published(entries, note_types, problems,
                               (shown, f"{type(exc).__name__}: {exc}"))
         if deck.note_type is None:
-            problems.append(warning(shown, 0, "not built by nca-anki (no note type of ours); "
+            problems.append(warning("W305",
+                                    shown, 0, "not built by nca-anki (no note type of ours); "
                                     "ignored when recovering the lock"))
             continue
         note_types.append((deck.note_type_mod, deck.note_type))
@@ -109,7 +110,7 @@ def _from_bundles(out: Path, topics_by_deck: Mapping[str, str], known: set[str],
         try:
             note_type, mod, notes = published.read_bundle_notes(path)
         except published.DeckError:
-            problems.append(warning(path.as_posix(), 0, "cannot be read; not used when "
+            problems.append(warning("W305", path.as_posix(), 0, "cannot be read; not used when "
                                     "recovering the lock"))
             continue
         if note_type is None:
@@ -142,7 +143,8 @@ def recover_lock(out: Path, topics_by_deck: Mapping[str, str], lock_shown: str
     entries, note_types, problems = found.entries, found.note_types, found.problems
     if found.unreadable:
         deck, why = found.unreadable
-        return None, (error(deck, 0, f"lock file {lock_shown} is missing and this deck cannot "
+        return None, (error("E301",
+                            deck, 0, f"lock file {lock_shown} is missing and this deck cannot "
                             f"be read to recover it ({why}); restore {lock_shown} from version "
                             "control, or move the decks out of the output folder to start new "
                             "identities (learners who imported them would get duplicates)"),)
@@ -150,7 +152,8 @@ def recover_lock(out: Path, topics_by_deck: Mapping[str, str], lock_shown: str
         return Lock(), tuple(problems)
     mod, note_type = max(note_types, key=lambda item: item[0])
     unique = {e.guid: e for e in entries}  # a GUID in two decks: one entry is enough
-    problems.append(warning(lock_shown, 0, f"lock file missing: recovered the identities of "
+    problems.append(warning("W302",
+                            lock_shown, 0, f"lock file missing: recovered the identities of "
                             f"{len(unique)} questions from {len(note_types)} deck(s) in "
                             f"{out.as_posix()}; commit the new {lock_shown}"))
     return (Lock(note_type_hash=note_type.fingerprint, note_type_mod=mod,

@@ -32,7 +32,7 @@ def previous_versions(out: Path, topics: tuple[Topic, ...]
     path = out / MANIFEST_NAME
     if not path.is_file():
         if any((out / f"{t.slug}.apkg").is_file() for t in topics):
-            return {}, [diag.warning(path.as_posix(), 0, (
+            return {}, [diag.warning("W502", path.as_posix(), 0, (
                 "missing, but decks were published: their versions are worked out again "
                 "from the notes' times and the newest changelog entry is written again; "
                 "restore it from version control to keep what each version changed"))]
@@ -43,7 +43,7 @@ def previous_versions(out: Path, topics: tuple[Topic, ...]
         problems = []
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         recorded = {}
-        problems = [diag.warning(path.as_posix(), 0, (
+        problems = [diag.warning("W502", path.as_posix(), 0, (
             f"cannot read the decks' version records ({exc}); versions are worked out "
             "again from the notes' times, and the newest changelog entry is written again"))]
     versions = {}
@@ -87,12 +87,12 @@ def published_decks(out: Path, topics: Sequence[Topic], lock: Lock,
         try:
             deck = IndexedDeck.read(topic.deck_name, topic.name, path, None, cache)
         except Exception as exc:  # noqa: BLE001 - any damage
-            problems[topic.name] = diag.error(path.as_posix(), 0, (
+            problems[topic.name] = diag.error("E502", path.as_posix(), 0, (
                 f"this published deck cannot be read ({type(exc).__name__}); {advice}"))
             continue
         guids = {guid for guid, _, _ in deck.notes}
         if guids and ours.get(topic.name) and not guids & ours[topic.name]:
-            problems[topic.name] = diag.error(path.as_posix(), 0, (
+            problems[topic.name] = diag.error("E502", path.as_posix(), 0, (
                 f"this published deck holds none of the questions the lock gives topic "
                 f"{topic.name!r} (another topic's deck copied over it?); {advice}"))
             continue

@@ -293,7 +293,7 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
         try:
             deck = IndexedDeck.read(name, topic, path, versions.get(name), cache, stored)
         except Exception as exc:  # noqa: BLE001 - any damage: the index cannot list it
-            problems.append(error(path.as_posix(), 0, f"cannot read this deck to index it "
+            problems.append(error("E502", path.as_posix(), 0, f"cannot read this deck to index it "
                                   f"({type(exc).__name__}: {exc}); rebuild it"))
             continue
         indexed.append(deck)
@@ -304,17 +304,18 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
         previous = changelog_path.read_text(encoding="utf-8") if changelog_path.is_file() \
             else None
     except (OSError, UnicodeDecodeError) as exc:
-        return {}, [error(changelog_path.as_posix(), 0, f"cannot read the changelog ({exc}); "
+        return {}, [error("E502",
+                          changelog_path.as_posix(), 0, f"cannot read the changelog ({exc}); "
                           "restore it from version control")]
     if previous is None and (out / MANIFEST_NAME).is_file():
-        problems.append(warning(changelog_path.as_posix(), 0, (
+        problems.append(warning("W502", changelog_path.as_posix(), 0, (
             "missing, but the decks were published before: written again with the newest "
             "version's entry only; restore it from version control for the older entries")))
     try:
         made = index_files(indexed, parent, parent_slug, previous, pieces, threads=threads)
     except (OSError, sqlite3.Error) as exc:  # the bundle is merged in a temporary folder
         where = tempfile.gettempdir()
-        return {}, [error(out.as_posix(), 0, f"cannot make the all-topics bundle in the "
+        return {}, [error("E501", out.as_posix(), 0, f"cannot make the all-topics bundle in the "
                           f"temporary folder {where} ({exc}); free space there, or set TMPDIR "
                           "to a folder with room, and build again")]
     statuses = {}
@@ -322,7 +323,7 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
         try:
             statuses[name] = sink.put(out / name, data)
         except WriteError as exc:
-            problems.append(error(exc.path.as_posix(), 0, exc.reason))
+            problems.append(error("E501", exc.path.as_posix(), 0, exc.reason))
     for kept, what in ((cache, "deck cache"), (pieces, "bundle cache")):
         if kept is None:
             continue
@@ -330,5 +331,6 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
         try:
             kept.save(write_cache)
         except WriteError as exc:  # it only costs time next build
-            problems.append(warning(exc.path.as_posix(), 0, f"{what} not saved: {exc.reason}"))
+            problems.append(warning("W601",
+                                    exc.path.as_posix(), 0, f"{what} not saved: {exc.reason}"))
     return statuses, problems

@@ -193,7 +193,7 @@ def pending(out: Path) -> Diagnostic | None:
     journal = out / JOURNAL_NAME
     if not journal.exists():
         return None
-    return error(journal.as_posix(), 0, "a build was interrupted while it published: some "
+    return error("E503", journal.as_posix(), 0, "a build was interrupted while it published: some "
                  "files are new and some old; build once (without --check or --verify) to "
                  "finish publishing, then check again")
 
@@ -213,7 +213,8 @@ def recover(folders: Mapping[str, Path]) -> list[Diagnostic]:
         if record.get("format") != _FORMAT:
             raise ValueError(f"format {record.get('format')!r}")
     except (OSError, UnicodeDecodeError, ValueError, AttributeError) as exc:
-        return [error(journal.as_posix(), 0, f"damaged record of an interrupted build ({exc}); "
+        return [error("E503",
+                      journal.as_posix(), 0, f"damaged record of an interrupted build ({exc}); "
                       "restore the output folder and the lock from version control, delete "
                       "this file and the .staged files beside it, and build again")]
     try:
@@ -221,8 +222,8 @@ def recover(folders: Mapping[str, Path]) -> list[Diagnostic]:
     except (WriteError, OSError) as exc:
         shown = exc.path.as_posix() if isinstance(exc, WriteError) else journal.as_posix()
         reason = exc.reason if isinstance(exc, WriteError) else str(exc)
-        return [error(shown, 0, reason)]
-    return [warning(journal.as_posix(), 0, f"a build was interrupted while it published; "
+        return [error("E501", shown, 0, reason)]
+    return [warning("W501", journal.as_posix(), 0, f"a build was interrupted while it published; "
                     f"finished publishing its {len(files)} file(s) before this build")]
 
 

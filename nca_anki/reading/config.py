@@ -12,6 +12,11 @@
     show_answer_on_pick = true   # every deck: picking a choice shows the answer (off by
                                  # default); or a table, [show_answer_on_pick], per topic
 
+    [[acknowledged]]             # a warning judged for one question: not shown again
+    code = "W140"                # until the question changes (reading/acknowledged.py)
+    question = "3f2a9c1d7e01"    # its fingerprint, as --warnings=all and --json give it
+    reason = "the answer must name both parts"   # optional: for whoever reads this
+
 Returns a ``Config`` and diagnostics; never raises.
 """
 
@@ -24,8 +29,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
+from nca_anki.codes import CODES
 from nca_anki.diagnostics import Diagnostic, error
 from nca_anki.files import CONFIG_NAME
+from nca_anki.records import Acknowledgement
 
 DEFAULT_PARENT_DECK = "NCA"
 
@@ -37,6 +44,7 @@ class Config:
     shuffle: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
     # Topic -> whether picking a choice shows the answer; "" holds the value for every deck.
     show_on_pick: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
+    acknowledged: tuple[Acknowledgement, ...] = ()
 
     def shuffles(self, topic: str) -> bool:
         """Whether the cards of ``topic`` may show its choices in another order."""
@@ -89,34 +97,37 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
         text = path.read_text(encoding="utf-8-sig")
         data = tomllib.loads(text)
     except UnicodeDecodeError:
-        return Config(), (error(display, 0, "settings file is not UTF-8 text"),)
+        return Config(), (error("E201", display, 0, "settings file is not UTF-8 text"),)
     except tomllib.TOMLDecodeError as exc:
-        return Config(), (error(display, _toml_error_line(exc), f"invalid TOML: {exc}"),)
+        return Config(), (error("E201", display, _toml_error_line(exc),
+                                f"invalid TOML: {exc}"),)
     except OSError as exc:
-        return Config(), (error(display, 0, f"cannot read settings file: {exc.strerror}"),)
+        return Config(), (error("E201", display, 0,
+                                f"cannot read settings file: {exc.strerror}"),)
 
     problems: list[Diagnostic] = []
-    for key in sorted(set(data) - {"parent_deck", "deck_names", "shuffle",
-                                   "show_answer_on_pick"}):
-        problems.append(error(display, _line_of(text, key), f"unknown setting {key!r}; "
-                              "known settings: parent_deck, deck_names, shuffle, "
-                              "show_answer_on_pick"))
+    for key in sorted(set(data) - set(_SETTINGS)):
+        problems.append(error("E202", display, _line_of(text, key) or _section_line(text, key),
+                              f"unknown setting {key!r}; known settings: "
+                              f"{', '.join(_SETTINGS)}"))
     parent = data.get("parent_deck", DEFAULT_PARENT_DECK)
     if not isinstance(parent, str) or deck_name_problem(parent):
         why = "must be a string" if not isinstance(parent, str) else deck_name_problem(parent)
-        problems.append(error(display, _line_of(text, "parent_deck"), f"parent_deck {why}"))
+        problems.append(error("E203", display, _line_of(text, "parent_deck"),
+                              f"parent_deck {why}"))
         parent = DEFAULT_PARENT_DECK
     names = data.get("deck_names", {})
     clean: dict[str, str] = {}
     if not isinstance(names, dict):
-        problems.append(error(display, _line_of(text, "deck_names")
+        problems.append(error("E203", display, _line_of(text, "deck_names")
                               or _section_line(text, "deck_names"),
                               "deck_names must be a table of \"topic\" = \"deck name\""))
         names = {}
     for topic, name in names.items():
         why = "must be a string" if not isinstance(name, str) else deck_name_problem(name)
         if why:
-            problems.append(error(display, _line_of(text, topic), f"deck name for {topic!r} {why}"))
+            problems.append(error("E203", display, _line_of(text, topic),
+                                  f"deck name for {topic!r} {why}"))
         else:
             clean[topic] = " ".join(name.split())
     shuffle, shuffle_problems = _shuffle_table(data.get("shuffle", {}), text, display)
@@ -125,20 +136,70 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
         flips, flip_problems = MappingProxyType({"": on_pick}), ()
     else:
         flips, flip_problems = _shuffle_table(on_pick, text, display, "show_answer_on_pick")
-    return (Config(" ".join(parent.split()), MappingProxyType(clean), shuffle, flips),
-            (*problems, *shuffle_problems, *flip_problems))
+    acknowledged, ack_problems = _acknowledged(data.get("acknowledged", []), text, display)
+    return (Config(" ".join(parent.split()), MappingProxyType(clean), shuffle, flips,
+                   acknowledged),
+            (*problems, *shuffle_problems, *flip_problems, *ack_problems))
+
+
+_SETTINGS = ("parent_deck", "deck_names", "shuffle", "show_answer_on_pick", "acknowledged")
+_FINGERPRINT_RE = re.compile(r"[0-9a-f]{12}")
+_ACK_FIELDS = ("code", "question", "reason")
+
+
+def _acknowledged(entries: object, text: str, display: str
+                  ) -> tuple[tuple[Acknowledgement, ...], list[Diagnostic]]:
+    """The [[acknowledged]] entries, each checked: a known warning code, a question's
+    fingerprint, nothing else but an optional reason."""
+    lines = [n for n, line in enumerate(text.splitlines(), start=1)
+             if line.strip().startswith("[[acknowledged]]")]
+    if not isinstance(entries, list):
+        return (), [error("E203", display, _line_of(text, "acknowledged")
+                          or _section_line(text, "acknowledged"),
+                          "acknowledged must be a list of [[acknowledged]] entries, each "
+                          "with code = \"W...\" and question = \"<fingerprint>\"")]
+    found, problems = [], []
+    for index, entry in enumerate(entries):
+        line = lines[index] if index < len(lines) else _line_of(text, "acknowledged")
+        why = _acknowledgement_problem(entry)
+        if why:
+            problems.append(error("E203", display, line, f"[[acknowledged]] entry {why}"))
+            continue
+        assert isinstance(entry, dict)
+        found.append(Acknowledgement(entry["code"], entry["question"], line))
+    return tuple(found), problems
+
+
+def _acknowledgement_problem(entry: object) -> str | None:
+    if not isinstance(entry, dict):
+        return "must be a table with code and question"
+    unknown = sorted(set(entry) - set(_ACK_FIELDS))
+    if unknown:
+        return f"has unknown key {unknown[0]!r}; known keys: {', '.join(_ACK_FIELDS)}"
+    code, question = entry.get("code"), entry.get("question")
+    if not isinstance(code, str) or code not in CODES:
+        return (f"names no known code ({code!r}); codes are listed in docs/diagnostics.md"
+                if code is not None else "has no code (code = \"W140\", say)")
+    if code.startswith("E"):
+        return f"names error {code}: errors cannot be acknowledged, only warnings"
+    if not isinstance(question, str) or not _FINGERPRINT_RE.fullmatch(question):
+        return ("needs question = the 12-character fingerprint that --warnings=all or "
+                f"--json gives the warning, not {question!r}")
+    if not isinstance(entry.get("reason", ""), str):
+        return "has a reason that is not text"
+    return None
 
 
 def _shuffle_table(table: object, text: str, display: str, name: str = "shuffle"
                    ) -> tuple[Mapping[str, bool], tuple[Diagnostic, ...]]:
     """A table of "topic" = true or false (``shuffle``, ``show_answer_on_pick``)."""
     if not isinstance(table, dict):
-        return MappingProxyType({}), (error(
+        return MappingProxyType({}), (error("E203",
             display, _line_of(text, name) or _section_line(text, name),
             f"{name} must be true or false, or a table of \"topic\" = true or false"
             if name != "shuffle" else
             "shuffle must be a table of \"topic\" = true or false"),)
-    problems = [error(display, _line_of(text, topic), f"{name} for {topic!r} must be true "
+    problems = [error("E203", display, _line_of(text, topic), f"{name} for {topic!r} must be true "
                       f"or false, not {value!r}")
                 for topic, value in table.items() if not isinstance(value, bool)]
     return (MappingProxyType({t: v for t, v in table.items() if isinstance(v, bool)}),

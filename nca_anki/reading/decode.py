@@ -102,14 +102,14 @@ def _decode_bytes(data: bytes, path: str) -> tuple[str, str, list[Diagnostic]]:
     elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         # Windows Notepad's "Unicode": unambiguous thanks to its byte-order mark.
         text = data.decode("utf-16", errors="replace")
-        return text, "utf-16", [warning(path, 1, "file is UTF-16; read it as such. Save it "
+        return text, "utf-16", [warning("W101", path, 1, "file is UTF-16; read it as such. Save it "
                                         "as UTF-8 to silence this warning")]
     utf16 = _utf16_without_bom(data)
     if utf16:
         # Checked before UTF-8, which would accept the NULs as characters.
         order = "little" if utf16.endswith("le") else "big"
         text = data.decode(utf16, errors="replace")
-        return text, utf16, [warning(path, 1, f"file is UTF-16 ({order}-endian, without a "
+        return text, utf16, [warning("W101", path, 1, f"file is UTF-16 ({order}-endian, without a "
                                      "byte-order mark); read it as such. Save it as UTF-8 to "
                                      "silence this warning")]
     try:
@@ -122,7 +122,7 @@ def _decode_bytes(data: bytes, path: str) -> tuple[str, str, list[Diagnostic]]:
         except UnicodeDecodeError:
             continue
         return text, encoding, [
-            warning(
+            warning("W101",
                 path,
                 line,
                 f"file is not valid UTF-8 (first bad byte on this line); read it as "
@@ -155,18 +155,19 @@ def decode_source(data: bytes, path: str) -> DecodedText:
             fixed = ftfy.fix_text(line, config)
         if fixed != line:
             diagnostics.append(
-                warning(path, number, f"repaired encoding damage: {clip(line, 60)!r} "
+                warning("W102", path, number, f"repaired encoding damage: {clip(line, 60)!r} "
                         f"read as {clip(fixed, 60)!r}; fix the source file")
             )
             lines[number - 1] = line = fixed
         if "\ufffd" in line:
             diagnostics.append(
-                warning(path, number, "text contains U+FFFD (a character lost in an earlier "
+                warning("W103",
+                        path, number, "text contains U+FFFD (a character lost in an earlier "
                         "encoding conversion); it cannot be repaired, fix the source file")
             )
         if _STRAY_CONTROL_RE.search(line):
             diagnostics.append(
-                warning(path, number, "control characters removed; fix the source file")
+                warning("W104", path, number, "control characters removed; fix the source file")
             )
             lines[number - 1] = _STRAY_CONTROL_RE.sub("", line)
     # One spelling of each accented letter (NFC) before anything is compared or hashed: a

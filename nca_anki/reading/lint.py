@@ -49,12 +49,12 @@ def _longest_answer(question: Question) -> Diagnostic | None:
         return None
     distractor = max(visible_length(text) for text in others)
     if len(correct) == 1:
-        return warning(question.path, question.line,
+        return warning("W140", question.path, question.line,
                        f"Question {question.number}'s correct choice is the longest by far "
                        f"({answer} characters; the longest distractor has {distractor}): "
                        "learners can guess it without knowing; make the distractors as "
                        "specific as the answer")
-    return warning(question.path, question.line,
+    return warning("W140", question.path, question.line,
                    f"Question {question.number}'s {len(correct)} correct choices are the "
                    f"{len(correct)} longest by far (the shortest has {answer} characters; the "
                    f"longest distractor has {distractor}): learners told to choose "
@@ -65,7 +65,7 @@ def _longest_answer(question: Question) -> Diagnostic | None:
 def _every_choice_correct(question: Question) -> Diagnostic | None:
     if len(question.correct_indexes) < len(question.choices):
         return None
-    return warning(question.path, question.line,
+    return warning("W141", question.path, question.line,
                    f"every choice of Question {question.number} is marked '(Correct answer)': "
                    f"the card says 'Choose {len(question.choices)} answers', which gives them "
                    "away; add distractors, or ask the question another way")
@@ -83,7 +83,7 @@ def _position_cluster(topic: Topic) -> Diagnostic | None:
     if count <= CLUSTER_SHARE * len(positions) or count < CLUSTER_MIN_COUNT:
         return None
     letter = chr(ord("A") + position)
-    return warning(topic.files[0].path, topic.files[0].title_line,
+    return warning("W142", topic.files[0].path, topic.files[0].title_line,
                    f"correct answers cluster on {letter} in the source order ({count} of "
                    f"{len(positions)} questions); the cards shuffle choices when shown, but a "
                    "deck with shuffling turned off, or questions that cannot be shuffled, show "
@@ -109,7 +109,7 @@ def _unknown_languages(question: Question) -> list[Diagnostic]:
     texts = (question.prompt, *(c.text for c in question.choices), question.explanation)
     names = {m.group("info") for text in texts
              if "```" in text or "~~~" in text for m in FENCE_RE.finditer(text)} - {""}
-    return [warning(question.path, question.line,
+    return [warning("W143", question.path, question.line,
                     f"Question {question.number}: the code block's language {name!r} is not "
                     "one the highlighter knows, so the code is shown without colours; use "
                     "its usual name (python, bash, c, cpp, cuda, yaml, json, dockerfile…)")
@@ -124,7 +124,7 @@ def _bare_images(question: Question) -> Diagnostic | None:
     texts = (question.prompt, *(c.text for c in question.choices), question.explanation)
     if not any("![" in text and _BARE_IMAGE_RE.search(text) for text in texts):
         return None
-    return warning(question.path, question.line,
+    return warning("W144", question.path, question.line,
                    f"Question {question.number} shows an image with no description: write "
                    "what it shows between the brackets, ![a plot of ...](path); a screen "
                    "reader reads it, and a client that cannot show the image shows it")

@@ -35,6 +35,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
+from nca_anki.reading.duplicates import question_key
 from nca_anki.records import Choice, ParsedFile, Question
 
 TITLE_SUFFIX = "Questions and Answers"
@@ -190,11 +191,11 @@ class _Parser:
         self._headers: tuple[int, dict[int, _Header]] | None = None  # headers()
         self._prompts: set[str] | None = None
 
-    def error(self, line: int, message: str) -> None:
-        self.diagnostics.append(error(self.path, line, message))
+    def error(self, code: str, line: int, message: str) -> None:
+        self.diagnostics.append(error(code, self.path, line, message))
 
-    def warn(self, line: int, message: str) -> None:
-        self.diagnostics.append(warning(self.path, line, message))
+    def warn(self, code: str, line: int, message: str) -> None:
+        self.diagnostics.append(warning(code, self.path, line, message))
 
     # --- title -------------------------------------------------------------------------
     def parse_title(self) -> tuple[int, int, str]:
@@ -204,20 +205,22 @@ class _Parser:
             if raw.strip():
                 break
         else:
-            self.error(1, f"file is empty; expected a first line '<title> — {TITLE_SUFFIX}'")
+            self.error("E110",
+                       1, f"file is empty; expected a first line '<title> — {TITLE_SUFFIX}'")
             return 0, len(self.lines), ""
         line, hidden = _unhide(raw)
         if _header(line):
-            self.error(number, f"missing title line; expected '<title> — {TITLE_SUFFIX}' "
+            self.error("E111", number, f"missing title line; expected '<title> — {TITLE_SUFFIX}' "
                        "before the first question")
             return 0, number - 1, ""
         if number != 1:
-            self.warn(number, "title is not on the first line; blank lines before it ignored")
+            self.warn("W110",
+                      number, "title is not on the first line; blank lines before it ignored")
         if hidden:
-            self.warn(number, _invisible(hidden, "the title"))
+            self.warn("W105", number, _invisible(hidden, "the title"))
         suffix = _SUFFIX_RE.search(line)
         if not suffix:
-            self.warn(number, f"title line does not end with '— {TITLE_SUFFIX}'; "
+            self.warn("W110", number, f"title line does not end with '— {TITLE_SUFFIX}'; "
                       "the whole line is taken as the title")
             return number, number, line
         title = line[: suffix.start()].strip()
@@ -230,13 +233,13 @@ class _Parser:
             # the wrong code page (the seed has 'β'). This is the one place that decides
             # which character is damaged; repair_damage() reuses it for the body.
             self.damaged_separator = last
-            self.warn(number, f"damaged character {last!r} where the title's dash "
+            self.warn("W102", number, f"damaged character {last!r} where the title's dash "
                       "separator belongs (encoding damage); read as '—'")
             title = head.strip()
         elif head and len(last) <= 3 and not last.isalnum():
             title = head.strip()  # an unusual but plain separator such as ':' or '|'
         if not title:
-            self.error(number, "title is empty")
+            self.error("E111", number, "title is empty")
         return number, number, title
 
     def title_key(self, text: str) -> str:
@@ -318,7 +321,7 @@ class _Parser:
 
     def check_footer(self, footer: _Footer, title: str) -> None:
         if not footer.title_matches:
-            self.warn(footer.title_line, f"footer repeats the title "
+            self.warn("W111", footer.title_line, f"footer repeats the title "
                       f"{clip(footer.title_text, 60)!r} but the title is now {clip(title, 60)!r}; "
                       "update or delete the footer")
         if not footer.prompt_line or not self.drafts:
@@ -327,7 +330,8 @@ class _Parser:
         written = _norm(footer.prompt_text)
         prompt = _norm(" ".join(first.prompt))
         if written not in (prompt, _norm(first.prompt[0])):
-            self.warn(footer.prompt_line, f"footer repeats {clip(footer.prompt_text, 60)!r} "
+            self.warn("W111",
+                      footer.prompt_line, f"footer repeats {clip(footer.prompt_text, 60)!r} "
                       f"but Question {first.number} is now {clip(prompt, 60)!r}; update or "
                       "delete the footer")
 
@@ -347,7 +351,7 @@ class _Parser:
             fixed = alone.sub(" — ", raw)
             if fixed != raw:
                 self.lines[index] = fixed
-                self.warn(index + 1, f"damaged character {sep!r} between words, the same "
+                self.warn("W102", index + 1, f"damaged character {sep!r} between words, the same "
                           "encoding damage as the title's separator; read as '—'. Write '—' "
                           "in the source file")
 
@@ -404,29 +408,31 @@ class _Parser:
             header = headers.get(number - 1)
             if header and header.readable:
                 if hidden:
-                    self.warn(number, _invisible(
+                    self.warn("W105", number, _invisible(
                         hidden, f"the question header 'Question {header.number}:'"))
                 if header.written:
-                    self.warn(number, f"{header.written!r} read as a question header; write "
+                    self.warn("W113",
+                              number, f"{header.written!r} read as a question header; write "
                               f"'Question {header.number}:'")
                 draft = _Draft(header.number, number, [header.prompt])
                 self.drafts.append(draft)
             elif header:
-                self.error(number, f"{header.written!r} looks like a mistyped question header; "
+                self.error("E114",
+                           number, f"{header.written!r} looks like a mistyped question header; "
                            f"write 'Question {header.number}: <prompt>' if it starts a "
                            "question, or reword the line")
                 if draft is not None:
                     draft.broken = draft.bad_header = True
             elif draft is None:
                 if line:
-                    self.warn(number, "text before the first 'Question N:' line is ignored")
+                    self.warn("W112", number, "text before the first 'Question N:' line is ignored")
             else:
                 self.feed(draft, number, raw, line, hidden)
 
     def feed(self, draft: _Draft, number: int, raw: str, line: str, hidden: str) -> None:
         if draft.state is _Part.EXPLANATION and number in self.inner_footer:
             if self.inner_footer[number]:  # its title line: said once
-                self.warn(number, "the footer (the title and the first prompt again) is "
+                self.warn("W111", number, "the footer (the title and the first prompt again) is "
                           "followed by more questions, so it is not the end of the file; "
                           "it is left off the card above: move it to the end or delete it")
             return
@@ -447,11 +453,12 @@ class _Parser:
             number in self.lookalikes or draft.state is _Part.CHOICES) else None
         if lookalike:
             mark = lookalike.group("mark").strip()
-            self.warn(number, f"choice written with {mark!r}; read as a choice. Write it as "
+            self.warn("W114",
+                      number, f"choice written with {mark!r}; read as a choice. Write it as "
                       f"'- {clip(lookalike.group('text'), 40)}'")
             choice = lookalike
         if hidden and choice and not answer:
-            self.warn(number, _invisible(hidden, "a choice"))
+            self.warn("W105", number, _invisible(hidden, "a choice"))
         if answer:
             self.answer_line(draft, number, line, hidden)
         elif choice:
@@ -459,24 +466,25 @@ class _Parser:
             mark = _correct_mark(text)
             text = text[: mark.start()].strip() if mark else text.strip()
             if not text:
-                self.error(number, "choice is empty")
+                self.error("E116", number, "choice is empty")
                 draft.broken = True
             draft.choices.append(Choice(text, bool(mark), number))
             draft.state = _Part.CHOICES
         elif draft.state is _Part.PROMPT:
             if _correct_mark(line):
-                self.error(number, "line ending in '(Correct answer)' is not a choice; write "
+                self.error("E115",
+                           number, "line ending in '(Correct answer)' is not a choice; write "
                            "it as '- <choice> (Correct answer)'")
                 draft.broken = True
             draft.prompt.append(raw.rstrip())
         elif line:
-            self.error(number, "unexpected text among the choices; expected '- <choice>' "
+            self.error("E115", number, "unexpected text among the choices; expected '- <choice>' "
                        "or 'Correct answer: <choice>'")
             draft.broken = True
 
     def answer_line(self, draft: _Draft, number: int, line: str, hidden: str) -> None:
         if hidden:
-            self.warn(number, _invisible(hidden, "the 'Correct answer:' line"))
+            self.warn("W105", number, _invisible(hidden, "the 'Correct answer:' line"))
         match = _ANSWER_RE.match(line)
         draft.answers.append((match.group("text").strip() if match else "", number))
         draft.state = _Part.EXPLANATION
@@ -526,7 +534,8 @@ class _Parser:
             what = "line ending in '(Correct answer)'"
         else:
             return
-        self.error(number, f"{what} inside Question {draft.number}'s explanation; start its "
+        self.error("E115",
+                   number, f"{what} inside Question {draft.number}'s explanation; start its "
                    "question with a 'Question N: <prompt>' line above it, or delete the line")
         draft.broken = True
 
@@ -540,41 +549,46 @@ class _Parser:
         markers += [n for n, line in enumerate(self.lines, start=1)
                     if _CONFLICT_MIDDLE_RE.match(line)]
         for number in sorted(markers):
-            self.error(number, "merge conflict marker: a merge left both sides of a conflict "
+            self.error("E113",
+                       number, "merge conflict marker: a merge left both sides of a conflict "
                        "in this file; keep the right lines, delete the marker lines "
                        "(<<<<<<<, =======, >>>>>>>), and build again")
 
     def check_repeats(self, questions: tuple[Question, ...]) -> tuple[Question, ...]:
         """An error at a question that repeats an earlier one word for word (prompt and
-        choices): learners would review the same card twice, and deleting one copy later
+        choices), and at the one it repeats: learners would review the same card twice, and deleting one copy later
         could withdraw the one they studied. Neither copy is built until one is deleted."""
         seen: dict[tuple[str, tuple[str, ...]], Question] = {}
         repeated: set[int] = set()
         for question in questions:
             first = seen.setdefault(repeat_key(question), question)
             if first is not question:
-                self.error(question.line, f"Question {question.number} repeats Question "
-                           f"{first.number} (line {first.line}) word for word; delete one")
+                self.error("E130", first.line, f"Question {first.number} is repeated word for "
+                           f"word by Question {question.number} (line {question.line}); "
+                           "delete one")
+                self.error("E130", question.line, f"Question {question.number} repeats "
+                           f"Question {first.number} (line {first.line}) word for word; "
+                           "delete one")
                 repeated.update((id(first), id(question)))
         return tuple(q for q in questions if id(q) not in repeated)
 
     def finish(self, draft: _Draft) -> Question | None:
         prompt = "\n".join(draft.prompt).strip()
         if draft.fence:  # everything after it was read as code: one error says why
-            self.error(draft.fence_line, f"the code block opened here with {draft.fence} "
+            self.error("E119", draft.fence_line, f"the code block opened here with {draft.fence} "
                        f"never closes, so Question {draft.number}'s later lines were read as "
                        f"code; end the block with a line of {draft.fence} alone")
             return None
         ok = not draft.broken
         if not prompt:
-            self.error(draft.line, f"Question {draft.number} has no prompt")
+            self.error("E116", draft.line, f"Question {draft.number} has no prompt")
             ok = False
         if not draft.choices:
-            self.error(draft.line, f"Question {draft.number} has no choices; "
+            self.error("E117", draft.line, f"Question {draft.number} has no choices; "
                        "list them as '- <choice>' lines after the prompt")
             return None
         if len(draft.choices) < 2:
-            self.error(draft.line, f"Question {draft.number} has only one choice; "
+            self.error("E117", draft.line, f"Question {draft.number} has only one choice; "
                        "a multiple-choice question needs at least two")
             ok = False
         # Choices and the answer compare exactly, as the card shows them: spacing aside
@@ -585,19 +599,21 @@ class _Parser:
             if text and text in texts[:i]:
                 first = draft.choices[texts.index(text)]
                 # Two copies of one choice: the card judges the unmarked copy wrong.
-                self.error(draft.choices[i].line, f"Question {draft.number} lists the choice "
+                self.error("E118",
+                           draft.choices[i].line, f"Question {draft.number} lists the choice "
                            f"{_first_line(draft.choices[i].text)!r} twice (also at line "
                            f"{first.line}); delete one")
                 ok = False
         if not draft.answers:
-            self.error(draft.line, f"Question {draft.number} has no 'Correct answer: <choice>' "
+            self.error("E120",
+                       draft.line, f"Question {draft.number} has no 'Correct answer: <choice>' "
                        "line after its choices")
             ok = False
         elif not self.check_answers(draft, texts):
             ok = False
         explanation = "\n".join(text for _, text in draft.explanation).strip()
         if ok and not explanation:
-            self.warn(draft.line, f"Question {draft.number} has no explanation")
+            self.warn("W120", draft.line, f"Question {draft.number} has no explanation")
         if not ok:
             return None
         first = next((n for n, text in draft.explanation if text.strip()), 0)
@@ -623,7 +639,7 @@ class _Parser:
             if at < 0 or single and at != marked[0]:  # one of each: they disagree
                 unresolved.append((text, line))
             elif at in named:
-                self.error(line, f"'Correct answer: {clip(text)}' names the same choice as "
+                self.error("E121", line, f"'Correct answer: {clip(text)}' names the same choice as "
                            f"line {named[at]}; delete one of them")
                 ok = False
             else:
@@ -634,12 +650,13 @@ class _Parser:
                 at = min(named)
                 hint = (f"; the 'Correct answer:' line names the choice at line "
                         f"{draft.choices[at].line}")
-            self.error(draft.line, f"Question {draft.number} has no choice ending in "
+            self.error("E120", draft.line, f"Question {draft.number} has no choice ending in "
                        f"'(Correct answer)'{hint}")
             return False
         for at, line in sorted(named.items(), key=lambda item: item[1]):
             if not draft.choices[at].correct:
-                self.error(line, f"'Correct answer: {clip(_first_line(draft.choices[at].text))}'"
+                self.error("E121",
+                           line, f"'Correct answer: {clip(_first_line(draft.choices[at].text))}'"
                            f" names the choice at line {draft.choices[at].line}, which is not "
                            "marked '(Correct answer)'; mark that choice too, or delete this "
                            "line")
@@ -653,22 +670,23 @@ class _Parser:
                 unnamed.remove(at)
                 shown = clip(_first_line(draft.choices[at].text))  # not the code under it
                 if near:
-                    self.error(line, f"'Correct answer: {clip(text)}' differs only in case "
+                    self.error("E121", line, f"'Correct answer: {clip(text)}' differs only in case "
                                f"from the choice marked '(Correct answer)' at line "
                                f"{draft.choices[at].line}: {shown!r}; letter case can change "
                                "what a choice means: copy the marked choice exactly")
                 else:
-                    self.error(line, f"'Correct answer: {clip(text)}' disagrees with the "
+                    self.error("E121", line, f"'Correct answer: {clip(text)}' disagrees with the "
                                f"choice marked '(Correct answer)' at line "
                                f"{draft.choices[at].line}: {shown!r}")
             else:
-                self.error(line, f"'Correct answer: {clip(text)}' names none of Question "
+                self.error("E121", line, f"'Correct answer: {clip(text)}' names none of Question "
                            f"{draft.number}'s choices; copy the text of a choice marked "
                            "'(Correct answer)'")
         if not unresolved:
             for at in unnamed:
                 first = _first_line(draft.choices[at].text)
-                self.error(draft.choices[at].line, f"choice marked '(Correct answer)' but no "
+                self.error("E121",
+                           draft.choices[at].line, f"choice marked '(Correct answer)' but no "
                            f"'Correct answer:' line names it; add 'Correct answer: "
                            f"{clip(first)}' after the choices (one line per correct choice), "
                            "or remove the mark")
@@ -679,7 +697,8 @@ class _Parser:
         expected = 1
         for draft in self.drafts:
             if draft.number != expected:
-                self.warn(draft.line, f"Question {draft.number} is numbered out of sequence "
+                self.warn("W121",
+                          draft.line, f"Question {draft.number} is numbered out of sequence "
                           f"(expected Question {expected})")
             expected = draft.number + 1
 
@@ -703,14 +722,16 @@ def parse(text: str, path: str) -> ParseResult:
     questions = parser.check_repeats(
         tuple(q for q in map(parser.finish, parser.drafts) if q is not None))
     if not parser.drafts and title_line:
-        parser.error(title_line, "no questions found; expected 'Question 1: <prompt>' lines")
+        parser.error("E112",
+                     title_line, "no questions found; expected 'Question 1: <prompt>' lines")
     parser.check_numbers()
     name, part = title, 1
     match = _PART_RE.match(title)
     if match:
         name, part = match.group("name").strip(), int(match.group("part"))
     elif title:
-        parser.warn(title_line, "title has no part number at its end; taken as part 1")
+        parser.warn("W110", title_line, "title has no part number at its end; taken as part 1")
     return ParseResult(ParsedFile(path=path, title=title, name=name, part=part,
-                                  questions=questions, title_line=title_line),
+                                  questions=questions, title_line=title_line,
+                                  keys=tuple(question_key(q) for q in questions)),
                        tuple(parser.diagnostics))

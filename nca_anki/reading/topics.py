@@ -101,7 +101,7 @@ def _near_names(topics: list[Topic]) -> list[Diagnostic]:
             stray, kept = sorted((topic, other), key=lambda t: (
                 len(t.files), -min(f.part for f in t.files), t.name))
             for member in stray.files:
-                problems.append(warning(member.path, member.title_line, (
+                problems.append(warning("W130", member.path, member.title_line, (
                     f"topic {stray.name!r} looks like {kept.name!r} (parts "
                     f"{', '.join(str(f.part) for f in kept.files)}) with a typo: parts of one "
                     "topic must share a title, or they become separate decks; if this file is "
@@ -124,7 +124,7 @@ def deck_for(name: str, config: Config) -> tuple[str, str]:
 
 def repeats_across_parts(members: Sequence[ParsedFile]) -> list[Diagnostic]:
     """An error at each question that repeats one of another part of its topic word for
-    word (one file's own repeats: parse.py): one deck would hold the same card twice.
+    word, and at the one it repeats (one file's own repeats: parse.py): one deck would hold the same card twice.
     The build asks only of topics it builds: it reads every question of the topic (a
     reused topic's files were checked by the build it reuses)."""
     if len(members) < 2:
@@ -136,7 +136,10 @@ def repeats_across_parts(members: Sequence[ParsedFile]) -> list[Diagnostic]:
             first = seen.setdefault(repeat_key(question), (member, question.number,
                                                            question.line))
             if first[0] is not member:
-                problems.append(error(member.path, question.line, (
+                problems.append(error("E130", first[0].path, first[2], (
+                    f"Question {first[1]} is repeated word for word by Question "
+                    f"{question.number} of {member.path} (line {question.line}); delete one")))
+                problems.append(error("E130", member.path, question.line, (
                     f"Question {question.number} repeats Question {first[1]} of "
                     f"{first[0].path} (line {first[2]}) word for word; delete one")))
     return problems
@@ -153,7 +156,8 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
         name = clean_topic_name(parsed.name, config.parent_deck)
         repeat = _REPEAT_RE.search(parsed.name)
         if repeat:
-            problems.append(warning(parsed.path, parsed.title_line, f"title repeats {repeat.group('phrase')!r}; "
+            problems.append(warning("W131",
+                                    parsed.path, parsed.title_line, f"title repeats {repeat.group('phrase')!r}; "
                                     f"the deck is named {name!r}"))
         by_name.setdefault(name, []).append(parsed)
 
@@ -162,13 +166,15 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
         members.sort(key=lambda f: (f.part, f.path))
         for earlier, later in zip(members, members[1:]):
             if earlier.part == later.part:
-                problems.append(error(later.path, later.title_line, f"part {later.part} of topic {name!r} "
+                problems.append(error("E131",
+                                      later.path, later.title_line, f"part {later.part} of topic {name!r} "
                                       f"is also in {earlier.path}; give each part its own number"))
         leaf = config.deck_names.get(name, name)
         why = deck_name_problem(leaf)
         if why:
             for member in members:
-                problems.append(error(member.path, member.title_line, f"deck name {leaf!r} {why}; set one in "
+                problems.append(error("E132",
+                                      member.path, member.title_line, f"deck name {leaf!r} {why}; set one in "
                                       "nca-anki.toml [deck_names]"))
             continue
         deck_name, slug = deck_for(name, config)
@@ -176,7 +182,8 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
 
     for section, table in (("deck_names", config.deck_names), ("shuffle", config.shuffle)):
         for key in sorted(set(table) - set(by_name)):
-            problems.append(warning(config_path, 0, f"[{section}] names topic {key!r}, which "
+            problems.append(warning("W201",
+                                    config_path, 0, f"[{section}] names topic {key!r}, which "
                                     f"no source file has; topics: {', '.join(sorted(by_name))}"))
 
     problems += _near_names(topics)
@@ -188,7 +195,7 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
             names = " and ".join(repr(t.name) for t in clashing)
             for topic in clashing:
                 for member in topic.files:
-                    problems.append(error(member.path, member.title_line, f"topics {names} "
+                    problems.append(error("E132", member.path, member.title_line, f"topics {names} "
                                           "would both be written to "
                                           f"{slug}.apkg; rename one or set a deck name in "
                                           "nca-anki.toml [deck_names]"))

@@ -1,0 +1,142 @@
+"""Every kind of problem a build reports, by its stable code.
+
+A code names a kind of problem, not a wording: messages may be reworded, codes never
+change meaning, and a retired code is never reused. Tests, acknowledgements in
+nca-anki.toml ([acknowledged]) and scripts reading ``--json`` rely on the code alone.
+The letter is the severity (E error, W warning); the hundreds are the stage that finds
+it: 1 source files, 2 settings, 3 the lock, 4 templates, 5 output, 6 the build cache.
+docs/diagnostics.md lists them for authors; tests/test_diagnostics.py keeps the two lists
+equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str  # "W120"
+    title: str  # what kind of problem, as the report's group heading says it
+    meaning: str  # what it means and what to do (docs/diagnostics.md)
+
+
+_ALL = (
+    # --- source files: encoding ---------------------------------------------------------
+    Code("W101", "file not UTF-8", "The file is UTF-16, or not valid UTF-8 (read as cp1252 "
+         "or latin-1). Save it as UTF-8."),
+    Code("W102", "encoding damage repaired", "Text damaged by an earlier wrong encoding "
+         "conversion (mojibake such as 'â€”') was read as what it stood for. Fix the file."),
+    Code("W103", "character lost", "U+FFFD: a character an earlier conversion lost; it cannot "
+         "be repaired. Write the character again."),
+    Code("W104", "control characters", "Control characters were removed from the line."),
+    Code("W105", "invisible characters", "Invisible characters (zero-width space, BOM) at the "
+         "start of a line were ignored. Delete them."),
+    # --- source files: folders and names -----------------------------------------------
+    Code("E101", "bad file name", "A file name that is not plain UTF-8 text. Rename it."),
+    Code("E102", "file unreadable", "A question file could not be read (permissions?)."),
+    Code("E103", "no question files", "The source folder has no *.txt question files."),
+    Code("E104", "folder unusable", "A folder to read or write is missing or is a file."),
+    # --- source files: the shape of a file --------------------------------------------
+    Code("E110", "empty file", "The file is empty."),
+    Code("E111", "no title", "No '<title> — Questions and Answers' line before the first "
+         "question, or an empty title."),
+    Code("W110", "title placement", "The title is not on the first line, or does not end "
+         "with '— Questions and Answers'."),
+    Code("W111", "stale footer", "The closing footer (title and first prompt again) no "
+         "longer matches, or is not at the end of the file."),
+    Code("W112", "text outside questions", "Text before the first 'Question N:' line; "
+         "ignored."),
+    Code("E112", "no questions", "The file has a title but no 'Question N:' lines."),
+    Code("E113", "merge conflict", "A merge left conflict markers (<<<<<<<) in the file."),
+    # --- source files: one question --------------------------------------------------
+    Code("W113", "header read leniently", "A question header written another way ('Q1.', "
+         "'Question 1 -') was read as 'Question N:'. Write it so."),
+    Code("E114", "mistyped header", "A line that looks like a mistyped question header."),
+    Code("W114", "choice read leniently", "A choice written with '*', '•' or similar was read "
+         "as '- <choice>'. Write it so."),
+    Code("E115", "stray text", "Text among the choices, or a question header inside an "
+         "explanation, that is neither a choice nor an answer line."),
+    Code("E116", "empty prompt or choice", "A question without a prompt, or an empty choice."),
+    Code("E117", "too few or many choices", "A question with no choices, only one, or more "
+         "than the card can label."),
+    Code("E118", "repeated choice", "A question lists the same choice twice."),
+    Code("E119", "unclosed code block", "A ``` code block never closes."),
+    Code("E120", "answer missing", "No 'Correct answer:' line, or no choice marked "
+         "'(Correct answer)'."),
+    Code("E121", "answer mismatch", "The 'Correct answer:' lines and the choices marked "
+         "'(Correct answer)' disagree (a different text, a different case, an unmarked or an "
+         "unnamed choice, a choice named twice)."),
+    Code("E122", "broken reference", "An image or link in a question that cannot be used "
+         "(missing file, not an image, too big, outside the source folder)."),
+    Code("W120", "no explanation", "The question has no explanation after its answer: the "
+         "back of the card only names the answer."),
+    Code("W121", "numbering", "A question is numbered out of sequence."),
+    # --- source files: topics ------------------------------------------------------------
+    Code("E130", "repeated question", "A question repeats another of the same topic word "
+         "for word."),
+    Code("E131", "topic parts clash", "Two files claim the same part of a topic."),
+    Code("E132", "deck name unusable", "A deck name that Anki cannot use, or two topics that "
+         "would be written to the same file."),
+    Code("W130", "topic name typo", "A topic name one typo away from another topic's."),
+    Code("W131", "title repeats", "The title repeats a phrase ('NCA NCA ...')."),
+    # --- source files: what a learner would notice -------------------------------------
+    Code("W140", "answer is the longest", "The correct choice (or choices) is the longest by "
+         "far: a learner can guess it without knowing."),
+    Code("W141", "every choice correct", "Every choice is marked correct."),
+    Code("W142", "answers cluster", "Most correct answers sit at one letter in the source "
+         "order."),
+    Code("W143", "unknown code language", "A code block's language is not one the "
+         "highlighter knows; it is shown without colours."),
+    Code("W144", "image without description", "An image with no alt text: a screen reader, "
+         "and a learner whose image fails to load, get nothing."),
+    Code("W150", "duplicate question", "A question identical, or nearly so, to another in "
+         "the same topic: the learner reviews one fact twice."),
+    Code("W151", "duplicate across topics", "A question identical, or nearly so, to one in "
+         "another topic."),
+    # --- settings (nca-anki.toml) ------------------------------------------------------
+    Code("E201", "settings unreadable", "nca-anki.toml is not UTF-8, not valid TOML, or "
+         "cannot be read."),
+    Code("E202", "unknown setting", "A setting nca-anki does not know (a typo?)."),
+    Code("E203", "bad setting value", "A setting with a value of the wrong kind."),
+    Code("W201", "setting names no topic", "A setting names a topic no source file has."),
+    Code("W202", "acknowledgement unused", "An [acknowledged] entry matches no warning: its "
+         "question changed, or the warning is gone. Delete it, or acknowledge again."),
+    # --- the lock (source/nca-anki.lock) --------------------------------------------
+    Code("E301", "lock unreadable", "The lock file cannot be read or recovered. Restore it "
+         "from version control."),
+    Code("E302", "clock behind", "The build's time is before the newest change the lock "
+         "records."),
+    Code("W301", "lock repaired", "Damaged or merged lines of the lock were repaired; "
+         "commit the rebuilt lock."),
+    Code("W302", "lock recovered", "The lock was missing and was recovered from the "
+         "published decks; commit it."),
+    Code("W303", "clock ahead", "Times in the lock are ahead of this machine's clock."),
+    Code("W304", "question removed", "A question left the source; its deck keeps it as "
+         "withdrawn."),
+    Code("W305", "deck skipped in recovery", "A deck in the output folder was not used to "
+         "recover the lock."),
+    # --- templates --------------------------------------------------------------------
+    Code("E401", "template unreadable", "A card template is missing or cannot be read."),
+    Code("E402", "template error", "A card template has a syntax error, fails when it "
+         "renders, or would make Anki show an error or a blank card."),
+    # --- output -----------------------------------------------------------------------
+    Code("E501", "output not written", "An output file could not be written; nothing of the "
+         "build was published."),
+    Code("E502", "published file unreadable", "A published deck or the changelog in the "
+         "output folder cannot be read."),
+    Code("E503", "interrupted publish", "An earlier build was interrupted while it "
+         "published."),
+    Code("W501", "interrupted publish finished", "An earlier build was interrupted while it "
+         "published; this build finished its work."),
+    Code("W502", "version records rebuilt", "The decks' version records or the changelog "
+         "were missing or unreadable and were worked out again."),
+    Code("W503", "stale published deck", "A deck in the output folder that no topic builds "
+         "any more."),
+    # --- the build cache ------------------------------------------------------------------
+    Code("W601", "build cache ignored", "The build cache, or an entry of it, could not be "
+         "used or saved; builds only take longer."),
+)
+
+CODES: dict[str, Code] = {c.code: c for c in _ALL}
+assert len(CODES) == len(_ALL), "a code is defined twice"

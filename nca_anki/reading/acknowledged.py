@@ -1,0 +1,68 @@
+"""Warnings the authors have judged, and which question each warning is about.
+
+A warning inside a question (from its header to the next one) carries that question's
+fingerprint (``Question.fingerprint``: a hash of its prompt, choices, marks and
+explanation, not of its number or place). An author acknowledges a judged warning in
+nca-anki.toml by its code and that fingerprint::
+
+    [[acknowledged]]
+    code = "W140"
+    question = "3f2a9c1d7e01"
+    reason = "the answer is long because it is precise"   # optional, for the reader
+
+It is not shown again while the question stays as it was: renumbering or moving it keeps
+the fingerprint; an edit changes it, and the warning comes back (with a W202 saying the
+acknowledgement no longer matches). Errors cannot be acknowledged.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from nca_anki.diagnostics import Diagnostic, warning
+from nca_anki.reading.duplicates import keys_of
+from nca_anki.records import Acknowledgement, ParsedFile
+
+
+def attach_questions(diagnostics: Iterable[Diagnostic], files: Iterable[ParsedFile]
+                     ) -> list[Diagnostic]:
+    """Each diagnostic that falls inside a question, with that question's fingerprint."""
+    starts: dict[str, tuple[list[int], list[str]]] = {}
+    for parsed in files:
+        keys = keys_of(parsed)  # from the parse cache: the questions need not be built
+        starts[parsed.path] = ([k.line for k in keys], [k.fingerprint for k in keys])
+    out = []
+    for d in diagnostics:
+        found = starts.get(d.path)
+        if found and d.line > 0 and not d.question:
+            at = bisect.bisect_right(found[0], d.line) - 1
+            if at >= 0:
+                d = replace(d, question=found[1][at])
+        out.append(d)
+    return out
+
+
+def acknowledge(diagnostics: Sequence[Diagnostic], acknowledged: Sequence[Acknowledgement],
+                settings: str, *, complete: bool) -> tuple[list[Diagnostic], int]:
+    """The diagnostics less the acknowledged warnings, and how many were left out. When
+    the report is ``complete`` (every topic was checked: no errors froze one), a W202 for
+    each acknowledgement that matched none, at its line in the settings file ``settings``."""
+    wanted = {(a.code, a.question): a for a in acknowledged}
+    used: set[tuple[str, str]] = set()
+    shown = []
+    for d in diagnostics:
+        key = (d.code, d.question)
+        if not d.is_error and d.question and key in wanted:
+            used.add(key)
+        else:
+            shown.append(d)
+    removed = len(diagnostics) - len(shown)
+    for key, ack in wanted.items():
+        if complete and key not in used:
+            shown.append(warning("W202", settings, ack.line, (
+                f"acknowledged {ack.code} for question {ack.question}, but no such warning "
+                "was found: the question was edited (acknowledge it again if the warning "
+                "still stands) or the warning is gone; delete this entry")))
+    return shown, removed

@@ -1,0 +1,178 @@
+"""Questions that ask the same thing twice, in one topic (W150) or in two (W151).
+
+Two questions are compared by their prompts' content words: lower case, punctuation and
+Markdown gone, and the words every exam question uses ("what", "is", "the", "purpose",
+"context") left out, each word once, sorted. Two prompts ask the same thing when
+
+- their words are the same, or the words of one are all among the other's and are more
+  than half of them ("What is mixed precision training?", "What is the purpose of mixed
+  precision training?"; "What is knowledge distillation in deep learning?", "... in the
+  context of deep learning model compression?"); or
+- the sorted words, as text, score at least ``SIMILAR`` (0-100) by ``rapidfuzz.fuzz.ratio``
+  (a normalised edit distance: a typo, a plural, a word changed in a long prompt); or
+- the prompts score at least ``REWORDED`` by ``rapidfuzz.fuzz.token_set_ratio`` (most
+  words shared, some reworded) and their correct answers at least ``SIMILAR`` the same
+  way: a question asked again in other words, with the same answer.
+
+Prompts with different numbers ask different things ("port 8000", "port 8001"), and so
+does one word swapped for another in a short prompt ("... the Triton HTTP endpoint?", "... the
+Triton gRPC endpoint?") scores below that: those ask different things. A prompt of fewer
+than two content words is only ever compared whole, so "What is NAS?" does not match
+every question that mentions NAS. A pair found is reported at both questions.
+
+A bank of 100,000 questions cannot be compared pair by pair (5 billion pairs). Words are
+ordered rarest first, the same order for every prompt. A prompt is compared only with
+those that share two of its ``RAREST`` rarest words (a prompt asked again with a word
+dropped, added or changed keeps most of its rare words), and with those that hold its
+rarest word (all prompts whose words include its own: the first rule). A word in more
+than ``COMMON`` prompts, or a pair of words in more than ``COMMON``, finds no candidates:
+prompts that share only common words differ in the words that matter. What this misses
+(a prompt reworded in most of its rare words) is measured by bench/duplicates.py, with
+its figures in docs/speed.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from nca_anki.diagnostics import Diagnostic, warning
+from nca_anki.records import ParsedFile, Question, QuestionKey, Topic
+
+if TYPE_CHECKING:
+    from rapidfuzz import fuzz
+
+SIMILAR = 92  # the least edit-distance score reported
+REWORDED = 80  # the least score of reworded prompts whose answers are alike
+RAREST = 4  # of a prompt's rarest words, two in common make a candidate
+COMMON = 1000  # a word (or pair of words) in more prompts than this finds no candidates
+
+_WORD_RE = re.compile(r"[^\W_]+")
+_FILLER = frozenset("""
+a an the of in on for to is are was were be been being by with as at from or and into than
+then that this these those it its their there what which who whom whose how why when where
+does do did can could should would will may might must not no
+purpose context primary main following best describes describe statement statements true
+correct used use using typically commonly most term refers
+""".split())
+
+
+def _words(text: str) -> str:
+    return " ".join(sorted({w for w in _WORD_RE.findall(text.casefold()) if w not in _FILLER}))
+
+
+def question_key(question: Question) -> QuestionKey:
+    """What the check compares of ``question`` (kept in the parse cache: records.py)."""
+    return QuestionKey(question.number, question.line, question.fingerprint,
+                       _words(question.prompt),
+                       _words(" ".join(c.text for c in question.choices if c.correct)))
+
+
+def keys_of(file: ParsedFile) -> tuple[QuestionKey, ...]:
+    return file.keys or tuple(question_key(q) for q in file.questions)
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    topic: str
+    path: str
+    key: QuestionKey
+    words: tuple[str, ...]  # the content words, sorted, each once
+    word_set: frozenset[str]
+    numbers: frozenset[str]  # the words that are numbers
+
+
+def _entry(topic: str, path: str, key: QuestionKey) -> _Entry:
+    words = tuple(key.words.split())
+    return _Entry(topic, path, key, words, frozenset(words),
+                  frozenset(w for w in words if w.isdigit()))
+
+
+def duplicates(topics: Sequence[Topic]) -> list[Diagnostic]:
+    """W150 and W151 warnings for every pair of questions that ask the same thing."""
+    global fuzz
+    from rapidfuzz import fuzz  # only a build that checks loads it
+
+    entries = [_entry(t.name, f.path, k) for t in topics for f in t.files for k in keys_of(f)]
+    entries = [e for e in entries if e.words]
+    frequency: dict[str, int] = defaultdict(int)
+    for e in entries:
+        for w in e.words:
+            frequency[w] += 1
+    ordered = [sorted(e.words, key=lambda w: (frequency[w], w)) for e in entries]
+    by_pair: dict[tuple[str, str], list[int]] = defaultdict(list)
+    by_word: dict[str, list[int]] = defaultdict(list)
+    for i, words in enumerate(ordered):
+        for pair in itertools.combinations(words[:RAREST], 2):
+            by_pair[pair].append(i)
+        for w in words:
+            if frequency[w] <= COMMON:
+                by_word[w].append(i)
+    found: dict[tuple[int, int], float] = {}
+    for i, e in enumerate(entries):
+        # Prompts that share two of this one's rarest words; and those that hold its
+        # rarest word, among them every prompt whose words include all of this one's.
+        candidates = {j for pair in itertools.combinations(ordered[i][:RAREST], 2)
+                      if len(by_pair[pair]) <= COMMON for j in by_pair[pair] if j > i}
+        if frequency[ordered[i][0]] <= COMMON:
+            candidates.update(j for j in by_word[ordered[i][0]] if j > i
+                              or (j < i and len(entries[j].words) > len(e.words)))
+        for j in candidates:
+            other = entries[j]
+            # A test in C that leaves few candidates for the slower rules.
+            if 2 * len(e.word_set & other.word_set) < max(len(e.words), len(other.words)):
+                continue
+            pair = (i, j) if i < j else (j, i)
+            if pair not in found and (score := _score(e, other)):
+                found[pair] = score
+    problems = []
+    for (i, j), score in sorted(found.items()):
+        a, b = entries[i], entries[j]
+        problems += [_said(a, b, score), _said(b, a, score)]
+    return problems
+
+
+def _score(a: _Entry, b: _Entry) -> float:
+    """100: one prompt's words are the other's, or most of them; else the edit-distance
+    score of the two, if at least SIMILAR; else that of their answers, if the prompts are
+    reworded (REWORDED) and the answers alike (SIMILAR), as a negative number; else 0."""
+    if a.numbers != b.numbers:
+        return 0.0  # "port 8000" and "port 8001" are two questions
+    small, large = (a, b) if len(a.words) <= len(b.words) else (b, a)
+    if len(small.words) >= 2 and 2 * len(small.words) > len(large.words) \
+            and small.word_set <= large.word_set:
+        return 100.0
+    score = fuzz.ratio(a.key.words, b.key.words, score_cutoff=SIMILAR)
+    if score or len(small.words) < 2 or not (a.key.answer and b.key.answer):
+        return score
+    if fuzz.token_set_ratio(a.key.words, b.key.words, score_cutoff=REWORDED):
+        return -fuzz.ratio(a.key.answer, b.key.answer, score_cutoff=SIMILAR)
+    return 0.0
+
+
+def _said(here: _Entry, other: _Entry, score: float) -> Diagnostic:
+    q, o = here.key, other.key
+    extra = sorted(here.word_set ^ other.word_set)
+    if score < 0:
+        alike = f"reworded, with answers {-score:.0f}% alike"
+    elif not extra:
+        alike = "the same in all but small words"
+    elif score >= 100:
+        alike = f"the same but for {', '.join(repr(w) for w in extra[:3])}" + (
+            " …" if len(extra) > 3 else "")
+    else:
+        alike = f"{score:.0f}% alike"
+    if here.topic == other.topic:
+        place = f"Question {o.number} (line {o.line})" if other.path == here.path else \
+            f"Question {o.number} of {other.path} (line {o.line})"
+        return warning("W150", here.path, q.line, (
+            f"Question {q.number} asks what {place} asks (prompts {alike}): learners would "
+            "review one fact twice; merge them, or reword one to ask something else"))
+    return warning("W151", here.path, q.line, (
+        f"Question {q.number} asks what Question {o.number} of {other.path} (line {o.line}, "
+        f"topic {other.topic!r}) asks (prompts {alike}): a learner of both decks reviews "
+        "one fact twice; keep it in one topic, or reword one"))

@@ -1,0 +1,189 @@
+"""How a build's report is shown: as text for a person (grouped, every warning, or quiet)
+or as one JSON document for CI and editors (docs/report.schema.json). Pure functions of a
+BuildReport; the command line (cli.py) prints what they return.
+
+The text report puts what needs the author's eye last, where it lands: the per-topic
+lines, then the warnings grouped by kind (code) with a count and their first places, then
+every error in full, then a one-line verdict. A bank of thousands of questions without
+explanations gives one line per file, not one per question (docs/diagnostics.md).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Iterable
+
+from nca_anki import __version__
+from nca_anki.codes import CODES
+from nca_anki.diagnostics import Diagnostic
+from nca_anki.report import BuildReport, FileStatus
+
+JSON_FORMAT = "nca-anki-report-1"
+FILES_SHOWN = 3  # per kind of warning, in the grouped report
+LINES_SHOWN = 8  # per file, in the grouped report
+
+
+class Mode(enum.StrEnum):
+    GROUPED = "grouped"  # the default
+    ALL = "all"  # --warnings=all: every warning on its own line
+    QUIET = "quiet"  # --quiet: errors and the verdict only
+
+
+@dataclass(frozen=True)
+class Text:
+    """The text report: ``summary`` (stdout: what was built) and ``problems`` (stderr: the
+    warnings, the errors, the verdict), printed in that order."""
+
+    summary: tuple[str, ...]
+    problems: tuple[str, ...]
+
+
+def text(report: BuildReport, mode: Mode, *, checking: bool = False) -> Text:
+    summary = () if mode is Mode.QUIET else tuple(_summary(report))
+    warnings = [d for d in report.diagnostics if not d.is_error]
+    errors = [d for d in report.diagnostics if d.is_error]
+    lines: list[str] = []
+    if mode is Mode.ALL:
+        lines += [str(d) + _ack_hint(d) for d in warnings]
+    elif mode is Mode.GROUPED and warnings:
+        lines += _grouped(warnings)
+    if errors:
+        if lines:  # below warnings: a heading, so the errors stand apart
+            lines.append(f"{_count(len(errors), 'error')}:")
+        lines += [str(d) for d in errors]
+    grouped = mode is Mode.GROUPED and len(warnings) > len({d.code for d in warnings})
+    lines.append(verdict(report, checking=checking) + ("; --warnings=all lists each"
+                                                       if grouped else ""))
+    return Text(summary, tuple(lines))
+
+
+def _summary(report: BuildReport) -> Iterable[str]:
+    if report.templates_changed and any(t.status is not FileStatus.FAILED
+                                        for t in report.topics):
+        yield "card templates changed: the decks carry the new layout"
+    for topic in report.topics:
+        if topic.status is FileStatus.FAILED:
+            yield f"{topic.deck_name}: {topic.status}; {topic.output} left as it was"
+            continue
+        counts = ", ".join(f"{n} {label}" for n, label in ((topic.new, "new"),
+                           (topic.changed, "changed"), (topic.unchanged, "unchanged")) if n)
+        noun = "question" if topic.questions == 1 else "questions"
+        yield (f"{topic.deck_name}: {topic.questions} {noun} ({counts}) -> "
+               f"{topic.output} {topic.status}")
+    for status in (FileStatus.WRITTEN, FileStatus.WOULD_WRITE):
+        files = [path for path, said in report.index if said == status]
+        if files:
+            yield f"index and bundle: {', '.join(files)} {status}"
+
+
+def _grouped(warnings: list[Diagnostic]) -> list[str]:
+    """The warnings by kind, the most frequent first: a kind seen once is shown in full;
+    a kind seen more often as a heading with its count, then its first files, one line
+    each with the lines it was found at."""
+    by_code: dict[str, list[Diagnostic]] = defaultdict(list)
+    for d in warnings:
+        by_code[d.code].append(d)
+    kinds = sorted(by_code.items(), key=lambda item: (-len(item[1]), item[0]))
+    lines = []
+    for code, found in kinds:
+        if len(found) == 1:
+            lines.append(str(found[0]))
+            continue
+        lines.append(f"warning[{code}] {CODES[code].title}, {_count(len(found), 'time')}:")
+        by_path: dict[str, list[int]] = defaultdict(list)
+        for d in found:
+            by_path[d.path].append(d.line)
+        for path, at in list(by_path.items())[:FILES_SHOWN]:
+            shown = sorted({n for n in at if n > 0})
+            more = len(shown) - LINES_SHOWN
+            where = ",".join(str(n) for n in shown[:LINES_SHOWN]) + (
+                f" and {more} more" if more > 0 else "")
+            lines.append(f"  {path}:{where}" if where else f"  {path}")
+        rest = list(by_path)[FILES_SHOWN:]
+        if rest:
+            hidden = sum(len(by_path[p]) for p in rest)
+            lines.append(f"  and {hidden} more in {_count(len(rest), 'other file')}")
+    return lines
+
+
+def _ack_hint(d: Diagnostic) -> str:
+    """Where a warning can be acknowledged, what to write (README.md, "Acknowledging")."""
+    return f" [question {d.question}]" if d.question else ""
+
+
+def verdict(report: BuildReport, *, checking: bool = False) -> str:
+    """One line: did the build succeed, what it made, how many problems."""
+    errors = sum(d.is_error for d in report.diagnostics)
+    warnings = len(report.diagnostics) - errors
+    decks = len(report.topics)
+    failed = sum(t.status is FileStatus.FAILED for t in report.topics)
+    questions = sum(t.questions for t in report.topics if t.status is not FileStatus.FAILED)
+    counts = f"{_count(errors, 'error')}, {_count(warnings, 'warning')}"
+    if report.acknowledged:
+        counts += f" ({report.acknowledged} acknowledged, not shown)"
+    if report.strict_failed:
+        return (f"failed (--strict): {counts}; nothing written. Fix the warnings, or "
+                "acknowledge judged ones in nca-anki.toml")
+    if errors:
+        kept = f"; {failed} of {_count(decks, 'deck')} not built, left as they were" \
+            if failed else ""
+        return f"failed: {counts}{kept}"
+    done = "checked" if checking else "built"
+    return f"{done} {_count(decks, 'deck')}, {_count(questions, 'question')}: {counts}"
+
+
+def changes(before: Iterable[Diagnostic], after: Iterable[Diagnostic]) -> list[str]:
+    """For --watch: what the rebuild changed in the report, before the report itself. A
+    problem is the same if its code, file and message are (its line may have moved)."""
+    def key(d: Diagnostic) -> tuple[str, str, str]:
+        return d.code, d.path, d.message
+
+    old = Counter(key(d) for d in before)
+    new_ones = []
+    for d in after:
+        if old[key(d)] > 0:
+            old[key(d)] -= 1
+        else:
+            new_ones.append(d)
+    gone = sum(old.values())
+    if not new_ones and not gone:
+        return ["since the last build: no new problems, none fixed"]
+    said = [f"{_count(len(new_ones), 'new problem')}"] if new_ones else []
+    if gone:
+        said.append(f"{gone} no longer reported")
+    return [f"since the last build: {', '.join(said)}", *(f"  new: {d}" for d in new_ones)]
+
+
+def as_json(report: BuildReport, *, mode: str, stale: Iterable[str] = ()) -> dict[str, object]:
+    """The whole report as plain data; docs/report.schema.json describes it."""
+    errors = sum(d.is_error for d in report.diagnostics)
+    stale = list(stale)
+    return {
+        "format": JSON_FORMAT,
+        "version": __version__,
+        "mode": mode,
+        "ok": report.ok and not report.strict_failed and not stale,
+        "counts": {
+            "topics": len(report.topics),
+            "questions": sum(t.questions for t in report.topics),
+            "errors": errors,
+            "warnings": len(report.diagnostics) - errors,
+            "acknowledged": report.acknowledged,
+        },
+        "topics": [{"deck": t.deck_name, "file": t.output, "status": str(t.status),
+                    "questions": t.questions, "new": t.new, "changed": t.changed,
+                    "unchanged": t.unchanged} for t in report.topics],
+        "files": [{"file": path, "status": str(status)} for path, status in report.index],
+        "stale": stale,
+        "strict_failed": report.strict_failed,
+        "diagnostics": [{"code": d.code, "severity": d.severity.value,
+                         "kind": CODES[d.code].title, "path": d.path, "line": d.line,
+                         "message": d.message, "question": d.question or None}
+                        for d in report.diagnostics],
+    }
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
