@@ -23,10 +23,13 @@ every question that mentions NAS. A pair found is reported at both questions.
 A bank of 100,000 questions cannot be compared pair by pair (5 billion pairs). Words are
 ordered rarest first, the same order for every prompt. A prompt is compared only with
 those that share two of its ``RAREST`` rarest words (a prompt asked again with a word
-dropped, added or changed keeps most of its rare words), and with those that hold its
-rarest word (all prompts whose words include its own: the first rule). A word in more
-than ``COMMON`` prompts, or a pair of words in more than ``COMMON``, finds no candidates:
-prompts that share only common words differ in the words that matter. What this misses
+dropped, added or changed keeps most of its rare words), and with the shorter prompts whose
+rarest word is among its words (all prompts whose words are among its own: the first
+rule). A word in more
+than ``COMMON`` prompts, or a pair of them in more than ``COMMON_PAIR``, finds no
+candidates: prompts that share only common words differ in the words that matter, and a
+bank written from a small vocabulary (the benchmark's, 18 words) is not compared as
+millions of pairs. What this misses
 (a prompt reworded in most of its rare words) is measured by bench/duplicates.py, with
 its figures in docs/speed.md.
 """
@@ -49,7 +52,8 @@ if TYPE_CHECKING:
 SIMILAR = 92  # the least edit-distance score reported
 REWORDED = 80  # the least score of reworded prompts whose answers are alike
 RAREST = 4  # of a prompt's rarest words, two in common make a candidate
-COMMON = 1000  # a word (or pair of words) in more prompts than this finds no candidates
+COMMON = 1000  # a word in more prompts than this finds no candidates
+COMMON_PAIR = 50  # nor does a pair of rare words in more prompts than this
 
 _WORD_RE = re.compile(r"[^\W_]+")
 _FILLER = frozenset("""
@@ -105,22 +109,22 @@ def duplicates(topics: Sequence[Topic]) -> list[Diagnostic]:
             frequency[w] += 1
     ordered = [sorted(e.words, key=lambda w: (frequency[w], w)) for e in entries]
     by_pair: dict[tuple[str, str], list[int]] = defaultdict(list)
-    by_word: dict[str, list[int]] = defaultdict(list)
+    by_rarest: dict[str, list[int]] = defaultdict(list)  # each prompt under its rarest word
     for i, words in enumerate(ordered):
         for pair in itertools.combinations(words[:RAREST], 2):
             by_pair[pair].append(i)
-        for w in words:
-            if frequency[w] <= COMMON:
-                by_word[w].append(i)
+        if frequency[words[0]] <= COMMON:
+            by_rarest[words[0]].append(i)
     found: dict[tuple[int, int], float] = {}
     for i, e in enumerate(entries):
-        # Prompts that share two of this one's rarest words; and those that hold its
-        # rarest word, among them every prompt whose words include all of this one's.
+        # Prompts that share two of this one's rarest words; and the shorter prompts
+        # whose rarest word is one of this one's words: among them every prompt whose
+        # words are all among this one's.
         candidates = {j for pair in itertools.combinations(ordered[i][:RAREST], 2)
-                      if len(by_pair[pair]) <= COMMON for j in by_pair[pair] if j > i}
-        if frequency[ordered[i][0]] <= COMMON:
-            candidates.update(j for j in by_word[ordered[i][0]] if j > i
-                              or (j < i and len(entries[j].words) > len(e.words)))
+                      if len(by_pair[pair]) <= COMMON_PAIR for j in by_pair[pair] if j > i}
+        size, mine = len(e.words), e.word_set
+        candidates.update(j for w in e.words for j in by_rarest.get(w, ())
+                          if entries[j].word_set < mine and 2 * len(entries[j].words) > size)
         for j in candidates:
             other = entries[j]
             # A test in C that leaves few candidates for the slower rules.

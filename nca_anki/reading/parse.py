@@ -556,8 +556,9 @@ class _Parser:
 
     def check_repeats(self, questions: tuple[Question, ...]) -> tuple[Question, ...]:
         """An error at a question that repeats an earlier one word for word (prompt and
-        choices), and at the one it repeats: learners would review the same card twice, and deleting one copy later
-        could withdraw the one they studied. Neither copy is built until one is deleted."""
+        choices), and at the one it repeats: learners would review the same card twice,
+        and deleting one copy later could withdraw the one they studied. Neither copy is
+        built until one is deleted."""
         seen: dict[tuple[str, tuple[str, ...]], Question] = {}
         repeated: set[int] = set()
         for question in questions:

@@ -124,7 +124,8 @@ def deck_for(name: str, config: Config) -> tuple[str, str]:
 
 def repeats_across_parts(members: Sequence[ParsedFile]) -> list[Diagnostic]:
     """An error at each question that repeats one of another part of its topic word for
-    word, and at the one it repeats (one file's own repeats: parse.py): one deck would hold the same card twice.
+    word, and at the one it repeats (one file's own repeats: parse.py): one deck would
+    hold the same card twice.
     The build asks only of topics it builds: it reads every question of the topic (a
     reused topic's files were checked by the build it reuses)."""
     if len(members) < 2:
@@ -157,7 +158,8 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
         repeat = _REPEAT_RE.search(parsed.name)
         if repeat:
             problems.append(warning("W131",
-                                    parsed.path, parsed.title_line, f"title repeats {repeat.group('phrase')!r}; "
+                                    parsed.path, parsed.title_line,
+                                    f"title repeats {repeat.group('phrase')!r}; "
                                     f"the deck is named {name!r}"))
         by_name.setdefault(name, []).append(parsed)
 
@@ -167,14 +169,16 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
         for earlier, later in zip(members, members[1:]):
             if earlier.part == later.part:
                 problems.append(error("E131",
-                                      later.path, later.title_line, f"part {later.part} of topic {name!r} "
+                                      later.path, later.title_line,
+                                      f"part {later.part} of topic {name!r} "
                                       f"is also in {earlier.path}; give each part its own number"))
         leaf = config.deck_names.get(name, name)
         why = deck_name_problem(leaf)
         if why:
             for member in members:
                 problems.append(error("E132",
-                                      member.path, member.title_line, f"deck name {leaf!r} {why}; set one in "
+                                      member.path, member.title_line,
+                                      f"deck name {leaf!r} {why}; set one in "
                                       "nca-anki.toml [deck_names]"))
             continue
         deck_name, slug = deck_for(name, config)
