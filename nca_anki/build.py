@@ -322,9 +322,10 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
     problems, acknowledged = _acknowledged(
         inputs, problems, shown_path(options.source, CONFIG_NAME),
         complete=len(checked) == len(plan.topics))
-    if options.strict and any(is_about_sources(d) for d in problems):
-        report = _nothing_built(replace(plan, dispositions=dict.fromkeys(
-            plan.dispositions, Disposition.FREEZE)), problems, options.out)
+    strict_failed = options.strict and any(is_about_sources(d) for d in problems)
+    if strict_failed and not options.check:  # --check writes nothing anyway, and goes on
+        report = _nothing_built(replace(plan, dispositions=dict.fromkeys(  # to say what is
+            plan.dispositions, Disposition.FREEZE)), problems, options.out)  # stale
         return replace(report, acknowledged=acknowledged, strict_failed=True)
     good = list(plan.topics_to(Disposition.BUILD))
     assignment, identity_problems = _identify(options, inputs, good, rendered, plan.kept, now)
@@ -377,6 +378,7 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
         topics=_results(plan, assignment, statuses, options.out),
         diagnostics=diag.sort_diagnostics(problems),
         acknowledged=acknowledged,
+        strict_failed=strict_failed,
         removed=assignment.removed,
         templates_changed=layout,
         stale_lock_decks=tuple(deck_names.get(t, t) for t in lock_changes),

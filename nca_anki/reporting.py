@@ -124,8 +124,9 @@ def verdict(report: BuildReport, *, checking: bool = False) -> str:
     if report.acknowledged:
         counts += f" ({report.acknowledged} acknowledged, not shown)"
     if report.strict_failed:
-        return (f"failed (--strict): {counts}; nothing written. Fix the warnings, or "
-                "acknowledge judged ones in nca-anki.toml")
+        written = "" if checking else "; nothing written"
+        return (f"failed (--strict): {counts}{written}. Fix the warnings, or acknowledge "
+                "judged ones in nca-anki.toml")
     if errors:
         kept = f"; {failed} of {_count(decks, 'deck')} not built, left as they were" \
             if failed else ""

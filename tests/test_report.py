@@ -172,3 +172,19 @@ def test_json_of_verify_names_what_is_stale(published, cli):
 def test_json_cannot_be_combined_with_watch(published, cli):
     run = cli("--json", "--watch")
     assert run.status == 2 and "--json: error:" in run.err
+
+
+def test_strict_with_verify_still_says_what_is_stale(published, cli):
+    """CI runs --verify --strict: the warnings fail it, and a stale deck is still named."""
+    assert cli("--verify", "--strict").status == 1  # the seeds' warnings
+    path = published / "source" / AI
+    path.write_text(path.read_text(encoding="utf-8").replace("gradient clipping",
+                                                             "gradient norm clipping", 1),
+                    encoding="utf-8")
+    run = cli("--verify", "--strict")
+    assert run.status == 1
+    lines = run.err.splitlines()
+    assert any(line.startswith("failed (--strict): 0 errors, ") and "nothing written" not in line
+               for line in lines)
+    assert "  topic 'NCA::AI & Deep Learning Frameworks': dist/ai-deep-learning-frameworks.apkg " \
+        "and its entries in source/nca-anki.lock" in lines
