@@ -35,8 +35,10 @@ from nca_anki.parallel import run_tasks, worker_count
 from nca_anki.publishing.changes import (deck_versions, previous_versions, published_decks,
                                          retired_notes)
 from nca_anki.publishing.index import bundle_name, deck_facts, write_index
-from nca_anki.publishing.output import WriteError, inside, write_cache
-from nca_anki.publishing.package import MediaChanged, build_package
+from nca_anki.publishing.output import WriteError, inside, replace_folder, write_cache
+from nca_anki.publishing.package import MediaChanged, build_package, media_entries
+from nca_anki.publishing.preview import MARKER_NAME as PREVIEW_MARKER
+from nca_anki.publishing.preview import Missing, PreviewCard, PreviewDeck, site, written_names
 from nca_anki.publishing.published import DeckFacts
 from nca_anki.publishing.sink import Sink
 from nca_anki.publishing.transaction import abandon, commit, hold, pending, recover, settle
@@ -281,7 +283,8 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
     inputs = read_inputs(options, renderer, now)
     cache, cache_problems = load_cache(_state(options))
     keys = _Keys(options, inputs)
-    reusable = _reusable(inputs, cache, keys, options.out)
+    # A preview shows every card: no deck is reused.
+    reusable = set() if options.preview else _reusable(inputs, cache, keys, options.out)
     workers = worker_count(options.jobs, options.cores,
                            sum(t.count for t in inputs.topics if t.name not in reusable))
     rendered: dict[str, list[RenderedNote]] = {}
@@ -306,7 +309,8 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
     # (the bundle and changelog would describe the wrong deck): nothing is published
     # until it is restored or deleted.
     published, unusable_decks = published_decks(options.out, plan.topics_to(Disposition.BUILD),
-                                                inputs.lock, deck_cache)
+                                                inputs.lock, deck_cache) \
+        if options.preview is None else ({}, {})  # a preview reads no deck
     if unusable_decks:
         return _nothing_built(replace(plan, dispositions=dict.fromkeys(
             plan.dispositions, Disposition.FREEZE)), [*problems, *unusable_decks.values()],
@@ -327,6 +331,9 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
         report = _nothing_built(replace(plan, dispositions=dict.fromkeys(  # to say what is
             plan.dispositions, Disposition.FREEZE)), problems, options.out)  # stale
         return replace(report, acknowledged=acknowledged, strict_failed=True)
+    if options.preview is not None:
+        return replace(_preview(options.preview, inputs.note_type, plan, rendered, problems),
+                       acknowledged=acknowledged, strict_failed=strict_failed)
     good = list(plan.topics_to(Disposition.BUILD))
     assignment, identity_problems = _identify(options, inputs, good, rendered, plan.kept, now)
     problems += identity_problems
@@ -395,6 +402,42 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
     unsaved = _remember(options, inputs, cache, keys, assignment, written, lock_text,
                         None if events or not report.ok else report)
     return replace(report, diagnostics=diag.sort_diagnostics([*report.diagnostics, *unsaved]))
+
+
+def _preview(site_dir: Path, note_type: NoteType, plan: Plan,
+             rendered: dict[str, list[RenderedNote]], problems: list[Diagnostic]
+             ) -> BuildReport:
+    """Write the preview site of every topic that builds (publishing/preview.py) into
+    ``site_dir``, whole; topics with errors are listed as left out."""
+    built = list(plan.topics_to(Disposition.BUILD))
+    decks = [PreviewDeck(name=t.deck_name, slug=t.slug, files=t.paths, cards=tuple(
+        PreviewCard(number=n.question.number, path=n.question.path, line=n.question.line,
+                    fields=n.fields, tags=n.tags) for n in rendered[t.name]))
+        for t in built]
+    errors = Counter(d.path for d in problems if d.is_error)
+    missing = [Missing(name=t.deck_name, files=t.paths, errors=sum(errors[p] for p in t.paths))
+               for t in plan.topics if plan.dispositions[t.name] is Disposition.FREEZE]
+    statuses: dict[str, FileStatus] = {}
+    index: tuple[tuple[str, FileStatus], ...] = ()
+    try:
+        media = dict(media_entries({m.name: m for t in built for n in rendered[t.name]
+                                    for m in n.media}.values()))
+        changed = replace_folder(site_dir, site(decks, missing, note_type, media),
+                                 PREVIEW_MARKER, written_names)
+        statuses = {t.name: FileStatus.WRITTEN if changed[f"{t.slug}.html"]
+                    else FileStatus.UNCHANGED for t in built}
+        index = ((shown_path(site_dir, "index.html"), FileStatus.WRITTEN if any(
+            changed.values()) else FileStatus.UNCHANGED),)
+    except MediaChanged as exc:
+        problems = [*problems, diag.error("E501", exc.media.path, 0,
+                                          f"image {exc.why}; preview again")]
+    except WriteError as exc:
+        problems = [*problems, diag.error("E501", exc.path.as_posix(), 0,
+                                          f"preview not written: {exc.reason}")]
+    topics = tuple(TopicResult(t.deck_name, shown_path(site_dir, f"{t.slug}.html"), t.count,
+                               status=statuses.get(t.name, FileStatus.FAILED))
+                   for t in plan.topics)
+    return BuildReport(topics=topics, diagnostics=diag.sort_diagnostics(problems), index=index)
 
 
 def _identify(options: BuildOptions, inputs: Inputs, good: list[Topic],

@@ -66,6 +66,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                         help="exit 1 if --out or the lock is stale; write nothing")
     parser.add_argument("--release", metavar="DIR",
                         help="verify, then copy versioned decks and SHA256SUMS to DIR")
+    parser.add_argument("--preview", metavar="DIR",
+                        help="write every card as a web page to DIR, not the decks")
     parser.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
                         help="processes to build with (default: by size and cores)")
     parser.add_argument("--cache-dir", metavar="DIR", default=None,
@@ -143,6 +145,8 @@ def _folder_problems(args: argparse.Namespace) -> list[str]:
                                     ("--out", args.out, False),
                                     *((("--release", args.release, False),)
                                       if args.release is not None else ()),
+                                    *((("--preview", args.preview, False),)
+                                      if args.preview is not None else ()),
                                     *((("--cache-dir", args.cache_dir, False),)
                                       if args.cache_dir is not None else ())):
         path = Path(value)
@@ -175,12 +179,13 @@ def _folder_problems(args: argparse.Namespace) -> list[str]:
                                 "a folder for the build cache outside it")
     # What a build writes must not be among what it reads: --watch would rebuild after
     # its own every write, and a release would land among the templates.
-    for flag, value in (("--out", args.out), ("--release", args.release)):
+    for flag, value in (("--out", args.out), ("--release", args.release),
+                        ("--preview", args.preview)):
         if value is None or not value.strip():
             continue
         written = Path(value).resolve()
         for other, given in (("--source", args.source), ("--templates", args.templates),
-                             *((("--out", args.out),) if flag == "--release" else ())):
+                             *((("--out", args.out),) if flag != "--out" else ())):
             folder = Path(given).resolve() if given.strip() else None
             if folder is not None and (written == folder or folder in written.parents):
                 problems.append(f"{value}: error: {flag} is inside {other} ({given}); name "
@@ -288,6 +293,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "build_decks.py") -> int
     if args.watch and (args.check or args.verify or args.release is not None):
         problems.append("--watch: error: --watch builds and writes; it cannot be combined "
                         "with --check, --verify or --release")
+    if args.preview is not None and (args.check or args.verify or args.release is not None):
+        problems.append("--preview: error: --preview writes the preview site, not the decks; "
+                        "it cannot be combined with --check, --verify or --release")
     if args.json and (args.watch or args.release is not None):
         problems.append("--json: error: --json prints one report for one build; it cannot "
                         "be combined with --watch or --release")
@@ -299,12 +307,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "build_decks.py") -> int
     verify = args.verify or args.release is not None
     # --verify always checks in full: it is what CI trusts, and a replayed report carries
     # no record of what is stale. --strict too: a replayed build wrote nothing to stop.
-    outcome = _run(args, check=verify, replayed=not verify and not args.strict)
+    outcome = _run(args, check=verify, replayed=not verify and not args.strict
+                   and args.preview is None)
     if isinstance(outcome, int):
         return outcome
     stale = _stale(outcome, args) if verify else []
     if args.json:
-        mode = "verify" if verify else "check" if args.check else "build"
+        mode = "verify" if verify else "check" if args.check else \
+            "preview" if args.preview is not None else "build"
         print(json.dumps(reporting.as_json(outcome, mode=mode, stale=stale), indent=1,
                          ensure_ascii=False))
         return 0 if outcome.ok and not stale else 1
@@ -336,10 +346,11 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
         from nca_anki.report import BuildOptions
 
         now, real_clock = _clock()
+        preview = Path(args.preview) if args.preview is not None else None
         options = BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
-                               now=now, check=args.check or check, jobs=args.jobs,
-                               cores=_cores(), cache=_cache_folder(args)[0],
-                               strict=args.strict)
+                               now=now, check=args.check or check or preview is not None,
+                               jobs=args.jobs, cores=_cores(), cache=_cache_folder(args)[0],
+                               strict=args.strict, preview=preview)
         report = replay(options) if replayed else None
         if report is None:
             from nca_anki.build import build  # heavy imports, inside the Ctrl-C guard
@@ -367,7 +378,8 @@ def _print_report(report: BuildReport, args: argparse.Namespace, *,
     """The text report (reporting.py): what was built on stdout, then the warnings, the
     errors and the verdict on stderr, where the eye lands last."""
     mode = reporting.Mode.QUIET if args.quiet else reporting.Mode(args.warnings)
-    shown = reporting.text(report, mode, checking=checking)
+    shown = reporting.text(report, mode, checking=checking,
+                           previewing=args.preview is not None)
     for line in shown.summary:
         print(line)
     sys.stdout.flush()
@@ -423,7 +435,8 @@ def _watch_loop(args: argparse.Namespace) -> int:
     print(f"watching {source.as_posix()} and {templates.as_posix()}: each saved change is "
           "rebuilt; Ctrl-C to stop", file=sys.stderr, flush=True)
     seen = snapshot(source, templates)
-    outcome = _run(args, check=False, replayed=not args.strict)
+    replayed = not args.strict and args.preview is None
+    outcome = _run(args, check=False, replayed=replayed)
     before: BuildReport | None = None
     while not isinstance(outcome, int):
         if before is not None:
@@ -438,7 +451,7 @@ def _watch_loop(args: argparse.Namespace) -> int:
         print(f"\n{time.strftime('%H:%M:%S')} changed: {named}; rebuilding",
               file=sys.stderr, flush=True)
         seen = current
-        outcome = _run(args, check=False, replayed=not args.strict)
+        outcome = _run(args, check=False, replayed=replayed)
     return outcome
 
 

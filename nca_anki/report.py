@@ -49,6 +49,9 @@ class BuildOptions:
     # --strict: a warning about the sources (docs/diagnostics.md, W1xx and W2xx) fails
     # the build as an error does, and nothing is written.
     strict: bool = False
+    # --preview DIR: write the preview site (publishing/preview.py) there instead of the
+    # decks; with ``check``, nothing else is written.
+    preview: Path | None = None
 
 
 class Progress(Protocol):
@@ -102,7 +105,8 @@ class BuildReport:
     stale_lock_decks: tuple[str, ...] = ()
     stale_files: tuple[str, ...] = ()
     # The published index files (index.py) written, or with --check that would be: (path
-    # as shown, status). Unchanged ones are not listed.
+    # as shown, status). Unchanged ones are not listed. With --preview: the site's
+    # index.html, written or unchanged, if the site was written.
     index: tuple[tuple[str, FileStatus], ...] = ()
     # The newest time given to a note or the note type. Notes edited twice within a
     # second get the previous time + 1, a moment ahead of the clock; a caller on the real

@@ -40,8 +40,12 @@ class Text:
     problems: tuple[str, ...]
 
 
-def text(report: BuildReport, mode: Mode, *, checking: bool = False) -> Text:
-    summary = () if mode is Mode.QUIET else tuple(_summary(report))
+def text(report: BuildReport, mode: Mode, *, checking: bool = False,
+         previewing: bool = False) -> Text:
+    """The report of a build, or with ``checking`` of --check/--verify, or with
+    ``previewing`` of --preview (its outputs are the site's pages)."""
+    summary = () if mode is Mode.QUIET else tuple(
+        _preview_summary(report) if previewing else _summary(report))
     warnings = [d for d in report.diagnostics if not d.is_error]
     errors = [d for d in report.diagnostics if d.is_error]
     lines: list[str] = []
@@ -54,8 +58,8 @@ def text(report: BuildReport, mode: Mode, *, checking: bool = False) -> Text:
             lines.append(f"{_count(len(errors), 'error')}:")
         lines += [str(d) for d in errors]
     grouped = mode is Mode.GROUPED and len(warnings) > len({d.code for d in warnings})
-    lines.append(verdict(report, checking=checking) + ("; --warnings=all lists each"
-                                                       if grouped else ""))
+    said = verdict(report, checking=checking, previewing=previewing)
+    lines.append(said + ("; --warnings=all lists each" if grouped else ""))
     return Text(summary, tuple(lines))
 
 
@@ -76,6 +80,17 @@ def _summary(report: BuildReport) -> Iterable[str]:
         files = [path for path, said in report.index if said == status]
         if files:
             yield f"index and bundle: {', '.join(files)} {status}"
+
+
+def _preview_summary(report: BuildReport) -> Iterable[str]:
+    for topic in report.topics:
+        if topic.status is FileStatus.FAILED:
+            yield f"{topic.deck_name}: failed; not in the preview"
+            continue
+        noun = "question" if topic.questions == 1 else "questions"
+        yield f"{topic.deck_name}: {topic.questions} {noun} -> {topic.output} {topic.status}"
+    for path, status in report.index:
+        yield f"preview: {path} {status}; open it in a browser"
 
 
 def _grouped(warnings: list[Diagnostic]) -> list[str]:
@@ -113,7 +128,7 @@ def _ack_hint(d: Diagnostic) -> str:
     return f" [question {d.question}]" if d.question else ""
 
 
-def verdict(report: BuildReport, *, checking: bool = False) -> str:
+def verdict(report: BuildReport, *, checking: bool = False, previewing: bool = False) -> str:
     """One line: did the build succeed, what it made, how many problems."""
     errors = sum(d.is_error for d in report.diagnostics)
     warnings = len(report.diagnostics) - errors
@@ -128,10 +143,11 @@ def verdict(report: BuildReport, *, checking: bool = False) -> str:
         return (f"failed (--strict): {counts}{written}. Fix the warnings, or acknowledge "
                 "judged ones in nca-anki.toml")
     if errors:
-        kept = f"; {failed} of {_count(decks, 'deck')} not built, left as they were" \
-            if failed else ""
+        kept = "" if not failed else \
+            f"; {failed} of {_count(decks, 'deck')} not in the preview" if previewing else \
+            f"; {failed} of {_count(decks, 'deck')} not built, left as they were"
         return f"failed: {counts}{kept}"
-    done = "checked" if checking else "built"
+    done = "previewed" if previewing else "checked" if checking else "built"
     return f"{done} {_count(decks, 'deck')}, {_count(questions, 'question')}: {counts}"
 
 

@@ -66,6 +66,7 @@ STAGES = {
     "nca_anki.publishing.sink": set(),
     "nca_anki.publishing.transaction": set(),
     "nca_anki.publishing.release": set(),
+    "nca_anki.publishing.preview": {"jinja2", "markupsafe"},  # the site's pages, autoescaped
     "nca_anki.inputs": set(),  # reads everything; given the renderer, loads none of it
     # the hub runs every stage
     "nca_anki.build": RENDERING | PACKAGING,  # rapidfuzz: when the duplicate check runs

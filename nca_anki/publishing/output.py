@@ -10,8 +10,10 @@ from __future__ import annotations
 import errno
 import os
 import re
+import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 # A temporary file is named ".<target>.<8 random characters>.tmp" next to its target.
@@ -112,3 +114,107 @@ def remove_stale_temporaries(folder: Path, target_suffix: str, now: float | None
 def inside(folder: Path, path: Path) -> bool:
     """True if ``path`` resolves to a location inside ``folder``."""
     return path.resolve().is_relative_to(folder.resolve())
+
+
+def replace_folder(folder: Path, files: dict[str, bytes], marker: str,
+                   written: Callable[[bytes], set[str] | None]) -> dict[str, bool]:
+    """Make ``folder`` hold exactly ``files`` (name -> bytes; names may hold "/"), whole:
+    the new folder is written beside it and renamed into its place, so a reader, or a
+    build killed at any moment, finds the old folder or the new one. Only an empty folder,
+    none, or one that holds nothing but what its file ``marker`` says was written there
+    (``written`` reads the names from it; None: not a marker) is replaced; anything else
+    raises WriteError and is left untouched. Returns, for each name, whether its bytes
+    are new (False: the folder held them already)."""
+    if folder.is_symlink():
+        raise WriteError(folder, "is a link; name a folder (links are not followed)")
+    if folder.exists() and not folder.is_dir():
+        raise WriteError(folder, "is a file, not a folder; name a new or empty folder")
+    try:
+        held = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
+    except OSError as exc:
+        raise WriteError(folder, f"cannot read it: {exc.strerror or exc}") from exc
+    if held:
+        try:
+            names = written((folder / marker).read_bytes()) if marker in held else None
+        except OSError:
+            names = None
+        if names is None:
+            raise WriteError(folder, f"holds files this tool did not write (no {marker}); "
+                             "nothing in it was changed: name a new or empty folder")
+        if held - names:
+            raise WriteError(folder, f"holds {sorted(held - names)[0]!r}, which this tool did "
+                             "not write; nothing in the folder was changed: move that away, "
+                             "or name a new or empty folder")
+    parent = folder.parent if folder.parent != Path("") else Path(".")
+    _remove_stale_folders(parent, folder.name)
+    changed = {}
+    new = None
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        new = Path(tempfile.mkdtemp(dir=parent, prefix=f".{folder.name}.new-"))
+        for name, data in files.items():
+            target = new / name
+            if not inside(new, target):
+                raise ValueError(f"{name!r} is not a name inside the folder")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            os.chmod(target, 0o644)
+            try:
+                changed[name] = (folder / name).read_bytes() != data
+            except OSError:
+                changed[name] = True
+        os.chmod(new, 0o755)
+        _swap(new, folder)
+        new = None
+    except OSError as exc:
+        raise WriteError(folder, f"cannot write: {exc.strerror or exc}; {_remedy(exc)} "
+                         "(the folder, if any, is as it was)") from exc
+    finally:
+        if new is not None:
+            shutil.rmtree(new, ignore_errors=True)
+    return changed
+
+
+def _swap(new: Path, folder: Path) -> None:
+    """Rename ``new`` to ``folder``, moving the old ``folder`` out of the way first and
+    deleting it after. Another build may do the same at once: the later one wins."""
+    for _ in range(5):
+        old = None
+        if folder.exists():
+            old = Path(tempfile.mkdtemp(dir=new.parent, prefix=f".{folder.name}.old-"))
+            try:
+                os.replace(folder, old)  # onto the empty folder just made
+            except FileNotFoundError:  # another build moved it meanwhile
+                old.rmdir()
+                old = None
+        try:
+            os.rename(new, folder)
+        except OSError as exc:
+            if exc.errno not in (errno.EEXIST, errno.ENOTEMPTY):
+                if old is not None:
+                    os.replace(old, folder)  # put the old one back
+                raise
+            continue  # another build put its folder there meanwhile: move that one away
+        finally:
+            if old is not None and old.exists():
+                shutil.rmtree(old, ignore_errors=True)
+        return
+    raise OSError(errno.EBUSY, "other builds keep replacing it")
+
+
+def _remove_stale_folders(parent: Path, name: str, now: float | None = None) -> None:
+    """Delete what a killed replace_folder left beside ``name``; young ones may belong to
+    a build running right now."""
+    now = time.time() if now is None else now
+    try:
+        candidates = [p for p in parent.iterdir()
+                      if p.name.startswith((f".{name}.new-", f".{name}.old-"))]
+    except OSError:
+        return
+    for path in candidates:
+        try:
+            if path.is_dir() and not path.is_symlink() \
+                    and now - path.stat().st_mtime > STALE_AFTER_SECONDS:
+                shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            pass

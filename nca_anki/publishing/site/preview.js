@@ -1,0 +1,311 @@
+/* nca-anki preview site: the day/night switch of every page, and on a deck's page its
+   cards, each playable as in Anki. How and why: docs/preview.md.
+
+   - A deck's page carries the note type's front, back and CSS (the templates the decks
+     carry, card.js included) once, and each card's fields, as JSON (#deck-data).
+     fill() puts the fields into the templates by Anki's rules, as Anki does.
+   - Each card is shown in its own <iframe sandbox="allow-scripts">, as Anki desktop's
+     reviewer shows a card: its front put into the page, then its back put in its place
+     (setInnerHTML below). A sandboxed frame has no storage of its own, so the card's
+     script keeps the learner's pick in the frame's window until the back is shown, and
+     no card sees another's pick.
+   - The frame gets its card by postMessage, never spliced into markup or script, and
+     tells its height back; each side checks whom a message comes from.
+   - Frames are made as their place nears the screen: a deck of a thousand cards does not
+     start a thousand card scripts at once.
+*/
+(function () {
+  "use strict";
+  var THEME_KEY = "nca-anki-preview:theme";
+  var TAG = "nca-anki-preview";  /* marks this site's messages */
+
+  /* --- Anki's card templates ------------------------------------------------------------ */
+
+  /* Anki treats a field as empty for a {{#Field}} section when it holds only white space,
+     non-breaking spaces and line breaks. */
+  var EMPTY_FIELD = /^(?:\s|&nbsp;|<br\s*\/?>|<div>|<\/div>)*$/i;
+
+  function isEmpty(value) {
+    return EMPTY_FIELD.test(value || "");
+  }
+
+  function withoutTags(html) {
+    var box = document.createElement("template");
+    box.innerHTML = html;
+    return box.content.textContent || "";
+  }
+
+  /* The template with each {{Field}} replaced by the field's HTML and each section kept or
+     dropped, as Anki's renderer does: a tag runs from "{{" to the first "}}"; "#Field"
+     opens a section shown when the field is not empty, "^Field" one shown when it is,
+     "/Field" closes it; otherwise the text after the last ":" is the field and what comes
+     before names filters, of which "text" (the field without its HTML) changes what is
+     shown. Templates were checked when the decks were built (cards/render.py). */
+  function fill(template, fields) {
+    var tag = /\{\{([\s\S]*?)\}\}/g;
+    var out = "";
+    var hidden = 0;  /* how many enclosing sections are not shown */
+    var open = [];  /* for each open section: is it shown? */
+    var last = 0;
+    var match;
+    while ((match = tag.exec(template)) !== null) {
+      if (!hidden) out += template.slice(last, match.index);
+      last = tag.lastIndex;
+      var handle = match[1].replace(/^\{+/, "").trim();
+      var kind = handle.length > 1 ? handle.charAt(0) : "";
+      if (kind === "#" || kind === "^") {
+        var present = !isEmpty(fields[handle.slice(1).trim()]);
+        var shown = kind === "#" ? present : !present;
+        open.push(shown);
+        if (!shown) hidden += 1;
+      } else if (kind === "/") {
+        if (open.length && !open.pop()) hidden -= 1;
+      } else if (handle && !hidden) {
+        var parts = handle.split(":");
+        var name = parts.pop().trim();
+        var value = Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : "";
+        if (parts.map(function (p) { return p.trim(); }).indexOf("text") >= 0) {
+          value = withoutTags(value);
+        }
+        out += value;
+      }
+    }
+    if (!hidden) out += template.slice(last);
+    return out;
+  }
+
+  /* The fields a card's templates may name: the note's own and those Anki adds. */
+  function cardFields(deck, card) {
+    var fields = {};
+    for (var name in card.fields) {
+      if (Object.prototype.hasOwnProperty.call(card.fields, name)) fields[name] = card.fields[name];
+    }
+    fields.Tags = card.tags;
+    fields.Type = deck.noteType;
+    fields.Deck = deck.deck;
+    fields.Subdeck = deck.deck.split("::").pop();
+    fields.Card = deck.card;
+    fields.CardFlag = "";
+    fields.CardID = "";
+    fields.FrontSide = "";
+    fields.FrontSide = fill(deck.front, fields);
+    return fields;
+  }
+
+  /* --- day and night --------------------------------------------------------------------- */
+
+  function storedTheme() {
+    try {
+      var value = window.localStorage.getItem(THEME_KEY);
+      return value === "day" || value === "night" ? value : null;
+    } catch (e) {
+      return null;  /* no storage (a private window, a file page in some browsers) */
+    }
+  }
+
+  var theme = storedTheme() ||
+    (window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "night" : "day");
+  var frames = [];  /* {frame, card} of each card shown */
+
+  function showTheme() {
+    document.documentElement.setAttribute("data-theme", theme);
+    var buttons = document.querySelectorAll(".theme-switch");
+    for (var i = 0; i < buttons.length; i++) {
+      buttons[i].hidden = false;
+      buttons[i].textContent = theme === "night" ? "Day" : "Night";
+      buttons[i].setAttribute("aria-pressed", theme === "night" ? "true" : "false");
+      buttons[i].title = theme === "night" ? "Show the cards by day" : "Show the cards at night";
+    }
+    for (var k = 0; k < frames.length; k++) send(frames[k], { kind: "theme", night: theme === "night" });
+  }
+
+  function switchTheme() {
+    theme = theme === "night" ? "day" : "night";
+    try { window.localStorage.setItem(THEME_KEY, theme); } catch (e) { /* kept for this page only */ }
+    showTheme();
+  }
+
+  /* --- one card in its frame --------------------------------------------------------------- */
+
+  function send(entry, message) {
+    message.tag = TAG;
+    if (entry.frame.contentWindow) entry.frame.contentWindow.postMessage(message, "*");
+  }
+
+  /* Runs inside each card's frame (its source is put into the frame's page, so it must use
+     nothing from outside itself). The reviewer: it shows the front, then on "Show answer"
+     (or the card's own pycmd("ans"), as in Anki desktop) the back in its place. */
+  function reviewer() {
+    var TAG = "nca-anki-preview";
+    var qa = document.getElementById("qa");
+    var css = document.getElementById("card-css");
+    var flip = document.getElementById("show-answer");
+    var again = document.getElementById("again");
+    var card = null;
+    var night = false;
+    var side = "";
+
+    function tell(message) {
+      message.tag = TAG;
+      window.parent.postMessage(message, "*");
+    }
+
+    function bodyClass() {
+      document.body.className = "card card1" + (night ? " nightMode night_mode" : "");
+    }
+
+    /* Anki desktop's setInnerHTML: a script put in by innerHTML does not run, so each is
+       replaced by a copy, which runs as it is put in; the body's class is set after. */
+    function show(which) {
+      side = which;
+      qa.innerHTML = which === "front" ? card.front : card.back;
+      var scripts = Array.prototype.slice.call(qa.getElementsByTagName("script"));
+      for (var i = 0; i < scripts.length; i++) {
+        var old = scripts[i];
+        var fresh = document.createElement("script");
+        for (var a = 0; a < old.attributes.length; a++) {
+          fresh.setAttribute(old.attributes[a].name, old.attributes[a].value);
+        }
+        fresh.appendChild(document.createTextNode(old.innerHTML));
+        old.parentNode.replaceChild(fresh, old);
+      }
+      bodyClass();
+      flip.hidden = which !== "front";
+      again.hidden = which === "front";
+      document.body.setAttribute("data-side", which);
+      tell({ kind: "side", side: which });
+    }
+
+    window.pycmd = function (command) {
+      if (command === "ans" && side === "front") show("back");
+    };
+
+    window.addEventListener("message", function (event) {
+      var data = event.data;
+      if (event.source !== window.parent || !data || data.tag !== TAG) return;
+      if (data.kind === "card" && card === null && typeof data.front === "string" &&
+          typeof data.back === "string" && typeof data.css === "string") {
+        card = { front: data.front, back: data.back };
+        css.textContent = data.css;
+        night = data.night === true;
+        show("front");
+      } else if (data.kind === "theme") {
+        night = data.night === true;
+        bodyClass();
+      }
+    });
+
+    flip.addEventListener("click", function () { if (card) show("back"); });
+    again.addEventListener("click", function () { if (card) show("front"); });
+
+    /* A link opens in a new tab, never in place of the card. */
+    document.addEventListener("click", function (event) {
+      var link = event.target && event.target.closest ? event.target.closest("a[href]") : null;
+      if (!link) return;
+      event.preventDefault();
+      if (/^(https?:|mailto:)/i.test(link.href)) window.open(link.href, "_blank", "noopener");
+    });
+
+    var root = document.documentElement;
+    var height = 0;
+    function measure() {
+      var now = Math.ceil(root.getBoundingClientRect().height);
+      if (now !== height) {
+        height = now;
+        tell({ kind: "height", height: now });
+      }
+    }
+    if (window.ResizeObserver) new window.ResizeObserver(measure).observe(document.body);
+    window.addEventListener("load", measure);
+    tell({ kind: "ready" });
+  }
+
+  var FRAME_STYLE =
+    "html,body{margin:0}" +
+    "body{padding:16px 12px 12px}" +
+    ".preview-bar{display:flex;justify-content:center;margin:1.2em auto 0;max-width:42em;" +
+    "padding-top:.9em;border-top:1px solid var(--nca-line,#c9ccd1)}" +
+    ".preview-bar button{font:inherit;font-size:17px;min-height:44px;padding:.4em 1.6em;" +
+    "border-radius:8px;border:1px solid var(--nca-line,#c9ccd1);" +
+    "background:var(--nca-soft,rgba(127,127,127,.12));color:inherit;cursor:pointer}" +
+    ".preview-bar button:focus-visible{outline:3px solid var(--nca-accent,#1f5fbf);outline-offset:2px}" +
+    ".preview-bar [hidden]{display:none}";
+
+  function frameDocument() {
+    return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">" +
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">" +
+      "<style id=\"card-css\"></style><style>" + FRAME_STYLE + "</style></head>" +
+      "<body class=\"card card1\"><div id=\"qa\"></div>" +
+      "<div class=\"preview-bar\"><button type=\"button\" id=\"show-answer\">Show answer</button>" +
+      "<button type=\"button\" id=\"again\" hidden>Again</button></div>" +
+      "<script>(" + reviewer.toString() + ")();</" + "script></body></html>";
+  }
+
+  function deckPage(deck) {
+    var slots = document.querySelectorAll(".card-slot");
+    var source = frameDocument();
+    var byWindow = [];  /* [window, entry] of each frame */
+
+    function entryOf(win) {
+      for (var i = 0; i < byWindow.length; i++) if (byWindow[i][0] === win) return byWindow[i][1];
+      return null;
+    }
+
+    function place(slot) {
+      var card = deck.cards[Number(slot.getAttribute("data-card"))];
+      if (!card || slot.querySelector("iframe")) return;
+      var frame = document.createElement("iframe");
+      frame.setAttribute("sandbox", "allow-scripts allow-popups allow-popups-to-escape-sandbox");
+      frame.setAttribute("title", "Card " + slot.id.replace("card-", "") + ", " + card.where);
+      frame.className = "card-frame";
+      var fields = cardFields(deck, card);
+      var entry = { frame: frame, card: card, front: fill(deck.front, fields),
+                    back: fill(deck.back, fields) };
+      frame.srcdoc = source;
+      slot.appendChild(frame);
+      byWindow.push([frame.contentWindow, entry]);
+      frames.push(entry);
+    }
+
+    window.addEventListener("message", function (event) {
+      var entry = entryOf(event.source);
+      var data = event.data;
+      if (!entry || !data || data.tag !== TAG) return;
+      if (data.kind === "ready") {
+        send(entry, { kind: "card", front: entry.front, back: entry.back, css: deck.css,
+                      night: theme === "night" });
+      } else if (data.kind === "height" && typeof data.height === "number" && isFinite(data.height)) {
+        entry.frame.style.height = Math.max(60, Math.min(Math.round(data.height), 40000)) + "px";
+        entry.frame.parentNode.classList.add("shown");
+      } else if (data.kind === "side" && (data.side === "front" || data.side === "back")) {
+        entry.frame.parentNode.setAttribute("data-side", data.side);
+      }
+    });
+
+    if (window.IntersectionObserver) {
+      var watcher = new window.IntersectionObserver(function (seen) {
+        for (var i = 0; i < seen.length; i++) {
+          if (seen[i].isIntersecting) {
+            watcher.unobserve(seen[i].target);
+            place(seen[i].target);
+          }
+        }
+      }, { rootMargin: "1200px 0px" });
+      for (var i = 0; i < slots.length; i++) watcher.observe(slots[i]);
+    } else {
+      for (var k = 0; k < slots.length; k++) place(slots[k]);
+    }
+  }
+
+  function start() {
+    var buttons = document.querySelectorAll(".theme-switch");
+    for (var i = 0; i < buttons.length; i++) buttons[i].addEventListener("click", switchTheme);
+    showTheme();
+    var data = document.getElementById("deck-data");
+    if (data) deckPage(JSON.parse(data.textContent));
+  }
+
+  window.NcaPreview = { fill: fill, cardFields: cardFields };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
