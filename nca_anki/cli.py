@@ -50,7 +50,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     """The options, one line of help each (README.md, "Building", says more)."""
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Build one Anki deck (.apkg) per topic from the question files in SOURCE.",
+        description="Build one Anki deck (.apkg) per topic from the question files in SOURCE."
+                    f"\n\n{prog} import --from FORMAT INPUT... --out DIR converts a bank in "
+                    f"another format\ninto question files ({prog} import -h).",
         epilog=_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
                         help="print the version and exit")
@@ -282,6 +284,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "build_decks.py") -> int
     """Run the command with ``argv`` (without the program); ``prog`` names it in usage
     and ``--version`` (``run`` passes the name it was started by)."""
     _tolerant_output()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["import"]:
+        return _import(argv[1:], prog)
     try:
         args = _parser(prog).parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help
@@ -482,6 +487,138 @@ def _print_stale(lines: list[str], args: argparse.Namespace, out: TextIO) -> int
     print(f"Rebuild (python build_decks.py, with the same folder options), delete any deck "
           f"no topic builds, then commit {args.out}/ and {lock}.", file=out)
     return 1
+
+
+_IMPORT_EXIT_CODES = """exit status:
+  0    every question converted and written
+  1    something not converted (each is named), or nothing written
+  2    usage error
+  3    a bug of ours, reported in one line, without a traceback"""
+FORMATS = ("markdown", "json", "aiken", "gift")
+
+
+def _import_parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"{prog} import",
+        description="Convert question banks in another format into question files in this "
+                    "project's format, one per topic part (README.md, \"Importing a bank\").",
+        epilog=_IMPORT_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="the files to convert")
+    parser.add_argument("--from", dest="format", required=True, choices=FORMATS,
+                        metavar="FORMAT", help=f"their format: {', '.join(FORMATS)}")
+    parser.add_argument("--out", required=True, metavar="DIR",
+                        help="where the question files go (source, or a new folder)")
+    parser.add_argument("--topic", metavar="NAME",
+                        help="one topic for all inputs (default: each input's own title)")
+    return parser
+
+
+def _import(argv: list[str], prog: str) -> int:
+    """``import``: read each input, convert (importing/convert.py), write the files; never
+    over a file that is there. Every question not converted is reported at its place."""
+    try:
+        args = _import_parser(prog).parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    out = Path(args.out)
+    if not args.out.strip() or (out.exists() and not out.is_dir()):
+        print(f"{args.out}: error: --out must name a folder", file=sys.stderr)
+        return 2
+    if args.topic is not None and not args.topic.strip():
+        print("--topic: error: --topic is empty; name the topic", file=sys.stderr)
+        return 2
+    try:
+        return _imported(args, out)
+    except KeyboardInterrupt:
+        print("interrupted; each file written is whole", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug of ours: say so plainly, without a traceback
+        print(f"nca-anki: internal error: {type(exc).__name__}: {exc}\n"
+              "Please report this with the command you ran.", file=sys.stderr)
+        return 3
+
+
+def _imported(args: argparse.Namespace, out: Path) -> int:
+    import importlib
+
+    from nca_anki import diagnostics as diag
+    from nca_anki.importing.bank import Reading
+    from nca_anki.importing.convert import convert
+    from nca_anki.publishing.output import WriteError, write_atomic
+    from nca_anki.reading.decode import decode_source
+
+    reader = importlib.import_module(
+        f"nca_anki.importing.{'json_bank' if args.format == 'json' else args.format}")
+    readings = []
+    for given in args.inputs:
+        shown = Path(given).as_posix()
+        try:
+            data = Path(given).read_bytes()
+        except OSError as exc:
+            readings.append(Reading((), (diag.error("E701", shown, 0, f"cannot read it: "
+                                                    f"{exc.strerror or exc}"),)))
+            continue
+        decoded = decode_source(data, shown)
+        reading = reader.read(decoded.text, shown)
+        readings.append(Reading(reading.sections, (*decoded.diagnostics, *reading.problems)))
+    result = convert(readings, topic=args.topic, is_file=lambda path: Path(path).is_file())
+    problems = list(result.problems)
+    images = {target: source for part in result.parts for source, target in part.images}
+    taken = [name for name in (*(p.name for p in result.parts), *images)
+             if (out / name).exists() and not (name in images and _same_file(
+                 Path(images[name]), out / name))]
+    for name in taken:
+        problems.append(diag.error("E705", (out / name).as_posix(), 0, "is already there; "
+                                   "nothing was written: move it away, or import into "
+                                   "another folder (--out DIR)"))
+    written = []
+    if not taken:
+        for part in result.parts:
+            try:
+                for source, target in part.images:
+                    write_atomic(out / target, Path(source).read_bytes())
+                write_atomic(out / part.name, part.text.encode("utf-8"))
+            except OSError as exc:  # an image that went away meanwhile
+                problems.append(diag.error("E501", (out / part.name).as_posix(), 0,
+                                           f"not written: {exc}"))
+                break
+            except WriteError as exc:
+                problems.append(diag.error("E501", exc.path.as_posix(), 0, exc.reason))
+                break
+            written.append(part)
+            print(f"{(out / part.name).as_posix()}: {part.topic}, part {part.part}, "
+                  f"{part.questions} question{'s' if part.questions != 1 else ''}")
+    sys.stdout.flush()
+    problems = list(diag.sort_diagnostics(problems))
+    warnings = [d for d in problems if not d.is_error]
+    errors = [d for d in problems if d.is_error]
+    lines = reporting.grouped(warnings)
+    if errors and lines:
+        lines.append(f"{len(errors)} error{'s' if len(errors) != 1 else ''}:")
+    lines += [str(d) for d in errors]
+    def count(n: int, noun: str) -> str:
+        return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+    counts = f"{count(len(errors), 'error')}, {count(len(warnings), 'warning')}"
+    # Each question not converted is one error at its place (codes E702-E704).
+    lost = sum(d.code in ("E702", "E703", "E704") for d in errors)
+    lost_said = f"; {count(lost, 'question')} not converted" if lost else ""
+    if written:
+        lines.append(f"imported {count(sum(p.questions for p in written), 'question')} into "
+                     f"{count(len(written), 'file')} in {out.as_posix()}{lost_said}: {counts}")
+    else:
+        lines.append(f"failed: nothing written{lost_said}: {counts}")
+    for line in lines:
+        print(line, file=sys.stderr)
+    return 1 if errors or not written else 0
+
+
+def _same_file(source: Path, target: Path) -> bool:
+    """Whether ``target`` already holds ``source``'s bytes (an image imported before)."""
+    try:
+        return source.read_bytes() == target.read_bytes()
+    except OSError:
+        return False
 
 
 def run() -> NoReturn:

@@ -4,7 +4,8 @@ A code names a kind of problem, not a wording: messages may be reworded, codes n
 change meaning, and a retired code is never reused. Tests, acknowledgements in
 nca-anki.toml ([acknowledged]) and scripts reading ``--json`` rely on the code alone.
 The letter is the severity (E error, W warning); the hundreds are the stage that finds
-it: 1 source files, 2 settings, 3 the lock, 4 templates, 5 output, 6 the build cache.
+it: 1 source files, 2 settings, 3 the lock, 4 templates, 5 output, 6 the build cache,
+7 importing a bank.
 docs/diagnostics.md lists them for authors; tests/test_diagnostics.py keeps the two lists
 equal.
 """
@@ -136,6 +137,28 @@ _ALL = (
     # --- the build cache ------------------------------------------------------------------
     Code("W601", "build cache ignored", "The build cache, or an entry of it, could not be "
          "used or saved; builds only take longer."),
+    # --- importing a bank (build_decks.py import) -------------------------------------------
+    Code("E701", "input unreadable", "An input file to import is missing, unreadable or "
+         "malformed (JSON with a syntax error, GIFT answers that never close); what it says "
+         "was not converted."),
+    Code("E702", "not a multiple-choice question", "The input holds a question that is not "
+         "multiple choice (short answer, numerical, matching, essay) or lacks its text or "
+         "choices; it was not converted."),
+    Code("E703", "no correct answer", "The question marks no choice correct, or its answer "
+         "names none of its choices; it was not converted."),
+    Code("E704", "cannot be written as a question file", "Written in this project's format, "
+         "the question would not read back as it was read (a line its format takes as "
+         "structure, too many choices), or it repeats another word for word; it was not "
+         "converted."),
+    Code("E705", "import target exists", "A question file the import would write is already "
+         "there; nothing was written. Move it away or import into another folder."),
+    Code("W701", "text not converted", "Text in the input that is no question (an "
+         "introduction, a heading, a description) was not converted."),
+    Code("W702", "converted with a change", "The question was converted, but changed: a "
+         "true/false question became two choices, feedback on single answers joined the "
+         "explanation, or HTML was kept as written."),
+    Code("W703", "input field left out", "A field of the input that a question file has no "
+         "place for was left out (said once per file)."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}

@@ -52,14 +52,14 @@ def text(report: BuildReport, mode: Mode, *, checking: bool = False,
     if mode is Mode.ALL:
         lines += [str(d) + _ack_hint(d) for d in warnings]
     elif mode is Mode.GROUPED and warnings:
-        lines += _grouped(warnings)
+        lines += grouped(warnings)
     if errors:
         if lines:  # below warnings: a heading, so the errors stand apart
             lines.append(f"{_count(len(errors), 'error')}:")
         lines += [str(d) for d in errors]
-    grouped = mode is Mode.GROUPED and len(warnings) > len({d.code for d in warnings})
+    folded = mode is Mode.GROUPED and len(warnings) > len({d.code for d in warnings})
     said = verdict(report, checking=checking, previewing=previewing)
-    lines.append(said + ("; --warnings=all lists each" if grouped else ""))
+    lines.append(said + ("; --warnings=all lists each" if folded else ""))
     return Text(summary, tuple(lines))
 
 
@@ -93,7 +93,7 @@ def _preview_summary(report: BuildReport) -> Iterable[str]:
         yield f"preview: {path} {status}; open it in a browser"
 
 
-def _grouped(warnings: list[Diagnostic]) -> list[str]:
+def grouped(warnings: list[Diagnostic]) -> list[str]:
     """The warnings by kind, the most frequent first: a kind seen once is shown in full;
     a kind seen more often as a heading with its count, then its first files, one line
     each with the lines it was found at."""

@@ -67,6 +67,13 @@ STAGES = {
     "nca_anki.publishing.transaction": set(),
     "nca_anki.publishing.release": set(),
     "nca_anki.publishing.preview": {"jinja2", "markupsafe"},  # the site's pages, autoescaped
+    # importing another format (build_decks.py import)
+    "nca_anki.importing.bank": set(),
+    "nca_anki.importing.markdown": set(),  # markdown_it is loaded when a file is read
+    "nca_anki.importing.json_bank": set(),
+    "nca_anki.importing.aiken": set(),
+    "nca_anki.importing.gift": set(),
+    "nca_anki.importing.convert": set(),
     "nca_anki.inputs": set(),  # reads everything; given the renderer, loads none of it
     # the hub runs every stage
     "nca_anki.build": RENDERING | PACKAGING,  # rapidfuzz: when the duplicate check runs

@@ -1,0 +1,230 @@
+"""Questions read from another format -> question files in this project's format.
+
+One file per topic part, ``<topic slug>-<part>.txt``: the sections of the inputs that
+share a title (or all of them, given one ``topic``) are the parts of one topic, in input
+order. Each file is read back with the project's own parser (reading/parse.py) before it
+is kept: a question that would not read back exactly as it was read from the input (a
+line of its text that the format takes as structure, say) is left out and reported at
+its place in the input, with what the parser said, so the files pass the build with no
+errors and nothing is lost without a word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from urllib.parse import quote, unquote, urlsplit
+
+from nca_anki.diagnostics import Diagnostic, error, sort_diagnostics
+from nca_anki.importing.bank import Choice, Item, Reading, one_line
+from nca_anki.reading.parse import parse
+from nca_anki.reading.topics import slugify
+from nca_anki.records import LABELS, Question
+
+TITLE_SUFFIX = " — Questions and Answers"
+
+
+@dataclass(frozen=True)
+class Part:
+    name: str  # the file's name in the output folder
+    topic: str
+    part: int
+    text: str
+    questions: int
+    # The images its questions show: (the file as the input names it, its path in the
+    # output folder). The command copies them; the texts name them there.
+    images: tuple[tuple[str, str], ...] = ()
+
+
+# An image in Markdown, "![what it shows](path)" or "(<path with spaces>)", optionally
+# with a title after the path.
+_IMAGE_RE = re.compile(r'(!\[[^\]]*\]\(\s*)(<[^>\n]+>|[^)\s]+)')
+IMAGES_FOLDER = "images"
+
+
+@dataclass(frozen=True)
+class Conversion:
+    parts: tuple[Part, ...]
+    problems: tuple[Diagnostic, ...]  # an error at the input place of each question left out
+
+
+def convert(readings: list[Reading], *, topic: str | None = None,
+            is_file: Callable[[str], bool] = lambda path: False) -> Conversion:
+    """The question files of ``readings``; ``is_file`` tells whether an image a question
+    shows is there to copy (the command looks on disk)."""
+    problems: list[Diagnostic] = [d for r in readings for d in r.problems]
+    topics: dict[str, tuple[str, list[list[Item]]]] = {}
+    for reading in readings:
+        for section in reading.sections:
+            title = " ".join((topic or section.title).split())
+            key = title.casefold()
+            topics.setdefault(key, (title, []))[1].append(list(section.items))
+    parts: list[Part] = []
+    images: dict[str, str] = {}  # each image as the input names it -> in the output folder
+    for title, sections in topics.values():
+        seen: dict[tuple[str, tuple[str, ...]], Item] = {}
+        for number, items in enumerate(sections, start=1):
+            kept = []
+            for item in map(_clean, items):
+                item, missing = _with_images(item, images, is_file)
+                if missing:
+                    problems.append(error("E704", item.path, item.line, f"{item.place}shows "
+                                          f"the image {missing!r}, which is not there (the "
+                                          "path is read from the input file's folder); not "
+                                          "converted"))
+                    continue
+                key = (one_line(item.prompt), tuple(sorted(one_line(c.text) for c in item.choices)))
+                if key in seen:
+                    first = seen[key]
+                    problems.append(error("E704", item.path, item.line, f"{item.place}repeats "
+                                          f"the question at {first.path}:{first.line} word for "
+                                          "word; only the first was converted"))
+                    continue
+                seen[key] = item
+                kept.append(item)
+            name = f"{slugify(title)}-{number}.txt"
+            text, written, part_problems = _written(title, number, kept, name)
+            problems += part_problems
+            if written:
+                parts.append(Part(name, title, number, text, written, tuple(sorted(
+                    (src, to) for src, to in images.items() if f"]({quote(to)}" in text))))
+    return Conversion(tuple(parts), tuple(sort_diagnostics(problems)))
+
+
+def _with_images(item: Item, images: dict[str, str], is_file: Callable[[str], bool]
+                 ) -> tuple[Item, str]:
+    """``item`` with each image it shows by a relative path named where the command copies
+    it (``images/<name>`` in the output folder), recorded in ``images``; or the path of an
+    image that is not there."""
+    folder = PurePosixPath(item.path).parent
+    missing = ""
+
+    def moved(match: re.Match[str]) -> str:
+        nonlocal missing
+        written = match[2][1:-1] if match[2].startswith("<") else match[2]
+        if urlsplit(written).scheme or written.startswith(("/", "#")):
+            return match[0]  # the build says what it thinks of web and absolute paths
+        source = (folder / unquote(written)).as_posix()
+        if source not in images:
+            if not is_file(source):
+                missing = missing or written
+                return match[0]
+            name = PurePosixPath(source).name
+            taken = set(images.values())
+            stem, dot, ext = name.rpartition(".")
+            k = 1
+            target = f"{IMAGES_FOLDER}/{name}"
+            while target in taken:
+                k += 1
+                target = f"{IMAGES_FOLDER}/{stem or ext}-{k}{dot}{ext if stem else ''}"
+            images[source] = target
+        return f"{match[1]}{quote(images[source])}"
+
+    def texts(text: str) -> str:
+        return _IMAGE_RE.sub(moved, text) if "![" in text else text
+
+    changed = Item(prompt=texts(item.prompt), explanation=texts(item.explanation),
+                   path=item.path, line=item.line, where=item.where,
+                   choices=tuple(Choice(texts(c.text), c.correct) for c in item.choices))
+    return changed, missing
+
+
+def _clean(item: Item) -> Item:
+    """The item's texts as a question file holds them: no spaces at line ends (the parser
+    drops them), no blank lines around."""
+    def tidy(text: str) -> str:
+        return "\n".join(line.rstrip() for line in text.strip("\n").split("\n")).strip()
+
+    return Item(prompt=tidy(item.prompt), explanation=tidy(item.explanation), path=item.path,
+                line=item.line, where=item.where,
+                choices=tuple(Choice(tidy(c.text), c.correct) for c in item.choices))
+
+
+def _render(title: str, part: int, items: list[Item]) -> tuple[str, list[tuple[int, int]]]:
+    """The file's text, and each question's first and last line in it."""
+    lines = [f"{title} {part}{TITLE_SUFFIX}"]
+    spans = []
+    for number, item in enumerate(items, start=1):
+        start = len(lines) + 1
+        prompt = item.prompt.split("\n")
+        lines.append(f"Question {number}: {prompt[0]}")
+        lines += prompt[1:]
+        for choice in item.choices:
+            first, *rest = choice.text.split("\n")
+            lines.append(f"- {first}" + (" (Correct answer)" if choice.correct else ""))
+            lines += rest
+        lines += [f"Correct answer: {c.text.split(chr(10))[0]}" for c in item.choices
+                  if c.correct]
+        if item.explanation:
+            lines += item.explanation.split("\n")
+        spans.append((start, len(lines)))
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n", spans
+
+
+def _differs(item: Item, question: Question) -> str:
+    """What of ``item`` reads back otherwise from its file ("" if nothing)."""
+    if question.prompt != item.prompt:
+        return "its prompt"
+    if len(question.choices) != len(item.choices):
+        return f"its choices ({len(question.choices)} instead of {len(item.choices)})"
+    for label, ours, theirs in zip(LABELS, item.choices, question.choices):
+        if ours.text != theirs.text or ours.correct != theirs.correct:
+            return f"choice {label}"
+    if question.explanation != item.explanation:
+        return "its explanation"
+    return ""
+
+
+def _written(title: str, part: int, items: list[Item], name: str
+             ) -> tuple[str, int, list[Diagnostic]]:
+    """The part's text with every question that reads back as it was read, how many,
+    and an error at the input place of each that does not."""
+    problems: list[Diagnostic] = []
+    todo = []
+    for item in items:
+        if not any(c.correct for c in item.choices):
+            problems.append(error("E703", item.path, item.line, f"{item.place}marks no choice "
+                                  "correct; not converted"))
+        elif len(item.choices) > len(LABELS):
+            problems.append(error("E704", item.path, item.line, f"{item.place}has "
+                                  f"{len(item.choices)} choices; at most {len(LABELS)} are "
+                                  "supported; not converted"))
+        else:
+            todo.append(item)
+    while todo:
+        text, spans = _render(title, part, todo)
+        result = parse(text, name)
+        errors = [d for d in result.diagnostics if d.is_error]
+        if any(d.line <= 1 for d in errors):  # the title: no question of the part can go in
+            said = next(d for d in errors if d.line <= 1)
+            problems.append(error("E704", todo[0].path, todo[0].line, f"the topic title "
+                                  f"{title!r} cannot be written as a question file's title "
+                                  f"({said.message}); pass --topic NAME; {len(todo)} questions "
+                                  "not converted"))
+            return "", 0, problems
+        read_back = {q.number: q for q in result.file.questions}
+        bad: dict[int, str] = {}
+        for d in errors:
+            for k, (start, end) in enumerate(spans):
+                if start <= d.line <= end:  # said of the question, not of its number there
+                    bad.setdefault(k, re.sub(r"\bQuestion \d+", "the question", d.message))
+        for k, item in enumerate(todo):
+            if k in bad:
+                continue
+            question = read_back.get(k + 1)
+            differs = "it" if question is None else _differs(item, question)
+            if differs:
+                bad[k] = (f"{differs} would read back otherwise from the question file "
+                          "(a line the format takes as structure?)")
+        if not bad:
+            return text, len(todo), problems
+        for k in sorted(bad):
+            item = todo[k]
+            problems.append(error("E704", item.path, item.line, f"{item.place}cannot be "
+                                  f"written as a question file reads it: {bad[k]}; not "
+                                  "converted"))
+        todo = [item for k, item in enumerate(todo) if k not in bad]
+    return "", 0, problems

@@ -1,0 +1,158 @@
+"""Markdown checkbox quizzes (the shape of the big GitHub quiz repositories) -> questions.
+
+    # Python                      <- the topic's title (the first heading that is no question)
+    #### Q1. What does this print?
+    ```python
+    print(1)
+    ```
+    - [ ] `0`
+    - [x] `1`                     <- "[x]" marks a correct choice; several may be marked
+    **Explanation:** `print` writes its argument.
+
+A heading followed by a list whose items all start "[ ]" or "[x]" is a question: the
+heading (without its "Q1." numbering) and any blocks between it and the list are the
+prompt, the list's items the choices, and the blocks after the list, up to the next
+heading, the explanation. The blocks are found by markdown-it-py (the project's Markdown
+engine), which gives each block's lines; the text of each part is those lines exactly as
+written, so code, inline code, tables and links arrive as they were. Anything else is
+reported at its line, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from nca_anki.diagnostics import Diagnostic, error, warning
+from nca_anki.importing.bank import Choice, Item, Reading, Section, title_from_name
+
+_TASK_RE = re.compile(r"^(?P<lead>\s{0,3}[-*+]\s+)\[(?P<mark>[ xX])\](?:[ \t]+|$)(?P<text>.*)$")
+_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}(?:[ \t]+|$)(?P<text>.*?)(?:[ \t]+#+)?[ \t]*$")
+# "Q1.", "Q 1:", "Question 1:", "1.", "1)" before a question's text.
+_NUMBERING_RE = re.compile(r"^(?:Q(?:uestion)?\s*#?\s*\d+\s*[.:)-]?|\d+\s*[.)])\s+", re.I)
+
+
+@dataclass(frozen=True)
+class _Block:
+    kind: str  # markdown-it's token type without "_open": heading, paragraph, bullet_list...
+    start: int  # first line, 0-based
+    end: int  # after the last line
+    level: int = 0  # a heading's level
+    items: tuple[tuple[int, int], ...] = ()  # a list's items: (start, end) lines
+
+
+def _blocks(text: str) -> list[_Block]:
+    from markdown_it import MarkdownIt  # the renderer's engine, loaded when it is used
+
+    tokens = MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(text)
+    blocks: list[_Block] = []
+    for k, token in enumerate(tokens):
+        if token.level != 0 or token.map is None or token.nesting == -1:
+            continue
+        kind = token.type.removesuffix("_open")
+        items: list[tuple[int, int]] = []
+        if kind in ("bullet_list", "ordered_list"):
+            depth = 0
+            for inner in tokens[k + 1:]:
+                if inner.level == 0:
+                    break
+                if inner.type == "list_item_open" and inner.level == 1 and inner.map:
+                    items.append((inner.map[0], inner.map[1]))
+                depth += inner.nesting
+        level = int(token.tag[1]) if kind == "heading" else 0
+        blocks.append(_Block(kind, token.map[0], token.map[1], level, tuple(items)))
+    return blocks
+
+
+def _is_task_list(block: _Block, lines: list[str]) -> bool:
+    return block.kind == "bullet_list" and bool(block.items) and all(
+        _TASK_RE.match(lines[start]) for start, _ in block.items)
+
+
+def _text(lines: list[str], start: int, end: int) -> str:
+    """Lines ``start`` to ``end`` exactly as written, without blank lines around them."""
+    return "\n".join(lines[start:end]).strip("\n").rstrip()
+
+
+def _choice(lines: list[str], start: int, end: int) -> Choice:
+    first = _TASK_RE.match(lines[start])
+    assert first is not None
+    indent = len(first.group("lead"))
+    rest = [line[indent:] if line[:indent].strip() == "" else line.lstrip()
+            for line in lines[start + 1:end]]
+    while rest and not rest[-1].strip():
+        rest.pop()
+    text = first.group("text").rstrip()
+    if rest and not any(r.lstrip().startswith(("```", "~~~")) or r.startswith("    ")
+                        or not r.strip() for r in rest):
+        text = " ".join([text, *(r.strip() for r in rest)])  # a wrapped line: the same text
+    elif rest:
+        text = "\n".join([text, *rest])
+    return Choice(text, first.group("mark") in "xX")
+
+
+def read(text: str, path: str) -> Reading:
+    lines = text.split("\n")
+    blocks = _blocks(text)
+    problems: list[Diagnostic] = []
+    items: list[Item] = []
+    title = ""
+    segments: list[list[_Block]] = [[]]
+    for block in blocks:
+        if block.kind == "heading":
+            segments.append([])
+        segments[-1].append(block)
+    question_level = 0  # the heading level of the last question read
+    for segment in segments:
+        if not segment:
+            continue
+        heading = segment[0] if segment[0].kind == "heading" else None
+        body = segment[1:] if heading else segment
+        lists = [k for k, b in enumerate(body) if _is_task_list(b, lines)]
+        if not lists and heading and items and question_level and heading.level > question_level:
+            # A heading below the question's ("##### Explanation"): more of its explanation.
+            last = items[-1]
+            more = _text(lines, heading.start, segment[-1].end)
+            items[-1] = Item(prompt=last.prompt, choices=last.choices, path=last.path,
+                             line=last.line, explanation="\n\n".join(
+                                 p for p in (last.explanation, more) if p))
+            continue
+        if not lists:
+            question_level = 0
+            if heading and not title and heading.level <= 2 and not items:
+                match = _HEADING_RE.match(lines[heading.start])
+                title = match.group("text").strip() if match else ""
+                body_blocks = body
+            else:
+                body_blocks = segment
+            for block in body_blocks:
+                problems.append(warning("W701", path, block.start + 1,
+                                        "text that is no question (no list of '- [ ]' "
+                                        "choices under its heading) was not converted: "
+                                        f"{_text(lines, block.start, block.end)[:60]!r}"))
+            continue
+        first = lists[0]
+        choices_block = body[first]
+        head = _HEADING_RE.match(lines[heading.start]).group("text") if heading else ""  # type: ignore[union-attr]
+        head = _NUMBERING_RE.sub("", head.strip(), count=1)
+        start = heading.end if heading else body[0].start
+        between = _text(lines, start, choices_block.start)
+        prompt = "\n\n".join(part for part in (head, between) if part)  # as two blocks
+        explanation_end = segment[-1].end
+        for later in lists[1:]:
+            extra = body[later]
+            problems.append(error("E702", path, extra.start + 1,
+                                  "a second list of '- [ ]' choices under one heading: it was "
+                                  "not converted; give each question its own heading"))
+            explanation_end = min(explanation_end, extra.start)
+        explanation = _text(lines, choices_block.end, explanation_end)
+        line = (heading or body[0]).start + 1
+        question_level = heading.level if heading else 0
+        if not prompt:
+            problems.append(error("E702", path, line, "a list of '- [ ]' choices without a "
+                                  "question above it was not converted"))
+            continue
+        items.append(Item(prompt=prompt, explanation=explanation, path=path, line=line,
+                          choices=tuple(_choice(lines, s, e) for s, e in choices_block.items)))
+    section = Section(title=title or title_from_name(path), items=tuple(items), path=path)
+    return Reading((section,) if items else (), tuple(problems))

@@ -1,0 +1,337 @@
+"""``build_decks.py import`` (nca_anki/importing/): a sample bank in each format, written in
+that format's own conventions (tests/fixtures/import/), converted, built and imported
+into a real Anki collection, where every question, choice, mark and explanation must
+arrive; and what an author meets when the input does not fit."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from anki_client import cards_in_deck, html_to_text, import_package, open_collection
+from conftest import REPO
+from nca_anki.build import build
+from nca_anki.report import BuildOptions
+
+SAMPLES = REPO / "tests" / "fixtures" / "import"
+_CHOICE_RE = re.compile(r'<li\b[^>]*><span class="nca-label">([A-J])</span> '
+                        r'<span class="nca-text">(.*?)</span></li>', re.DOTALL)
+
+# What each sample holds, read off the sample by hand: (prompt, choices with a "*" before
+# each correct one, explanation), as a learner reads them on the card.
+EXPECTED = {
+    "markdown": {"NCA::CUDA Programming": [
+        ("What does this kernel launch configure? vectorAdd<<<blocks, 256>>>(a, b, c, n);",
+         ["256 blocks of blocks threads each", "*blocks blocks of 256 threads each",
+          "256 streams, one per thread", "a grid of 256 × 256 threads"],
+         "Explanation: The first launch parameter is the grid size, the second the block "
+         "size. See the CUDA C++ Programming Guide ."),
+        ("Which two commands list the GPUs a machine has? (Choose two.)",
+         ["*nvidia-smi -L", "nvcc --version", "*nvidia-smi --query-gpu=name --format=csv",
+          "lsmod | grep nouveau"], ""),
+        ("Which memory is fastest for data the threads of one block share? Memory Scope On "
+         "chip Global every thread no Shared one block yes",
+         ["Global memory", "*Shared memory", "Pinned host memory"],
+         "Explanation Shared memory sits on the SM, next to the cores; global memory is "
+         "device DRAM."),
+        ("What does cudaMemcpy(d, h, n, cudaMemcpyHostToDevice) do?",
+         ["*Copies n bytes from host memory h to device memory d",
+          "Copies n elements from d back to h", "Allocates n bytes of device memory at d"], ""),
+        ("How many threads does the launch in this diagram run in all?",
+         ["16", "32", "*64", "4"], "Four blocks of 16 threads each: 64."),
+    ]},
+    "json": {
+        "NCA::Prep Bank": [
+            ('Which dtype does torch.autocast(device_type="cuda") use for matrix multiplies '
+             "by default?",
+             ["torch.float32", "*torch.float16", "torch.bfloat16", "torch.int8"],
+             "On CUDA, autocast's default is torch.float16 ; pass dtype=torch.bfloat16 for "
+             "bf16."),
+            ("Which two split one model's layers or tensors across GPUs?",
+             ["*Tensor parallelism", "Dropout", "*Pipeline parallelism", "Label smoothing"],
+             "Tensor parallelism splits each layer's matrices; pipeline parallelism gives each "
+             "GPU a stage of layers."),
+            ("Which numeric format has the widest dynamic range? Format Exponent bits Mantissa "
+             "bits FP16 5 10 BF16 8 7 FP8 E4M3 4 3",
+             ["FP16", "*BF16", "FP8 E4M3"],
+             "The range comes from the exponent: BF16 keeps FP32's 8 exponent bits. See the "
+             "BF16 format ."),
+        ],
+        "NCA::Triton Inference Server": [
+            ("Which port does Triton serve HTTP/REST requests on by default?",
+             ["*8000", "8001", "8002"], "HTTP is 8000, gRPC 8001 and the metrics endpoint 8002."),
+            ("What does this model configuration enable? dynamic_batching { "
+             "max_queue_delay_microseconds: 100 }",
+             ["*Dynamic batching, waiting at most 100 µs to fill a batch",
+              "A fixed batch size of 100", "Request timeouts of 100 ms"],
+             "The scheduler groups requests into batches and waits up to "
+             "max_queue_delay_microseconds for more."),
+        ],
+    },
+    "aiken": {"NCA::Gpu Architecture": [
+        ("Which NVIDIA GPU architecture first introduced Tensor Cores?",
+         ["Pascal", "*Volta", "Maxwell", "Kepler"], ""),
+        ("What does nvidia-smi report when run without options?",
+         ["*GPU utilisation, memory use and the processes using each GPU",
+          "The version of the CUDA compiler", "Only the PCIe topology"], ""),
+        ("Which unit of an NVIDIA GPU schedules warps?",
+         ["*The streaming multiprocessor (SM)", "The PCIe controller", "The NVLink bridge"], ""),
+    ]},
+    "gift": {"NCA::AI Infrastructure": [
+        ("Which link connects the GPUs inside a DGX server at the highest bandwidth?",
+         ["*NVLink with NVSwitch", "PCIe", "10 Gb Ethernet", "InfiniBand"],
+         "NVLink and NVSwitch connect every GPU of the server to every other. NVLink with "
+         "NVSwitch: GPU-to-GPU, inside the server. InfiniBand: InfiniBand links servers to "
+         "each other."),
+        ("Which two are NVIDIA networking platforms?",
+         ["*Quantum InfiniBand", "*Spectrum-X Ethernet", "NVMe", "SATA"],
+         "Quantum (InfiniBand) and Spectrum-X (Ethernet) are NVIDIA's networking lines."),
+        ("What does nvidia-smi -q -d TEMPERATURE show?",
+         ["*The GPU temperatures and their slowdown and shutdown thresholds",
+          "The fan speed only", "The driver version"], ""),
+        ("A DGX H100 holds 8 GPUs: true or false?", ["*True", "False"],
+         "Eight H100 GPUs, connected by NVSwitch."),
+        ("MIG can split one A100 into up to _____ GPU instances.", ["4", "*7", "16"], ""),
+    ]},
+}
+INPUTS = {"markdown": ["cuda-programming.md"], "json": ["prep-bank.json", "triton-server.json"],
+          "aiken": ["gpu-architecture.txt"], "gift": ["ai-infrastructure.gift"]}
+
+
+def _squeezed(text: str) -> str:
+    """Text without white space: html_to_text spaces every tag (highlighted code is a span
+    per token), the card does not."""
+    return re.sub(r"\s+", "", text)
+
+
+def _imported(tmp_path: Path, cli, fmt: str, *names: str, extra: tuple[str, ...] = ()):
+    """``import --from fmt`` of the samples into tmp_path/source; the run."""
+    return cli("import", "--from", fmt, *(str(SAMPLES / n) for n in names), "--out",
+               str(tmp_path / "source"), *extra)
+
+
+def _built_cards(root: Path) -> dict[str, list]:
+    """Build root/source with the repository's templates; import every deck into a new
+    collection with the real backend; each deck's cards."""
+    report = build(BuildOptions(root / "source", REPO / "templates", root / "dist",
+                                now=1_800_000_000))
+    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
+    col = open_collection(root / "anki" / "collection.anki2")
+    try:
+        decks = {}
+        for apkg in sorted((root / "dist").glob("*.apkg")):
+            if apkg.name.endswith("_all_topics.apkg"):
+                continue
+            import_package(col, apkg)
+        for topic in report.topics:
+            decks[topic.deck_name] = cards_in_deck(col, topic.deck_name)
+        return decks
+    finally:
+        col.close()
+
+
+def _as_read(card) -> tuple[str, list[str], str]:
+    """A card as the learner reads it: prompt, choices (a "*" before each correct one, in
+    the static order), explanation."""
+    correct = set(re.findall(r"[A-J]", card.fields["Answer"]))
+    choices = [("*" if label in correct else "") + _squeezed(html_to_text(html))
+               for label, html in _CHOICE_RE.findall(card.fields["Choices"])]
+    return (_squeezed(html_to_text(card.fields["Prompt"])), choices,
+            _squeezed(html_to_text(card.fields["Explanation"])))
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "json", "aiken", "gift"])
+def test_every_question_choice_mark_and_explanation_arrives_in_anki(tmp_path, cli, fmt):
+    done = _imported(tmp_path, cli, fmt, *INPUTS[fmt])
+    assert done.status == (1 if fmt == "gift" else 0), done.err  # GIFT: a short answer
+    decks = _built_cards(tmp_path)
+    assert sorted(decks) == sorted(EXPECTED[fmt])
+    for deck, expected in EXPECTED[fmt].items():
+        arrived = sorted(_as_read(card) for card in decks[deck])
+        wanted = sorted((_squeezed(p), [_squeezed(c) for c in cs], _squeezed(e))
+                        for p, cs, e in expected)
+        # Choices are compared as a set: the build balances where the answers sit.
+        assert [(p, sorted(c), e) for p, c, e in arrived] == \
+            [(p, sorted(c), e) for p, c, e in wanted]
+
+
+def test_code_tables_links_and_inline_code_arrive_as_markup(tmp_path, cli):
+    _imported(tmp_path, cli, "markdown", *INPUTS["markdown"])
+    _imported(tmp_path, cli, "json", *INPUTS["json"])
+    decks = _built_cards(tmp_path)
+    cuda = {html_to_text(c.fields["Prompt"])[:20]: c for c in decks["NCA::CUDA Programming"]}
+    launch = cuda["What does this kerne"]
+    assert "<pre" in launch.fields["Prompt"] and "vectorAdd" in launch.fields["Prompt"]
+    assert '<a href="https://docs.nvidia.com/cuda/cuda-c-programming-guide/"' in \
+        launch.fields["Explanation"]
+    assert "<table>" in cuda["Which memory is fast"].fields["Prompt"]
+    assert "<code>nvidia-smi -L</code>" in cuda["Which two commands l"].fields["Choices"]
+    # The diagram was copied beside the question files and travels in the deck.
+    diagram = cuda["How many threads doe"].fields["Prompt"]
+    assert re.search(r'<img src="nca-[0-9a-f]{16}\.svg" alt="A grid of 2 × 2 blocks, each '
+                     r'block 4 × 4 threads">', diagram), diagram
+    assert (tmp_path / "source" / "images" / "grid.svg").read_bytes() == \
+        (SAMPLES / "images" / "grid.svg").read_bytes()
+    prep = {html_to_text(c.fields["Prompt"])[:20]: c for c in decks["NCA::Prep Bank"]}
+    assert "<table>" in prep["Which numeric format"].fields["Prompt"]
+    assert '<a href="https://en.wikipedia.org/wiki/Bfloat16_floating-point_format"' in \
+        prep["Which numeric format"].fields["Explanation"]
+    triton = decks["NCA::Triton Inference Server"]
+    assert any("<pre" in c.fields["Prompt"] and "dynamic_batching" in c.fields["Prompt"]
+               for c in triton)
+
+
+def test_what_is_not_converted_is_named_at_its_place(tmp_path, cli):
+    markdown = _imported(tmp_path / "md", cli, "markdown", *INPUTS["markdown"])
+    assert markdown.status == 0
+    assert f"{SAMPLES / 'cuda-programming.md'}:3: warning[W701]: text that is no question" \
+        in markdown.err
+    gift = _imported(tmp_path / "gift", cli, "gift", *INPUTS["gift"])
+    assert gift.status == 1  # something was not converted
+    assert f"{SAMPLES / 'ai-infrastructure.gift'}:31: error[E702]: a short-answer question" \
+        in gift.err
+    assert gift.err.splitlines()[-1] == (f"imported 5 questions into 1 file in {tmp_path}/gift/"
+                                         "source; 1 question not converted: 1 error, 2 warnings")
+    json_run = _imported(tmp_path / "json", cli, "json", *INPUTS["json"])
+    assert "prep-bank.json:3: warning[W703]: [0].id: key 'id' is not part of a question " \
+        "file" in json_run.err
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text, encoding="utf-8")
+    return folder / name
+
+
+def test_an_author_s_mistakes_are_reported_and_the_rest_converted(tmp_path, cli):
+    bank = _write(tmp_path / "in", "bank.md", """# Networking
+
+#### Q1. Which link is fastest?
+- [ ] PCIe
+- [ ] Ethernet
+
+#### Q2. Which protocol does RDMA over Converged Ethernet use?
+- [x] RoCE
+- [ ] iSCSI
+
+Correct answer: RoCE, not iSCSI.
+
+#### Q3. What is NCCL?
+- [x] NVIDIA's collective communications library
+- [ ] A CUDA compiler
+
+#### Q4. What is NCCL?
+- [x] NVIDIA's collective communications library
+- [ ] A CUDA compiler
+""")
+    done = cli("import", "--from", "markdown", str(bank), "--out", str(tmp_path / "source"))
+    assert done.status == 1
+    err = done.err
+    assert f"{bank}:3: error[E703]: marks no choice correct; not converted" in err
+    assert (f"{bank}:7: error[E704]: cannot be written as a question file reads it: "
+            "'Correct answer: RoCE, not iSCSI.' names none of the question's choices") in err
+    assert f"{bank}:17: error[E704]: repeats the question at {bank}:13 word for word" in err
+    assert err.splitlines()[-1].endswith("3 questions not converted: 3 errors, 0 warnings")
+    written = (tmp_path / "source" / "networking-1.txt").read_text()
+    assert written.count("Question ") == 1 and "What is NCCL?" in written
+    assert _built_cards(tmp_path)["NCA::Networking"]
+
+
+def test_a_file_already_there_is_never_overwritten(tmp_path, cli):
+    target = _write(tmp_path / "source", "cuda-programming-1.txt", "mine")
+    done = _imported(tmp_path, cli, "markdown", *INPUTS["markdown"])
+    assert done.status == 1
+    assert f"{target}: error[E705]: is already there; nothing was written" in done.err
+    assert target.read_text() == "mine"
+    assert sorted(p.name for p in (tmp_path / "source").iterdir()) == ["cuda-programming-1.txt"]
+
+
+def test_inputs_with_one_title_are_the_parts_of_one_topic(tmp_path, cli):
+    for k in (1, 2):
+        _write(tmp_path / "in", f"part{k}.md", f"""## Deep Learning
+
+#### Q1. Question {k}: which optimizer keeps a running mean of squared gradients?
+- [x] Adam
+- [ ] SGD without momentum
+""")
+    done = cli("import", "--from", "markdown", str(tmp_path / "in" / "part1.md"),
+               str(tmp_path / "in" / "part2.md"), "--out", str(tmp_path / "source"))
+    assert done.status == 0, done.err
+    assert sorted(p.name for p in (tmp_path / "source").iterdir()) == [
+        "deep-learning-1.txt", "deep-learning-2.txt"]
+    assert len(_built_cards(tmp_path)["NCA::Deep Learning"]) == 2
+    # --topic puts every input into one topic of that name.
+    again = cli("import", "--from", "aiken", str(SAMPLES / "gpu-architecture.txt"), "--out",
+                str(tmp_path / "other"), "--topic", "GPU Architecture")
+    assert again.status == 0
+    assert (tmp_path / "other" / "gpu-architecture-1.txt").read_text().startswith(
+        "GPU Architecture 1 — Questions and Answers\n")
+
+
+def test_broken_inputs_say_where(tmp_path, cli):
+    broken = _write(tmp_path / "in", "bank.json", '[{"question": "Q?", "options": ["a" "b"]}]')
+    done = cli("import", "--from", "json", str(broken), "--out", str(tmp_path / "source"))
+    assert done.status == 1
+    assert f"{broken}:1: error[E701]: not valid JSON: Expecting ',' delimiter (column 37)" \
+        in done.err
+    assert done.err.splitlines()[-1] == "failed: nothing written: 1 error, 0 warnings"
+    assert not (tmp_path / "source").exists()
+    missing = cli("import", "--from", "gift", str(tmp_path / "nope.gift"), "--out",
+                  str(tmp_path / "source"))
+    assert missing.status == 1
+    assert "nope.gift: error[E701]: cannot read it: No such file or directory" in missing.err
+    answers = _write(tmp_path / "in", "wrong.json", """[
+  {"question": "Which?", "options": ["a", "b"], "correct": 2},
+  {"question": "Which one?", "options": ["a", "b"], "answer": "b"}
+]""")
+    done = cli("import", "--from", "json", str(answers), "--out", str(tmp_path / "source"))
+    assert f"{answers}:2: error[E703]: [0].correct: the answer 2 names none of the 2 " \
+        "choices" in done.err
+    assert "imported 1 question into 1 file" in done.err
+
+
+@pytest.mark.parametrize("args, says", [
+    (("import", "--from", "yaml", "x", "--out", "o"), "argument --from: invalid choice"),
+    (("import", "x", "--out", "o"), "the following arguments are required: --from"),
+    (("import", "--from", "gift", "x", "--out", ""), "error: --out must name a folder"),
+])
+def test_usage_errors(cli, args, says):
+    done = cli(*args)
+    assert done.status == 2
+    assert says in done.err
+
+
+def test_help_names_the_command_as_run(cli):
+    done = cli("import", "-h")
+    assert done.status == 0
+    assert done.out.startswith("usage: build_decks.py import [-h] --from FORMAT --out DIR")
+    assert "markdown, json, aiken, gift" in done.out
+    assert "build_decks.py import --from FORMAT INPUT... --out DIR" in cli("-h").out
+
+
+def test_the_output_is_the_same_bytes_every_time(tmp_path, cli):
+    for run in ("one", "two"):
+        for fmt, names in INPUTS.items():
+            _imported(tmp_path / run, cli, fmt, *names)
+    one = _tree(tmp_path / "one" / "source")
+    two = _tree(tmp_path / "two" / "source")
+    assert one == two and len(one) == 6  # five question files and an image
+
+
+def test_the_samples_are_copied_nowhere(tmp_path, cli):
+    """The importer reads its inputs and writes only into --out."""
+    copy = tmp_path / "in"
+    shutil.copytree(SAMPLES, copy)
+    before = _tree(copy)
+    cli("import", "--from", "markdown", str(copy / "cuda-programming.md"), "--out",
+        str(tmp_path / "source"))
+    assert _tree(copy) == before
+    assert sorted(_tree(tmp_path / "source")) == ["cuda-programming-1.txt", "images/grid.svg"]
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
