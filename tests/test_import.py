@@ -335,3 +335,57 @@ def test_the_samples_are_copied_nowhere(tmp_path, cli):
 def _tree(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes()
             for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_choices_that_are_only_code_and_images_from_the_web(tmp_path, cli):
+    """Two shapes of the big quiz repositories: a choice that is only a code block (one
+    line of code goes inline, more cannot be a question file's choice), and an image on
+    the web (cards are studied offline)."""
+    bank = _write(tmp_path / "in", "python.md", """## Python
+
+#### Q1. What does this print?
+
+```python
+print(list(range(3)))
+```
+
+- [ ]
+
+  ```python
+  [1, 2, 3]
+  ```
+
+- [x]
+
+  ```python
+  [0, 1, 2]
+  ```
+
+#### Q2. Which two lines define `b`?
+
+- [ ]
+
+  ```python
+  a = 1
+  b = 2
+  ```
+
+- [x] A line that says so
+
+#### Q3. What does ![the logo](https://example.com/logo.png) show?
+
+- [x] A logo
+- [ ] A chart
+""")
+    done = cli("import", "--from", "markdown", str(bank), "--out", str(tmp_path / "source"))
+    assert done.status == 1
+    assert f"{bank}:9: warning[W702]: a choice that is only a one-line code block became " \
+        "inline code" in done.err
+    assert f"{bank}:21: error[E704]: choice A starts with no line of text (only code below " \
+        "it)" in done.err
+    assert f"{bank}:32: error[E704]: shows the image 'https://example.com/logo.png', from the " \
+        "web" in done.err
+    cards = _built_cards(tmp_path)["NCA::Python"]
+    assert len(cards) == 1
+    assert "<code>[0, 1, 2]</code>" in cards[0].fields["Choices"]
+    assert sorted(_as_read(cards[0])[1]) == ["*[0,1,2]", "[1,2,3]"]

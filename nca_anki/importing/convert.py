@@ -19,7 +19,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from nca_anki.diagnostics import Diagnostic, error, sort_diagnostics
 from nca_anki.importing.bank import Choice, Item, Reading, one_line
-from nca_anki.reading.parse import parse
+from nca_anki.reading.parse import FENCE_RE, parse
 from nca_anki.reading.topics import slugify
 from nca_anki.records import LABELS, Question
 
@@ -70,10 +70,8 @@ def convert(readings: list[Reading], *, topic: str | None = None,
             for item in map(_clean, items):
                 item, missing = _with_images(item, images, is_file)
                 if missing:
-                    problems.append(error("E704", item.path, item.line, f"{item.place}shows "
-                                          f"the image {missing!r}, which is not there (the "
-                                          "path is read from the input file's folder); not "
-                                          "converted"))
+                    problems.append(error("E704", item.path, item.line,
+                                          f"{item.place}{missing}; not converted"))
                     continue
                 key = (one_line(item.prompt), tuple(sorted(one_line(c.text) for c in item.choices)))
                 if key in seen:
@@ -96,20 +94,24 @@ def convert(readings: list[Reading], *, topic: str | None = None,
 def _with_images(item: Item, images: dict[str, str], is_file: Callable[[str], bool]
                  ) -> tuple[Item, str]:
     """``item`` with each image it shows by a relative path named where the command copies
-    it (``images/<name>`` in the output folder), recorded in ``images``; or the path of an
-    image that is not there."""
+    it (``images/<name>`` in the output folder), recorded in ``images``; or why an image
+    cannot go with it (not there, or on the web: cards are studied offline)."""
     folder = PurePosixPath(item.path).parent
     missing = ""
 
     def moved(match: re.Match[str]) -> str:
         nonlocal missing
         written = match[2][1:-1] if match[2].startswith("<") else match[2]
-        if urlsplit(written).scheme or written.startswith(("/", "#")):
-            return match[0]  # the build says what it thinks of web and absolute paths
+        if urlsplit(written).scheme or written.startswith(("/", "//")):
+            missing = missing or (f"shows the image {written!r}, from the web or an absolute "
+                                  "path: cards are studied offline; save it beside the input "
+                                  "and name it by a relative path")
+            return match[0]
         source = (folder / unquote(written)).as_posix()
         if source not in images:
             if not is_file(source):
-                missing = missing or written
+                missing = missing or (f"shows the image {written!r}, which is not there (the "
+                                      "path is read from the input file's folder)")
                 return match[0]
             name = PurePosixPath(source).name
             taken = set(images.values())
@@ -188,6 +190,13 @@ def _written(title: str, part: int, items: list[Item], name: str
         if not any(c.correct for c in item.choices):
             problems.append(error("E703", item.path, item.line, f"{item.place}marks no choice "
                                   "correct; not converted"))
+        elif blank := next((label for label, c in zip(LABELS, item.choices)
+                            if not c.text.split("\n")[0].strip()
+                            or FENCE_RE.match(c.text.split("\n")[0])), ""):
+            problems.append(error("E704", item.path, item.line, f"{item.place}choice {blank} "
+                                  "starts with no line of text (only code below it), and a "
+                                  "question file's choice starts with one: write a line "
+                                  "before its code; not converted"))
         elif len(item.choices) > len(LABELS):
             problems.append(error("E704", item.path, item.line, f"{item.place}has "
                                   f"{len(item.choices)} choices; at most {len(LABELS)} are "

@@ -27,6 +27,7 @@ from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.importing.bank import Choice, Item, Reading, Section, title_from_name
 
 _TASK_RE = re.compile(r"^(?P<lead>\s{0,3}[-*+]\s+)\[(?P<mark>[ xX])\](?:[ \t]+|$)(?P<text>.*)$")
+_FENCE_RE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}(?:[ \t]+|$)(?P<text>.*?)(?:[ \t]+#+)?[ \t]*$")
 # "Q1.", "Q 1:", "Question 1:", "1.", "1)" before a question's text.
 _NUMBERING_RE = re.compile(r"^(?:Q(?:uestion)?\s*#?\s*\d+\s*[.:)-]?|\d+\s*[.)])\s+", re.I)
@@ -74,7 +75,9 @@ def _text(lines: list[str], start: int, end: int) -> str:
     return "\n".join(lines[start:end]).strip("\n").rstrip()
 
 
-def _choice(lines: list[str], start: int, end: int) -> Choice:
+def _choice(lines: list[str], start: int, end: int) -> tuple[Choice, bool]:
+    """The choice of the list item at lines ``start`` to ``end``, and whether its code,
+    a one-line block alone, was put inline (a question file's choice needs a line)."""
     first = _TASK_RE.match(lines[start])
     assert first is not None
     indent = len(first.group("lead"))
@@ -83,12 +86,24 @@ def _choice(lines: list[str], start: int, end: int) -> Choice:
     while rest and not rest[-1].strip():
         rest.pop()
     text = first.group("text").rstrip()
+    # A blank line before a code block under the choice (a "loose" list) adds nothing.
+    rest = [r for k, r in enumerate(rest) if r.strip() or (
+        k + 1 < len(rest) and not rest[k + 1].lstrip().startswith(("```", "~~~")))]
+    while rest and not rest[0].strip():
+        rest.pop(0)
+    fence = _FENCE_RE.match(rest[0]) if rest else None
+    if not text and fence and len(rest) == 3 and rest[2].strip() == fence.group("fence"):
+        # Only a one-line code block ("[0, 1, 2]"): the same code, inline, on the line.
+        code = rest[1].strip()
+        ticks = "``" if "`" in code else "`"
+        return Choice(f"{ticks} {code} {ticks}" if ticks == "``" else f"`{code}`",
+                      first.group("mark") in "xX"), True
     if rest and not any(r.lstrip().startswith(("```", "~~~")) or r.startswith("    ")
                         or not r.strip() for r in rest):
         text = " ".join([text, *(r.strip() for r in rest)])  # a wrapped line: the same text
     elif rest:
         text = "\n".join([text, *rest])
-    return Choice(text, first.group("mark") in "xX")
+    return Choice(text, first.group("mark") in "xX"), False
 
 
 def read(text: str, path: str) -> Reading:
@@ -152,7 +167,13 @@ def read(text: str, path: str) -> Reading:
             problems.append(error("E702", path, line, "a list of '- [ ]' choices without a "
                                   "question above it was not converted"))
             continue
+        read = [_choice(lines, s, e) for s, e in choices_block.items]
+        if any(inlined for _, inlined in read):
+            problems.append(warning("W702", path, choices_block.start + 1, "a choice that is "
+                                    "only a one-line code block became inline code on its "
+                                    "line (a question file's choice starts with a line of "
+                                    "text)"))
         items.append(Item(prompt=prompt, explanation=explanation, path=path, line=line,
-                          choices=tuple(_choice(lines, s, e) for s, e in choices_block.items)))
+                          choices=tuple(choice for choice, _ in read)))
     section = Section(title=title or title_from_name(path), items=tuple(items), path=path)
     return Reading((section,) if items else (), tuple(problems))
