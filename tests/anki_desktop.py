@@ -36,6 +36,7 @@ import aqt.webview
 
 FOLDER = Path(os.environ["NCA_DRIVER"])
 CONSOLE = []
+LOADS = [0]  # pages the reviewer's web view finished loading: a reset waits for its own
 _original = aqt.webview.AnkiWebPage.javaScriptConsoleMessage
 
 def _console(page, level, message, line, source):
@@ -55,7 +56,8 @@ def _reply(number, value):
     origin = mw.reviewer.web.mapToGlobal(QPoint(0, 0)) if mw.reviewer.web else QPoint(0, 0)
     state = {"value": value, "state": mw.state,
              "reviewer": getattr(mw.reviewer, "state", None), "windows": _windows(),
-             "console": list(CONSOLE), "origin": [origin.x(), origin.y()]}
+             "console": list(CONSOLE), "origin": [origin.x(), origin.y()],
+             "loads": LOADS[0]}
     tmp = FOLDER / f"reply-{number}.tmp"
     tmp.write_text(json.dumps(state), encoding="utf-8")
     tmp.rename(FOLDER / f"reply-{number}.json")
@@ -70,9 +72,10 @@ def _poll():
             for widget in QApplication.topLevelWidgets():
                 if widget is not mw and widget.isVisible():
                     widget.close()
+            before = LOADS[0]  # the reviewer loads a new page: the reply tells from which
             mw.moveToState("review")
             CONSOLE.clear()  # what the page said before it was shown again is not the card's
-            _reply(number, None)
+            _reply(number, before)
         elif body.get("grab"):  # a picture of the main window, as Qt paints it
             mw.grab().save(body["grab"])
             _reply(number, None)
@@ -95,7 +98,9 @@ def _open():
         from aqt.theme import Theme, theme_manager
         mw.pm.set_theme(Theme.DARK)
         theme_manager.apply_style()
-    mw.moveToState("review")
+    # No move to the reviewer here: the first reset makes it, so that one page load is
+    # in flight at a time, and the page a reset waits for is the one it asked for.
+    mw.web.loadFinished.connect(lambda ok: LOADS.__setitem__(0, LOADS[0] + 1))
     timer = QTimer(mw)
     timer.timeout.connect(_poll)
     timer.start(50)
@@ -202,7 +207,14 @@ class AnkiDesktop:
     def reset(self) -> None:
         """Close every window but the main one and show the front of the current card,
         as after a fresh start; waits until the card's script has run."""
-        self._send({"reset": True})
+        before = self._send({"reset": True})["value"]
+        # Until the page the reset loads has loaded: asked earlier, the page being
+        # replaced would answer, and would be gone before the next question.
+        end = time.monotonic() + 8
+        while self.ask(None)["loads"] <= before:
+            if time.monotonic() > end:
+                raise TimeoutError("the reviewer's page did not load again after a reset")
+            time.sleep(0.05)
         self.wait_for("document.querySelector('.nca-card.nca-front.nca-js') !== null", 8)
 
     def value(self, js: str) -> object:
