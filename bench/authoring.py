@@ -71,10 +71,18 @@ def page_times(page_file: Path) -> tuple[float, float, int]:
         cards = page.locator(".card-slot").count()
         shown = page.evaluate("""async () => {
             /* down a screen at a time; a card not shown yet is scrolled to, as a reader
-               waits for it (Chromium holds back frames that pass by off the screen) */
+               waits for it. A card far off the screen lets its frame go (preview.js), so
+               what counts is each card that has shown once. */
             const slots = [...document.querySelectorAll('.card-slot')];
-            for (let step = 0; step < slots.length * 5; step++) {
-                const next = slots.find(slot => !slot.classList.contains('shown'));
+            const seen = new Set(slots.filter(s => s.classList.contains('shown')));
+            new MutationObserver(changes => {
+                for (const c of changes) {
+                    if (c.target.classList.contains('shown')) seen.add(c.target);
+                }
+            }).observe(document.querySelector('.cards'),
+                       {subtree: true, attributes: true, attributeFilter: ['class']});
+            for (let step = 0; step < slots.length * 20; step++) {
+                const next = slots.find(slot => !seen.has(slot));
                 if (!next) break;
                 if (next.getBoundingClientRect().top > window.innerHeight) {
                     window.scrollBy(0, window.innerHeight);
@@ -83,7 +91,7 @@ def page_times(page_file: Path) -> tuple[float, float, int]:
                 }
                 await new Promise(done => setTimeout(done, 16));
             }
-            return document.querySelectorAll('.card-slot.shown').length;
+            return seen.size;
         }""")
         every = time.perf_counter() - start if shown == cards else float("nan")
         browser.close()

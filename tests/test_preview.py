@@ -234,6 +234,58 @@ def test_the_switch_turns_every_card_to_night_and_back(browser, seeds):
         context.close()
 
 
+def _long_deck(count: int) -> str:
+    """A question file of ``count`` questions, each worded apart from the others."""
+    words = ("tensor", "kernel", "gradient", "batch", "optimizer", "layer", "token", "cache",
+             "shard", "epoch", "stream", "buffer", "schedule", "replica", "adapter", "scale")
+    lines = ["Long Deck 1 — Questions and Answers"]
+    for n in range(1, count + 1):
+        a, b, c = words[n % 16], words[(n // 16) % 16], words[(n // 256) % 16]
+        lines += [f"Question {n}: In setup {n}, which {a} setting keeps the {b} and {c} "
+                  f"work of step {n * 7} in order?",
+                  f"- The {a} of step {n} (Correct answer)", f"- The {b} of step {n + 1}",
+                  f"- The {c} of step {n + 2}", f"Correct answer: The {a} of step {n}",
+                  f"Step {n} reads its {a} first."]
+    return "\n".join(lines) + "\n"
+
+
+_IN_VIEW = """() => [...document.querySelectorAll('.card-slot')].filter(slot => {
+    const box = slot.getBoundingClientRect();
+    return box.bottom > 0 && box.top < window.innerHeight; })"""
+
+
+def test_a_long_deck_shows_the_cards_on_the_screen_after_a_fast_scroll(browser, tmp_path):
+    """On a page of hundreds of cards, every card on the screen shows, wherever a fast
+    scroll stops, and the page holds frames only near the screen. Read from the page alone:
+    driving a card's frame from the test would wake it, which a reader's browser does not."""
+    root = tmp_path / "project"
+    (root / "source").mkdir(parents=True)
+    shutil.copytree(REPO / "templates", root / "templates")
+    (root / "source" / "long-deck-1.txt").write_text(_long_deck(300), encoding="utf-8")
+    done = preview(root)
+    assert done.returncode == 0, done.stderr
+    context, page, errors, _ = _open(browser, (root / "site" / "long-deck.html").as_uri(),
+                                     width=1100)
+    try:
+        assert page.locator(".card-slot").count() == 300
+        every_shown = f"({_IN_VIEW})().every(slot => slot.classList.contains('shown'))"
+        page.wait_for_function(every_shown, timeout=15_000)
+        for stop in (150, 290, 40, 0):  # a screen every 16 ms for 40 screens, then a stop
+            page.evaluate("""async () => { for (let i = 0; i < 40; i++) {
+                window.scrollBy(0, window.innerHeight);
+                await new Promise(done => setTimeout(done, 16)); } }""")
+            page.evaluate(f"document.querySelectorAll('.card-slot')[{stop}].scrollIntoView()")
+            page.wait_for_function(every_shown, timeout=15_000)
+            numbers = page.evaluate(f"({_IN_VIEW})().map(slot => slot.id)")
+            assert f"card-{stop + 1}" in numbers
+            assert page.evaluate(f"({_IN_VIEW})().every(slot => "
+                                 "slot.getAttribute('data-side') === 'front')")
+            assert page.locator("iframe").count() <= 40  # not one per card passed by
+        assert errors == []
+    finally:
+        context.close()
+
+
 HOSTILE = """Hostile Text 1 — Questions and Answers
 Question 1: What does `</script><script>window.pwned = 1</script>` print? <img src=x onerror="window.pwned = 2">
 ![Both losses fall together](images/loss-healthy.png)

@@ -11,8 +11,8 @@
      no card sees another's pick.
    - The frame gets its card by postMessage, never spliced into markup or script, and
      tells its height back; each side checks whom a message comes from.
-   - Frames are made as their place nears the screen: a deck of a thousand cards does not
-     start a thousand card scripts at once.
+   - Frames are made as their place nears the screen and let go far from it: a deck of a
+     thousand cards does not hold a thousand card scripts.
 */
 (function () {
   "use strict";
@@ -213,6 +213,7 @@
     var root = document.documentElement;
     var height = 0;
     function measure() {
+      if (card === null) return;  /* the empty page's height would shrink the slot, then grow it */
       var now = Math.ceil(root.getBoundingClientRect().height);
       if (now !== height) {
         height = now;
@@ -245,14 +246,34 @@
       "<script>(" + reviewer.toString() + ")();</" + "script></body></html>";
   }
 
+  /* How near the screen a card's frame is made, and how far off it is let go. Chromium
+     holds back the work of frames off the screen that are of another origin (a sandboxed
+     frame is): with hundreds alive, those scrolled past took about a second each to show
+     (bench/authoring.py, docs/preview.md). So only the frames near the screen live. */
+  var MAKE_MARGIN = "200px 0px";
+  var KEEP_MARGIN = "1600px 0px";
+
   function deckPage(deck) {
     var slots = document.querySelectorAll(".card-slot");
     var source = frameDocument();
-    var byWindow = [];  /* [window, entry] of each frame */
+    var live = [];  /* the entry of each frame alive: {frame, slot, front, back} */
 
     function entryOf(win) {
-      for (var i = 0; i < byWindow.length; i++) if (byWindow[i][0] === win) return byWindow[i][1];
+      for (var i = 0; i < live.length; i++) if (live[i].frame.contentWindow === win) return live[i];
       return null;
+    }
+
+    /* A card above the screen that grows or shrinks as its frame comes, goes or takes its
+       height moves the page by as much, so the cards the reader looks at stay where they
+       are (the browser's own scroll anchoring is off: preview.css). */
+    function keepStill(slot, change) {
+      var header = document.querySelector(".site-header");
+      var line = header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
+      var before = slot.getBoundingClientRect();
+      change();
+      if (before.top < line - 1) {  /* begins above the screen, or under the sticky header */
+        window.scrollBy(0, slot.getBoundingClientRect().height - before.height);
+      }
     }
 
     function place(slot) {
@@ -262,13 +283,32 @@
       frame.setAttribute("sandbox", "allow-scripts allow-popups allow-popups-to-escape-sandbox");
       frame.setAttribute("title", "Card " + slot.id.replace("card-", "") + ", " + card.where);
       frame.className = "card-frame";
+      if (slot.getAttribute("data-height")) frame.style.height = slot.getAttribute("data-height");
       var fields = cardFields(deck, card);
-      var entry = { frame: frame, card: card, front: fill(deck.front, fields),
+      var entry = { frame: frame, slot: slot, front: fill(deck.front, fields),
                     back: fill(deck.back, fields) };
       frame.srcdoc = source;
-      slot.appendChild(frame);
-      byWindow.push([frame.contentWindow, entry]);
+      keepStill(slot, function () { slot.appendChild(frame); });
+      live.push(entry);
       frames.push(entry);
+    }
+
+    /* Far off the screen: the frame goes, and its card starts again from the front when it
+       comes back, as a card does in Anki's next review. The slot keeps the frame's height,
+       so the page does not move under the reader. */
+    function release(slot) {
+      for (var i = 0; i < live.length; i++) {
+        if (live[i].slot !== slot) continue;
+        var entry = live[i];
+        live.splice(i, 1);
+        frames.splice(frames.indexOf(entry), 1);
+        slot.setAttribute("data-height", entry.frame.style.height || "");
+        slot.style.minHeight = slot.getBoundingClientRect().height + "px";  /* no change */
+        slot.removeChild(entry.frame);
+        slot.classList.remove("shown");
+        slot.removeAttribute("data-side");
+        return;
+      }
     }
 
     window.addEventListener("message", function (event) {
@@ -279,23 +319,27 @@
         send(entry, { kind: "card", front: entry.front, back: entry.back, css: deck.css,
                       night: theme === "night" });
       } else if (data.kind === "height" && typeof data.height === "number" && isFinite(data.height)) {
-        entry.frame.style.height = Math.max(60, Math.min(Math.round(data.height), 40000)) + "px";
-        entry.frame.parentNode.classList.add("shown");
+        keepStill(entry.slot, function () {
+          entry.frame.style.height = Math.max(60, Math.min(Math.round(data.height), 40000)) + "px";
+          entry.slot.style.minHeight = "";
+          entry.slot.classList.add("shown");
+        });
       } else if (data.kind === "side" && (data.side === "front" || data.side === "back")) {
-        entry.frame.parentNode.setAttribute("data-side", data.side);
+        entry.slot.setAttribute("data-side", data.side);
       }
     });
 
     if (window.IntersectionObserver) {
-      var watcher = new window.IntersectionObserver(function (seen) {
-        for (var i = 0; i < seen.length; i++) {
-          if (seen[i].isIntersecting) {
-            watcher.unobserve(seen[i].target);
-            place(seen[i].target);
-          }
-        }
-      }, { rootMargin: "1200px 0px" });
-      for (var i = 0; i < slots.length; i++) watcher.observe(slots[i]);
+      var near = new window.IntersectionObserver(function (seen) {
+        for (var i = 0; i < seen.length; i++) if (seen[i].isIntersecting) place(seen[i].target);
+      }, { rootMargin: MAKE_MARGIN });
+      var kept = new window.IntersectionObserver(function (seen) {
+        for (var i = 0; i < seen.length; i++) if (!seen[i].isIntersecting) release(seen[i].target);
+      }, { rootMargin: KEEP_MARGIN });
+      for (var i = 0; i < slots.length; i++) {
+        near.observe(slots[i]);
+        kept.observe(slots[i]);
+      }
     } else {
       for (var k = 0; k < slots.length; k++) place(slots[k]);
     }
