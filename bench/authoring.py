@@ -11,7 +11,9 @@ On the benchmark's bank (bench/benchmark.py; by default 10,000 questions) measur
   the time until its first card shows its front, and until every card has, scrolled
   through from top to bottom as a reader would;
 - ``build_decks.py import --from markdown``: the same bank written as Markdown
-  checkbox quizzes (one file per part), converted back; wall time and peak memory.
+  checkbox quizzes (one file per part), converted back; wall time and peak memory;
+- ``build_decks.py import --from typescript``: the same bank as TypeScript files
+  (``export const questions = [{question, options, correct, explanation}]``, one per part).
 
 Median of --runs, min-max in brackets; everything is made in a temporary folder.
 """
@@ -19,6 +21,7 @@ Median of --runs, min-max in brackets; everything is made in a temporary folder.
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import sys
 import tempfile
@@ -51,6 +54,29 @@ def as_markdown(part: Path, out: Path) -> int:
             written += ["", line]
     out.write_text("\n".join(written) + "\n", encoding="utf-8")
     return count
+
+
+def as_typescript(markdown: Path, out: Path) -> None:
+    """The bank's Markdown quiz (as_markdown) as a TypeScript file of the common shape."""
+    lines = markdown.read_text(encoding="utf-8").split("\n")
+    title = lines[0].removeprefix("## ")
+    questions: list[dict] = []
+    for line in lines[1:]:
+        if line.startswith("#### "):
+            questions.append({"question": line.split(". ", 1)[1], "options": [], "correct": [],
+                              "explanation": ""})
+        elif line.startswith("- ["):
+            if line.startswith("- [x]"):
+                questions[-1]["correct"].append(len(questions[-1]["options"]))
+            questions[-1]["options"].append(line[6:])
+        elif line and questions:
+            questions[-1]["explanation"] = line
+    body = ",\n".join(
+        f"  {{\n    question: {json.dumps(q['question'])},\n    options: "
+        f"[{', '.join(map(json.dumps, q['options']))}],\n    correct: {q['correct']},\n"
+        f"    explanation: {json.dumps(q['explanation'])},\n  }}" for q in questions)
+    out.write_text(f"// {title}\nexport const quiz = {{\n title: {json.dumps(title)},\n"
+                   f" questions: [\n{body},\n]}} as const;\n", encoding="utf-8")
 
 
 def page_times(page_file: Path) -> tuple[float, float, int]:
@@ -113,8 +139,13 @@ def main() -> None:
         markdown = root / "markdown"
         markdown.mkdir()
         converted = sum(as_markdown(p, markdown / f"{p.stem}.md") for p in sorted(bank.iterdir()))
+        typescript = root / "typescript"
+        typescript.mkdir()
+        for p in sorted(markdown.iterdir()):
+            as_typescript(p, typescript / f"{p.stem}.ts")
         previews: list[Measured] = []
         imports: list[Measured] = []
+        ts_imports: list[Measured] = []
         firsts, everys = [], []
         for k in range(args.runs):
             site = root / f"site-{k}"
@@ -126,6 +157,9 @@ def main() -> None:
             imports.append(run([sys.executable, str(REPO / "build_decks.py"), "import",
                                 "--from", "markdown", *map(str, sorted(markdown.iterdir())),
                                 "--out", str(out)], "import"))
+            ts_imports.append(run([sys.executable, str(REPO / "build_decks.py"), "import",
+                                   "--from", "typescript", *map(str, sorted(typescript.iterdir())),
+                                   "--out", str(root / f"imported-ts-{k}")], "import"))
             pages = sorted(site.glob("*.html"), key=lambda p: p.stat().st_size)
             first, every, cards = page_times(pages[-1])
             firsts.append(first)
@@ -145,6 +179,10 @@ def main() -> None:
               f"{len(list(markdown.iterdir()))} files) | {seconds([m.seconds for m in imports])}"
               f" | {mib([m.maxrss_kib for m in imports])} | "
               f"{len(list((root / 'imported-0').iterdir()))} question files |")
+        print(f"| `import --from typescript` (the same, {len(list(typescript.iterdir()))} "
+              f"files) | {seconds([m.seconds for m in ts_imports])} | "
+              f"{mib([m.maxrss_kib for m in ts_imports])} | "
+              f"{len(list((root / 'imported-ts-0').iterdir()))} question files |")
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

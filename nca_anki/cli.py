@@ -494,7 +494,7 @@ _IMPORT_EXIT_CODES = """exit status:
   1    something not converted (each is named), or nothing written
   2    usage error
   3    a bug of ours, reported in one line, without a traceback"""
-FORMATS = ("markdown", "json", "aiken", "gift")
+FORMATS = ("markdown", "json", "typescript", "aiken", "gift")
 
 
 def _import_parser(prog: str) -> argparse.ArgumentParser:

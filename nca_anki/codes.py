@@ -139,8 +139,8 @@ _ALL = (
          "used or saved; builds only take longer."),
     # --- importing a bank (build_decks.py import) -------------------------------------------
     Code("E701", "input unreadable", "An input file to import is missing, unreadable or "
-         "malformed (JSON with a syntax error, GIFT answers that never close); what it says "
-         "was not converted."),
+         "malformed (JSON with a syntax error, GIFT answers that never close, a TypeScript "
+         "file that does not parse or holds no bank); what it says was not converted."),
     Code("E702", "not a multiple-choice question", "The input holds a question that is not "
          "multiple choice (short answer, numerical, matching, essay) or lacks its text or "
          "choices; it was not converted."),
@@ -148,7 +148,8 @@ _ALL = (
          "names none of its choices; it was not converted."),
     Code("E704", "cannot be written as a question file", "Written in this project's format, "
          "the question would not read back as it was read (a line its format takes as "
-         "structure, too many choices), or it repeats another word for word; it was not "
+         "structure, too many choices), it repeats another word for word, or it holds code "
+         "(a TypeScript variable, call or ${…}) where a value belongs; it was not "
          "converted."),
     Code("E705", "import target exists", "A question file the import would write is already "
          "there; nothing was written. Move it away or import into another folder."),

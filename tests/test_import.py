@@ -71,6 +71,23 @@ EXPECTED = {
              "max_queue_delay_microseconds for more."),
         ],
     },
+    "typescript": {"NCA::LLM Customization": [
+        ("Which method trains a small set of added low-rank matrices and freezes the base "
+         "model's weights?",
+         ["Full fine-tuning", "*LoRA", "Knowledge distillation", "Pruning"],
+         "LoRA adds trainable rank-decomposition matrices to chosen layers; the base weights "
+         "stay frozen."),
+        ('What does this NeMo configuration change? model: peft: peft_scheme: "lora" '
+         "lora_tuning: adapter_dim: 32",
+         ["*The rank of the LoRA adapters, to 32", "The number of GPUs, to 32",
+          "The batch size, to 32"],
+         "adapter_dim is the rank of the low-rank matrices."),
+        ("Which two reduce the GPU memory a fine-tuning run needs? (Choose two.)",
+         ["*Gradient checkpointing", "A larger batch size", "*QLoRA's 4-bit base weights",
+          "Longer sequences"],
+         "Checkpointing recomputes activations instead of keeping them; QLoRA stores the "
+         "frozen base model in 4 bits."),
+    ]},
     "aiken": {"NCA::Gpu Architecture": [
         ("Which NVIDIA GPU architecture first introduced Tensor Cores?",
          ["Pascal", "*Volta", "Maxwell", "Kepler"], ""),
@@ -98,6 +115,7 @@ EXPECTED = {
     ]},
 }
 INPUTS = {"markdown": ["cuda-programming.md"], "json": ["prep-bank.json", "triton-server.json"],
+          "typescript": ["llm-customization.ts"],
           "aiken": ["gpu-architecture.txt"], "gift": ["ai-infrastructure.gift"]}
 
 
@@ -143,7 +161,7 @@ def _as_read(card) -> tuple[str, list[str], str]:
             _squeezed(html_to_text(card.fields["Explanation"])))
 
 
-@pytest.mark.parametrize("fmt", ["markdown", "json", "aiken", "gift"])
+@pytest.mark.parametrize("fmt", ["markdown", "json", "typescript", "aiken", "gift"])
 def test_every_question_choice_mark_and_explanation_arrives_in_anki(tmp_path, cli, fmt):
     done = _imported(tmp_path, cli, fmt, *INPUTS[fmt])
     assert done.status == (1 if fmt == "gift" else 0), done.err  # GIFT: a short answer
@@ -293,6 +311,71 @@ def test_broken_inputs_say_where(tmp_path, cli):
     assert "imported 1 question into 1 file" in done.err
 
 
+def test_a_typescript_bank_is_read_never_run_and_code_in_it_is_named(tmp_path, cli):
+    """Literals only: what is code (a variable, a ${...}, a spread, a call) is named at its
+    line, and the questions around it are converted; JavaScript's strings arrive as they
+    read, escapes and all."""
+    bank = _write(tmp_path / "in", "gpu.js", r"""// CommonJS, as older repositories keep it
+const GPU = "H100";
+const common = { explanation: "shared" };
+module.exports = {
+  title: 'GPU Basics',
+  questions: [
+    { question: 'Which GPU\'s "Tensor Cores" came first?',
+      options: ['Volta \u2014 V100', `Pascal`], correct: 0, },
+    { question: `Which ${GPU} feature?`, options: ["a", "b"], correct: 1 },
+    { question: "Spread?", options: ["a", "b"], correct: 1, ...common },
+    { question: "A variable as a choice?", options: [GPU, "b"], correct: 1 },
+    { question: "Out of range?", options: ["a", "b"], correct: 2 },
+    { question: "A call?", options: ["a", "b"].map(x => x), correct: 0 },
+    { question: "Tab\tand \x41 and a line \
+continued", options: { A: "x", B: "y" }, answer: "B" },
+  ],
+};
+""")
+    done = cli("import", "--from", "typescript", str(bank), "--out", str(tmp_path / "source"))
+    assert done.status == 1
+    err = done.err.splitlines()
+    code = "holds code, not a value"
+    assert [line for line in err if ": error[" in line] == [
+        f"{bank}:9: error[E704]: module.exports.questions[1]: {code}: `${{GPU}}` (line 9); "
+        "write it out as text; not converted",
+        f"{bank}:10: error[E704]: module.exports.questions[2]: {code}: `...common` (line 10); "
+        "write it out as text; not converted",
+        f"{bank}:11: error[E704]: module.exports.questions[3]: {code}: `GPU` (line 11); "
+        "write it out as text; not converted",
+        f"{bank}:12: error[E703]: module.exports.questions[4].correct: the answer 2 names "
+        "none of the 2 choices (a 0-based index, a letter or a choice's text); not converted",
+        f"{bank}:13: error[E704]: module.exports.questions[5]: {code}: "
+        "`[\"a\", \"b\"].map(x => x)` (line 13); write it out as text; not converted"]
+    assert err[-1].endswith("imported 2 questions into 1 file in "
+                            f"{tmp_path}/source; 5 questions not converted: 5 errors, 0 warnings")
+    written = (tmp_path / "source" / "gpu-basics-1.txt").read_text()
+    assert "Question 1: Which GPU's \"Tensor Cores\" came first?\n- Volta \u2014 V100 " \
+        "(Correct answer)\n- Pascal\n" in written
+    assert "Question 2: Tab\tand A and a line continued\n- x\n- y (Correct answer)\n" in written
+    assert len(_built_cards(tmp_path)["NCA::GPU Basics"]) == 2
+
+
+@pytest.mark.parametrize("text, says", [
+    ('export const questions = [\n  { question: "Q?", options: ["a", "b"] correct: 0 },\n];\n',
+     ":2: error[E701]: not valid TypeScript or JavaScript near `correct: 0` (column 41): a "
+     "comma, bracket or quote may be missing just before it"),
+    ('export default [\n  { question: "Q?", options: ["a", "b"], correct: 0 },\n',
+     ":1: error[E701]: not valid TypeScript or JavaScript from column 1 to the end of the "
+     "file: a bracket, brace or quote opened there is not closed"),
+    ("export const config = { timeout: 30, retries: [1, 2] };\n",
+     ":1: error[E701]: no array or object of questions found"),
+], ids=["a missing comma", "not closed", "no bank"])
+def test_a_typescript_file_that_is_no_bank_says_why(tmp_path, cli, text, says):
+    bank = _write(tmp_path / "in", "bank.ts", text)
+    done = cli("import", "--from", "typescript", str(bank), "--out", str(tmp_path / "source"))
+    assert done.status == 1
+    assert f"{bank}{says}" in done.err
+    assert done.err.splitlines()[-1] == "failed: nothing written: 1 error, 0 warnings"
+    assert not (tmp_path / "source").exists()
+
+
 @pytest.mark.parametrize("args, says", [
     (("import", "--from", "yaml", "x", "--out", "o"), "argument --from: invalid choice"),
     (("import", "x", "--out", "o"), "the following arguments are required: --from"),
@@ -308,7 +391,7 @@ def test_help_names_the_command_as_run(cli):
     done = cli("import", "-h")
     assert done.status == 0
     assert done.out.startswith("usage: build_decks.py import [-h] --from FORMAT --out DIR")
-    assert "markdown, json, aiken, gift" in done.out
+    assert "markdown, json, typescript, aiken, gift" in done.out
     assert "build_decks.py import --from FORMAT INPUT... --out DIR" in cli("-h").out
 
 
@@ -318,7 +401,7 @@ def test_the_output_is_the_same_bytes_every_time(tmp_path, cli):
             _imported(tmp_path / run, cli, fmt, *names)
     one = _tree(tmp_path / "one" / "source")
     two = _tree(tmp_path / "two" / "source")
-    assert one == two and len(one) == 6  # five question files and an image
+    assert one == two and len(one) == 7  # six question files and an image
 
 
 def test_the_samples_are_copied_nowhere(tmp_path, cli):

@@ -71,6 +71,7 @@ STAGES = {
     "nca_anki.importing.bank": set(),
     "nca_anki.importing.markdown": set(),  # markdown_it is loaded when a file is read
     "nca_anki.importing.json_bank": set(),
+    "nca_anki.importing.typescript": set(),  # tree_sitter is loaded when a file is read
     "nca_anki.importing.aiken": set(),
     "nca_anki.importing.gift": set(),
     "nca_anki.importing.convert": set(),

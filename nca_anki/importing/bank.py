@@ -1,5 +1,6 @@
 """What every importer reads a bank into: plain records, each question with its place in
-the input, whatever the format (importing/markdown.py, json_bank.py, aiken.py, gift.py).
+the input, whatever the format (importing/markdown.py, json_bank.py, typescript.py,
+aiken.py, gift.py).
 convert.py writes them out as question files."""
 
 from __future__ import annotations

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from json.decoder import scanstring
 
 from nca_anki.diagnostics import Diagnostic, error, warning
-from nca_anki.importing.bank import Choice, Item, Reading, Section, title_from_name
+from nca_anki.importing.bank import Choice, Item, Reading, Section, one_line, title_from_name
 
 LETTERS = "ABCDEFGHIJ"
 PROMPT_KEYS = ("prompt", "question", "text")
@@ -76,15 +78,33 @@ def _path_text(path: tuple[object, ...]) -> str:
                    for i, p in enumerate(path)) or "(the document)"
 
 
-class _Reader:
-    def __init__(self, text: str, path: str) -> None:
-        self.text, self.path = text, path
-        self.starts = _starts(text)
+@dataclass(frozen=True)
+class Code:
+    """A value an input gives as code, not as a literal (a variable, a call: typescript.py
+    reads such files): where it is and what it says."""
+
+    line: int
+    text: str
+
+
+def _code_in(value: object) -> Code | None:
+    """The first Code in a value, at any depth."""
+    if isinstance(value, Code):
+        return value
+    inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) \
+        else ()
+    return next((c for v in inner if (c := _code_in(v)) is not None), None)
+
+
+class Reader:
+    """Questions from decoded data (JSON, or literals from typescript.py), with every
+    problem at its line: ``line_of`` gives the line a value starts on, by its path."""
+
+    def __init__(self, path: str, line_of: Callable[[tuple[object, ...]], int]) -> None:
+        self.path = path
+        self.line = line_of
         self.problems: list[Diagnostic] = []
         self.ignored: set[str] = set()
-
-    def line(self, path: tuple[object, ...]) -> int:
-        return self.text.count("\n", 0, self.starts.get(path, 0)) + 1
 
     def fail(self, code: str, path: tuple[object, ...], message: str) -> None:
         self.problems.append(error(code, self.path, self.line(path),
@@ -115,6 +135,13 @@ class _Reader:
                        path=self.path)
 
     def question(self, data: object, path: tuple[object, ...]) -> Item | None:
+        code = _code_in(data)
+        if code is not None:
+            shown = one_line(code.text)
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            self.fail("E704", path, f"holds code, not a value: `{shown}` (line {code.line}); "
+                      "write it out as text")
+            return None
         if not isinstance(data, dict):
             self.fail("E702", path, "a question must be an object")
             return None
@@ -212,17 +239,22 @@ class _Reader:
         return matches[0] if len(matches) == 1 else None
 
 
+def sections(data: object, reader: Reader, root: tuple[object, ...] = ()) -> tuple[Section, ...]:
+    """The topic parts of a decoded bank: a list of parts, or one part."""
+    if isinstance(data, list) and data and all(isinstance(d, dict) and "questions" in d
+                                               for d in data):
+        found = [reader.section(d, (*root, k)) for k, d in enumerate(data)]
+    else:
+        found = [reader.section(data, root)]
+    return tuple(s for s in found if s is not None and s.items)
+
+
 def read(text: str, path: str) -> Reading:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return Reading((), (error("E701", path, exc.lineno, f"not valid JSON: {exc.msg} "
                                   f"(column {exc.colno}); nothing in the file was converted"),))
-    reader = _Reader(text, path)
-    if isinstance(data, list) and data and all(isinstance(d, dict) and "questions" in d
-                                               for d in data):
-        found = [reader.section(d, (k,)) for k, d in enumerate(data)]
-    else:
-        found = [reader.section(data, ())]
-    sections = tuple(s for s in found if s is not None and s.items)
-    return Reading(sections, tuple(reader.problems))
+    starts = _starts(text)
+    reader = Reader(path, lambda where: text.count("\n", 0, starts.get(where, 0)) + 1)
+    return Reading(sections(data, reader), tuple(reader.problems))
