@@ -598,7 +598,8 @@ def _acknowledged(inputs: Inputs, problems: list[Diagnostic], settings: str, *,
     marked = attach_questions(problems, files)
     if not inputs.config.acknowledged:
         return marked, 0
-    return acknowledge(marked, inputs.config.acknowledged, settings, complete=complete)
+    return acknowledge(marked, inputs.config.acknowledged, settings, complete=complete,
+                       files=inputs.sources)
 
 
 def _nothing_built(plan: Plan, problems: list[Diagnostic], out: Path) -> BuildReport:

@@ -102,7 +102,8 @@ _ALL = (
     Code("E203", "bad setting value", "A setting with a value of the wrong kind."),
     Code("W201", "setting names no topic", "A setting names a topic no source file has."),
     Code("W202", "acknowledgement unused", "An [acknowledged] entry matches no warning: its "
-         "question changed, or the warning is gone. Delete it, or acknowledge again."),
+         "question changed, its file was renamed, or the warning is gone. Delete it, or "
+         "acknowledge again."),
     # --- the lock (source/nca-anki.lock) --------------------------------------------
     Code("E301", "lock unreadable", "The lock file cannot be read or recovered. Restore it "
          "from version control."),

@@ -145,11 +145,13 @@ def answer_key(correct: Sequence[int]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Acknowledgement:
-    """A warning the authors judged, for one question (nca-anki.toml [[acknowledged]])."""
+    """A warning the authors judged (nca-anki.toml [[acknowledged]]): for one question, by
+    its fingerprint, or for every warning of its code in one file, by the file's path."""
 
     code: str
-    question: str  # Question.fingerprint
+    question: str  # Question.fingerprint, or "" for a file's entry
     line: int = field(default=0, compare=False)  # in the settings file
+    file: str = ""  # a question file's path in the source folder ("gpu-1.txt"), or ""
 
 
 def prompt_id(prompt: str) -> str:

@@ -17,6 +17,10 @@
     question = "3f2a9c1d7e01"    # its fingerprint, as --warnings=all and --json give it
     reason = "the answer must name both parts"   # optional: for whoever reads this
 
+    [[acknowledged]]             # or every warning of a code in one question file, for
+    code = "W142"                # as long as the file keeps its name
+    file = "gpu-basics-1.txt"    # its path in the source folder
+
 Returns a ``Config`` and diagnostics; never raises.
 """
 
@@ -25,7 +29,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import Mapping
 
@@ -144,7 +148,7 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
 
 _SETTINGS = ("parent_deck", "deck_names", "shuffle", "show_answer_on_pick", "acknowledged")
 _FINGERPRINT_RE = re.compile(r"[0-9a-f]{12}")
-_ACK_FIELDS = ("code", "question", "reason")
+_ACK_FIELDS = ("code", "question", "file", "reason")
 
 
 def _acknowledged(entries: object, text: str, display: str
@@ -166,7 +170,8 @@ def _acknowledged(entries: object, text: str, display: str
             problems.append(error("E203", display, line, f"[[acknowledged]] entry {why}"))
             continue
         assert isinstance(entry, dict)
-        found.append(Acknowledgement(entry["code"], entry["question"], line))
+        found.append(Acknowledgement(entry["code"], entry.get("question", ""), line,
+                                     file=entry.get("file", "")))
     return tuple(found), problems
 
 
@@ -176,15 +181,24 @@ def _acknowledgement_problem(entry: object) -> str | None:
     unknown = sorted(set(entry) - set(_ACK_FIELDS))
     if unknown:
         return f"has unknown key {unknown[0]!r}; known keys: {', '.join(_ACK_FIELDS)}"
-    code, question = entry.get("code"), entry.get("question")
+    code, question, file = entry.get("code"), entry.get("question"), entry.get("file")
     if not isinstance(code, str) or code not in CODES:
         return (f"names no known code ({code!r}); codes are listed in docs/diagnostics.md"
                 if code is not None else "has no code (code = \"W140\", say)")
     if code.startswith("E"):
         return f"names error {code}: errors cannot be acknowledged, only warnings"
-    if not isinstance(question, str) or not _FINGERPRINT_RE.fullmatch(question):
+    if question is not None and file is not None:
+        return "names both a question and a file: give one (question for one question, " \
+               "file for every such warning in the file)"
+    if file is not None:
+        parts = PurePosixPath(file).parts if isinstance(file, str) else ()
+        if not parts or file.startswith("/") or "\\" in file or ".." in parts:
+            return ("needs file = a question file's path in the source folder, as "
+                    f"\"gpu-basics-1.txt\", not {file!r}")
+    elif not isinstance(question, str) or not _FINGERPRINT_RE.fullmatch(question):
         return ("needs question = the 12-character fingerprint that --warnings=all or "
-                f"--json gives the warning, not {question!r}")
+                "--json gives the warning (or file = a question file's path, for a "
+                f"warning about the whole file), not {question!r}")
     if not isinstance(entry.get("reason", ""), str):
         return "has a reason that is not text"
     return None
