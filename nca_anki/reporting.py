@@ -184,7 +184,10 @@ def as_json(report: BuildReport, *, mode: str, stale: Iterable[str] = ()) -> dic
         "ok": report.ok and not report.strict_failed and not stale,
         "counts": {
             "topics": len(report.topics),
-            "questions": sum(t.questions for t in report.topics),
+            # As the verdict counts them: a failed topic's questions were not built.
+            "questions": sum(t.questions for t in report.topics
+                             if t.status is not FileStatus.FAILED),
+            "failed": sum(t.status is FileStatus.FAILED for t in report.topics),
             "errors": errors,
             "warnings": len(report.diagnostics) - errors,
             "acknowledged": report.acknowledged,

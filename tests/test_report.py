@@ -132,6 +132,7 @@ def test_json_of_a_passing_build_validates_and_says_what_was_built(published, cl
     jsonschema.validate(report, SCHEMA)
     assert report["ok"] is True and report["mode"] == "check"
     assert report["counts"]["topics"] == 3 and report["counts"]["questions"] == 19
+    assert report["counts"]["failed"] == 0
     assert report["counts"]["errors"] == 0
     assert report["counts"]["warnings"] == len(report["diagnostics"]) >= 18
     assert {t["status"] for t in report["topics"]} == {"unchanged"}
@@ -152,6 +153,10 @@ def test_json_of_a_failing_build_validates_and_carries_every_error(published, cl
                                                              "answer mismatch")
     failed = [t for t in report["topics"] if t["status"] == "failed"]
     assert [t["deck"] for t in failed] == ["NCA::AI & Deep Learning Frameworks"]
+    # Counted as the verdict counts: the failed topic's questions were not built.
+    built = sum(t["questions"] for t in report["topics"] if t["status"] != "failed")
+    assert failed[0]["questions"] > 0
+    assert (report["counts"]["questions"], report["counts"]["failed"]) == (built, 1)
 
 
 def test_json_of_verify_names_what_is_stale(published, cli):
