@@ -258,6 +258,55 @@ Correct answer: RoCE, not iSCSI.
     assert _built_cards(tmp_path)["NCA::Networking"]
 
 
+ORDERED = """# GPU Basics
+
+1. Which GPU architecture first had Tensor Cores?
+   - [ ] Pascal
+   - [x] Volta
+   - [ ] Maxwell
+
+   Volta (2017) brought them; see the `V100`.
+
+2. What does this print?
+
+   ```python
+   print(2 ** 3)
+   ```
+
+   - [ ] `6`
+   - [x] `8`
+
+3. A numbered note, with no choices under it.
+
+10. Which two are NVIDIA interconnects? (Choose two.)
+    - [x] NVLink
+    - [ ] SATA
+    - [x] NVSwitch
+"""
+
+
+def test_questions_written_as_an_ordered_list_are_converted(tmp_path, cli):
+    """The other shape of Markdown quiz: each question an item of a numbered list, its
+    choices and explanation indented under it."""
+    bank = _write(tmp_path / "in", "gpu.md", ORDERED)
+    done = cli("import", "--from", "markdown", str(bank), "--out", str(tmp_path / "source"))
+    assert done.status == 0, done.err
+    note = ORDERED.splitlines().index("3. A numbered note, with no choices under it.") + 1
+    assert f"{bank}:{note}: warning[W701]: text that is no question" in done.err
+    cards = {_as_read(card)[0]: _as_read(card) for card in
+             _built_cards(tmp_path)["NCA::GPU Basics"]}
+    assert sorted(cards) == sorted(map(_squeezed, (
+        "Which GPU architecture first had Tensor Cores?", "What does this print? print(2 ** 3)",
+        "Which two are NVIDIA interconnects? (Choose two.)")))
+    first = cards[_squeezed("Which GPU architecture first had Tensor Cores?")]
+    assert sorted(first[1]) == sorted(["Pascal", "*Volta", "Maxwell"])
+    assert first[2] == _squeezed("Volta (2017) brought them; see the V100.")
+    assert sorted(cards[_squeezed("Which two are NVIDIA interconnects? (Choose two.)")][1]) \
+        == sorted(["*NVLink", "SATA", "*NVSwitch"])
+    written = (tmp_path / "source" / "gpu-basics-1.txt").read_text()
+    assert "```python\nprint(2 ** 3)\n```\n- `6`\n- `8` (Correct answer)\n" in written
+
+
 def test_a_file_already_there_is_never_overwritten(tmp_path, cli):
     target = _write(tmp_path / "source", "cuda-programming-1.txt", "mine")
     done = _imported(tmp_path, cli, "markdown", *INPUTS["markdown"])

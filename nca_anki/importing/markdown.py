@@ -9,6 +9,14 @@
     - [x] `1`                     <- "[x]" marks a correct choice; several may be marked
     **Explanation:** `print` writes its argument.
 
+A question may also be an ordered list's item, its choices indented under it::
+
+    1. Which GPU first had Tensor Cores?
+       - [ ] Pascal
+       - [x] Volta
+
+       Volta (2017) brought them.  <- the explanation, inside the item
+
 A heading followed by a list whose items all start "[ ]" or "[x]" is a question: the
 heading (without its "Q1." numbering) and any blocks between it and the list are the
 prompt, the list's items the choices, and the blocks after the list, up to the next
@@ -106,9 +114,41 @@ def _choice(lines: list[str], start: int, end: int) -> tuple[Choice, bool]:
     return Choice(text, first.group("mark") in "xX"), False
 
 
-def read(text: str, path: str) -> Reading:
+_ORDERED_RE = re.compile(r"^(?P<lead>\s{0,3}\d{1,9}[.)])(?P<space>[ \t]+|$)(?P<text>.*)$")
+
+
+def _headed(text: str, blocks: list[_Block]) -> str:
+    """``text`` with each question written as an ordered list's item (``1. What …?`` and
+    its ``- [ ]`` choices indented under it) rewritten as a heading and its body, line for
+    line: the item's first line becomes a heading, the rest loses the item's indent. A
+    list none of whose items holds choices is left as it is."""
     lines = text.split("\n")
+    for block in blocks:
+        if block.kind != "ordered_list":
+            continue
+        lifted = []
+        for start, end in block.items:
+            first = _ORDERED_RE.match(lines[start])
+            if first is None:
+                break
+            indent = len(first.group("lead")) + max(1, len(first.group("space")))
+            body = [line[indent:] if line[:indent].strip() == "" else line.lstrip()
+                    for line in lines[start + 1:end]]
+            lifted.append((start, end, [f"#### {first.group('text')}", *body]))
+        else:
+            if any(_TASK_RE.match(line) for _, _, item in lifted for line in item[1:]):
+                for start, end, item in lifted:
+                    lines[start:end] = item
+    return "\n".join(lines)
+
+
+def read(text: str, path: str) -> Reading:
+    written = text.split("\n")  # as the author wrote it, for what the problems quote
     blocks = _blocks(text)
+    headed = _headed(text, blocks)
+    if headed != text:  # numbered questions, now headings: their blocks again
+        text, blocks = headed, _blocks(headed)
+    lines = text.split("\n")
     problems: list[Diagnostic] = []
     items: list[Item] = []
     title = ""
@@ -143,8 +183,8 @@ def read(text: str, path: str) -> Reading:
             for block in body_blocks:
                 problems.append(warning("W701", path, block.start + 1,
                                         "text that is no question (no list of '- [ ]' "
-                                        "choices under its heading) was not converted: "
-                                        f"{_text(lines, block.start, block.end)[:60]!r}"))
+                                        "choices under it) was not converted: "
+                                        f"{_text(written, block.start, block.end).strip()[:60]!r}"))
             continue
         first = lists[0]
         choices_block = body[first]
