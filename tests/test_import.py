@@ -521,3 +521,14 @@ print(list(range(3)))
     assert len(cards) == 1
     assert "<code>[0, 1, 2]</code>" in cards[0].fields["Choices"]
     assert sorted(_as_read(cards[0])[1]) == ["*[0,1,2]", "[1,2,3]"]
+
+
+def test_a_typescript_bank_without_its_parser_installed_says_what_to_do(monkeypatch):
+    import sys
+
+    from nca_anki.importing import typescript
+    monkeypatch.setitem(sys.modules, "tree_sitter_typescript", None)  # as if not installed
+    problem, = typescript.read("export const questions = [];\n", "bank.ts").problems
+    assert str(problem) == ("bank.ts: error[E701]: cannot be read: tree_sitter_typescript is "
+                            "not installed; run the README's install command (pip install "
+                            "-e .) again")

@@ -194,7 +194,13 @@ def _holds_questions(data: object) -> bool:
 
 def read(text: str, path: str) -> Reading:
     source = text.encode("utf-8")
-    root = _parser().parse(source).root_node
+    try:
+        parser = _parser()
+    except ImportError as exc:  # an environment set up before the importer needed it
+        return Reading((), (error("E701", path, 0, (
+            f"cannot be read: {exc.name or 'tree_sitter'} is not installed; run the "
+            "README's install command (pip install -e .) again")),))
+    root = parser.parse(source).root_node
     if root.has_error:
         bad = _first_error(root) or root
         row, column = bad.start_point
