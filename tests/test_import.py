@@ -532,3 +532,16 @@ def test_a_typescript_bank_without_its_parser_installed_says_what_to_do(monkeypa
     assert str(problem) == ("bank.ts: error[E701]: cannot be read: tree_sitter_typescript is "
                             "not installed; run the README's install command (pip install "
                             "-e .) again")
+
+
+def test_javascript_escapes_arrive_as_the_characters_they_stand_for():
+    from nca_anki.importing import typescript
+    bank = ('export const questions = [{question: "Emoji \\uD83D\\uDE00, a lone half \\uD800, '
+            '\\u{1F680}, \\x41, \\u00e9, a \\"quote\\" and a \\\\ backslash", options: '
+            "['\\'a\\'', `b\\``], correct: 0}];\n")
+    reading = typescript.read(bank, "bank.ts")
+    assert reading.problems == ()
+    item, = reading.sections[0].items
+    assert item.prompt == ('Emoji \U0001F600, a lone half \ufffd, \U0001F680, A, \u00e9, a '
+                           '"quote" and a \\ backslash')
+    assert [c.text for c in item.choices] == ["'a'", "b`"]

@@ -51,10 +51,11 @@ def _escape(text: str) -> str:
         return ""
     if body[0] in _ESCAPES and not body[1:]:
         return _ESCAPES[body[0]]
-    if body[0] == "x":
-        return chr(int(body[1:], 16))
-    if body[0] == "u":
-        return chr(int(body[1:].strip("{}"), 16))
+    if body[0] in "xu" and len(body) > 1:
+        try:
+            return chr(int(body[1:].strip("{}"), 16))
+        except ValueError:  # not hex, or past U+10FFFF: as written
+            return text
     return body  # \' \" \\ \` and any other character stand for themselves
 
 
@@ -97,7 +98,10 @@ class _Values:
                     parts.append(_escape(child.text.decode("utf-8")))
                 else:  # a ${…} in a template
                     raise _NotLiteral(child)
-            return "".join(parts)
+            joined = "".join(parts)
+            # "\\uD83D\\uDE00" is one character written as its UTF-16 halves; a half alone
+            # is no character at all.
+            return joined.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
         if kind == "number":
             return self.number(node)
         if kind == "unary_expression" and node.child_count == 2 and \
