@@ -263,15 +263,17 @@
       return null;
     }
 
-    /* A card above the screen that grows or shrinks as its frame comes, goes or takes its
-       height moves the page by as much, so the cards the reader looks at stay where they
-       are (the browser's own scroll anchoring is off: preview.css). */
+    /* A card wholly above the screen (or under the sticky header) that grows or shrinks
+       as its frame comes, goes or takes its height moves the page by as much, so the cards
+       the reader looks at stay where they are (the browser's own scroll anchoring is off:
+       preview.css). A card any of which is on the screen moves nothing: the reader may
+       be playing it, and a page that scrolls under a click would lose the click. */
     function keepStill(slot, change) {
       var header = document.querySelector(".site-header");
       var line = header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
       var before = slot.getBoundingClientRect();
       change();
-      if (before.top < line - 1) {  /* begins above the screen, or under the sticky header */
+      if (before.bottom <= line + 1) {
         window.scrollBy(0, slot.getBoundingClientRect().height - before.height);
       }
     }
