@@ -263,19 +263,19 @@
       return null;
     }
 
-    /* A card wholly above the screen (or under the sticky header) that grows or shrinks
-       as its frame comes, goes or takes its height moves the page by as much, so the cards
-       the reader looks at stay where they are (the browser's own scroll anchoring is off:
-       preview.css). A card any of which is on the screen moves nothing: the reader may
-       be playing it, and a page that scrolls under a click would lose the click. */
+    /* A card above the screen (or under the sticky header) that grows or shrinks as its
+       frame comes, goes or takes its height moves the page by as much, so the cards the
+       reader looks at stay where they are (the browser's own scroll anchoring is off:
+       preview.css). A card that has shown and is partly on the screen moves nothing:
+       the reader may be playing it, and a page that scrolls under a click loses it. */
     function keepStill(slot, change) {
       var header = document.querySelector(".site-header");
       var line = header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
       var before = slot.getBoundingClientRect();
+      var above = before.bottom <= line + 1 ||
+        (before.top < line - 1 && !slot.classList.contains("shown"));
       change();
-      if (before.bottom <= line + 1) {
-        window.scrollBy(0, slot.getBoundingClientRect().height - before.height);
-      }
+      if (above) window.scrollBy(0, slot.getBoundingClientRect().height - before.height);
     }
 
     function place(slot) {
