@@ -59,6 +59,22 @@ def _escape(text: str) -> str:
     return body  # \' \" \\ \` and any other character stand for themselves
 
 
+def _string(node) -> str:
+    """A string or template literal's text, its escapes read as JavaScript reads them."""
+    parts = []
+    for child in node.named_children:
+        if child.type == "string_fragment":
+            parts.append(child.text.decode("utf-8"))
+        elif child.type == "escape_sequence":
+            parts.append(_escape(child.text.decode("utf-8")))
+        else:  # a ${…} in a template
+            raise _NotLiteral(child)
+    joined = "".join(parts)
+    # "\\uD83D\\uDE00" is one character written as its UTF-16 halves; a half alone is no
+    # character at all.
+    return joined.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
 class _Values:
     """Python values of literal nodes, and the line each value starts on, by its path."""
 
@@ -90,18 +106,7 @@ class _Values:
                 obj[key] = self.element(child.child_by_field_name("value"), (*path, key))
             return obj
         if kind in ("string", "template_string"):
-            parts = []
-            for child in node.named_children:
-                if child.type == "string_fragment":
-                    parts.append(child.text.decode("utf-8"))
-                elif child.type == "escape_sequence":
-                    parts.append(_escape(child.text.decode("utf-8")))
-                else:  # a ${…} in a template
-                    raise _NotLiteral(child)
-            joined = "".join(parts)
-            # "\\uD83D\\uDE00" is one character written as its UTF-16 halves; a half alone
-            # is no character at all.
-            return joined.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+            return _string(node)
         if kind == "number":
             return self.number(node)
         if kind == "unary_expression" and node.child_count == 2 and \
@@ -118,9 +123,7 @@ class _Values:
         if node.type in ("property_identifier", "number"):
             return node.text.decode("utf-8")
         if node.type == "string":
-            value = self.value(node, ("",))
-            assert isinstance(value, str)
-            return value
+            return _string(node)
         raise _NotLiteral(node)
 
     @staticmethod

@@ -105,7 +105,7 @@
 
   var theme = storedTheme() ||
     (window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "night" : "day");
-  var frames = [];  /* {frame, card} of each card shown */
+  var frames = [];  /* {frame, slot, front, back} of each card's frame alive */
 
   function showTheme() {
     document.documentElement.setAttribute("data-theme", theme);
@@ -256,10 +256,10 @@
   function deckPage(deck) {
     var slots = document.querySelectorAll(".card-slot");
     var source = frameDocument();
-    var live = [];  /* the entry of each frame alive: {frame, slot, front, back} */
-
     function entryOf(win) {
-      for (var i = 0; i < live.length; i++) if (live[i].frame.contentWindow === win) return live[i];
+      for (var i = 0; i < frames.length; i++) {
+        if (frames[i].frame.contentWindow === win) return frames[i];
+      }
       return null;
     }
 
@@ -291,7 +291,6 @@
                     back: fill(deck.back, fields) };
       frame.srcdoc = source;
       keepStill(slot, function () { slot.appendChild(frame); });
-      live.push(entry);
       frames.push(entry);
     }
 
@@ -299,11 +298,10 @@
        comes back, as a card does in Anki's next review. The slot keeps the frame's height,
        so the page does not move under the reader. */
     function release(slot) {
-      for (var i = 0; i < live.length; i++) {
-        if (live[i].slot !== slot) continue;
-        var entry = live[i];
-        live.splice(i, 1);
-        frames.splice(frames.indexOf(entry), 1);
+      for (var i = 0; i < frames.length; i++) {
+        if (frames[i].slot !== slot) continue;
+        var entry = frames[i];
+        frames.splice(i, 1);
         slot.setAttribute("data-height", entry.frame.style.height || "");
         slot.style.minHeight = slot.getBoundingClientRect().height + "px";  /* no change */
         slot.removeChild(entry.frame);
