@@ -254,18 +254,23 @@ _IN_VIEW = """() => [...document.querySelectorAll('.card-slot')].filter(slot => 
     return box.bottom > 0 && box.top < window.innerHeight; })"""
 
 
-def test_a_long_deck_shows_the_cards_on_the_screen_after_a_fast_scroll(browser, tmp_path):
-    """On a page of hundreds of cards, every card on the screen shows, wherever a fast
-    scroll stops, and the page holds frames only near the screen. Read from the page alone:
-    driving a card's frame from the test would wake it, which a reader's browser does not."""
-    root = tmp_path / "project"
+@pytest.fixture(scope="module")
+def long_deck(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The page of a deck of 300 cards."""
+    root = tmp_path_factory.mktemp("long-deck")
     (root / "source").mkdir(parents=True)
     shutil.copytree(REPO / "templates", root / "templates")
     (root / "source" / "long-deck-1.txt").write_text(_long_deck(300), encoding="utf-8")
     done = preview(root)
     assert done.returncode == 0, done.stderr
-    context, page, errors, _ = _open(browser, (root / "site" / "long-deck.html").as_uri(),
-                                     width=1100)
+    return root / "site" / "long-deck.html"
+
+
+def test_a_long_deck_shows_the_cards_on_the_screen_after_a_fast_scroll(browser, long_deck):
+    """On a page of hundreds of cards, every card on the screen shows, wherever a fast
+    scroll stops, and the page holds frames only near the screen. Read from the page alone:
+    driving a card's frame from the test would wake it, which a reader's browser does not."""
+    context, page, errors, _ = _open(browser, long_deck.as_uri(), width=1100)
     try:
         assert page.locator(".card-slot").count() == 300
         every_shown = f"({_IN_VIEW})().every(slot => slot.classList.contains('shown'))"
@@ -282,6 +287,50 @@ def test_a_long_deck_shows_the_cards_on_the_screen_after_a_fast_scroll(browser, 
                                  "slot.getAttribute('data-side') === 'front')")
             assert page.locator("iframe").count() <= 40  # not one per card passed by
         assert errors == []
+    finally:
+        context.close()
+
+
+# The page's two IntersectionObservers, replaced before preview.js runs by ones the test
+# drives: window.observers[margin] delivers the entries the test gives, as Chromium does
+# when the page is busy (several entries for one card in one callback, oldest first).
+_DRIVEN_OBSERVERS = """
+window.observers = {};
+window.IntersectionObserver = class {
+    constructor(callback, options) { window.observers[options.rootMargin] = this;
+                                     this.callback = callback; }
+    observe() {}
+    deliver(entries) {
+        const slots = document.querySelectorAll('.card-slot');
+        this.callback(entries.map(([card, isIntersecting]) =>
+            ({target: slots[card], isIntersecting})), this);
+    }
+};
+"""
+
+
+def test_a_card_near_the_screen_is_never_let_go_by_an_old_entry(browser, long_deck):
+    """A fast scroll away and back, seen by a busy page as two entries for one card in one
+    callback ("far", then "near"), keeps the card's frame: acting on the first let it go,
+    and, its place not moving again, it never came back (a CI run waited 15 s for it). A
+    card far from the screen is still let go."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    try:
+        page = context.new_page()
+        page.add_init_script(_DRIVEN_OBSERVERS)
+        page.goto(long_deck.as_uri(), wait_until="load")
+        assert sorted(page.evaluate("Object.keys(window.observers)")) == \
+            ["1600px 0px", "200px 0px"]
+        near, kept = "window.observers['200px 0px']", "window.observers['1600px 0px']"
+        frames = "document.querySelectorAll('.card-slot iframe').length"
+        page.evaluate(f"{near}.deliver([[0, true], [1, true]])")
+        assert page.evaluate(frames) == 2
+        page.evaluate(f"{kept}.deliver([[0, false], [0, true]])")  # away and back
+        page.evaluate(f"{kept}.deliver([[1, false]])")  # an entry older than the page's place
+        assert page.evaluate(frames) == 2
+        page.evaluate("document.querySelectorAll('.card-slot')[150].scrollIntoView()")
+        page.evaluate(f"{kept}.deliver([[0, false], [1, false]])")  # now truly far
+        assert page.evaluate(frames) == 0
     finally:
         context.close()
 

@@ -250,8 +250,24 @@
      holds back the work of frames off the screen that are of another origin (a sandboxed
      frame is): with hundreds alive, those scrolled past took about a second each to show
      (bench/authoring.py, docs/preview.md). So only the frames near the screen live. */
-  var MAKE_MARGIN = "200px 0px";
-  var KEEP_MARGIN = "1600px 0px";
+  var MAKE_MARGIN = 200;
+  var KEEP_MARGIN = 1600;
+
+  /* The last of each card's entries in one observer's callback. When the page is busy,
+     Chromium hands a callback several entries for one card, oldest first ("far", then
+     "near" again after a fast scroll back); acting on each in turn let go a card that was
+     near the screen, and, its place not moving again, it never came back. */
+  function latest(seen) {
+    var last = new Map();
+    for (var i = 0; i < seen.length; i++) last.set(seen[i].target, seen[i]);
+    return Array.from(last.values());
+  }
+
+  /* Is the card's place more than ``margin`` px above or below the screen, now? */
+  function farFromScreen(slot, margin) {
+    var box = slot.getBoundingClientRect();
+    return box.bottom < -margin || box.top > window.innerHeight + margin;
+  }
 
   function deckPage(deck) {
     var slots = document.querySelectorAll(".card-slot");
@@ -331,11 +347,19 @@
 
     if (window.IntersectionObserver) {
       var near = new window.IntersectionObserver(function (seen) {
+        seen = latest(seen);
         for (var i = 0; i < seen.length; i++) if (seen[i].isIntersecting) place(seen[i].target);
-      }, { rootMargin: MAKE_MARGIN });
+      }, { rootMargin: MAKE_MARGIN + "px 0px" });
+      /* A card is let go only if it is far from the screen when the callback runs, not
+         only when the observer last looked: nothing would make it again if it were near. */
       var kept = new window.IntersectionObserver(function (seen) {
-        for (var i = 0; i < seen.length; i++) if (!seen[i].isIntersecting) release(seen[i].target);
-      }, { rootMargin: KEEP_MARGIN });
+        seen = latest(seen);
+        for (var i = 0; i < seen.length; i++) {
+          if (!seen[i].isIntersecting && farFromScreen(seen[i].target, KEEP_MARGIN)) {
+            release(seen[i].target);
+          }
+        }
+      }, { rootMargin: KEEP_MARGIN + "px 0px" });
       for (var i = 0; i < slots.length; i++) {
         near.observe(slots[i]);
         kept.observe(slots[i]);
