@@ -42,6 +42,28 @@ def test_a_reworded_copy_is_reported_at_both_places_with_its_similarity():
     assert "(prompts the same in all but small words)" in problems[0].message
 
 
+def test_a_copy_with_other_word_forms_is_found():
+    """Asked again with "introduce" for "introduced" and "acceleration" for "accelerating":
+    the rare words that find candidates are the ones reworded, so the words are compared
+    by their stems. Without stems this pair was never compared."""
+    a = topic("A", "a.txt", "Which NVIDIA GPU architecture first introduced Tensor Cores for "
+              "accelerating matrix multiply-accumulate operations?", "What does NCCL do?")
+    b = topic("B", "b.txt", "Which GPU architecture from NVIDIA was the first to introduce "
+              "Tensor Cores for matrix multiply-accumulate acceleration?")
+    problems = duplicates((a, b))
+    assert [(d.code, d.path, d.line) for d in problems] == [("W151", "a.txt", 1),
+                                                            ("W151", "b.txt", 1)]
+    # What differs is named as written, not as a stem.
+    assert "(prompts the same but for 'operations')" in problems[0].message
+
+
+def test_word_endings_alone_are_named_so():
+    a = topic("A", "a.txt", "Which layers does pruning remove?")
+    b = topic("B", "b.txt", "Which layer does pruning removes?")
+    [one, _] = duplicates((a, b))
+    assert "(prompts the same in all but small words and word endings)" in one.message
+
+
 def test_within_a_topic_it_is_w150():
     a = topic("A", "a.txt", "What is knowledge distillation in deep learning?",
               "What is gradient clipping?",

@@ -2,7 +2,10 @@
 
 Two questions are compared by their prompts' content words: lower case, punctuation and
 Markdown gone, and the words every exam question uses ("what", "is", "the", "purpose",
-"context") left out, each word once, sorted. Two prompts ask the same thing when
+"context") left out, each word reduced to its stem by the Snowball English stemmer
+("introduced" and "introduce" are "introduc", "accelerating" and "acceleration"
+"acceler": a question asked again in other words changes a word's form more often than
+the word), each stem once, sorted. Two prompts ask the same thing when
 
 - their words are the same, or the words of one are all among the other's and are more
   than half of them ("What is mixed precision training?", "What is the purpose of mixed
@@ -69,6 +72,28 @@ def _words(text: str) -> str:
     return " ".join(sorted({w for w in _WORD_RE.findall(text.casefold()) if w not in _FILLER}))
 
 
+class _Stems:
+    """Each word's Snowball English stem, each word stemmed once per check (PyStemmer, in
+    C; a bank of 100,000 questions has far fewer distinct words than words)."""
+
+    def __init__(self) -> None:
+        import Stemmer  # PyStemmer: only a build that checks loads it
+
+        self._stem = Stemmer.Stemmer("english").stemWord
+        self._seen: dict[str, str] = {}
+
+    def __call__(self, words: str) -> tuple[str, ...]:
+        """The stems of ``words`` (a QuestionKey's words), sorted, each once."""
+        seen = self._seen
+        out = set()
+        for word in words.split():
+            stem = seen.get(word)
+            if stem is None:
+                stem = seen[word] = self._stem(word)
+            out.add(stem)
+        return tuple(sorted(out))
+
+
 def question_key(question: Question) -> QuestionKey:
     """What the check compares of ``question`` (kept in the parse cache: records.py)."""
     return QuestionKey(question.number, question.line, question.fingerprint,
@@ -85,15 +110,18 @@ class _Entry:
     topic: str
     path: str
     key: QuestionKey
-    words: tuple[str, ...]  # the content words, sorted, each once
+    words: tuple[str, ...]  # the content words' stems, sorted, each once
     word_set: frozenset[str]
     numbers: frozenset[str]  # the words that are numbers
+    text: str  # the stems as one text, for the edit-distance scores
+    answer: str  # the correct answers' stems, as one text
 
 
-def _entry(topic: str, path: str, key: QuestionKey) -> _Entry:
-    words = tuple(key.words.split())
+def _entry(topic: str, path: str, key: QuestionKey, stems: _Stems) -> _Entry:
+    words = stems(key.words)
     return _Entry(topic, path, key, words, frozenset(words),
-                  frozenset(w for w in words if w.isdigit()))
+                  frozenset(w for w in words if w.isdigit()), " ".join(words),
+                  " ".join(stems(key.answer)))
 
 
 def duplicates(topics: Sequence[Topic]) -> list[Diagnostic]:
@@ -101,7 +129,9 @@ def duplicates(topics: Sequence[Topic]) -> list[Diagnostic]:
     global fuzz
     from rapidfuzz import fuzz  # only a build that checks loads it
 
-    entries = [_entry(t.name, f.path, k) for t in topics for f in t.files for k in keys_of(f)]
+    stems = _Stems()
+    entries = [_entry(t.name, f.path, k, stems)
+               for t in topics for f in t.files for k in keys_of(f)]
     entries = [e for e in entries if e.words]
     frequency: dict[str, int] = defaultdict(int)
     for e in entries:
@@ -136,7 +166,7 @@ def duplicates(topics: Sequence[Topic]) -> list[Diagnostic]:
     problems = []
     for (i, j), score in sorted(found.items()):
         a, b = entries[i], entries[j]
-        problems += [_said(a, b, score), _said(b, a, score)]
+        problems += [_said(a, b, score, stems), _said(b, a, score, stems)]
     return problems
 
 
@@ -150,21 +180,25 @@ def _score(a: _Entry, b: _Entry) -> float:
     if len(small.words) >= 2 and 2 * len(small.words) > len(large.words) \
             and small.word_set <= large.word_set:
         return 100.0
-    score = fuzz.ratio(a.key.words, b.key.words, score_cutoff=SIMILAR)
-    if score or len(small.words) < 2 or not (a.key.answer and b.key.answer):
+    score = fuzz.ratio(a.text, b.text, score_cutoff=SIMILAR)
+    if score or len(small.words) < 2 or not (a.answer and b.answer):
         return score
-    if fuzz.token_set_ratio(a.key.words, b.key.words, score_cutoff=REWORDED):
-        return -fuzz.ratio(a.key.answer, b.key.answer, score_cutoff=SIMILAR)
+    if fuzz.token_set_ratio(a.text, b.text, score_cutoff=REWORDED):
+        return -fuzz.ratio(a.answer, b.answer, score_cutoff=SIMILAR)
     return 0.0
 
 
-def _said(here: _Entry, other: _Entry, score: float) -> Diagnostic:
+def _said(here: _Entry, other: _Entry, score: float, stems: _Stems) -> Diagnostic:
     q, o = here.key, other.key
-    extra = sorted(here.word_set ^ other.word_set)
+    differ = here.word_set ^ other.word_set
+    # The words as written whose stems one prompt has and the other has not.
+    extra = sorted({w for e in (here, other) for w in e.key.words.split()
+                    if stems(w)[0] in differ})
     if score < 0:
         alike = f"reworded, with answers {-score:.0f}% alike"
     elif not extra:
-        alike = "the same in all but small words"
+        alike = "the same in all but small words" + (
+            "" if q.words == o.words else " and word endings")
     elif score >= 100:
         alike = f"the same but for {', '.join(repr(w) for w in extra[:3])}" + (
             " …" if len(extra) > 3 else "")
