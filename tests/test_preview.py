@@ -82,6 +82,41 @@ def _card_frame(page, index: int):
     return frame
 
 
+# Each card's frame is sandboxed, so Chromium runs it in a process of its own (an
+# out-of-process iframe), and a click is routed to it by where the browser last saw it on
+# the screen. A click sent within a frame or two of a scroll or a card's change of height
+# reaches the page instead of the card: logged in this test, Playwright scrolled "Again"
+# into view and clicked 17 ms later, and the page got the pointer down on the card's
+# <iframe>. A reader does not click that fast after the page moves; the tests wait, as a
+# reader does, until the page has been still for a few frames with every card alive shown.
+_STILL = """async () => {
+    const look = () => JSON.stringify([scrollY, ...[...document.querySelectorAll('.card-slot')]
+        .map(slot => { const box = slot.getBoundingClientRect();
+                       return [box.top, box.height, slot.getAttribute('data-side'),
+                               !slot.querySelector('iframe') || slot.classList.contains('shown')]; })]);
+    const allShown = () => [...document.querySelectorAll('.card-slot')]
+        .every(slot => !slot.querySelector('iframe') || slot.classList.contains('shown'));
+    const until = performance.now() + 10000;
+    let last = null, still = 0;
+    while (still < 3) {
+        if (performance.now() > until) return false;
+        await new Promise(done => requestAnimationFrame(() => done()));
+        const now = look();
+        still = now === last && allShown() ? still + 1 : 0;
+        last = now;
+    }
+    return true;
+}"""
+
+
+def _click(page, target) -> None:
+    """Click ``target`` (a locator in a card's frame) as a reader does: on the screen, once
+    the page is still."""
+    target.scroll_into_view_if_needed()
+    assert page.evaluate(_STILL), "the page did not keep still for 10 s"
+    target.click()
+
+
 def _colours(browser, png: bytes) -> tuple[int, float]:
     """How many distinct colours a screenshot has, and its mean brightness (0-255)."""
     page = browser.new_page()
@@ -189,8 +224,8 @@ def test_pick_then_show_answer_gives_the_verdict(browser, seeds, night, width):
             answer = "ABCDEFGHIJ"[shown.index(correct)]
             pick = shown.index(correct) if pick_correct else (shown.index(correct) + 1) % len(shown)
             letter = "ABCDEFGHIJ"[pick]
-            frame.locator(".nca-choice-list > li").nth(pick).click()
-            frame.click("#show-answer")
+            _click(page, frame.locator(".nca-choice-list > li").nth(pick))
+            _click(page, frame.locator("#show-answer"))
             frame.wait_for_selector("body[data-side=back] #answer")
             verdict = frame.inner_text("#answer")
             assert verdict == (f"✓ Correct — you chose {letter}." if pick_correct
@@ -199,10 +234,11 @@ def test_pick_then_show_answer_gives_the_verdict(browser, seeds, night, width):
             level = sum(map(int, re.findall(r"\d+", background)[:3])) / 3
             assert (level < 80) if night else (level > 200), background
             # "Again" shows the front once more, shuffled anew, with no pick.
-            frame.click("#again")
+            _click(page, frame.locator("#again"))
             frame.wait_for_selector("body[data-side=front] .nca-choice-list")
             assert frame.locator(".nca-choice-list > li[aria-checked=true]").count() == 0
-            frame.click("#show-answer")
+            _click(page, frame.locator("#show-answer"))
+            frame.wait_for_selector("body[data-side=back] #answer")
             assert frame.inner_text("#answer").startswith("The answer is ")
             screenshots.append(page.screenshot())
             assert errors == []
@@ -365,14 +401,14 @@ def test_source_text_stays_text_and_images_show_from_disk(browser, tmp_path):
         assert "</script><script>window.pwned = 1</script>" in prompt
         assert "<img src=x onerror=" in prompt
         assert frame.locator(".nca-prompt img").evaluate("img => img.naturalWidth") > 0
-        frame.locator(".nca-choice-list > li").nth(0).click()
-        frame.locator(".nca-choice-list > li").nth(1).click()
-        frame.click("#show-answer")
+        _click(page, frame.locator(".nca-choice-list > li").nth(0))
+        _click(page, frame.locator(".nca-choice-list > li").nth(1))
+        _click(page, frame.locator("#show-answer"))
         frame.wait_for_selector("body[data-side=back] #answer")
         assert '</script><b onclick="window.pwned = 3">bold</b>' in frame.inner_text(".nca-back")
         assert "]]> --> <!-- and \"quotes\" & ampersands stay text." in \
             frame.inner_text(".nca-explanation")
-        frame.locator(".nca-back b, .nca-back .nca-text").first.click()
+        _click(page, frame.locator(".nca-back b, .nca-back .nca-text").first)
         assert frame.evaluate("window.pwned") is None
         assert page.evaluate("window.pwned") is None
         assert errors == []
