@@ -88,24 +88,28 @@ def _card_frame(page, index: int):
 # reaches the page instead of the card: logged in this test, Playwright scrolled "Again"
 # into view and clicked 17 ms later, and the page got the pointer down on the card's
 # <iframe>. A reader does not click that fast after the page moves; the tests wait, as a
-# reader does, until the page has been still for a few frames with every card alive shown.
+# reader does, until the page has been still for three animation frames: no card moved,
+# grew or changed side, and every card frame on the screen has shown its card. (A frame
+# off the screen, even by a few pixels, may not show until it comes on: Chromium holds
+# such frames back.)
 _STILL = """async () => {
+    const onScreen = (box) => box.bottom > 0 && box.top < innerHeight;
     const look = () => JSON.stringify([scrollY, ...[...document.querySelectorAll('.card-slot')]
         .map(slot => { const box = slot.getBoundingClientRect();
-                       return [box.top, box.height, slot.getAttribute('data-side'),
-                               !slot.querySelector('iframe') || slot.classList.contains('shown')]; })]);
-    const allShown = () => [...document.querySelectorAll('.card-slot')]
-        .every(slot => !slot.querySelector('iframe') || slot.classList.contains('shown'));
+                       const frame = slot.querySelector('iframe');
+                       return [slot.id, box.top, box.height, slot.getAttribute('data-side'),
+                               !frame || !onScreen(frame.getBoundingClientRect())
+                               || slot.classList.contains('shown')]; })]);
     const until = performance.now() + 10000;
     let last = null, still = 0;
     while (still < 3) {
-        if (performance.now() > until) return false;
         await new Promise(done => requestAnimationFrame(() => done()));
         const now = look();
-        still = now === last && allShown() ? still + 1 : 0;
+        if (performance.now() > until) return `not still: ${last} then ${now}`;
+        still = now === last && !now.includes('false') ? still + 1 : 0;
         last = now;
     }
-    return true;
+    return null;
 }"""
 
 
@@ -113,7 +117,8 @@ def _click(page, target) -> None:
     """Click ``target`` (a locator in a card's frame) as a reader does: on the screen, once
     the page is still."""
     target.scroll_into_view_if_needed()
-    assert page.evaluate(_STILL), "the page did not keep still for 10 s"
+    moving = page.evaluate(_STILL)
+    assert moving is None, moving
     target.click()
 
 
