@@ -73,25 +73,20 @@ def _words(text: str) -> str:
 
 
 class _Stems:
-    """Each word's Snowball English stem, each word stemmed once per check (PyStemmer, in
-    C; a bank of 100,000 questions has far fewer distinct words than words)."""
+    """Each word's Snowball English stem (PyStemmer, in C), for the words of the keys
+    compared: a bank of 100,000 questions has far fewer distinct words than words, and
+    they are stemmed in one call."""
 
-    def __init__(self) -> None:
+    def __init__(self, keys: Sequence[QuestionKey]) -> None:
         import Stemmer  # PyStemmer: only a build that checks loads it
 
-        self._stem = Stemmer.Stemmer("english").stemWord
-        self._seen: dict[str, str] = {}
+        words = sorted({w for k in keys for text in (k.words, k.answer) for w in text.split()})
+        self.of = dict(zip(words, Stemmer.Stemmer("english").stemWords(words)))
 
     def __call__(self, words: str) -> tuple[str, ...]:
         """The stems of ``words`` (a QuestionKey's words), sorted, each once."""
-        seen = self._seen
-        out = set()
-        for word in words.split():
-            stem = seen.get(word)
-            if stem is None:
-                stem = seen[word] = self._stem(word)
-            out.add(stem)
-        return tuple(sorted(out))
+        of = self.of
+        return tuple(sorted({of[w] for w in words.split()}))
 
 
 def question_key(question: Question) -> QuestionKey:
@@ -129,9 +124,9 @@ def duplicates(topics: Sequence[Topic]) -> list[Diagnostic]:
     global fuzz
     from rapidfuzz import fuzz  # only a build that checks loads it
 
-    stems = _Stems()
-    entries = [_entry(t.name, f.path, k, stems)
-               for t in topics for f in t.files for k in keys_of(f)]
+    keyed = [(t.name, f.path, k) for t in topics for f in t.files for k in keys_of(f)]
+    stems = _Stems([k for _, _, k in keyed])
+    entries = [_entry(topic, path, k, stems) for topic, path, k in keyed]
     entries = [e for e in entries if e.words]
     frequency: dict[str, int] = defaultdict(int)
     for e in entries:
@@ -193,7 +188,7 @@ def _said(here: _Entry, other: _Entry, score: float, stems: _Stems) -> Diagnosti
     differ = here.word_set ^ other.word_set
     # The words as written whose stems one prompt has and the other has not.
     extra = sorted({w for e in (here, other) for w in e.key.words.split()
-                    if stems(w)[0] in differ})
+                    if stems.of[w] in differ})
     if score < 0:
         alike = f"reworded, with answers {-score:.0f}% alike"
     elif not extra:
