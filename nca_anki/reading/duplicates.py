@@ -88,6 +88,10 @@ class _Stems:
         of = self.of
         return tuple(sorted({of[w] for w in words.split()}))
 
+    def text(self, words: str) -> str:
+        """The stems of ``words`` as one text, for an edit-distance score."""
+        return " ".join(self(words))
+
 
 def question_key(question: Question) -> QuestionKey:
     """What the check compares of ``question`` (kept in the parse cache: records.py)."""
@@ -109,14 +113,12 @@ class _Entry:
     word_set: frozenset[str]
     numbers: frozenset[str]  # the words that are numbers
     text: str  # the stems as one text, for the edit-distance scores
-    answer: str  # the correct answers' stems, as one text
 
 
 def _entry(topic: str, path: str, key: QuestionKey, stems: _Stems) -> _Entry:
     words = stems(key.words)
     return _Entry(topic, path, key, words, frozenset(words),
-                  frozenset(w for w in words if w.isdigit()), " ".join(words),
-                  " ".join(stems(key.answer)))
+                  frozenset(w for w in words if w.isdigit()), " ".join(words))
 
 
 def duplicates(topics: Sequence[Topic]) -> list[Diagnostic]:
@@ -156,7 +158,7 @@ def duplicates(topics: Sequence[Topic]) -> list[Diagnostic]:
             if 2 * len(e.word_set & other.word_set) < max(len(e.words), len(other.words)):
                 continue
             pair = (i, j) if i < j else (j, i)
-            if pair not in found and (score := _score(e, other)):
+            if pair not in found and (score := _score(e, other, stems)):
                 found[pair] = score
     problems = []
     for (i, j), score in sorted(found.items()):
@@ -165,7 +167,7 @@ def duplicates(topics: Sequence[Topic]) -> list[Diagnostic]:
     return problems
 
 
-def _score(a: _Entry, b: _Entry) -> float:
+def _score(a: _Entry, b: _Entry, stems: _Stems) -> float:
     """100: one prompt's words are the other's, or most of them; else the edit-distance
     score of the two, if at least SIMILAR; else that of their answers, if the prompts are
     reworded (REWORDED) and the answers alike (SIMILAR), as a negative number; else 0."""
@@ -176,10 +178,12 @@ def _score(a: _Entry, b: _Entry) -> float:
             and small.word_set <= large.word_set:
         return 100.0
     score = fuzz.ratio(a.text, b.text, score_cutoff=SIMILAR)
-    if score or len(small.words) < 2 or not (a.answer and b.answer):
+    if score or len(small.words) < 2 or not (a.key.answer and b.key.answer):
         return score
     if fuzz.token_set_ratio(a.text, b.text, score_cutoff=REWORDED):
-        return -fuzz.ratio(a.answer, b.answer, score_cutoff=SIMILAR)
+        # The answers' stems only here: few pairs get this far.
+        return -fuzz.ratio(stems.text(a.key.answer), stems.text(b.key.answer),
+                           score_cutoff=SIMILAR)
     return 0.0
 
 
