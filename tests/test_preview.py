@@ -92,8 +92,9 @@ def _card_frame(page, index: int):
 # grew or changed side, and every card frame on the screen has shown its card. (A frame
 # off the screen, even by a few pixels, may not show until it comes on: Chromium holds
 # such frames back.)
+_ON_SCREEN = "(box) => box.bottom > 0 && box.top < window.innerHeight"
 _STILL = """async () => {
-    const onScreen = (box) => box.bottom > 0 && box.top < innerHeight;
+    const onScreen = """ + _ON_SCREEN + """;
     const look = () => JSON.stringify([scrollY, ...[...document.querySelectorAll('.card-slot')]
         .map(slot => { const box = slot.getBoundingClientRect();
                        const frame = slot.querySelector('iframe');
@@ -290,9 +291,8 @@ def _long_deck(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-_IN_VIEW = """() => [...document.querySelectorAll('.card-slot')].filter(slot => {
-    const box = slot.getBoundingClientRect();
-    return box.bottom > 0 && box.top < window.innerHeight; })"""
+_IN_VIEW = ("() => [...document.querySelectorAll('.card-slot')].filter(slot => ("
+            + _ON_SCREEN + ")(slot.getBoundingClientRect()))")
 
 
 @pytest.fixture(scope="module")
