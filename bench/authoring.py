@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from benchmark import REPO, Measured, mib, run, seconds, write_bank  # noqa: E402
+from benchmark import REPO, Measured, mib, run, seconds, write_bank
 
 
 def as_markdown(part: Path, out: Path) -> int:

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from nca_anki.reading.duplicates import duplicates  # noqa: E402
-from nca_anki.records import Choice, ParsedFile, Question, Topic  # noqa: E402
+from nca_anki.reading.duplicates import duplicates
+from nca_anki.records import Choice, ParsedFile, Question, Topic
 
 SMALL = "what which is the of in a for to does how when".split()
 PLANTED = 300

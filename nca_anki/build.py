@@ -103,7 +103,7 @@ def _render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], worker
         kept = {e.prompt_key: e.slots for e in entries.get(topic.name, ()) if e.slots}
         layouts = plan([q for _, q in topic.questions], inputs.config.shuffles(topic.name), kept)
         on_pick = inputs.config.shows_answer_on_pick(topic.name)
-        notes, problems = [], []
+        notes, problems = [], []  # type: ignore[var-annotated]
         for k, ((part, question), layout) in enumerate(zip(topic.questions, layouts,
                                                            strict=True)):
             note, note_problems = renderer.note(topic, part, question, layout,
@@ -360,7 +360,8 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
     stale_decks = _stale_outputs(options.out, reported)
     stale_decks += _stale_bundles(options.out, bundle_name(slugify(inputs.config.parent_deck)))
     problems += stale_decks
-    index_statuses, index_problems = {}, []
+    index_statuses: dict[str, FileStatus] = {}
+    index_problems: list[Diagnostic] = []
     if not diag.has_errors(write_problems) and not any(
             s is FileStatus.WOULD_WRITE for s in statuses.values()):
         index_statuses, index_problems = write_index(

@@ -24,7 +24,8 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from collections.abc import Sequence
 
 from nca_anki import __version__, reporting
 from nca_anki.files import CACHE_ENV, CACHE_FOLDER
@@ -368,7 +369,7 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
         progress.close()
         print("interrupted; nothing half-written was left behind", file=sys.stderr)
         return 130
-    except Exception as exc:  # a bug of ours: say so plainly, without a traceback
+    except Exception as exc:  # noqa: BLE001 - a bug of ours: say so plainly, without a traceback
         progress.close()
         print(f"nca-anki: internal error: {type(exc).__name__}: {exc}\n"
               "No output was changed. Please report this with the command you ran.",
@@ -401,7 +402,7 @@ def _watch(args: argparse.Namespace) -> int:
     builds the last build is complete, and a build it interrupts publishes nothing
     (transaction.py). A bug of ours ends it as it ends any build (exit 3)."""
     stop = _StopOnce()
-    previous: dict[int, Any] = {}
+    previous: dict[signal.Signals, Any] = {}
     try:
         for number in (signal.SIGINT, signal.SIGTERM):
             previous[number] = signal.signal(number, stop)
@@ -532,7 +533,7 @@ def _import(argv: list[str], prog: str) -> int:
     except KeyboardInterrupt:
         print("interrupted; each file written is whole", file=sys.stderr)
         return 130
-    except Exception as exc:  # a bug of ours: say so plainly, without a traceback
+    except Exception as exc:  # noqa: BLE001 - a bug of ours: say so plainly, without a traceback
         print(f"nca-anki: internal error: {type(exc).__name__}: {exc}\n"
               "Please report this with the command you ran.", file=sys.stderr)
         return 3

@@ -8,13 +8,13 @@ file); its code (nca_anki/codes.py) names the kind of problem and never changes 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
-from typing import Iterable
+from enum import StrEnum
+from collections.abc import Iterable
 
 from nca_anki.codes import CODES
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"
 

@@ -87,7 +87,8 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int)
     problems: list[Diagnostic] = []
     digests: dict[str, str] = {}
     images: dict[str, str] = {}
-    paths, misnamed = [], []
+    paths: list[Path] = []
+    misnamed: list[Path] = []
     for path in question_files(source):
         (misnamed if _bad_name(path.relative_to(source)) else paths).append(path)
     bad_names = [diag.error("E101", shown_path(source, _printable(path.relative_to(source))), 0,

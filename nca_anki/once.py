@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar, overload
 T = TypeVar("T")
 
 
-class computed_once(Generic[T]):  # noqa: N801 (used like property)
+class computed_once(Generic[T]):
     def __init__(self, func: Callable[[Any], T]) -> None:
         self.func = func
         self.name = func.__name__

@@ -74,4 +74,4 @@ def run_tasks(task: Callable[[int], T], count: int, workers: int) -> Iterator[T]
                       initargs=(task,)) as pool:
         # One task at a time per worker: topics differ in size, and the big ones should
         # not queue behind each other on one worker.
-        yield from pool.imap(_Worker.run, range(count), chunksize=1)  # type: ignore[misc]
+        yield from pool.imap(_Worker.run, range(count), chunksize=1)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable
 
 from nca_anki import __version__
 from nca_anki.codes import CODES

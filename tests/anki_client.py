@@ -25,7 +25,7 @@ import os
 import pathlib
 import re
 from dataclasses import dataclass, fields as dataclass_fields
-from typing import Iterable
+from collections.abc import Iterable
 
 # anki.collection must be imported before anki.cards: importing anki.cards
 # first fails with a circular ImportError inside the anki package.
@@ -109,12 +109,21 @@ class CardView:
     type: int
 
 
+# Set by tests/conftest.py before each test: whether the test is marked ``anki`` (or
+# ``desktop``). A test that opens a real collection without the mark would run in the quick
+# loop (`-m "not anki"`) and hide there; this makes the mark impossible to forget.
+MARKED = True
+
+
 def open_collection(path: pathlib.Path) -> Collection:
     """Create (or open) an Anki collection at ``path``.
 
     The parent directory is created if needed. The caller must call
     ``col.close()`` when finished.
     """
+    if not MARKED:
+        raise AssertionError("this test opens a real Anki collection: mark it "
+                             "@pytest.mark.anki (docs/contributing.md, 'Markers')")
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     return Collection(os.fspath(path))

@@ -51,6 +51,25 @@ def state_file(root: Path) -> Path:
     return state_path(root / CACHE, root / "source", root / "templates", root / "dist")
 
 
+# --- markers: what a test needs beyond Python (docs/contributing.md, "Markers") -----------------
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that uses the ``browser`` fixture (directly or through ``reviewer``, a page
+    or a deck fixture built on it) is marked ``browser``: the mark follows the fixture, so
+    it cannot be forgotten."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before any fixture of ``item`` runs: a test not marked ``anki`` (or ``desktop``)
+    that opens a real Anki collection fails, naming the mark (anki_client.MARKED)."""
+    import anki_client
+
+    anki_client.MARKED = any(item.get_closest_marker(m) for m in ("anki", "desktop"))
+
+
 @pytest.fixture(autouse=True)
 def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A command run outside a project copy keeps its cache in the test's own folder, never

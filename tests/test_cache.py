@@ -166,7 +166,7 @@ def _change(root: Path, step: str, n: int) -> None:
     """One thing an author (or a tool, or bad luck) does between two builds."""
     source = root / "source" / FILES[n % 3]
     text = source.read_text(encoding="utf-8")
-    headers = [m for m in re.finditer(r"^Question (\d+): ", text, re.MULTILINE)]
+    headers = list(re.finditer(r"^Question (\d+): ", text, re.MULTILINE))
     if step == "reword":
         at = headers[n % len(headers)].end()
         source.write_text(text[:at] + f"(variant {n}) " + text[at:], encoding="utf-8")
@@ -235,6 +235,7 @@ def _command(root: Path, now: int) -> int:
             os.environ["SOURCE_DATE_EPOCH"] = before
 
 
+@pytest.mark.slow
 @settings(derandomize=True, max_examples=12, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(STEPS), st.integers(0, 99)), min_size=1, max_size=4))
@@ -371,7 +372,7 @@ def test_a_cache_entry_folder_that_is_a_link_is_not_followed(project, tmp_path):
     report = build(options())
     assert report.ok
     assert [str(d) for d in report.diagnostics if "build cache" in str(d)] == [
-        f".nca-anki-cache: warning[W601]: cannot keep the build cache here (.nca-anki-cache/parsed "
+        ".nca-anki-cache: warning[W601]: cannot keep the build cache here (.nca-anki-cache/parsed "
         "is a link, and links are not followed); delete the link, or pass --cache-dir DIR"]
     assert sorted(p.name for p in elsewhere.iterdir()) == ["notes.json"]
 

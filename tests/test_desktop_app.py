@@ -14,6 +14,8 @@ import pytest
 from anki_desktop import AnkiDesktop, missing
 from conftest import REPO
 
+pytestmark = pytest.mark.desktop
+
 MAIN_WINDOW = "User 1 - Anki"
 READ = """(() => {
     const card = document.querySelector(".nca-card");

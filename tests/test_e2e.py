@@ -85,6 +85,7 @@ def col(tmp_path: Path):
     collection.close()
 
 
+@pytest.mark.anki
 def test_seed_decks_import_with_clean_names_and_full_cards(project, cli, col):
     run = cli()
     assert run.status == 0, run.err
@@ -155,6 +156,7 @@ def insert_question_at_top(path: Path) -> None:
     path.write_bytes("\n".join(renumbered[:1] + new + renumbered[1:]).encode("utf-8"))
 
 
+@pytest.mark.anki
 def test_rebuild_after_edits_updates_notes_in_place_keeping_history(
         project, cli, col, monkeypatch):
     deck, apkg, count = DECKS["nca-ai-deep-learning-frameworks-4.txt"]
@@ -242,6 +244,7 @@ def reimported_in_place(project: Path, cli, col, before: dict, note_types: list)
     return list(after.values())
 
 
+@pytest.mark.anki
 def test_new_card_reaches_learners_of_the_first_decks_in_place(project, cli, col):
     """Learners who imported the first published decks (tests/fixtures/decks-v0.1, copied
     from dist/ before the interactive card) re-import the new ones: the same notes are
@@ -263,6 +266,7 @@ def test_new_card_reaches_learners_of_the_first_decks_in_place(project, cli, col
     assert note_types.count(NOTE_TYPE_NAME) == 1
 
 
+@pytest.mark.anki
 def test_learners_of_the_decks_before_commonmark_get_the_new_card_in_place(project, cli, col):
     """tests/fixtures/decks-before-commonmark holds dist/ as committed before issue 21
     (6266cbd: Python-Markdown, bold prompts, no code colours). Re-importing today's decks
@@ -274,6 +278,7 @@ def test_learners_of_the_decks_before_commonmark_get_the_new_card_in_place(proje
         assert ".nca-prose" in new.css and "--nca-code-keyword" in new.css
 
 
+@pytest.mark.anki
 def test_learner_edit_survives_rebuild_of_other_questions(project, cli, col):
     deck, apkg, _ = DECKS["deep-learning-training-techniques-and-optimization-2.txt"]
     source = project / "source" / "deep-learning-training-techniques-and-optimization-2.txt"
@@ -291,6 +296,7 @@ def test_learner_edit_survives_rebuild_of_other_questions(project, cli, col):
     assert cards_in_deck(col, deck)[0].fields["Explanation"] == "my own mnemonic"
 
 
+@pytest.mark.anki
 def test_template_edit_updates_the_note_type_in_place(project, cli, col):
     deck, apkg, _ = DECKS["deep-learning-training-techniques-and-optimization-2.txt"]
     assert cli().status == 0
@@ -350,6 +356,7 @@ def test_committed_decks_match_the_committed_source(project, cli):
     assert index == {name: (project / "dist" / name).read_bytes() for name in INDEX_FILES}
 
 
+@pytest.mark.anki
 def test_broken_topic_keeps_its_last_good_deck_and_others_build(project, cli, col):
     assert cli().status == 0
     dist = project / "dist"
@@ -409,6 +416,7 @@ def test_hostile_titles_write_only_inside_the_output_folder(project, cli, tmp_pa
     assert (project / "dist" / "escape.apkg").is_file()
 
 
+@pytest.mark.anki
 def test_source_markup_is_shown_as_text_in_anki(project, cli, col):
     source = project / "source"
     (source / "xss.txt").write_text(
@@ -447,6 +455,7 @@ def test_build_leaves_no_temporary_files(project, cli, tmp_path, monkeypatch):
 
 
 
+@pytest.mark.anki
 def test_media_tags_in_question_text_are_words_not_media_in_anki(project, cli, col):
     # "[sound:x.mp3]" in a question about Anki would be an audio player for a missing
     # file; "[anki:tts]" would speak. Both are shown as the text they are.
@@ -466,6 +475,7 @@ def test_media_tags_in_question_text_are_words_not_media_in_anki(project, cli, c
     assert "After [sound:x.mp3] and [anki:tts lang=en_US]hi[/anki:tts], what problem" in shown
 
 
+@pytest.mark.anki
 def test_learners_of_the_decks_before_several_answers_get_the_new_card_in_place(project, cli,
                                                                                  col):
     """tests/fixtures/decks-before-several-answers holds dist/ as published before issues

@@ -105,6 +105,7 @@ def letters(back: Shown, texts) -> str:
 
 # --- several correct answers: the notes ------------------------------------------------------
 
+@pytest.mark.anki
 def test_the_answer_field_names_every_correct_letter_and_the_front_says_how_many(bank):
     assert not [d for d in bank.diagnostics if "error" in d]
     card = two(bank)
@@ -120,6 +121,7 @@ def test_the_answer_field_names_every_correct_letter_and_the_front_says_how_many
         single.view.fields["Choices"] and "Choose" not in single.view.fields["Choices"]
 
 
+@pytest.mark.anki
 def test_the_static_order_spreads_the_answers_and_keeps_the_pinned_choice_last(bank):
     pinned = bank.card("cite documents which do not exist")
     assert pinned.choices[-1] == "None of the above" and len(pinned.answers) == 2
@@ -164,7 +166,7 @@ def test_one_right_and_one_wrong_pick_names_the_right_missed_and_wrong(reviewer,
     # By shape too, not colour alone: solid, dotted, dashed borders.
     styles = r.page.evaluate("""() => [...document.querySelectorAll(".nca-choice-list > li")]
         .map(li => getComputedStyle(li).borderTopStyle)""")
-    kinds = {t: s for t, s in zip(back.texts, styles)}
+    kinds = dict(zip(back.texts, styles))
     assert (kinds[right], kinds[missed[0]], kinds[wrong]) == ("solid", "dotted", "dashed")
     assert r.console_errors() == []
 
@@ -263,13 +265,14 @@ def media_name(path: Path) -> str:
     return f"nca-{hashlib.sha256(data).hexdigest()[:16]}.{kind}"
 
 
+@pytest.mark.anki
 def test_images_in_prompt_choice_and_explanation_travel_as_hashed_media(bank):
     images = BANK / "images"
     diagram = bank.card("which stack is the encoder")
     (src, alt), = _SRC_RE.findall(diagram.view.fields["Prompt"])
     assert src == media_name(images / "transformer.svg") and alt.startswith("A transformer:")
     plots = bank.card("Which shows overfitting")
-    shown_in_choices = dict((a, s) for s, a in _SRC_RE.findall(plots.view.fields["Choices"]))
+    shown_in_choices = {a: s for s, a in _SRC_RE.findall(plots.view.fields["Choices"])}
     assert sorted(shown_in_choices.values()) == sorted(
         media_name(images / f"loss-{n}.png") for n in ("healthy", "overfitting", "underfitting"))
     answer = plots.answers[0]  # the choice is its image: its text is the alt text, none
@@ -310,6 +313,7 @@ def _build(root: Path, now: int):
     return build(BuildOptions(root / "source", REPO / "templates", root / "dist", now=now))
 
 
+@pytest.mark.anki
 def test_an_edited_image_updates_exactly_its_note_history_kept(tmp_path):
     root = _project(tmp_path)
     assert _build(root, T0).ok

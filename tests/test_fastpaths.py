@@ -22,7 +22,7 @@ from nca_anki.files import CACHE_FOLDERS, DECKS_NAME, PARSED_NAME, PIECES_NAME
 from nca_anki.caching.replay import replay
 
 sys.path.insert(0, str(REPO / "bench"))
-from benchmark import write_part  # noqa: E402  (the benchmark's generated bank)
+from benchmark import write_part
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
 

@@ -161,6 +161,7 @@ def _as_read(card) -> tuple[str, list[str], str]:
             _squeezed(html_to_text(card.fields["Explanation"])))
 
 
+@pytest.mark.anki
 @pytest.mark.parametrize("fmt", ["markdown", "json", "typescript", "aiken", "gift"])
 def test_every_question_choice_mark_and_explanation_arrives_in_anki(tmp_path, cli, fmt):
     done = _imported(tmp_path, cli, fmt, *INPUTS[fmt])
@@ -176,6 +177,7 @@ def test_every_question_choice_mark_and_explanation_arrives_in_anki(tmp_path, cl
             [(p, sorted(c), e) for p, c, e in wanted]
 
 
+@pytest.mark.anki
 def test_code_tables_links_and_inline_code_arrive_as_markup(tmp_path, cli):
     _imported(tmp_path, cli, "markdown", *INPUTS["markdown"])
     _imported(tmp_path, cli, "json", *INPUTS["json"])
@@ -224,6 +226,7 @@ def _write(folder: Path, name: str, text: str) -> Path:
     return folder / name
 
 
+@pytest.mark.anki
 def test_an_author_s_mistakes_are_reported_and_the_rest_converted(tmp_path, cli):
     bank = _write(tmp_path / "in", "bank.md", """# Networking
 
@@ -285,6 +288,7 @@ ORDERED = """# GPU Basics
 """
 
 
+@pytest.mark.anki
 def test_questions_written_as_an_ordered_list_are_converted(tmp_path, cli):
     """The other shape of Markdown quiz: each question an item of a numbered list, its
     choices and explanation indented under it."""
@@ -316,6 +320,7 @@ def test_a_file_already_there_is_never_overwritten(tmp_path, cli):
     assert sorted(p.name for p in (tmp_path / "source").iterdir()) == ["cuda-programming-1.txt"]
 
 
+@pytest.mark.anki
 def test_inputs_with_one_title_are_the_parts_of_one_topic(tmp_path, cli):
     for k in (1, 2):
         _write(tmp_path / "in", f"part{k}.md", f"""## Deep Learning
@@ -360,6 +365,7 @@ def test_broken_inputs_say_where(tmp_path, cli):
     assert "imported 1 question into 1 file" in done.err
 
 
+@pytest.mark.anki
 def test_a_typescript_bank_is_read_never_run_and_code_in_it_is_named(tmp_path, cli):
     """Literals only: what is code (a variable, a ${...}, a spread, a call) is named at its
     line, and the questions around it are converted; JavaScript's strings arrive as they
@@ -469,6 +475,7 @@ def _tree(folder: Path) -> dict[str, bytes]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.anki
 def test_choices_that_are_only_code_and_images_from_the_web(tmp_path, cli):
     """Two shapes of the big quiz repositories: a choice that is only a code block (one
     line of code goes inline, more cannot be a question file's choice), and an image on

@@ -24,6 +24,8 @@ from conftest import REPO
 from nca_anki.cli import main
 from nca_anki.identity.lockfile import load_lock
 
+pytestmark = pytest.mark.anki  # every test here imports into a real collection
+
 FILES = ("nca-ai-deep-learning-frameworks-4.txt",
          "deep-learning-training-techniques-and-optimization-2.txt",
          "neural-network-applications-and-frameworks-2.txt")

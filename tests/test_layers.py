@@ -94,6 +94,7 @@ def loaded_by(module: str) -> set[str]:
     return set(json.loads(result.stdout))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", sorted(STAGES))
 def test_a_stage_loads_only_its_own_heavy_libraries(module: str) -> None:
     assert loaded_by(module) == STAGES[module]

@@ -104,7 +104,7 @@ def test_a_damaged_line_is_skipped_with_a_warning() -> None:
 
 
 def test_a_file_that_is_no_lock_is_an_error() -> None:
-    assert load_lock('{"format": 1}\n', LOCK_PATH) == (None, (error("E301", 
+    assert load_lock('{"format": 1}\n', LOCK_PATH) == (None, (error("E301",
         LOCK_PATH, 0, "not an nca-anki lock (no note-type or question line); restore it from "
                       "version control, or delete it to recover it from the decks in the "
                       "output folder"),))
@@ -142,7 +142,7 @@ def test_future_mods_warns_about_clock() -> None:
     lock = Lock(note_type_hash="h", note_type_mod=T2, entries=tuple(
         LockEntry(guid=guid, topic="T", part=1, content_hash="h", mod=mod, prompt="p",
                   choices=(), answer=0, explanation="") for guid, mod in (("g1", T2), ("g2", T0))))
-    assert future_mods(lock, T2 - 300, LOCK_PATH) == (warning("W303", 
+    assert future_mods(lock, T2 - 300, LOCK_PATH) == (warning("W303",
         LOCK_PATH, 0, "2 time(s) in the lock file are ahead of this machine's clock; "
                       "check the clock"),)
     assert future_mods(lock, T2, LOCK_PATH) == ()

@@ -90,7 +90,8 @@ def test_similarity_work_grows_linearly_when_every_question_is_edited(monkeypatc
         first = assign(bank(size, False), NOTE_TYPE, Lock(), frozenset(), T0)
         calls = itertools.count()
         real = match.similarity
-        monkeypatch.setattr(match, "similarity", lambda a, b: (next(calls), real(a, b))[1])
+        monkeypatch.setattr(match, "similarity",
+                            lambda a, b, calls=calls, real=real: (next(calls), real(a, b))[1])
         second = assign(bank(size, True), NOTE_TYPE, first.lock, frozenset(), T1)
         monkeypatch.setattr(match, "similarity", real)
         assert [n.guid for n in second.notes] == [n.guid for n in first.notes]

@@ -21,6 +21,8 @@ from conftest import REPO
 from nca_anki.cli import main
 from nca_anki.identity.lockfile import load_lock
 
+pytestmark = pytest.mark.anki  # every test here imports into a real collection
+
 AI = "nca-ai-deep-learning-frameworks-4.txt"
 TRAINING = "deep-learning-training-techniques-and-optimization-2.txt"
 NEURAL = "neural-network-applications-and-frameworks-2.txt"

@@ -97,7 +97,7 @@ def test_the_quick_prose_test_never_changes_what_prose_removes(text: str) -> Non
 def test_a_questions_texts_joined_are_ruled_out_only_if_each_is() -> None:
     """shuffle.py tests a question's texts joined by newlines at once."""
     rows = [text for _, _, text in corpus()]
-    for at in range(0, len(rows) - 3):
+    for at in range(len(rows) - 3):
         texts = rows[at:at + 4]
         if any(choice_reference(text, 4) for text in texts):
             assert references.might_refer("\n".join(texts))

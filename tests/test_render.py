@@ -13,8 +13,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from nca_anki.diagnostics import error
 from nca_anki.reading.parse import parse
-from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
-                              Choice, Layout, MediaFile, Question, Topic)
+from nca_anki.records import (FIELDS, LABELS, Choice, Layout, MediaFile, Question, Topic)
 from nca_anki.cards.render import Renderer
 from nca_anki.cards.shuffle import as_written, plan
 
@@ -73,9 +72,12 @@ def test_note_type_identity_and_fields(renderer: Renderer) -> None:
     note_type, problems = renderer.note_type()
     assert problems == ()
     assert note_type is not None
-    assert note_type.fields == ("Prompt", "Choices", "Answer", "Explanation", "Source") == FIELDS
+    # Literals, never the module's constants: learners' notes update in place only while
+    # the note type keeps this id, these field names in this order and this template name
+    # (docs/anki-import.md). A change to any of them must fail here first.
+    assert note_type.fields == ("Prompt", "Choices", "Answer", "Explanation", "Source")
     assert (note_type.id, note_type.name, note_type.template_name) == (
-        NOTE_TYPE_ID, NOTE_TYPE_NAME, CARD_TEMPLATE_NAME)
+        1607392319_001, "NCA Multiple Choice (nca-anki)", "Multiple choice")
 
 
 def test_front_does_not_give_the_answer_away(renderer: Renderer) -> None:
@@ -538,7 +540,7 @@ def test_unknown_field_is_an_error(templates_copy: Path) -> None:
         '<div>\n{{ field("Prompt") }}\n{{ field("Nope") }}\n</div>\n', encoding="utf-8")
     note_type, problems = Renderer(templates_copy, "t").note_type()
     assert note_type is None
-    assert problems == (error("E402", 
+    assert problems == (error("E402",
         "t/front.html", 3,
         "template error: KeyError: \"no field 'Nope'; the fields are Prompt, Choices, "
         "Answer, Explanation, Source\""),)

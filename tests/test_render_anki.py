@@ -13,6 +13,8 @@ from anki_client import open_collection
 from nca_anki.cards.render import Renderer
 from nca_anki.records import FIELDS
 
+pytestmark = pytest.mark.anki  # every test here imports into a real collection
+
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 BACK = "{{Choices}}{{Answer}}"
 

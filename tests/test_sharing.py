@@ -150,6 +150,7 @@ def test_a_build_that_changes_no_content_adds_no_changelog_entry(
 
 # --- learners' collections ----------------------------------------------------------------------
 
+@pytest.mark.anki
 def test_bundle_and_every_topic_file_give_one_note_per_question(
         project: Path, cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     build_at(cli, monkeypatch, DAY1)
@@ -170,6 +171,7 @@ def test_bundle_and_every_topic_file_give_one_note_per_question(
         col.close()
 
 
+@pytest.mark.anki
 def test_deck_description_shows_version_and_count_in_anki(
         project: Path, cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     build_at(cli, monkeypatch, DAY1)
@@ -185,6 +187,7 @@ def test_deck_description_shows_version_and_count_in_anki(
         col.close()
 
 
+@pytest.mark.anki
 def test_an_update_tags_exactly_the_edited_notes_and_retires_the_removed_one(
         project: Path, cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     build_at(cli, monkeypatch, DAY1)

@@ -202,7 +202,7 @@ def test_deck_name_override_can_resolve_a_slug_clash() -> None:
 
 def test_override_for_unknown_topic_is_a_warning() -> None:
     files = (pfile("a.txt", "Beta", 1), pfile("b.txt", "Alpha", 1))
-    topics, problems = group_topics(files, config(**{"Gamma": "G"}), CONFIG_PATH)
+    topics, problems = group_topics(files, config(Gamma="G"), CONFIG_PATH)
     assert len(topics) == 2
     assert problems == (warning("W201", CONFIG_PATH, 0, "[deck_names] names topic 'Gamma', which no "
                                                 "source file has; topics: Alpha, Beta"),)
@@ -218,7 +218,7 @@ def test_shuffle_setting_for_unknown_topic_is_a_warning() -> None:
 
 def test_bad_override_is_an_error_on_every_file_of_the_topic() -> None:
     files = (pfile("a1.txt", "Alpha", 1), pfile("a2.txt", "Alpha", 2))
-    topics, problems = group_topics(files, config(**{"Alpha": "X::"}), CONFIG_PATH)
+    topics, problems = group_topics(files, config(Alpha="X::"), CONFIG_PATH)
     assert topics == ()
     message = ("deck name 'X::' has an empty part between '::' separators; set one in "
                "nca-anki.toml [deck_names]")
@@ -229,7 +229,7 @@ def test_repeated_phrase_title_is_a_warning() -> None:
     files = (pfile("nn.txt", "Neural Network Neural Network Applications and Frameworks", 1),)
     topics, problems = group_topics(files, config(), CONFIG_PATH)
     assert [t.deck_name for t in topics] == ["NCA::Neural Network Applications and Frameworks"]
-    assert problems == (warning("W131", 
+    assert problems == (warning("W131",
         "nn.txt", 1, "title repeats 'Neural Network'; the deck is named "
                      "'Neural Network Applications and Frameworks'"),)
 

@@ -141,6 +141,7 @@ def _check_recovers(case: Path, reference: dict[str, bytes], killed: bool, capsy
     assert _run(case, "--verify") == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["first", "edit"])
 def test_a_build_killed_at_any_write_boundary_is_finished_or_undone_by_the_next(
         scenarios, tmp_path, monkeypatch, capsys, name):
@@ -163,6 +164,7 @@ def test_a_build_killed_at_any_write_boundary_is_finished_or_undone_by_the_next(
     print(f"{name}: killed at {len(killed_at)} boundaries")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["first", "edit"])
 def test_a_build_killed_at_random_moments_is_finished_or_undone_by_the_next(
         scenarios, tmp_path, monkeypatch, capsys, name):
@@ -303,7 +305,7 @@ def test_a_ctrl_c_at_any_write_publishes_all_or_nothing_and_leaves_nothing_behin
         original = _published(case)
         calls = [0]
 
-        def interrupted(*args, **kwargs):
+        def interrupted(*args, calls=calls, at=at, **kwargs):
             calls[0] += 1
             if calls[0] == at:
                 raise KeyboardInterrupt

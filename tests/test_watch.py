@@ -223,6 +223,7 @@ _MOMENTS = [("; rebuilding", 1.0), ("watching source", 0.0), ("watching source",
             ("; rebuilding", 0.3), ("; rebuilding", 0.6)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("after, delay", _MOMENTS)
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_a_stop_at_any_moment_ends_the_watch_with_status_0_and_no_traceback(

@@ -209,8 +209,9 @@ def diagnostics_json(diagnostics: Iterable[Diagnostic]) -> list[list[object]]:
 
 
 def diagnostics_from_json(items: Iterable[list[object]]) -> tuple[Diagnostic, ...]:
-    return tuple(Diagnostic(str(p), int(n), Severity(s), str(m), _code(c, s), _question(q))
-                 for p, n, s, m, c, q in items)  # type: ignore[call-overload]
+    return tuple(Diagnostic(str(p), int(n), Severity(s),  # type: ignore[call-overload,arg-type]
+                            str(m), _code(c, s), _question(q))
+                 for p, n, s, m, c, q in items)
 
 
 def _count(value: object) -> int:

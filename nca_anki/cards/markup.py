@@ -168,7 +168,7 @@ def _lexer(language: str) -> Any:
         return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _formatter() -> Any:
     from pygments.formatters import HtmlFormatter
     return HtmlFormatter(nowrap=True)
@@ -195,7 +195,7 @@ def _fence(_renderer: Any, tokens: Sequence[Token], idx: int, _options: Any, _en
     return f"<pre><code>{code}</code></pre>\n"
 
 
-def _images(tokens: Sequence[Token]) -> tuple[str, ...]:
+def _images(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
     found = []
     for token in tokens:
         for child in token.children or ():
@@ -210,7 +210,7 @@ def _links() -> Any:
     names, not sites in Paraguay and St Helena (linkify-it's fuzzy links would take them)."""
     from linkify_it import LinkifyIt
 
-    class Links(LinkifyIt):  # type: ignore[misc]
+    class Links(LinkifyIt):
         def match(self, text: str) -> list[Any] | None:
             found = [link for link in super().match(text) or ()
                      if link.schema or link.raw.lower().startswith("www.")]
@@ -332,7 +332,7 @@ class Markdown:
 
     def __init__(self) -> None:
         self._engine: MarkdownIt | None = None
-        self.block = functools.lru_cache(maxsize=4096)(self._block)  # type: ignore[method-assign]
+        self.block = functools.lru_cache(maxsize=4096)(self._block)
         self._inline_cached = functools.lru_cache(maxsize=4096)(self._inline)
 
     @property

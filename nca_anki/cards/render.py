@@ -76,7 +76,7 @@ class _Sandbox(jinja2.sandbox.SandboxedEnvironment):
     tenth of rendering (10,000 questions: 120,000 accesses)."""
 
     def __init__(self, **options: object) -> None:
-        super().__init__(**options)  # type: ignore[arg-type]
+        super().__init__(**options)
         self._verdicts: dict[tuple[type, str], bool] = {}
 
     def is_safe_attribute(self, obj: object, attr: str, value: object) -> bool:
@@ -134,7 +134,7 @@ class Renderer:
         except jinja2.TemplateError as exc:
             return None, error("E402", self._where(name), _template_line(exc, template.filename),
                                f"template error: {exc}")
-        except Exception as exc:  # a template can raise anything through a filter or call
+        except Exception as exc:  # noqa: BLE001 - a template can raise anything through a filter or call
             return None, error("E402", self._where(name), _template_line(exc, template.filename),
                                f"template error: {type(exc).__name__}: {exc}")
 
@@ -152,7 +152,7 @@ class Renderer:
         def field(name: str) -> Markup:
             if name not in FIELDS:
                 raise KeyError(f"no field {name!r}; the fields are {', '.join(FIELDS)}")
-            return Markup("{{%s}}" % name)
+            return Markup("{{" + name + "}}")
 
         context: dict[str, object] = {"field": field, "fields": FIELDS, "labels": LABELS}
         rendered: list[str] = []

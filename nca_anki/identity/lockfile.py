@@ -178,7 +178,7 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
                                 "both sides kept; mark the lock merge=union (see README)"))
     entries: dict[str, tuple[int, LockEntry]] = {}
     topics, files = names["T"], names["F"]
-    for number, (guid, topic_key, part, mod, content, source, prompt, slots, file_key,
+    for number, (guid, topic_key, part, note_mod, content, source, prompt, slots, file_key,
                  removed, excerpt) in rows:
         if ("T", topic_key) in ambiguous or ("F", file_key) in ambiguous:
             lost += 1
@@ -192,7 +192,7 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
                                     f"{topic_key}, which no T line defines; ignored"))
             continue
         entry = LockEntry(guid=guid, topic=topic, part=int(part), content_hash=content,
-                          mod=int(mod), prompt=excerpt, choices=(), answer=-1, explanation="",
+                          mod=int(note_mod), prompt=excerpt, choices=(), answer=-1, explanation="",
                           removed=None if removed == "-" else int(removed),
                           slots=() if slots == "-" else tuple(map(int, slots.split(","))),
                           file=files.get(file_key),

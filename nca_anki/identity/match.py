@@ -136,12 +136,12 @@ def _pair_identical(questions: Sequence[Item], entries: Sequence[Item], key: str
     for i, question in enumerate(questions):
         if i in paired:
             continue
-        stack = free.get(getattr(question, key))
+        waiting = free.get(getattr(question, key))
         # Prefer an entry of the same topic among identical ones.
-        if stack:
-            same = [j for j in stack if entries[j].topic == question.topic]
-            j = same[-1] if same else stack[-1]
-            stack.remove(j)
+        if waiting:
+            same = [j for j in waiting if entries[j].topic == question.topic]
+            j = same[-1] if same else waiting[-1]
+            waiting.remove(j)
             paired[i] = j
             taken.add(j)
 

@@ -73,14 +73,15 @@ def convert(readings: list[Reading], *, topic: str | None = None,
                     problems.append(error("E704", item.path, item.line,
                                           f"{item.place}{missing}; not converted"))
                     continue
-                key = (one_line(item.prompt), tuple(sorted(one_line(c.text) for c in item.choices)))
-                if key in seen:
-                    first = seen[key]
+                words = (one_line(item.prompt),
+                         tuple(sorted(one_line(c.text) for c in item.choices)))
+                if words in seen:
+                    first = seen[words]
                     problems.append(error("E704", item.path, item.line, f"{item.place}repeats "
                                           f"the question at {first.path}:{first.line} word for "
                                           "word; only the first was converted"))
                     continue
-                seen[key] = item
+                seen[words] = item
                 kept.append(item)
             name = f"{slugify(title)}-{number}.txt"
             text, written, part_problems = _written(title, number, kept, name)

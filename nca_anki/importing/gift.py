@@ -72,7 +72,8 @@ def _text(raw: str) -> str:
 def read(text: str, path: str) -> Reading:
     problems: list[Diagnostic] = []
     sections: list[Section] = []
-    title, items = title_from_name(path), []
+    title = title_from_name(path)
+    items: list = []
     block: list[tuple[int, str]] = []
 
     def finish() -> None:

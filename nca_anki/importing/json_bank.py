@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # public, untyped
 
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.importing.bank import Choice, Item, Reading, Section, one_line, title_from_name
@@ -186,7 +186,7 @@ class Reader:
         if all(isinstance(c, dict) for c in value):  # [{"text": …, "correct": …}]
             texts, marks = [], []
             for k, c in enumerate(value):
-                text, correct = c.get("text"), c.get("correct", False)  # type: ignore[union-attr]
+                text, correct = c.get("text"), c.get("correct", False)
                 if not isinstance(text, str) or not isinstance(correct, bool):
                     self.fail("E702", (*where, k), 'a choice needs "text" and a true or '
                               'false "correct"')
@@ -204,7 +204,7 @@ class Reader:
         if not all(isinstance(c, str) for c in value):
             self.fail("E702", where, "each choice must be text (or an object with \"text\")")
             return None
-        texts = [c.strip() for c in value]  # type: ignore[union-attr]
+        texts = [c.strip() for c in value]
         answer_key = next((k for k in CORRECT_KEYS if k in data and k != key), None)
         if answer_key is None:
             self.fail("E703", path, f"no correct answer (one of {', '.join(CORRECT_KEYS)})")

@@ -87,7 +87,7 @@ class _Values:
         self.lines[path] = _line(node)
         kind = node.type
         if kind == "array":
-            out = []
+            out: list[object] = []
             for child in node.named_children:
                 if child.type == "comment":
                     continue

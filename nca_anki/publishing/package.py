@@ -42,7 +42,7 @@ class _Note(genanki.Note):
         super().__init__(**kwargs)
         self.mod = mod
 
-    def write_to_db(self, cursor, timestamp, deck_id, id_gen):  # type: ignore[override]
+    def write_to_db(self, cursor, timestamp, deck_id, id_gen):
         super().write_to_db(cursor, self.mod, deck_id, id_gen)
 
     def _check_invalid_html_tags_in_fields(self) -> None:

@@ -31,7 +31,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
-from typing import Mapping
+from collections.abc import Mapping
 
 from nca_anki.codes import CODES
 from nca_anki.diagnostics import Diagnostic, error
@@ -136,6 +136,8 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
             clean[topic] = " ".join(name.split())
     shuffle, shuffle_problems = _shuffle_table(data.get("shuffle", {}), text, display)
     on_pick = data.get("show_answer_on_pick", {})
+    flips: Mapping[str, bool]
+    flip_problems: tuple[Diagnostic, ...]
     if isinstance(on_pick, bool):
         flips, flip_problems = MappingProxyType({"": on_pick}), ()
     else:

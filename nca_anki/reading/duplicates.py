@@ -157,9 +157,9 @@ def duplicates(topics: Sequence[Topic]) -> list[Diagnostic]:
             # A test in C that leaves few candidates for the slower rules.
             if 2 * len(e.word_set & other.word_set) < max(len(e.words), len(other.words)):
                 continue
-            pair = (i, j) if i < j else (j, i)
-            if pair not in found and (score := _score(e, other, stems)):
-                found[pair] = score
+            ordered_pair = (i, j) if i < j else (j, i)
+            if ordered_pair not in found and (score := _score(e, other, stems)):
+                found[ordered_pair] = score
     problems = []
     for (i, j), score in sorted(found.items()):
         a, b = entries[i], entries[j]

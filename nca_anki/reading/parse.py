@@ -201,7 +201,7 @@ class _Parser:
     def parse_title(self) -> tuple[int, int, str]:
         """The title's line (0 if none), the number of lines before the body, and the
         title without its suffix ("" if none)."""
-        for number, raw in enumerate(self.lines, start=1):
+        for number, raw in enumerate(self.lines, start=1):  # noqa: B007 - read after the loop
             if raw.strip():
                 break
         else:
@@ -265,7 +265,7 @@ class _Parser:
             return None
         filled = [i for i in range(start, len(self.lines)) if self.lines[i].strip()]
         wanted = self.title_key(title)
-        candidates = [(filled[-1], None)] if filled else []
+        candidates: list[tuple[int, int | None]] = [(filled[-1], None)] if filled else []
         if len(filled) >= 2:
             candidates.append((filled[-2], filled[-1]))
         for index, prompt_at in candidates:
@@ -317,7 +317,7 @@ class _Parser:
             return False
         head = text[: suffix.start()].rstrip()
         sep = self.damaged_separator
-        return head.rstrip(_DASHES) != head or bool(sep) and head.endswith(" " + sep)
+        return head.rstrip(_DASHES) != head or (bool(sep) and head.endswith(f" {sep}"))
 
     def check_footer(self, footer: _Footer, title: str) -> None:
         if not footer.title_matches:
@@ -617,10 +617,10 @@ class _Parser:
             self.warn("W120", draft.line, f"Question {draft.number} has no explanation")
         if not ok:
             return None
-        first = next((n for n, text in draft.explanation if text.strip()), 0)
+        explained_at = next((n for n, text in draft.explanation if text.strip()), 0)
         return Question(number=draft.number, prompt=prompt, choices=tuple(draft.choices),
                         explanation=explanation, path=self.path, line=draft.line,
-                        explanation_line=first)
+                        explanation_line=explained_at)
 
     def check_answers(self, draft: _Draft, texts: list[str]) -> bool:
         """Whether the choices marked '(Correct answer)' and the 'Correct answer:' lines
