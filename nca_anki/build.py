@@ -39,10 +39,11 @@ from nca_anki.publishing.output import WriteError, inside, replace_folder, write
 from nca_anki.publishing.package import MediaChanged, build_package, media_entries
 from nca_anki.publishing.preview import MARKER_NAME as PREVIEW_MARKER
 from nca_anki.publishing.preview import Missing, PreviewCard, PreviewDeck, site, written_names
-from nca_anki.publishing.published import DeckFacts
+from nca_anki.reading.published import DeckFacts
 from nca_anki.publishing.sink import Sink
 from nca_anki.publishing.transaction import abandon, commit, hold, pending, recover, settle
-from nca_anki.publishing.versions import RETIRED_TAG, DeckVersion, description, updated_tag
+from nca_anki.identity.retired import RETIRED_TAG
+from nca_anki.publishing.versions import DeckVersion, description, updated_tag
 from nca_anki.reading.acknowledged import acknowledge, attach_questions
 from nca_anki.reading.duplicates import duplicates
 from nca_anki.reading.lint import position_cluster
@@ -369,6 +370,7 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
                           for t in reported], versions, inputs.config.parent_deck,
             slugify(inputs.config.parent_deck), sink, deck_cache, pieces,
             threads=options.cores)
+        index_problems += _save_caches(deck_cache, pieces)
     if not options.check:  # everything staged or nothing published (transaction.py)
         committed = _commit(folders, [*write_problems, *index_problems], options.out)
         write_problems += committed
@@ -623,6 +625,23 @@ def _results(plan: Plan, assignment: Assignment, statuses: dict[str, FileStatus]
                                    topic.count, **count,
                                    status=statuses.get(topic.name, FileStatus.FAILED)))
     return tuple(results)
+
+
+def _save_caches(deck_cache: DeckFactsCache | None, pieces: DeflateCache | None
+                 ) -> list[Diagnostic]:
+    """Save what the index read of the decks and the bundle's pieces; a cache that cannot
+    be written only costs time next build."""
+    problems: list[Diagnostic] = []
+    for kept, what in ((deck_cache, "deck cache"), (pieces, "bundle cache")):
+        if kept is None:
+            continue
+        problems += kept.problems
+        try:
+            kept.save(write_cache)
+        except WriteError as exc:
+            problems.append(diag.warning("W601", exc.path.as_posix(), 0,
+                                         f"{what} not saved: {exc.reason}"))
+    return problems
 
 
 def _read_text(path: Path) -> str:

@@ -48,7 +48,7 @@ _EXIT_CODES = """exit status:
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:
-    """The options, one line of help each (README.md, "Building", says more)."""
+    """The options, one line of help each (docs/authors.md, "Building", says more)."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Build one Anki deck (.apkg) per topic from the question files in SOURCE."
@@ -502,7 +502,7 @@ def _import_parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=f"{prog} import",
         description="Convert question banks in another format into question files in this "
-                    "project's format, one per topic part (README.md, \"Importing a bank\").",
+                    "project's format, one per topic part (docs/importing.md).",
         epilog=_IMPORT_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("inputs", nargs="+", metavar="INPUT", help="the files to convert")
     parser.add_argument("--from", dest="format", required=True, choices=FORMATS,

@@ -124,7 +124,8 @@ def grouped(warnings: list[Diagnostic]) -> list[str]:
 
 
 def _ack_hint(d: Diagnostic) -> str:
-    """Where a warning can be acknowledged, what to write (README.md, "Acknowledging")."""
+    """Where a warning can be acknowledged, what to write (docs/authors.md,
+    "Acknowledging a judged warning")."""
     return f" [question {d.question}]" if d.question else ""
 
 

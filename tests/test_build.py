@@ -18,7 +18,7 @@ from nca_anki.build import BuildOptions, build
 from nca_anki.files import is_bundle
 from nca_anki.identity.lockfile import load_lock
 from nca_anki.records import prompt_id
-from nca_anki.publishing.published import read_deck
+from nca_anki.reading.published import read_deck
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
 AI_DECK = "ai-deep-learning-frameworks.apkg"

@@ -398,3 +398,16 @@ def test_a_tampered_guid_in_the_lock_is_filled_in_from_the_decks(project, cli, t
     assert "source/nca-anki.lock:" in run.err and "not a lock line, ignored" in run.err
     assert {p.name: p.read_bytes() for p in (project / "dist").iterdir()} == published
     assert path.read_text(encoding="utf-8") == lock  # no learner gets a duplicate card
+
+
+def test_the_readme_example_question_builds_without_a_word(tmp_path):
+    """The question file the README shows authors is what the parser reads cleanly."""
+    from nca_anki.reading.parse import parse
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"```text\n(.*?)```", readme, re.S)
+    assert example is not None
+    parsed = parse(example.group(1), "example.txt")
+    assert [str(d) for d in parsed.diagnostics] == []
+    assert [q.prompt for q in parsed.file.questions] == [
+        "What does mixed-precision training keep in FP32?"]

@@ -21,7 +21,7 @@ from anki_client import (cards_in_deck, deck_names, html_to_text, import_package
                          open_collection, review_all_new, revlog_count)
 from conftest import CACHE, archive_entries
 from nca_anki.files import CACHE_FOLDERS, INDEX_FILES, is_bundle
-from nca_anki.publishing.published import read_deck
+from nca_anki.reading.published import read_deck
 from nca_anki.records import NOTE_TYPE_NAME
 
 DECKS = {

@@ -340,7 +340,7 @@ def test_the_index_reads_back_only_the_decks_that_changed(project, monkeypatch):
     bundle's deflated pieces under a hash of what they deflate: after one topic's edit
     only that deck's collection is read again; the index and the bundle are the same
     bytes as those --check works out from every deck, without either cache."""
-    import nca_anki.publishing.published as published
+    import nca_anki.reading.published as published
     assert build(options()).ok
     assert sorted(p.name for p in (project / CACHE / DECKS_NAME).glob("*.json")) == [
         "ai-deep-learning-frameworks.apkg.json",
@@ -370,7 +370,7 @@ def test_the_index_does_not_read_back_a_deck_it_saw_built(project, monkeypatch):
     build inflates and queries each deck once, not once more to index it; the index it
     writes is what --check works out by reading every deck."""
     import nca_anki.build as build_module
-    import nca_anki.publishing.published as published
+    import nca_anki.reading.published as published
     queried: list[int] = []
     handed: list[int] = []
     real_facts, real_handover = published.facts, build_module.deck_facts
@@ -441,7 +441,7 @@ def test_the_only_edited_topic_s_deck_is_read_for_matching(project, monkeypatch)
     left unpaired (not its six others); the reworded question keeps its identity."""
     assert build(options()).ok
     import nca_anki.identity.recover as recover
-    import nca_anki.publishing.published as published
+    import nca_anki.reading.published as published
     lock = project / "source" / "nca-anki.lock"
     guids = [line.split()[1] for line in lock.read_text(encoding="utf-8").splitlines()
              if line.startswith("Q ")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from nca_anki.publishing.versions import retired_mod, revived_mod
+from nca_anki.identity.retired import retired_mod, revived_mod
 from nca_anki.identity.assign import assign, content_hash, note_hashes
 from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYPE_NAME, Assignment,
                               Choice, Lock, NoteType, Question, RenderedNote)

@@ -5,9 +5,11 @@ Pygments when a text needs them), only packaging loads genanki)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -55,13 +57,14 @@ STAGES = {
     "nca_anki.identity.assign": set(),
     "nca_anki.identity.lockfile": set(),
     "nca_anki.identity.recover": set(),
+    "nca_anki.identity.retired": set(),
     # publishing
     "nca_anki.publishing.versions": set(),
     "nca_anki.publishing.package": PACKAGING,
     "nca_anki.publishing.index": PACKAGING,
     "nca_anki.publishing.changes": PACKAGING,
     "nca_anki.publishing.manifest": set(),
-    "nca_anki.publishing.published": set(),
+    "nca_anki.reading.published": set(),
     "nca_anki.publishing.output": set(),
     "nca_anki.publishing.sink": set(),
     "nca_anki.publishing.transaction": set(),
@@ -107,11 +110,11 @@ def test_every_module_of_the_package_is_placed_in_a_stage() -> None:
     assert modules == set(STAGES)
 
 
-def test_the_readme_layout_table_lists_every_module() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+def test_the_contributors_layout_table_lists_every_module() -> None:
+    guide = (REPO / "docs" / "contributing.md").read_text(encoding="utf-8")
     modules = [p.relative_to(REPO).as_posix() for p in (REPO / "nca_anki").rglob("*.py")
                if p.stem != "__init__"]
-    assert [m for m in modules if f"| `{m}` |" not in readme] == []
+    assert [m for m in modules if f"| `{m}` |" not in guide] == []
 
 
 def test_the_no_op_check_builds_none_of_the_records_and_forks_nothing() -> None:
@@ -123,3 +126,131 @@ def test_the_no_op_check_builds_none_of_the_records_and_forks_nothing() -> None:
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             cwd=REPO, check=True)
     assert result.stdout.strip() == "[]"
+
+
+# --- which way imports point ------------------------------------------------------------------
+
+# The stages, lowest first (docs/contributing.md, "Module map"). A module imports only from
+# its own layer or a lower one, and no two modules import each other, even through others.
+LAYERS = ("base", "reading", "cards", "identity", "publishing", "caching", "importing",
+          "pipeline", "command")
+# Top-level modules by layer; a sub-package is the layer of its name.
+TOP_LEVEL = {"records": "base", "codes": "base", "diagnostics": "base", "files": "base",
+             "once": "base", "parallel": "base", "report": "base",
+             "inputs": "pipeline", "build": "pipeline", "watch": "pipeline",
+             "cli": "command", "reporting": "command"}
+
+
+def package_imports(root: Path, package: str = "nca_anki") -> dict[str, set[str]]:
+    """Each module of the package under ``root`` -> the package's modules it imports, read
+    from its source (every import statement, inside functions and TYPE_CHECKING too)."""
+    base = root / package
+    modules = {".".join((package, *p.relative_to(base).with_suffix("").parts)).removesuffix(
+        ".__init__"): p for p in base.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        here = module if path.stem == "__init__" else module.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                origin = node.module or ""
+                if node.level:  # relative: from the module's own package upwards
+                    parts = here.split(".")[: len(here.split(".")) - node.level + 1]
+                    origin = ".".join([*parts, *([origin] if origin else [])])
+                names = [f"{origin}.{alias.name}" if f"{origin}.{alias.name}" in modules
+                         else origin for alias in node.names]
+            else:
+                continue
+            found.update(name for name in names if name in modules and name != module)
+        graph[module] = found
+    return graph
+
+
+def layer_of(module: str) -> str | None:
+    if "." not in module:
+        return "base"  # the package itself: its version
+    part = module.split(".")[1]
+    return TOP_LEVEL.get(part, part if part in LAYERS else None)
+
+
+def against_the_order(graph: dict[str, set[str]]) -> list[str]:
+    """Every import that points up the layers, or from a module no layer holds."""
+    wrong = []
+    for module, imported in sorted(graph.items()):
+        if module == "nca_anki":
+            continue
+        mine = layer_of(module)
+        if mine is None:
+            wrong.append(f"{module} is in no layer: add it to TOP_LEVEL or a sub-package")
+            continue
+        wrong += [f"{module} ({mine}) imports {other} ({layer_of(other)})"
+                  for other in sorted(imported)
+                  if layer_of(other) is None
+                  or LAYERS.index(layer_of(other)) > LAYERS.index(mine)]  # type: ignore[arg-type]
+    return wrong
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import one another, directly or through others."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:  # Tarjan's strongly connected components
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(graph.get(module, ())):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                top = stack.pop()
+                group.append(top)
+                if top == module:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_imports_point_down_the_layers_only() -> None:
+    assert against_the_order(package_imports(REPO)) == []
+
+
+def test_no_modules_import_each_other() -> None:
+    assert cycles(package_imports(REPO)) == []
+
+
+def test_the_order_is_the_one_the_contributors_guide_gives() -> None:
+    guide = (REPO / "docs" / "contributing.md").read_text(encoding="utf-8")
+    assert " < ".join(f"`{layer}`" for layer in LAYERS) in guide
+
+
+def test_the_checks_find_an_upward_import_and_a_cycle(tmp_path: Path) -> None:
+    """The checks above can fail: on a package made for it, they name what is wrong."""
+    package = tmp_path / "nca_anki"
+    for name, text in {
+            "__init__.py": "",
+            "records.py": "from nca_anki.reading import parse\n",  # base imports reading
+            "reading/__init__.py": "",
+            "reading/parse.py": "from . import topics\n",
+            "reading/topics.py": "def f():\n    import nca_anki.reading.parse\n",
+            "stray.py": ""}.items():
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(text, encoding="utf-8")
+    graph = package_imports(tmp_path)
+    assert against_the_order(graph) == [
+        "nca_anki.records (base) imports nca_anki.reading.parse (reading)",
+        "nca_anki.stray is in no layer: add it to TOP_LEVEL or a sub-package"]
+    assert cycles(graph) == [["nca_anki.reading.parse", "nca_anki.reading.topics"]]

@@ -93,7 +93,7 @@ def test_conflict_markers_are_read_as_a_union_of_both_sides() -> None:
     loaded, problems = load_lock(conflicted, LOCK_PATH)
     assert sorted(map(identity, loaded.entries)) == sorted(map(identity, lock.entries))
     assert problems == (warning("W301", LOCK_PATH, 0, "3 merge conflict marker line(s) ignored and "
-                                "both sides kept; mark the lock merge=union (see README)"),)
+                                "both sides kept; mark the lock merge=union (see docs/authors.md)"),)
 
 
 def test_a_damaged_line_is_skipped_with_a_warning() -> None:

@@ -144,7 +144,7 @@ def test_the_bundle_takes_no_index_from_a_deck_published_with_them() -> None:
     """Decks published before packages left out genanki's indexes still have them; one
     that comes first in the bundle gives it its tables, not its indexes."""
     from nca_anki.publishing.package import merge_packages
-    from nca_anki.publishing.published import collection_of
+    from nca_anki.reading.published import collection_of
 
     conn = open_collection(build_package(SPEC, NOTE_TYPE, T0))
     conn.execute("CREATE INDEX ix_cards_nid ON cards (nid)")  # as genanki's schema made
@@ -160,7 +160,7 @@ def test_the_bundle_takes_no_index_from_a_deck_published_with_them() -> None:
 def _bundle_rows(decks: list[DeckSpec], stride: int = 10 ** 6) -> dict[str, tuple]:
     """GUID -> (note id, card id or None, deck) in a bundle of ``decks``."""
     from nca_anki.publishing.package import merge_packages
-    from nca_anki.publishing.published import collection_of
+    from nca_anki.reading.published import collection_of
     collections = [collection_of(build_package(d, NOTE_TYPE, T0)) for d in decks]
     merged = open_collection(merge_packages([lambda c=c: c for c in collections], "NCA", "",
                                             T0, stride))

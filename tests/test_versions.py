@@ -3,9 +3,9 @@ deck, and the deck description. End to end, with real imports: tests/test_sharin
 
 from __future__ import annotations
 
+from nca_anki.identity.retired import retired_mod, revived_mod, strip_notice
 from nca_anki.publishing.versions import (DeckState, DeckVersion, Events, advance, day,
-                                          description, reconcile, retired_mod, revived_mod,
-                                          strip_notice, with_notice)
+                                          description, reconcile, with_notice)
 
 DAY1 = 1_796_200_000  # 2026-12-02
 DAY2 = DAY1 + 3 * 86_400

@@ -16,7 +16,7 @@ from typing import overload
 
 from nca_anki.caching.state import code_digest, diagnostics_from_json, diagnostics_json
 from nca_anki.diagnostics import Diagnostic, warning
-from nca_anki.publishing.published import DeckFacts
+from nca_anki.reading.published import DeckFacts
 from nca_anki.reading.duplicates import keys_of
 from nca_anki.records import Choice, ParsedFile, Question, QuestionKey
 

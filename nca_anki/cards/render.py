@@ -130,7 +130,7 @@ class Renderer:
             return None, error("E402", self._where(name), _template_line(exc, template.filename),
                                f"template error: {exc} Templates run sandboxed: they may use "
                                "the fields, labels and values they are given, not Python's "
-                               "internals (README, \"Card templates\")")
+                               "internals (docs/authors.md, \"Card templates\")")
         except jinja2.TemplateError as exc:
             return None, error("E402", self._where(name), _template_line(exc, template.filename),
                                f"template error: {exc}")

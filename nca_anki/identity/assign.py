@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from nca_anki.identity.match import Item, pair
-from nca_anki.publishing.versions import revived_mod
+from nca_anki.identity.retired import revived_mod
 from nca_anki.records import (Assignment, IdentifiedNote, Lock, LockEntry, NoteStatus, NoteType,
                               RenderedNote, answer_key, prompt_id)
 

@@ -175,7 +175,7 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
     if markers:
         problems.append(warning("W301",
                                 path, 0, f"{markers} merge conflict marker line(s) ignored and "
-                                "both sides kept; mark the lock merge=union (see README)"))
+                                "both sides kept; mark the lock merge=union (see docs/authors.md)"))
     entries: dict[str, tuple[int, LockEntry]] = {}
     topics, files = names["T"], names["F"]
     for number, (guid, topic_key, part, note_mod, content, source, prompt, slots, file_key,

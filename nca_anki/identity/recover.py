@@ -3,7 +3,7 @@
 Every ``.apkg`` in the output folder holds each note's GUID, ``mod``, fields and tags, and
 the note type's templates: enough to give each question back its identity (and its place
 in the static order), so a lost lock never re-keys a bank (learners would get duplicates).
-Decks are read through publishing/published.py (no genanki, no Anki). Never raises:
+Decks are read through reading/published.py (no genanki, no Anki). Never raises:
 problems come back as diagnostics.
 """
 
@@ -17,8 +17,8 @@ from pathlib import Path
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.files import is_bundle
 from nca_anki.identity.assign import fields_hash, source_hash
-from nca_anki.publishing import published
-from nca_anki.publishing.versions import RETIRED_TAG, content_tags, strip_notice
+from nca_anki.reading import published
+from nca_anki.identity.retired import RETIRED_TAG, content_tags, strip_notice
 from nca_anki.records import FIELDS, LABELS, Lock, LockEntry, NoteType, answer_key, prompt_id
 
 _PART_RE = re.compile(r"::part-(\d+)$")

@@ -1,2 +1,2 @@
 """Importers: question banks in other formats -> question files in this project's format
-(``build_decks.py import``; README.md, "Importing a bank")."""
+(``build_decks.py import``; docs/importing.md)."""

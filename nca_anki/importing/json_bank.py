@@ -1,4 +1,4 @@
-"""JSON banks -> questions. Two shapes (README.md, "Importing a bank"):
+"""JSON banks -> questions. Two shapes (docs/importing.md):
 
 - **This project's shape**, documented: ``{"title": …, "questions": [{"prompt": …,
   "choices": [{"text": …, "correct": true}, …], "explanation": …}]}``, or a list of

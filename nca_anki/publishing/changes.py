@@ -13,14 +13,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import nca_anki.diagnostics as diag
-from nca_anki.caching.entries import DeckFactsCache
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import MANIFEST_NAME, file_sha256
-from nca_anki.publishing.index import IndexedDeck
-from nca_anki.publishing.manifest import read_manifest
-from nca_anki.publishing.published import query, read_deck
-from nca_anki.publishing.versions import (RETIRED_TAG, DeckState, DeckVersion, Events, advance,
-                                          content_tags, reconcile, retired_mod, with_notice)
+from nca_anki.publishing.manifest import FactsStore, IndexedDeck, read_manifest
+from nca_anki.reading.published import query, read_deck
+from nca_anki.identity.retired import RETIRED_TAG, content_tags, retired_mod
+from nca_anki.publishing.versions import (DeckState, DeckVersion, Events, advance, reconcile,
+                                          with_notice)
 from nca_anki.records import (Assignment, IdentifiedNote, Lock, LockEntry, NoteStatus, PackagedNote,
                               Topic)
 
@@ -65,7 +64,7 @@ def previous_versions(out: Path, topics: tuple[Topic, ...]
 
 
 def published_decks(out: Path, topics: Sequence[Topic], lock: Lock,
-                    cache: DeckFactsCache | None = None
+                    cache: FactsStore | None = None
                     ) -> tuple[dict[str, IndexedDeck], dict[str, Diagnostic]]:
     """What each of ``topics`` published last time (what learners have), by topic name:
     its notes' GUIDs, times and whether each is retired, not their texts (at 100,000

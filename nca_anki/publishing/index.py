@@ -16,89 +16,21 @@ import re
 import sqlite3
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
-from nca_anki.caching.entries import DeckFactsCache, DeflateCache
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_NAME
-from nca_anki.once import computed_once
-from nca_anki.publishing.manifest import manifest_text
-from nca_anki.publishing.output import WriteError, write_cache
-from nca_anki.publishing import published
-from nca_anki.publishing.package import bundle_stride, merge_packages
+from nca_anki.publishing.manifest import FactsStore, IndexedDeck, manifest_text
+from nca_anki.publishing.output import WriteError
+from nca_anki.reading import published
+from nca_anki.publishing.package import Pieces, bundle_stride, merge_packages
 from nca_anki.publishing.sink import Sink
-from nca_anki.publishing.versions import (RETIRED_TAG, UPDATED_TAG, DeckState, DeckVersion, Events,
-                                          advance, strip_notice)
+from nca_anki.identity.retired import RETIRED_TAG
+from nca_anki.publishing.versions import UPDATED_TAG, DeckVersion
 from nca_anki.report import FileStatus
 
 def bundle_name(parent_slug: str) -> str:
     return f"{parent_slug}{BUNDLE_SUFFIX}"
-
-
-@dataclass(frozen=True)
-class IndexedDeck:
-    """One topic's deck as published, for the index. Only its facts are kept; its
-    collection is read from the file each time it is needed, so the index of 100,000
-    questions does not hold every deck in memory at once."""
-
-    name: str  # the deck's full name
-    topic: str
-    path: Path  # the .apkg in the output folder
-    sha256: str
-    size: int
-    record: DeckVersion | None  # None: no record kept; worked out from the notes' times
-    # (GUID, mod, retired) of each note of ours, in study order; a retired note has no
-    # card (versions.py).
-    notes: tuple[tuple[str, int, bool], ...] = ()
-    note_type_mod: int = 0  # our note type's mod in the deck
-    stored: Path | None = None  # where its bytes are until the build commits, if not path
-    media: tuple[tuple[str, str, int], ...] = ()  # (name, SHA-256, bytes) of each image
-
-    @staticmethod
-    def read(name: str, topic: str, path: Path, record: DeckVersion | None,
-             cache: DeckFactsCache | None = None, stored: Path | None = None
-             ) -> IndexedDeck:
-        """The deck's facts, from one read of its file (``stored``, where the build staged
-        it, else ``path``) or, for a deck the ``cache`` has read before (same SHA-256),
-        from the cache (raises if the deck is damaged)."""
-        data = (stored or path).read_bytes()
-        sha = _sha(data)
-        facts = cache.get(path.name, sha) if cache is not None else None
-        if facts is None:
-            facts = published.facts(published.collection_of(data))
-            if cache is not None:
-                cache.put(path.name, sha, facts)
-        media = tuple((name, _sha(body), len(body)) for name, body in published.media_of(data))
-        return IndexedDeck(name, topic, path, sha, len(data), record, *facts,
-                           stored=stored if stored != path else None, media=media)
-
-    @property
-    def file(self) -> str:
-        return self.path.name
-
-    def collection(self) -> bytes:
-        return published.collection_of((self.stored or self.path).read_bytes())
-
-    def media_files(self) -> list[tuple[str, bytes]]:
-        return published.media_of((self.stored or self.path).read_bytes()) if self.media else []
-
-    @computed_once
-    def version(self) -> DeckVersion:
-        if self.record is not None:
-            return self.record
-        return advance(None, Events(), DeckState(
-            {g: m for g, m, retired in self.notes if not retired},
-            {g: m for g, m, retired in self.notes if retired}, self.note_type_mod), 0)
-
-    @property
-    def questions(self) -> int:
-        return sum(not retired for _, _, retired in self.notes)
-
-    def prompts(self) -> dict[str, str]:
-        """GUID -> the prompt as plain text (a retired note's without its notice)."""
-        return {guid: published.plain_text(strip_notice(prompt))
-                for guid, prompt in published.first_fields(self.collection())}
 
 
 def deck_facts(package: bytes) -> published.DeckFacts:
@@ -112,7 +44,7 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: DeflateCache | None = None,
+def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: Pieces | None = None,
            *, threads: int = 1) -> bytes:
     """Every topic's deck as a subdeck of ``parent``, in one package: the same notes.
     ``pieces``: the deflated pieces of the last bundles; ``threads``: how many deflate
@@ -263,7 +195,7 @@ def changelog(previous: str | None, decks: Sequence[IndexedDeck]) -> str:
 
 
 def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
-                previous_changelog: str | None, pieces: DeflateCache | None = None,
+                previous_changelog: str | None, pieces: Pieces | None = None,
                 *, threads: int = 1) -> dict[str, bytes]:
     """File name -> bytes of the bundle, manifest, README and changelog."""
     name = bundle_name(parent_slug)
@@ -276,8 +208,8 @@ def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
 
 def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
                 versions: Mapping[str, DeckVersion], parent: str, parent_slug: str,
-                sink: Sink, cache: DeckFactsCache | None = None,
-                pieces: DeflateCache | None = None, *, threads: int = 1
+                sink: Sink, cache: FactsStore | None = None,
+                pieces: Pieces | None = None, *, threads: int = 1
                 ) -> tuple[dict[str, FileStatus], list[Diagnostic]]:
     """Put the bundle, manifest, README and changelog made from the decks in ``out`` as
     published (``decks``: deck name, topic name, file) through ``sink``: each file's
@@ -324,13 +256,4 @@ def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
             statuses[name] = sink.put(out / name, data)
         except WriteError as exc:
             problems.append(error("E501", exc.path.as_posix(), 0, exc.reason))
-    for kept, what in ((cache, "deck cache"), (pieces, "bundle cache")):
-        if kept is None:
-            continue
-        problems += kept.problems
-        try:
-            kept.save(write_cache)
-        except WriteError as exc:  # it only costs time next build
-            problems.append(warning("W601",
-                                    exc.path.as_posix(), 0, f"{what} not saved: {exc.reason}"))
     return statuses, problems

@@ -19,14 +19,91 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
-from nca_anki.publishing.versions import DeckVersion, day, is_day
-
-if TYPE_CHECKING:
-    from nca_anki.publishing.index import IndexedDeck
+from nca_anki.identity.retired import strip_notice
+from nca_anki.once import computed_once
+from nca_anki.publishing.versions import DeckState, DeckVersion, Events, advance, day, is_day
+from nca_anki.reading import published
 
 MANIFEST_FORMAT = "nca-anki-manifest-1"
+
+
+class FactsStore(Protocol):
+    """Where the facts of decks read before are kept by SHA-256, so a deck is not read
+    again for them (caching/entries.py's DeckFactsCache is one)."""
+
+    def get(self, deck_file: str, sha256: str) -> published.DeckFacts | None: ...
+
+    def put(self, deck_file: str, sha256: str, facts: published.DeckFacts) -> None: ...
+
+
+
+@dataclass(frozen=True)
+class IndexedDeck:
+    """One topic's deck as published, for the index. Only its facts are kept; its
+    collection is read from the file each time it is needed, so the index of 100,000
+    questions does not hold every deck in memory at once."""
+
+    name: str  # the deck's full name
+    topic: str
+    path: Path  # the .apkg in the output folder
+    sha256: str
+    size: int
+    record: DeckVersion | None  # None: no record kept; worked out from the notes' times
+    # (GUID, mod, retired) of each note of ours, in study order; a retired note has no
+    # card (versions.py).
+    notes: tuple[tuple[str, int, bool], ...] = ()
+    note_type_mod: int = 0  # our note type's mod in the deck
+    stored: Path | None = None  # where its bytes are until the build commits, if not path
+    media: tuple[tuple[str, str, int], ...] = ()  # (name, SHA-256, bytes) of each image
+
+    @staticmethod
+    def read(name: str, topic: str, path: Path, record: DeckVersion | None,
+             cache: FactsStore | None = None, stored: Path | None = None
+             ) -> IndexedDeck:
+        """The deck's facts, from one read of its file (``stored``, where the build staged
+        it, else ``path``) or, for a deck the ``cache`` has read before (same SHA-256),
+        from the cache (raises if the deck is damaged)."""
+        data = (stored or path).read_bytes()
+        sha = hashlib.sha256(data).hexdigest()
+        facts = cache.get(path.name, sha) if cache is not None else None
+        if facts is None:
+            facts = published.facts(published.collection_of(data))
+            if cache is not None:
+                cache.put(path.name, sha, facts)
+        media = tuple((name, hashlib.sha256(body).hexdigest(), len(body))
+                      for name, body in published.media_of(data))
+        return IndexedDeck(name, topic, path, sha, len(data), record, *facts,
+                           stored=stored if stored != path else None, media=media)
+
+    @property
+    def file(self) -> str:
+        return self.path.name
+
+    def collection(self) -> bytes:
+        return published.collection_of((self.stored or self.path).read_bytes())
+
+    def media_files(self) -> list[tuple[str, bytes]]:
+        return published.media_of((self.stored or self.path).read_bytes()) if self.media else []
+
+    @computed_once
+    def version(self) -> DeckVersion:
+        if self.record is not None:
+            return self.record
+        return advance(None, Events(), DeckState(
+            {g: m for g, m, retired in self.notes if not retired},
+            {g: m for g, m, retired in self.notes if retired}, self.note_type_mod), 0)
+
+    @property
+    def questions(self) -> int:
+        return sum(not retired for _, _, retired in self.notes)
+
+    def prompts(self) -> dict[str, str]:
+        """GUID -> the prompt as plain text (a retired note's without its notice)."""
+        return {guid: published.plain_text(strip_notice(prompt))
+                for guid, prompt in published.first_fields(self.collection())}
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -21,13 +21,23 @@ import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Protocol
 
 import genanki
 from genanki.apkg_col import APKG_COL
 from genanki.apkg_schema import APKG_SCHEMA
 
-from nca_anki.caching.entries import DeflateCache
 from nca_anki.records import DeckSpec, MediaFile, NoteType
+
+
+class Pieces(Protocol):
+    """Where deflated pieces of earlier bundles are kept by the hash of what they hold, so
+    an unchanged piece is not compressed again (caching/entries.py's DeflateCache is one)."""
+
+    def get(self, key: str) -> bytes | None: ...
+
+    def put(self, key: str, packed: bytes) -> None: ...
+
 
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 # Measured on the 10,000-question benchmark bank plus the seeds (2026-11-30): level 6 is
@@ -144,7 +154,7 @@ def bundle_stride(largest: int) -> int:
 
 def merge_packages(collections: Sequence[Callable[[], bytes]], parent: str,
                    description: str, oldest: int, stride: int,
-                   pieces: DeflateCache | None = None, *, threads: int = 1,
+                   pieces: Pieces | None = None, *, threads: int = 1,
                    media: Sequence[tuple[str, bytes]] = ()) -> bytes:
     """One ``.apkg`` holding every deck, note and card of ``collections`` (each gives the
     collection of a package from ``build_package``, read when it is needed), plus the
@@ -278,7 +288,7 @@ def _pieces(path: Path) -> tuple[list[tuple[int, int]], int, int]:
 
 
 def _deflate_piece(fd: int, start: int, end: int, final: bool,
-                   cache: DeflateCache | None) -> bytes:
+                   cache: Pieces | None) -> bytes:
     head = max(0, start - _WINDOW)
     data = os.pread(fd, end - head, head)
     dictionary, body = data[:start - head], data[start - head:]
@@ -297,7 +307,7 @@ def _deflate_piece(fd: int, start: int, end: int, final: bool,
     return packed
 
 
-def _deflate_file(path: Path, cache: DeflateCache | None, threads: int
+def _deflate_file(path: Path, cache: Pieces | None, threads: int
                   ) -> tuple[bytes, int, int]:
     """(deflated bytes, CRC-32, size) of the file at ``path``, in pieces deflated on
     ``threads`` threads; the pieces ``cache`` holds are taken from it, and the others put
@@ -312,7 +322,7 @@ def _deflate_file(path: Path, cache: DeflateCache | None, threads: int
     return packed, crc, size
 
 
-def _zipped_file(collection: Path, pieces: DeflateCache | None, threads: int,
+def _zipped_file(collection: Path, pieces: Pieces | None, threads: int,
                  media: Sequence[tuple[str, bytes]] = ()) -> bytes:
     """The same zip as ``_zipped``, with the collection in the file ``collection``,
     deflated in parallel pieces (see above)."""

@@ -34,7 +34,7 @@ from nca_anki.publishing.output import (WriteError, remove_stale_temporaries, te
 
 try:
     import fcntl
-except ImportError:  # pragma: no cover - not on POSIX: no locking (README, "Limits")
+except ImportError:  # pragma: no cover - not on POSIX: no locking (docs/architecture.md)
     fcntl = None  # type: ignore[assignment]
 
 STAGED_SUFFIX = ".staged"

@@ -26,9 +26,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 
+from nca_anki.identity.retired import RETIRED_TAG, strip_notice
+
 UPDATED_TAG = "nca::updated::"
-RETIRED_TAG = "nca::retired"
-_OURS = "nca::"  # tags of this module; never part of a note's content hash
 
 
 _DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -57,38 +57,17 @@ def updated_tag(mod: int) -> str:
     return f"{UPDATED_TAG}{day(mod)}"
 
 
-def content_tags(tags: Iterable[str]) -> tuple[str, ...]:
-    """``tags`` without this module's (which follow from ``mod`` and retirement)."""
-    return tuple(t for t in tags if not t.startswith(_OURS))
-
-
 # The notice a retired note's prompt starts with, on the front and back of the learner's
 # card (style.css gives it its look). Our own markup: no source text is in it.
+# identity/retired.py's strip_notice recognises it by its span.
 _NOTICE = ('<span class="nca-retired">Withdrawn on {date}: the authors removed this question. '
            'Find every withdrawn card with the search tag:' + RETIRED_TAG + ', then suspend or '
            'delete them.</span> ')
-_NOTICE_RE = re.compile(r'^<span class="nca-retired">[^<]*</span> ')
 
 
 def with_notice(prompt_html: str, removed: int) -> str:
     """A retired note's prompt: the notice, then the prompt as it was."""
     return _NOTICE.format(date=day(removed)) + strip_notice(prompt_html)
-
-
-def strip_notice(prompt_html: str) -> str:
-    return _NOTICE_RE.sub("", prompt_html, count=1)
-
-
-def retired_mod(mod: int, removed: int) -> int:
-    """The ``mod`` of a retired note: newer than the note learners have, so re-importing
-    delivers the retirement."""
-    return max(mod + 1, removed)
-
-
-def revived_mod(mod: int, removed: int, now: int) -> int:
-    """The ``mod`` of a retired question that is back in the source: newer than the
-    retired note, so re-importing takes the notice off."""
-    return max(retired_mod(mod, removed) + 1, now)
 
 
 @dataclass(frozen=True)
