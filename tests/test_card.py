@@ -20,6 +20,8 @@ from anki_client import CardView, html_to_text
 from card_browser import CardHtml, Reviewer
 from conftest import REPO, built_and_imported
 
+pytestmark = pytest.mark.anki  # every card here is built and rendered by the real backend
+
 MODES = ["desktop", "mobile"]
 SEED_DECKS = ("NCA::AI & Deep Learning Frameworks",
               "NCA::Deep Learning Training Techniques and Optimization",

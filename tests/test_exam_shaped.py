@@ -24,6 +24,8 @@ from nca_anki.build import BuildOptions, build
 from nca_anki.reading.media import MAX_IMAGE_BYTES
 from test_card import Shown, choice, shown, verdict
 
+pytestmark = pytest.mark.anki  # every test here reads cards from a real collection
+
 BANK = REPO / "tests" / "fixtures" / "exam-shaped"
 MODES = ["desktop", "mobile"]
 GENERATIVE = "NCA::Generative AI"
@@ -105,7 +107,6 @@ def letters(back: Shown, texts) -> str:
 
 # --- several correct answers: the notes ------------------------------------------------------
 
-@pytest.mark.anki
 def test_the_answer_field_names_every_correct_letter_and_the_front_says_how_many(bank):
     assert not [d for d in bank.diagnostics if "error" in d]
     card = two(bank)
@@ -121,7 +122,6 @@ def test_the_answer_field_names_every_correct_letter_and_the_front_says_how_many
         single.view.fields["Choices"] and "Choose" not in single.view.fields["Choices"]
 
 
-@pytest.mark.anki
 def test_the_static_order_spreads_the_answers_and_keeps_the_pinned_choice_last(bank):
     pinned = bank.card("cite documents which do not exist")
     assert pinned.choices[-1] == "None of the above" and len(pinned.answers) == 2
@@ -265,7 +265,6 @@ def media_name(path: Path) -> str:
     return f"nca-{hashlib.sha256(data).hexdigest()[:16]}.{kind}"
 
 
-@pytest.mark.anki
 def test_images_in_prompt_choice_and_explanation_travel_as_hashed_media(bank):
     images = BANK / "images"
     diagram = bank.card("which stack is the encoder")
@@ -313,7 +312,6 @@ def _build(root: Path, now: int):
     return build(BuildOptions(root / "source", REPO / "templates", root / "dist", now=now))
 
 
-@pytest.mark.anki
 def test_an_edited_image_updates_exactly_its_note_history_kept(tmp_path):
     root = _project(tmp_path)
     assert _build(root, T0).ok

@@ -144,6 +144,7 @@ def _colours(browser, png: bytes) -> tuple[int, float]:
         page.close()
 
 
+@pytest.mark.anki
 def test_the_index_lists_every_deck_and_each_page_holds_every_question(browser, seeds):
     site, cards = seeds
     context, page, errors, requests = _open(browser, (site / "index.html").as_uri())
@@ -173,6 +174,7 @@ def test_the_index_lists_every_deck_and_each_page_holds_every_question(browser, 
         context.close()
 
 
+@pytest.mark.anki
 def test_each_card_fills_its_templates_as_anki_does(browser, seeds):
     """The preview's fill() against the real Anki backend's rendering of the same notes:
     the same front and back HTML, card.js included, for every seed card."""
@@ -207,6 +209,7 @@ def test_each_card_fills_its_templates_as_anki_does(browser, seeds):
 PLAYED = [(0, 0, True), (1, 2, False), (2, 4, True)]
 
 
+@pytest.mark.anki
 @pytest.mark.parametrize("night", [False, True], ids=["day", "night"])
 @pytest.mark.parametrize("width", [390, 1100], ids=["phone", "desktop"])
 def test_pick_then_show_answer_gives_the_verdict(browser, seeds, night, width):
@@ -256,6 +259,7 @@ def test_pick_then_show_answer_gives_the_verdict(browser, seeds, night, width):
         assert (brightness < 100) if night else (brightness > 180)
 
 
+@pytest.mark.anki
 def test_the_switch_turns_every_card_to_night_and_back(browser, seeds):
     site, _ = seeds
     page_url = _deck_pages(site)[0].as_uri()

@@ -15,6 +15,8 @@ from anki_client import CardView
 from card_browser import CardHtml
 from conftest import REPO, built_and_imported
 
+pytestmark = pytest.mark.anki  # every test here reads cards from a real collection
+
 BANK = REPO / "tests" / "fixtures" / "real-shaped"
 MODES = ["desktop", "mobile"]
 
@@ -50,14 +52,12 @@ def shuffles(card: CardView) -> bool:
     return 'data-nca-shuffle="yes"' in card.fields["Choices"]
 
 
-@pytest.mark.anki
 def test_the_whole_bank_is_imported(bank: Bank) -> None:
     assert len(bank.cards) == 15
 
 
 # 1. references to choices ---------------------------------------------------------------
 
-@pytest.mark.anki
 def test_an_explanation_naming_a_choice_keeps_the_written_order(bank: Bank) -> None:
     card = bank.card("Training loss keeps falling")  # "The correct answer is a) Overfitting"
     assert not shuffles(card)
@@ -66,7 +66,6 @@ def test_an_explanation_naming_a_choice_keeps_the_written_order(bank: Bank) -> N
     assert not shuffles(ordinal) and choices(ordinal)[1] == "BF16"
 
 
-@pytest.mark.anki
 def test_names_with_capital_letters_do_not_freeze_a_question(bank: Bank) -> None:
     assert shuffles(bank.card("CUDA C and C++ kernels"))
     assert shuffles(bank.card("A/B testing"))
@@ -74,7 +73,6 @@ def test_names_with_capital_letters_do_not_freeze_a_question(bank: Bank) -> None
 
 # 2. "#define" ----------------------------------------------------------------------------
 
-@pytest.mark.anki
 def test_hash_words_are_choices_not_headings(bank: Bank) -> None:
     card = bank.card("define the macros")
     assert sorted(choices(card)) == ["#define", "#macro", "define", "macro"]
@@ -83,7 +81,6 @@ def test_hash_words_are_choices_not_headings(bank: Bank) -> None:
 
 # 3. escapes, breaks, tags ----------------------------------------------------------------
 
-@pytest.mark.anki
 def test_escaped_dollars_show_without_their_backslash(bank: Bank) -> None:
     card = bank.card("what does <code>$#</code> hold")
     assert {"The script's name, like $0", "The ID of the shell's process, like $$"} <= set(
@@ -92,7 +89,6 @@ def test_escaped_dollars_show_without_their_backslash(bank: Bank) -> None:
     assert "script's name.<br>" in card.fields["Explanation"]  # the trailing backslash
 
 
-@pytest.mark.anki
 def test_br_sub_sup_kbd_are_markup(bank: Bank) -> None:
     signal = bank.card("<kbd>Ctrl</kbd>+<kbd>C</kbd>")
     assert "may catch.<br>SIGKILL cannot be caught<br>or ignored." in signal.fields["Explanation"]
@@ -103,7 +99,6 @@ def test_br_sub_sup_kbd_are_markup(bank: Bank) -> None:
 
 # 4. tables ----------------------------------------------------------------------------------
 
-@pytest.mark.anki
 def test_a_table_under_a_line_of_text_is_a_table(bank: Bank) -> None:
     prompt = bank.card("Based on the table below").fields["Prompt"]
     assert prompt.startswith('<div class="nca-prose"><p>Based on the table below, which GPU')
@@ -112,7 +107,6 @@ def test_a_table_under_a_line_of_text_is_a_table(bank: Bank) -> None:
 
 # 5. case is meaning -----------------------------------------------------------------------
 
-@pytest.mark.anki
 def test_choices_differing_in_case_are_two_choices_without_a_warning(bank: Bank) -> None:
     card = bank.card("associative array")
     assert {"declare -a", "declare -A"} <= set(choices(card))
@@ -122,7 +116,6 @@ def test_choices_differing_in_case_are_two_choices_without_a_warning(bank: Bank)
 
 # 6. code -----------------------------------------------------------------------------------
 
-@pytest.mark.anki
 def test_code_is_highlighted_with_its_tabs(bank: Bank) -> None:
     prompt = bank.card("What does this program print").fields["Prompt"]
     assert '<span class="kt">int</span>' in prompt and '<span class="cp">#include</span>' in prompt
@@ -131,7 +124,6 @@ def test_code_is_highlighted_with_its_tabs(bank: Bank) -> None:
 
 # code under choices (issue 22, begun) -----------------------------------------------------
 
-@pytest.mark.anki
 def test_choices_carry_their_code_blocks(bank: Bank) -> None:
     card = bank.card("Which docstring holds a doctest")
     texts = choices(card)
@@ -144,7 +136,6 @@ def test_choices_carry_their_code_blocks(bank: Bank) -> None:
 
 # 8. false alarms -----------------------------------------------------------------------------
 
-@pytest.mark.anki
 def test_go_and_cpp_are_two_topics_without_a_typo_warning(bank: Bank) -> None:
     assert not [d for d in bank.diagnostics if "looks like" in d]
     assert {c.deck for c in bank.cards} >= {"NCA::Go Programming", "NCA::C++ Programming"}
