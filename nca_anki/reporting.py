@@ -13,12 +13,18 @@ from __future__ import annotations
 import enum
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from collections.abc import Iterable
 
 from nca_anki import __version__
 from nca_anki.codes import CODES
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.report import BuildReport, FileStatus
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from nca_anki.importing.run import Imported
 
 JSON_FORMAT = "nca-anki-report-1"
 FILES_SHOWN = 3  # per kind of warning, in the grouped report
@@ -208,3 +214,54 @@ def as_json(report: BuildReport, *, mode: str, stale: Iterable[str] = ()) -> dic
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def stale(report: BuildReport, lock: str) -> list[str]:
+    """--verify: what is not what the sources build (the published decks, the lock
+    ``lock``, the index files), one line each; none if all is."""
+    found: dict[str, list[str]] = {}
+    for topic in report.topics:
+        if topic.status is FileStatus.WOULD_WRITE:
+            found.setdefault(topic.deck_name, []).append(topic.output)
+    for deck in report.stale_lock_decks:
+        found.setdefault(deck, []).append(f"its entries in {lock}" if deck else lock)
+    lines = [f"topic {deck!r}: {' and '.join(what)}" if deck else what[0]
+             for deck, what in sorted(found.items())]
+    return lines + list(report.stale_files)
+
+
+def verified(stale_lines: list[str], out: str, lock: str) -> list[str]:
+    """--verify's verdict, naming what is stale (``stale``), or that nothing is."""
+    if not stale_lines:
+        return [f"verified: {out} and {lock} are what the sources build"]
+    return [f"stale: not what the sources build ({len(stale_lines)}):",
+            *(f"  {line}" for line in stale_lines),
+            f"Rebuild (python build_decks.py, with the same folder options), delete any deck "
+            f"no topic builds, then commit {out}/ and {lock}."]
+
+
+def imported_files(imported: Imported, out: Path) -> list[str]:
+    """``import``: one line for each question file written."""
+    return [f"{(out / part.name).as_posix()}: {part.topic}, part {part.part}, "
+            f"{_count(part.questions, 'question')}" for part in imported.written]
+
+
+def import_problems(imported: Imported, out: Path) -> list[str]:
+    """``import``: the warnings grouped by kind, every error, then the summary, with the
+    number of questions not converted (each is one error at its place)."""
+    warnings = [d for d in imported.problems if not d.is_error]
+    errors = [d for d in imported.problems if d.is_error]
+    lines = grouped(warnings)
+    if errors and lines:
+        lines.append(f"{_count(len(errors), 'error')}:")
+    lines += [str(d) for d in errors]
+    counts = f"{_count(len(errors), 'error')}, {_count(len(warnings), 'warning')}"
+    lost = imported.not_converted
+    lost_said = f"; {_count(lost, 'question')} not converted" if lost else ""
+    written = imported.written
+    if written:
+        lines.append(f"imported {_count(sum(p.questions for p in written), 'question')} into "
+                     f"{_count(len(written), 'file')} in {out.as_posix()}{lost_said}: {counts}")
+    else:
+        lines.append(f"failed: nothing written{lost_said}: {counts}")
+    return lines

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CACHE, REPO, archive_entries, options, state_file
-import nca_anki.cli as cli_module
+import nca_anki.edges as edges
 from nca_anki.build import BuildOptions, build
 from nca_anki.files import CACHE_FOLDERS, DECKS_NAME, PARSED_NAME, PIECES_NAME
 from nca_anki.caching.replay import replay
@@ -199,8 +199,8 @@ class _Terminal(io.StringIO):
 
 def test_progress_shows_on_a_terminal_once_a_build_takes_a_while(project, monkeypatch):
     terminal = _Terminal()
-    monkeypatch.setattr(cli_module, "PROGRESS_AFTER_SECONDS", 0.0)
-    bars = cli_module._ProgressBars(terminal)
+    monkeypatch.setattr(edges, "PROGRESS_AFTER_SECONDS", 0.0)
+    bars = edges.ProgressBars(terminal)
     assert build(options(), bars).ok
     bars.close()
     shown = terminal.getvalue()
@@ -209,13 +209,13 @@ def test_progress_shows_on_a_terminal_once_a_build_takes_a_while(project, monkey
 
 def test_a_quick_build_or_a_pipe_shows_no_progress(project, monkeypatch):
     terminal = _Terminal()
-    bars = cli_module._ProgressBars(terminal)  # the default: two seconds' grace
+    bars = edges.ProgressBars(terminal)  # the default: two seconds' grace
     assert build(options(), bars).ok
     bars.close()
     assert terminal.getvalue() == ""
-    monkeypatch.setattr(cli_module, "PROGRESS_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(edges, "PROGRESS_AFTER_SECONDS", 0.0)
     pipe = io.StringIO()
-    bars = cli_module._ProgressBars(pipe)
+    bars = edges.ProgressBars(pipe)
     shutil.rmtree(project / "dist")
     assert build(options(), bars).ok
     bars.close()

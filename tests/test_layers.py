@@ -34,7 +34,9 @@ STAGES = {
     "nca_anki.once": set(),
     "nca_anki.parallel": set(),
     "nca_anki.watch": set(),
+    "nca_anki.arguments": set(),
     "nca_anki.cli": set(),  # the pipeline is imported inside main(), after the no-op check
+    "nca_anki.edges": set(),  # tqdm is loaded only on a terminal
     "nca_anki.caching.replay": set(),
     "nca_anki.caching.state": set(),
     "nca_anki.caching.entries": set(),
@@ -62,7 +64,7 @@ STAGES = {
     "nca_anki.publishing.versions": set(),
     "nca_anki.publishing.package": PACKAGING,
     "nca_anki.publishing.index": PACKAGING,
-    "nca_anki.publishing.changes": PACKAGING,
+    "nca_anki.publishing.changes": set(),  # reads decks and manifests, never packages
     "nca_anki.publishing.manifest": set(),
     "nca_anki.reading.published": set(),
     "nca_anki.publishing.output": set(),
@@ -78,6 +80,7 @@ STAGES = {
     "nca_anki.importing.aiken": set(),
     "nca_anki.importing.gift": set(),
     "nca_anki.importing.convert": set(),
+    "nca_anki.importing.run": set(),
     "nca_anki.inputs": set(),  # reads everything; given the renderer, loads none of it
     # the hub runs every stage
     "nca_anki.build": RENDERING | PACKAGING,  # rapidfuzz: when the duplicate check runs
@@ -138,7 +141,8 @@ LAYERS = ("base", "reading", "cards", "identity", "publishing", "caching", "impo
 TOP_LEVEL = {"records": "base", "codes": "base", "diagnostics": "base", "files": "base",
              "once": "base", "parallel": "base", "report": "base",
              "inputs": "pipeline", "build": "pipeline", "watch": "pipeline",
-             "cli": "command", "reporting": "command"}
+             "cli": "command", "reporting": "command", "arguments": "command",
+             "edges": "command"}
 
 
 def package_imports(root: Path, package: str = "nca_anki") -> dict[str, set[str]]:
