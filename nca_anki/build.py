@@ -8,7 +8,6 @@ packages, so the packages can always be rebuilt from the source and lock as they
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 from collections import Counter
@@ -26,10 +25,10 @@ from nca_anki.cards.render import Renderer
 from nca_anki.cards.shuffle import plan
 from nca_anki.diagnostics import Diagnostic, is_about_sources
 from nca_anki.files import (CACHE_FOLDERS, CACHE_TAG_NAME, CONFIG_NAME, DECKS_NAME, LOCK_NAME,
-                            OLD_LOCK_NAME, PIECES_NAME, file_sha256, is_bundle)
+                            OLD_LOCK_NAME, PIECES_NAME)
 from nca_anki.identity.assign import assign, by_topic, note_hashes
 from nca_anki.identity.lockfile import changed_topics, dump_lock
-from nca_anki.identity.recover import published_texts
+from nca_anki.identity.recover import PublishedTexts
 from nca_anki.inputs import Inputs, cache_folder, check_folders, read_inputs, shown_path
 from nca_anki.parallel import run_tasks, worker_count
 from nca_anki.publishing.changes import (deck_versions, previous_versions, published_decks,
@@ -48,6 +47,7 @@ from nca_anki.reading.acknowledged import acknowledge, attach_questions
 from nca_anki.reading.duplicates import duplicates
 from nca_anki.reading.lint import position_cluster
 from nca_anki.reading.media import MediaFolder
+from nca_anki.reading.published import Published, read_published
 from nca_anki.reading.topics import deck_for, repeats_across_parts, slugify
 from nca_anki.records import (Assignment, DeckSpec, Disposition, IdentifiedNote, Lock, LockEntry,
                               MediaFile, NoteStatus, NoteType, PackagedNote, Plan, RenderedNote,
@@ -281,11 +281,14 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
     now = options.now
     renderer = Renderer(options.templates, options.templates.as_posix(),
                         MediaFolder(options.source).resolve)
-    inputs = read_inputs(options, renderer, now)
+    # What learners have: every deck in the output folder, read once, before anything is
+    # written. Every stage that needs it is handed this record (reading/published.py).
+    decks_read = read_published(options.out)
+    inputs = read_inputs(options, renderer, now, decks_read)
     cache, cache_problems = load_cache(_state(options))
     keys = _Keys(options, inputs)
     # A preview shows every card: no deck is reused.
-    reusable = set() if options.preview else _reusable(inputs, cache, keys, options.out)
+    reusable = set() if options.preview else _reusable(inputs, cache, keys, decks_read)
     workers = worker_count(options.jobs, options.cores,
                            sum(t.count for t in inputs.topics if t.name not in reusable))
     rendered: dict[str, list[RenderedNote]] = {}
@@ -309,9 +312,9 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
     # (its withdrawn questions and version would be lost), nor indexed with the others
     # (the bundle and changelog would describe the wrong deck): nothing is published
     # until it is restored or deleted.
-    published, unusable_decks = published_decks(options.out, plan.topics_to(Disposition.BUILD),
+    published, unusable_decks = published_decks(decks_read, plan.topics_to(Disposition.BUILD),
                                                 inputs.lock, deck_cache) \
-        if options.preview is None else ({}, {})  # a preview reads no deck
+        if options.preview is None else ({}, {})  # a preview builds on no deck
     if unusable_decks:
         return _nothing_built(replace(plan, dispositions=dict.fromkeys(
             plan.dispositions, Disposition.FREEZE)), [*problems, *unusable_decks.values()],
@@ -336,16 +339,18 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
         return replace(_preview(options.preview, inputs.note_type, plan, rendered, problems),
                        acknowledged=acknowledged, strict_failed=strict_failed)
     good = list(plan.topics_to(Disposition.BUILD))
-    assignment, identity_problems = _identify(options, inputs, good, rendered, plan.kept, now)
+    assignment, identity_problems = _identify(options, inputs, good, rendered, plan.kept, now,
+                                              decks_read)
     problems += identity_problems
     lock_text = dump_lock(assignment.lock)
     layout = bool(inputs.lock.note_type_hash) \
         and assignment.note_type_mod != inputs.lock.note_type_mod  # not on a first build
-    previous, version_problems = previous_versions(options.out, inputs.topics)
+    previous, version_problems = previous_versions(decks_read, inputs.topics)
     retired = retired_notes(published, assignment)
     versions = {**previous, **deck_versions(good, assignment, published, retired, previous,
                                             now)}
-    sink = Sink(compare_only=options.check)
+    sink = Sink(compare_only=options.check, known={
+        options.out / name: file.sha256 for name, file in decks_read.files.items()})
     decks = _Decks(topics=tuple(good), assignment=assignment, note_type=inputs.note_type,
                    versions=versions, retired=retired)
     written, write_problems = _publish(options, decks, lock_text, sink, workers, progress)
@@ -358,15 +363,15 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
     statuses.update(dict.fromkeys(plan.names(Disposition.REUSE), FileStatus.UNCHANGED))
 
     reported = plan.topics
-    stale_decks = _stale_outputs(options.out, reported)
-    stale_decks += _stale_bundles(options.out, bundle_name(slugify(inputs.config.parent_deck)))
+    stale_decks = _stale_outputs(decks_read, reported)
+    stale_decks += _stale_bundles(decks_read, bundle_name(slugify(inputs.config.parent_deck)))
     problems += stale_decks
     index_statuses: dict[str, FileStatus] = {}
     index_problems: list[Diagnostic] = []
     if not diag.has_errors(write_problems) and not any(
             s is FileStatus.WOULD_WRITE for s in statuses.values()):
         index_statuses, index_problems = write_index(
-            options.out, [(t.deck_name, t.name, options.out / f"{t.slug}.apkg")
+            decks_read, [(t.deck_name, t.name, options.out / f"{t.slug}.apkg")
                           for t in reported], versions, inputs.config.parent_deck,
             slugify(inputs.config.parent_deck), sink, deck_cache, pieces,
             threads=options.cores)
@@ -444,20 +449,15 @@ def _preview(site_dir: Path, note_type: NoteType, plan: Plan,
 
 
 def _identify(options: BuildOptions, inputs: Inputs, good: list[Topic],
-              rendered: dict[str, list[RenderedNote]], frozen: frozenset[str], now: int
-              ) -> tuple[Assignment, list[Diagnostic]]:
+              rendered: dict[str, list[RenderedNote]], frozen: frozenset[str], now: int,
+              decks: Published) -> tuple[Assignment, list[Diagnostic]]:
     """Give every note to be built its identity (see identity/assign.py); warn of merge twins and
     of questions removed from the source."""
     assert inputs.note_type is not None and inputs.lock is not None
     slugs = {t.name: t.slug for t in inputs.topics}
-
-    @functools.cache  # a deck is read once for what a build asks of it, not once a question
-    def published(topics: frozenset[str] | None,
-                  skip: frozenset[str] = frozenset()) -> dict[str, LockEntry]:
-        if topics is None:
-            return published_texts(options.out, skip=skip)
-        return published_texts(options.out, {
-            f"{slugs.get(t) or deck_for(t, inputs.config)[1]}.apkg" for t in topics}, skip)
+    files = {t: f"{slugs.get(t) or deck_for(t, inputs.config)[1]}.apkg"
+             for t in {*slugs, *(e.topic for e in inputs.lock.entries)}}
+    published = PublishedTexts(decks, files)
 
     assignment = assign(tuple((t.name, n) for t in good for n in rendered[t.name]),
                         inputs.note_type, inputs.lock, frozen, now, inputs.sources,
@@ -544,7 +544,7 @@ class _Keys:
             entries=self._entries.get(topic.name, ()), code=self.code)
 
 
-def _reusable(inputs: Inputs, cache: Cache, keys: _Keys, out: Path
+def _reusable(inputs: Inputs, cache: Cache, keys: _Keys, decks: Published
               ) -> set[str]:
     """Topics whose key and published deck are exactly as the cache recorded them."""
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None \
@@ -553,7 +553,7 @@ def _reusable(inputs: Inputs, cache: Cache, keys: _Keys, out: Path
     lock = inputs.lock
     return {t.name for t in inputs.topics
             if (entry := cache.topics.get(t.name)) is not None and entry[0] == keys.of(t, lock)
-            and file_sha256(out / f"{t.slug}.apkg") == entry[1]}
+            and decks.sha256(f"{t.slug}.apkg") == entry[1]}
 
 
 def _remember(options: BuildOptions, inputs: Inputs, cache: Cache, keys: _Keys,
@@ -652,23 +652,20 @@ def _read_text(path: Path) -> str:
         return ""
 
 
-def _stale_bundles(out: Path, expected: str) -> list[Diagnostic]:
+def _stale_bundles(decks: Published, expected: str) -> list[Diagnostic]:
     """All-topics bundles under another name (the parent deck was renamed)."""
-    stale = sorted(p.name for p in out.glob("*.apkg") if is_bundle(p.name) and p.name != expected) \
-        if out.is_dir() else []
+    stale = [f.name for f in decks.bundles() if f.name != expected]
     return [diag.warning("W503",
-                         shown_path(out, name), 0, f"not the all-topics bundle any more (that is "
+                         decks.shown(name), 0, f"not the all-topics bundle any more (that is "
                          f"{expected}); delete it if the parent deck was renamed")
             for name in stale]
 
 
-def _stale_outputs(out: Path, topics: tuple[Topic, ...]) -> list[Diagnostic]:
+def _stale_outputs(decks: Published, topics: tuple[Topic, ...]) -> list[Diagnostic]:
     """Decks in the output folder that no topic builds any more (a renamed or deleted
     topic): learners could still download them, so say so."""
     expected = {f"{t.slug}.apkg" for t in topics}
-    stale = sorted(p.name for p in out.glob("*.apkg")
-                   if p.name not in expected and not is_bundle(p.name)) \
-        if out.is_dir() else []
+    stale = [f.name for f in decks.decks() if f.name not in expected]
     return [diag.warning("W503",
-                         shown_path(out, name), 0, "no topic builds this deck any more; delete "
+                         decks.shown(name), 0, "no topic builds this deck any more; delete "
                          "it if its topic was renamed or removed") for name in stale]

@@ -28,6 +28,7 @@ from nca_anki.reading.decode import decode_source
 from nca_anki.reading.lint import long_answers
 from nca_anki.reading.media import images_key
 from nca_anki.reading.parse import parse
+from nca_anki.reading.published import Published
 from nca_anki.reading.topics import group_topics
 from nca_anki.records import Lock, NoteType, ParsedFile, Topic
 from nca_anki.report import BuildOptions
@@ -142,7 +143,7 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int)
     return _Sources(tuple(files), found, digests, lint, problems, images, tuple(bad_names))
 
 
-def _read_lock(source: Path, now: int, out: Path, topics: tuple[Topic, ...]
+def _read_lock(source: Path, now: int, decks: Published, topics: tuple[Topic, ...]
                ) -> tuple[Lock | None, list[Diagnostic]]:
     """The lock file; a format-1 ``nca-anki.lock.json`` (migrated when the build writes);
     or, if neither exists but decks were published, the lock they were built with,
@@ -154,7 +155,7 @@ def _read_lock(source: Path, now: int, out: Path, topics: tuple[Topic, ...]
     elif old_path.exists():
         reader, read_path = load_old_lock, old_path
     else:
-        lock, recovered = recover_lock(out, {t.deck_name: t.name for t in topics}, shown)
+        lock, recovered = recover_lock(decks, {t.deck_name: t.name for t in topics}, shown)
         return lock, list(recovered)
     try:
         text = read_path.read_text(encoding="utf-8")
@@ -162,27 +163,27 @@ def _read_lock(source: Path, now: int, out: Path, topics: tuple[Topic, ...]
         return None, [diag.error("E301", shown_path(source, read_path.name), 0,
                                  f"cannot read lock file: {exc}")]
     lock, problems = reader(text, shown_path(source, read_path.name))
-    if lock is not None and lock.lines_lost and not any(out.glob("*.apkg")):
+    if lock is not None and lock.lines_lost and not decks.files:
         # The decks would fill in what the damage took; without them, questions it held
         # would get new identities, and learners duplicates.
         return None, [*problems, diag.error("E301", shown, 0, (
             f"{lock.lines_lost} line(s) of the lock file cannot be read and there are no "
-            f"published decks in {out.as_posix()} to recover them from; restore it from "
+            f"published decks in {decks.folder.as_posix()} to recover them from; restore it from "
             "version control"))]
     if lock is not None and lock.entries and not lock.note_type_hash:
-        lock, note_type_problems = _note_type_from_decks(lock, out, topics, shown)
+        lock, note_type_problems = _note_type_from_decks(lock, decks, topics, shown)
         problems = (*problems, *note_type_problems)
     if lock is not None:
         problems += future_mods(lock, now, shown)
     return lock, list(problems)
 
 
-def _note_type_from_decks(lock: Lock, out: Path, topics: tuple[Topic, ...], shown: str
-                          ) -> tuple[Lock, tuple[Diagnostic, ...]]:
+def _note_type_from_decks(lock: Lock, decks: Published, topics: tuple[Topic, ...],
+                          shown: str) -> tuple[Lock, tuple[Diagnostic, ...]]:
     """A lock without its note-type line (deleted, or lost in a merge) takes the card
     layout's version from the published decks: without it every deck would be re-dated
     as "the card layout changed" and carry a new note-type time."""
-    recovered, _ = recover_lock(out, {t.deck_name: t.name for t in topics}, shown)
+    recovered, _ = recover_lock(decks, {t.deck_name: t.name for t in topics}, shown)
     if recovered is None or not recovered.note_type_hash:
         return lock, ()
     return (replace(lock, note_type_hash=recovered.note_type_hash,
@@ -227,7 +228,10 @@ class Inputs:
     global_failure: bool  # settings, templates or lock broken: no topic can be built
 
 
-def read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> Inputs:
+def read_inputs(options: BuildOptions, renderer: Renderer, now: int, decks: Published
+                ) -> Inputs:
+    """Everything a build reads but the published decks, which it is handed (``decks``,
+    read once: reading/published.py) to recover a lost lock from."""
     config_path = shown_path(options.source, CONFIG_NAME)
     parsed = ParseCache(cache_folder(options, PARSED_NAME))
     read = _read_sources(options.source, parsed, options.jobs, options.cores)
@@ -236,7 +240,7 @@ def read_inputs(options: BuildOptions, renderer: Renderer, now: int) -> Inputs:
     config, config_problems = load_config(options.source, config_path)
     topics, topic_problems = group_topics(files, config, config_path)
     note_type, template_problems = renderer.note_type()
-    lock, lock_problems = _read_lock(options.source, now, options.out, topics)
+    lock, lock_problems = _read_lock(options.source, now, decks, topics)
     shared = [*config_problems, *template_problems, *lock_problems, *read.misnamed]
     events = (*lock_problems, *parse_cache_problems)
     # Without any question file every lock entry would look removed: stop instead.

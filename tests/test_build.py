@@ -218,7 +218,7 @@ def test_a_topic_with_a_broken_part_keeps_its_deck_and_lock_exactly(project, mon
 # --- the lock file's format -----------------------------------------------------------------
 
 def notes_of(path: Path) -> list[tuple[str, int, tuple[str, ...]]]:
-    return [(n.guid, n.mod, n.fields) for n in read_deck(path).notes]
+    return [(n.guid, n.mod, n.fields) for n in read_deck(path.read_bytes()).notes]
 
 
 def test_the_format_1_lock_migrates_with_every_guid_and_time_and_the_same_decks(project):
@@ -427,3 +427,49 @@ def test_a_question_pasted_into_another_part_of_its_topic_is_an_error(project):
                       "delete one",
                       f"source/nca-ai-deep-learning-frameworks-5.txt:2: error[E130]: Question 1 "
                       f"repeats Question 2 of source/{AI} (line 9) word for word; delete one"]
+
+
+def _apkg_reads(project: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How often each .apkg in dist/ is opened for reading from now on (every read of a
+    file, by open(), Path.read_bytes or zipfile, goes through io.open)."""
+    import builtins
+    import io
+    import os
+
+    reads: dict[str, int] = {}
+    real = io.open
+    dist = (project / "dist").resolve()
+
+    def counting(file, mode="r", *args, **kwargs):
+        if "r" in mode and isinstance(file, (str, bytes, os.PathLike)):
+            path = Path(os.fsdecode(file)).resolve()
+            if path.parent == dist and path.suffix == ".apkg":
+                reads[path.name] = reads.get(path.name, 0) + 1
+        return real(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", counting)
+    monkeypatch.setattr(builtins, "open", counting)
+    return reads
+
+
+@pytest.mark.parametrize("case", ["edit", "lock lost", "check", "removed"])
+def test_one_build_reads_each_published_deck_once(project, monkeypatch, case):
+    """What was published is read once, before anything is written: recovery, identity,
+    the versions, the sink and the index all ask that one read (an edit, a lost lock,
+    --check, and a removed question, whose text only the published deck still has)."""
+    assert build(options(project, cache=None)).ok
+    published = sorted(p.name for p in (project / "dist").glob("*.apkg"))
+    source = project / "source" / AI
+    text = source.read_text(encoding="utf-8")
+    if case == "lock lost":
+        (project / "source" / "nca-anki.lock").unlink()
+    elif case == "removed":
+        first, second = [m.start() for m in re.finditer(r"^Question \d+:", text, re.M)][:2]
+        source.write_text(text[:first] + text[second:], encoding="utf-8")
+    else:
+        source.write_text(text.replace("GPU", "G.P.U.", 1), encoding="utf-8")
+    reads = _apkg_reads(project, monkeypatch)
+    report = build(options(project, cache=None, check=case == "check"))
+    assert report.diagnostics is not None
+    assert not [d for d in report.diagnostics if d.is_error]
+    assert reads == dict.fromkeys(published, 1)

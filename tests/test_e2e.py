@@ -344,9 +344,9 @@ def test_committed_decks_match_the_committed_source(project, cli):
     committed = {p.name: archive_entries(p) for p in (REPO / "dist").glob("*.apkg")}
     index = {name: (REPO / "dist" / name).read_bytes() for name in INDEX_FILES}
     assert cli().status == 0
-    assert {p.name: [(n.guid, n.mod, n.fields) for n in read_deck(p).notes]
+    assert {p.name: [(n.guid, n.mod, n.fields) for n in read_deck(p.read_bytes()).notes]
             for p in (project / "dist").glob("*.apkg") if not is_bundle(p.name)} == {
-        p.name: [(n.guid, n.mod, n.fields) for n in read_deck(p).notes]
+        p.name: [(n.guid, n.mod, n.fields) for n in read_deck(p.read_bytes()).notes]
         for p in (REPO / "dist").glob("*.apkg") if not is_bundle(p.name)}
     shutil.rmtree(project / "dist")
     shutil.copytree(REPO / "dist", project / "dist",

@@ -437,7 +437,7 @@ def test_a_file_where_a_cache_folder_belongs_is_said_once_and_costs_only_time(pr
 
 def test_the_only_edited_topic_s_deck_is_read_for_matching(project, monkeypatch):
     """A reworded question needs the published texts for similarity: only its topic's
-    deck is opened, not every deck, and of it only the text of the question the hashes
+    deck is unpacked, not every deck, and of it only the text of the question the hashes
     left unpaired (not its six others); the reworded question keeps its identity."""
     assert build(options()).ok
     import nca_anki.identity.recover as recover
@@ -448,10 +448,12 @@ def test_the_only_edited_topic_s_deck_is_read_for_matching(project, monkeypatch)
     opened: list[str] = []
     texts: list[str] = []
     real_deck, real_entry = published.read_deck, recover._entry
+    # The decks are read once (reading/published.py); which one is unpacked, by its bytes.
+    names = {p.read_bytes(): p.name for p in (project / "dist").glob("*.apkg")}
 
-    def read_deck(path):
-        opened.append(path.name)
-        return real_deck(path)
+    def read_deck(package):
+        opened.append(names.get(package, "?"))
+        return real_deck(package)
 
     def entry(topic, guid, *rest):
         texts.append(guid)

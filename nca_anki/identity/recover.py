@@ -12,10 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 from nca_anki.diagnostics import Diagnostic, error, warning
-from nca_anki.files import is_bundle
 from nca_anki.identity.assign import fields_hash, source_hash
 from nca_anki.reading import published
 from nca_anki.identity.retired import RETIRED_TAG, content_tags, strip_notice
@@ -64,21 +62,21 @@ class _Published:
     unreadable: tuple[str, str] | None = None  # (deck, why) when a deck cannot be read
 
 
-def _read_published(out: Path, topics_by_deck: Mapping[str, str],
+def _read_published(decks: published.Published, topics_by_deck: Mapping[str, str],
                     only: Collection[str] | None = None,
                     skip: Collection[str] = ()) -> _Published:
-    """Every note of ours in the decks in ``out`` (only the files named in ``only``, if
+    """Every note of ours in the published decks (only the files named in ``only``, if
     given), as lock entries with their text, but those whose GUID is in ``skip``; reading
     stops at a deck that cannot be read."""
     entries: list[LockEntry] = []
     note_types: list[tuple[int, NoteType]] = []
     problems: list[Diagnostic] = []
-    for path in sorted(out.glob("*.apkg")) if out.is_dir() else []:
-        if only is not None and path.name not in only or is_bundle(path.name):
+    for file in decks.decks():
+        if only is not None and file.name not in only:
             continue
-        shown = path.as_posix()
+        shown = decks.shown(file.name)
         try:
-            deck = published.read_deck(path)
+            deck = published.read_deck(file.bytes())
         except published.DeckError as exc:
             return _Published(entries, note_types, problems,
                               (shown, f"{type(exc).__name__}: {exc}"))
@@ -93,25 +91,23 @@ def _read_published(out: Path, topics_by_deck: Mapping[str, str],
                     if note.guid not in skip and (e := _entry(
                         topic, note.guid, note.mod, note.fields, note.tags)) is not None]
     if only is None:  # a topic's deck deleted too: the bundle still holds its notes
-        entries += _from_bundles(out, topics_by_deck, {e.guid for e in entries} | set(skip),
+        entries += _from_bundles(decks, topics_by_deck, {e.guid for e in entries} | set(skip),
                                  note_types, problems)
     return _Published(entries, note_types, problems)
 
 
-def _from_bundles(out: Path, topics_by_deck: Mapping[str, str], known: set[str],
-                  note_types: list[tuple[int, NoteType]], problems: list[Diagnostic]
-                  ) -> list[LockEntry]:
-    """The notes of the all-topics bundles in ``out`` that no topic's deck holds (its
+def _from_bundles(decks: published.Published, topics_by_deck: Mapping[str, str],
+                  known: set[str], note_types: list[tuple[int, NoteType]],
+                  problems: list[Diagnostic]) -> list[LockEntry]:
+    """The notes of the published all-topics bundles that no topic's deck holds (its
     deck was deleted), with the topic of the subdeck each is in."""
     entries: list[LockEntry] = []
-    for path in sorted(out.glob("*.apkg")) if out.is_dir() else []:
-        if not is_bundle(path.name):
-            continue
+    for file in decks.bundles():
         try:
-            note_type, mod, notes = published.read_bundle_notes(path)
+            note_type, mod, notes = published.read_bundle_notes(file.bytes())
         except published.DeckError:
-            problems.append(warning("W305", path.as_posix(), 0, "cannot be read; not used when "
-                                    "recovering the lock"))
+            problems.append(warning("W305", decks.shown(file.name), 0, "cannot be read; not "
+                                    "used when recovering the lock"))
             continue
         if note_type is None:
             continue
@@ -125,21 +121,36 @@ def _from_bundles(out: Path, topics_by_deck: Mapping[str, str], known: set[str],
     return entries
 
 
-def published_texts(out: Path, only: Collection[str] | None = None,
-                    skip: Collection[str] = ()) -> dict[str, LockEntry]:
-    """GUID -> the question as the published decks show it (only the deck files named in
-    ``only``, if given; not the notes whose GUID is in ``skip``), for similarity matching.
-    A deck that cannot be read contributes nothing (the build then makes new identities
-    only for questions it cannot recognise, as without the texts)."""
-    return {e.guid: e for e in _read_published(out, {}, only, skip).entries}
+class PublishedTexts:
+    """The questions as the published decks show them, for similarity matching
+    (assign.py's ``texts``): ``texts(topics, skip)`` gives GUID -> lock entry with its
+    text for the decks of ``topics`` (every deck for None), but the notes whose GUID is
+    in ``skip``. Each answer is worked out once from the one read of the decks
+    (``published``). A deck that cannot be read contributes nothing (the build then makes
+    new identities only for questions it cannot recognise, as without the texts)."""
+
+    def __init__(self, decks: published.Published, deck_files: Mapping[str, str]) -> None:
+        self._decks = decks
+        self._files = deck_files  # topic name -> its deck's file name
+        self._answers: dict[tuple[frozenset[str] | None, frozenset[str]],
+                            dict[str, LockEntry]] = {}
+
+    def __call__(self, topics: frozenset[str] | None,
+                 skip: frozenset[str] = frozenset()) -> dict[str, LockEntry]:
+        if (topics, skip) not in self._answers:
+            only = None if topics is None else {self._files[t] for t in topics}
+            self._answers[topics, skip] = {
+                e.guid: e for e in _read_published(self._decks, {}, only, skip).entries}
+        return self._answers[topics, skip]
 
 
-def recover_lock(out: Path, topics_by_deck: Mapping[str, str], lock_shown: str
-                 ) -> tuple[Lock | None, tuple[Diagnostic, ...]]:
-    """The lock the decks in ``out`` were built with (as far as they tell), or ``None`` with
-    an error when a deck cannot be read. ``topics_by_deck`` maps this build's deck names to
-    topic names; a deck no topic builds any more keeps its own name as the topic."""
-    found = _read_published(out, topics_by_deck)
+def recover_lock(decks: published.Published, topics_by_deck: Mapping[str, str],
+                 lock_shown: str) -> tuple[Lock | None, tuple[Diagnostic, ...]]:
+    """The lock the published decks were built with (as far as they tell), or ``None``
+    with an error when a deck cannot be read. ``topics_by_deck`` maps this build's deck
+    names to topic names; a deck no topic builds any more keeps its own name as the
+    topic."""
+    found = _read_published(decks, topics_by_deck)
     entries, note_types, problems = found.entries, found.note_types, found.problems
     if found.unreadable:
         deck, why = found.unreadable
@@ -155,7 +166,7 @@ def recover_lock(out: Path, topics_by_deck: Mapping[str, str], lock_shown: str
     problems.append(warning("W302",
                             lock_shown, 0, f"lock file missing: recovered the identities of "
                             f"{len(unique)} questions from {len(note_types)} deck(s) in "
-                            f"{out.as_posix()}; commit the new {lock_shown}"))
+                            f"{decks.folder.as_posix()}; commit the new {lock_shown}"))
     return (Lock(note_type_hash=note_type.fingerprint, note_type_mod=mod,
                  entries=tuple(sorted(unique.values(), key=lambda e: (e.topic, e.guid)))),
             tuple(problems))

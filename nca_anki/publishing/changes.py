@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import nca_anki.diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
-from nca_anki.files import MANIFEST_NAME, file_sha256
+from nca_anki.files import MANIFEST_NAME
 from nca_anki.publishing.manifest import FactsStore, IndexedDeck, read_manifest
-from nca_anki.reading.published import query, read_deck
+from nca_anki.reading.published import Published, PublishedFile, query, read_deck
 from nca_anki.identity.retired import RETIRED_TAG, content_tags, retired_mod
 from nca_anki.publishing.versions import (DeckState, DeckVersion, Events, advance, reconcile,
                                           with_notice)
@@ -24,13 +23,14 @@ from nca_anki.records import (Assignment, IdentifiedNote, Lock, LockEntry, NoteS
                               Topic)
 
 
-def previous_versions(out: Path, topics: tuple[Topic, ...]
+def previous_versions(decks: Published, topics: tuple[Topic, ...]
                       ) -> tuple[dict[str, DeckVersion], list[Diagnostic]]:
-    """Each deck's version record (by deck name), from the manifest the last build wrote.
-    A record written for another file of its deck is reconciled with that deck."""
-    path = out / MANIFEST_NAME
+    """Each deck's version record (by deck name), from the manifest the last build wrote
+    beside the published ``decks``. A record written for another file of its deck is
+    reconciled with that deck."""
+    path = decks.folder / MANIFEST_NAME
     if not path.is_file():
-        if any((out / f"{t.slug}.apkg").is_file() for t in topics):
+        if any(_deck_file(decks, t) is not None for t in topics):
             return {}, [diag.warning("W502", path.as_posix(), 0, (
                 "missing, but decks were published: their versions are worked out again "
                 "from the notes' times and the newest changelog entry is written again; "
@@ -48,43 +48,52 @@ def previous_versions(out: Path, topics: tuple[Topic, ...]
     versions = {}
     for topic in topics:
         record, sha = recorded.get(topic.deck_name, (None, ""))
-        deck = out / f"{topic.slug}.apkg"
-        if record is None or not deck.is_file() or file_sha256(deck) == sha:
+        file = _deck_file(decks, topic)
+        if record is None or file is None or file.sha256 == sha:
             if record is not None:
                 versions[topic.deck_name] = record
             continue
         # The record was written for another file of this deck (one branch's manifest,
         # the other's deck, after a merge): add what the deck's own times show.
         try:
-            found = IndexedDeck.read(topic.deck_name, topic.name, deck, None).version
+            found = IndexedDeck.of(topic.deck_name, topic.name, decks.folder / file.name,
+                                   file.bytes(), None).version
         except Exception:  # noqa: BLE001 - unreadable: the build reports it when indexing
             continue
         versions[topic.deck_name] = reconcile(record, found)
     return versions, problems
 
 
-def published_decks(out: Path, topics: Sequence[Topic], lock: Lock,
+def _deck_file(decks: Published, topic: Topic) -> PublishedFile | None:
+    """The topic's published deck, if there is one in its place (a file, not a folder)."""
+    file = decks.files.get(f"{topic.slug}.apkg")
+    return file if file is not None and file.regular else None
+
+
+def published_decks(decks: Published, topics: Sequence[Topic], lock: Lock,
                     cache: FactsStore | None = None
                     ) -> tuple[dict[str, IndexedDeck], dict[str, Diagnostic]]:
     """What each of ``topics`` published last time (what learners have), by topic name:
-    its notes' GUIDs, times and whether each is retired, not their texts (at 100,000
-    questions the texts held here pushed a build past 1 GB). An absent deck is left out.
-    A deck that cannot be read, or that holds none of the questions the lock gives its
-    topic (another topic's deck copied over it), is an error for its topic, by name:
-    built from it, the topic would lose its withdrawn questions and its version record."""
+    its notes' GUIDs, times and whether each is retired, and the deck's bytes, not its
+    texts (at 100,000 questions the texts held here pushed a build past 1 GB). An absent
+    deck is left out. A deck that cannot be read, or that holds none of the questions
+    the lock gives its topic (another topic's deck copied over it), is an error for its
+    topic, by name: built from it, the topic would lose its withdrawn questions and its
+    version record."""
     ours: dict[str, set[str]] = {}
     for entry in lock.entries:
         ours.setdefault(entry.topic, set()).add(entry.guid)
-    decks, problems = {}, {}
+    found, problems = {}, {}
     for topic in topics:
-        path = out / f"{topic.slug}.apkg"
-        if not path.is_file():
+        file = _deck_file(decks, topic)
+        if file is None:
             continue
+        path = decks.folder / file.name
         advice = (f"restore it from version control (git checkout -- {path.as_posix()}), or "
                   "delete it to publish the topic anew (learners then get no notice on "
                   "questions withdrawn before)")
         try:
-            deck = IndexedDeck.read(topic.deck_name, topic.name, path, None, cache)
+            deck = IndexedDeck.of(topic.deck_name, topic.name, path, file.bytes(), None, cache)
         except Exception as exc:  # noqa: BLE001 - any damage
             problems[topic.name] = diag.error("E502", path.as_posix(), 0, (
                 f"this published deck cannot be read ({type(exc).__name__}); {advice}"))
@@ -95,8 +104,8 @@ def published_decks(out: Path, topics: Sequence[Topic], lock: Lock,
                 f"this published deck holds none of the questions the lock gives topic "
                 f"{topic.name!r} (another topic's deck copied over it?); {advice}"))
             continue
-        decks[topic.name] = deck
-    return decks, problems
+        found[topic.name] = deck
+    return found, problems
 
 
 def retired_notes(published: Mapping[str, IndexedDeck], assignment: Assignment
@@ -113,7 +122,7 @@ def retired_notes(published: Mapping[str, IndexedDeck], assignment: Assignment
     retired: dict[str, tuple[PackagedNote, ...]] = {}
     for topic, entries in removed.items():
         try:
-            deck = read_deck(published[topic].path)
+            deck = read_deck(published[topic].data)
         except Exception:  # noqa: BLE001 - damaged since it was read: as if never published
             continue
         notes_of = {n.guid: n for n in deck.notes}

@@ -23,6 +23,7 @@ from nca_anki.files import BUNDLE_SUFFIX, CHANGELOG_NAME, INDEX_NAME, MANIFEST_N
 from nca_anki.publishing.manifest import FactsStore, IndexedDeck, manifest_text
 from nca_anki.publishing.output import WriteError
 from nca_anki.reading import published
+from nca_anki.reading.published import Published
 from nca_anki.publishing.package import Pieces, bundle_stride, merge_packages
 from nca_anki.publishing.sink import Sink
 from nca_anki.identity.retired import RETIRED_TAG
@@ -206,24 +207,31 @@ def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
             CHANGELOG_NAME: changelog(previous_changelog, decks).encode()}
 
 
-def write_index(out: Path, decks: Sequence[tuple[str, str, Path]],
+def write_index(published: Published, decks: Sequence[tuple[str, str, Path]],
                 versions: Mapping[str, DeckVersion], parent: str, parent_slug: str,
                 sink: Sink, cache: FactsStore | None = None,
                 pieces: Pieces | None = None, *, threads: int = 1
                 ) -> tuple[dict[str, FileStatus], list[Diagnostic]]:
-    """Put the bundle, manifest, README and changelog made from the decks in ``out`` as
-    published (``decks``: deck name, topic name, file) through ``sink``: each file's
-    status, and any problem. What
-    each deck holds is taken from ``cache`` where it has it, the bundle's deflated pieces
-    from ``pieces``, and both caches are saved. (--check and --verify pass neither: they
-    read and deflate everything, as CI trusts.)"""
+    """Put the bundle, manifest, README and changelog made from the decks as they will
+    be published (``decks``: deck name, topic name, file) through ``sink``: each file's
+    status, and any problem. A deck this build staged is read from its staged file, any
+    other from ``published`` (what the build read before writing). What each deck holds
+    is taken from ``cache`` where it has it, the bundle's deflated pieces from
+    ``pieces``. (--check and --verify pass neither: they read and deflate everything, as
+    CI trusts.)"""
+    out = published.folder
     indexed, problems = [], []
     for name, topic, path in sorted(decks):
         stored = sink.current(path)
-        if not stored.is_file():
+        file = published.files.get(path.name)
+        if stored != path:  # staged by this build
+            read = stored.read_bytes
+        elif file is not None and file.regular:
+            read = file.bytes
+        else:
             continue  # a topic that failed before it was ever built
         try:
-            deck = IndexedDeck.read(name, topic, path, versions.get(name), cache, stored)
+            deck = IndexedDeck.of(name, topic, path, read(), versions.get(name), cache)
         except Exception as exc:  # noqa: BLE001 - any damage: the index cannot list it
             problems.append(error("E502", path.as_posix(), 0, f"cannot read this deck to index it "
                                   f"({type(exc).__name__}: {exc}); rebuild it"))

@@ -18,7 +18,7 @@ import hashlib
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -56,17 +56,17 @@ class IndexedDeck:
     # card (versions.py).
     notes: tuple[tuple[str, int, bool], ...] = ()
     note_type_mod: int = 0  # our note type's mod in the deck
-    stored: Path | None = None  # where its bytes are until the build commits, if not path
     media: tuple[tuple[str, str, int], ...] = ()  # (name, SHA-256, bytes) of each image
+    # The .apkg's bytes (as published, or as this build staged them): its collection and
+    # images are unpacked from them only when asked for, one deck at a time.
+    data: bytes = field(default=b"", repr=False, compare=False)
 
     @staticmethod
-    def read(name: str, topic: str, path: Path, record: DeckVersion | None,
-             cache: FactsStore | None = None, stored: Path | None = None
-             ) -> IndexedDeck:
-        """The deck's facts, from one read of its file (``stored``, where the build staged
-        it, else ``path``) or, for a deck the ``cache`` has read before (same SHA-256),
-        from the cache (raises if the deck is damaged)."""
-        data = (stored or path).read_bytes()
+    def of(name: str, topic: str, path: Path, data: bytes, record: DeckVersion | None,
+           cache: FactsStore | None = None) -> IndexedDeck:
+        """The deck whose ``.apkg`` bytes are ``data``: its facts, worked out from them or,
+        for a deck the ``cache`` has read before (same SHA-256), from the cache (raises if
+        the deck is damaged)."""
         sha = hashlib.sha256(data).hexdigest()
         facts = cache.get(path.name, sha) if cache is not None else None
         if facts is None:
@@ -75,18 +75,18 @@ class IndexedDeck:
                 cache.put(path.name, sha, facts)
         media = tuple((name, hashlib.sha256(body).hexdigest(), len(body))
                       for name, body in published.media_of(data))
-        return IndexedDeck(name, topic, path, sha, len(data), record, *facts,
-                           stored=stored if stored != path else None, media=media)
+        return IndexedDeck(name, topic, path, sha, len(data), record, *facts, media=media,
+                           data=data)
 
     @property
     def file(self) -> str:
         return self.path.name
 
     def collection(self) -> bytes:
-        return published.collection_of((self.stored or self.path).read_bytes())
+        return published.collection_of(self.data)
 
     def media_files(self) -> list[tuple[str, bytes]]:
-        return published.media_of((self.stored or self.path).read_bytes()) if self.media else []
+        return published.media_of(self.data) if self.media else []
 
     @computed_once
     def version(self) -> DeckVersion:

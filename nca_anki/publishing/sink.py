@@ -10,7 +10,8 @@ its own: a forked worker that packages a deck puts it through the same sink as t
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from nca_anki.files import file_sha256
@@ -21,16 +22,23 @@ from nca_anki.report import FileStatus
 @dataclass(frozen=True)
 class Sink:
     compare_only: bool = False  # --check and --verify: write nothing
+    # The SHA-256 of files the build read before it wrote anything (the published decks,
+    # reading/published.py), so they are compared without being read again; None for one
+    # that could not be read.
+    known: Mapping[Path, str | None] = field(default_factory=dict)
 
     def put(self, path: Path, data: bytes) -> FileStatus:
         """Stage ``data`` for ``path`` (UNCHANGED if it already holds exactly that), or
         with ``compare_only`` say whether it would be written. WRITTEN means staged: it
         is published when the build commits (transaction.commit). Raises
         output.WriteError when the file cannot be staged."""
+        sha = hashlib.sha256(data).hexdigest() if path in self.known or self.compare_only \
+            else None
         if self.compare_only:
-            same = file_sha256(path) == hashlib.sha256(data).hexdigest()
-            return FileStatus.UNCHANGED if same else FileStatus.WOULD_WRITE
-        return FileStatus.WRITTEN if stage(path, data) else FileStatus.UNCHANGED
+            old = self.known[path] if path in self.known else file_sha256(path)
+            return FileStatus.UNCHANGED if old == sha else FileStatus.WOULD_WRITE
+        same = self.known[path] == sha if path in self.known else None
+        return FileStatus.WRITTEN if stage(path, data, same) else FileStatus.UNCHANGED
 
     def current(self, path: Path) -> Path:
         """The file that holds what ``path`` will hold once the build commits: its staged

@@ -49,18 +49,21 @@ def staged(path: Path) -> Path:
     return path.with_name(f".{path.name}{STAGED_SUFFIX}")
 
 
-def stage(path: Path, data: bytes) -> bool:
+def stage(path: Path, data: bytes, same: bool | None = None) -> bool:
     """Stage ``data`` for ``path``; False (nothing staged) if ``path`` already holds
-    exactly it. Raises output.WriteError if it cannot be staged, or if something other
-    than a file is in the way (the commit could not rename over it)."""
+    exactly it (``same``, when the caller knows from a read of its own; else ``path`` is
+    read). Raises output.WriteError if it cannot be staged, or if something other than a
+    file is in the way (the commit could not rename over it)."""
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise WriteError(path, "cannot write: something other than a file is in its place "
                          "(a folder or a link); move it away and build again")
-    try:
-        if path.is_file() and path.read_bytes() == data:
-            return False
-    except OSError:
-        pass  # unreadable: stage it; the commit replaces it or says why not
+    if same is None:
+        try:
+            same = path.is_file() and path.read_bytes() == data
+        except OSError:
+            same = False  # unreadable: stage it; the commit replaces it or says why not
+    if same:
+        return False
     write_atomic(staged(path), data)  # whole or absent, and on disk
     return True
 

@@ -1,23 +1,31 @@
 """The one reader of published decks: what a ``.apkg`` in the output folder holds.
 
-Recovering a lost lock and finding published texts (identity/recover.py), the index and
-the bundle (index.py) and a deck's retired notes (changes.py) all read decks here. A deck
-is a zip holding a SQLite collection (docs/anki-import.md); it is opened in memory with the
-standard library, never with genanki or Anki. Every reader raises on a file that is not
+``read_published`` reads every ``.apkg`` in the output folder once, before anything is
+written, into one ``Published`` record; every stage that needs what learners have asks
+that record, never the folder: recovering a lost lock and finding published texts
+(identity/recover.py), the versions and retired notes (publishing/changes.py), the sink's
+"unchanged" (publishing/sink.py) and the index (publishing/index.py). A deck is a zip
+holding a SQLite collection (docs/anki-import.md); it is opened in memory with the
+standard library, never with genanki or Anki. Every reader raises on bytes that are not
 such a deck (``DeckError`` names the usual ways); callers decide what that means.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import html
 import io
 import json
 import re
 import sqlite3
+import stat
 import zipfile
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from nca_anki.files import is_bundle
 from nca_anki.records import NOTE_TYPE_ID, NoteType, PackagedNote
 
 # What reading a damaged or foreign file raises.
@@ -94,11 +102,10 @@ class PublishedDeck:
     notes: tuple[PackagedNote, ...]  # in study order; retired notes have no card
 
 
-def read_deck(path: Path) -> PublishedDeck:
-    """The deck in a topic's ``.apkg``, notes and all (raises one of ``DeckError`` on a
-    file that is not one)."""
-    with zipfile.ZipFile(path) as archive:
-        data = archive.read("collection.anki2")
+def read_deck(package: bytes) -> PublishedDeck:
+    """The deck in a topic's ``.apkg`` bytes, notes and all (raises one of ``DeckError``
+    on bytes that are not one)."""
+    data = collection_of(package)
     conn = sqlite3.connect(":memory:")
     try:
         conn.deserialize(data)
@@ -129,14 +136,14 @@ def read_deck(path: Path) -> PublishedDeck:
                                for guid, mod, flds, tags, did in rows))
 
 
-def read_bundle_notes(path: Path) -> tuple[NoteType | None, int, list[tuple[str, PackagedNote]]]:
+def read_bundle_notes(package: bytes
+                      ) -> tuple[NoteType | None, int, list[tuple[str, PackagedNote]]]:
     """The all-topics bundle's note type, its mod, and each note of ours that has a card
     with the name of the (topic) deck its card is in. Its retired notes have no card and
-    so no deck: they are left out. Raises one of ``DeckError`` on a file that is not a
+    so no deck: they are left out. Raises one of ``DeckError`` on bytes that are not a
     package."""
-    deck = read_deck(path)
-    with zipfile.ZipFile(path) as archive:
-        data = archive.read("collection.anki2")
+    deck = read_deck(package)
+    data = collection_of(package)
     conn = sqlite3.connect(":memory:")
     try:
         conn.deserialize(data)
@@ -149,3 +156,65 @@ def read_bundle_notes(path: Path) -> tuple[NoteType | None, int, list[tuple[str,
     names = {int(k): v.get("name", "") for k, v in json.loads(decks_json).items()}
     return deck.note_type, deck.note_type_mod, [
         (names.get(homes[note.guid], ""), note) for note in deck.notes if note.guid in homes]
+
+
+@dataclass(frozen=True)
+class PublishedFile:
+    """One ``.apkg`` in the output folder, as read once by ``read_published``."""
+
+    name: str  # its file name
+    sha256: str | None  # of its bytes; None if it could not be read
+    data: bytes = field(default=b"", repr=False, compare=False)
+    error: OSError | None = field(default=None, repr=False, compare=False)
+    regular: bool = True  # a file, not a folder or another special file in a deck's place
+
+    def bytes(self) -> bytes:
+        """Its bytes; raises the OSError that reading it raised."""
+        if self.error is not None:
+            raise self.error
+        return self.data
+
+
+@dataclass(frozen=True)
+class Published:
+    """What learners have: every ``.apkg`` in the output folder, each read once, by file
+    name (topics' decks, the all-topics bundle, and decks no topic builds any more)."""
+
+    folder: Path
+    files: Mapping[str, PublishedFile]  # sorted by name
+
+    def sha256(self, name: str) -> str | None:
+        """The SHA-256 of the published file ``name``; None if absent or unreadable."""
+        found = self.files.get(name)
+        return found.sha256 if found is not None else None
+
+    def shown(self, name: str) -> str:
+        return (self.folder / name).as_posix()
+
+    def decks(self) -> list[PublishedFile]:
+        """The topics' decks (not the bundles), by name."""
+        return [f for name, f in self.files.items() if not is_bundle(name)]
+
+    def bundles(self) -> list[PublishedFile]:
+        return [f for name, f in self.files.items() if is_bundle(name)]
+
+
+NOTHING_PUBLISHED = Published(Path("."), {})
+
+
+def read_published(out: Path) -> Published:
+    """Every ``.apkg`` file in ``out``, read once (see the module docstring); what cannot
+    be read is kept with its error, for the stage that needs it to report."""
+    files = {}
+    for path in sorted(out.glob("*.apkg")) if out.is_dir() else []:
+        try:
+            if not stat.S_ISREG(path.stat().st_mode):  # a folder, or a pipe (never opened)
+                files[path.name] = PublishedFile(path.name, None, error=OSError(
+                    errno.EINVAL, "not a regular file", str(path)), regular=False)
+                continue
+            data = path.read_bytes()
+        except OSError as exc:
+            files[path.name] = PublishedFile(path.name, None, error=exc)
+            continue
+        files[path.name] = PublishedFile(path.name, hashlib.sha256(data).hexdigest(), data)
+    return Published(out, files)
