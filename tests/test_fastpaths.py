@@ -369,7 +369,7 @@ def test_the_index_does_not_read_back_a_deck_it_saw_built(project, monkeypatch):
     """The worker that builds a deck hands over what the index needs from it, so a full
     build inflates and queries each deck once, not once more to index it; the index it
     writes is what --check works out by reading every deck."""
-    import nca_anki.build as build_module
+    import nca_anki.publishing.decks as build_module  # where each deck is packaged
     import nca_anki.reading.published as published
     queried: list[int] = []
     handed: list[int] = []

@@ -40,6 +40,7 @@ STAGES = {
     "nca_anki.caching.replay": set(),
     "nca_anki.caching.state": set(),
     "nca_anki.caching.entries": set(),
+    "nca_anki.caching.build_cache": set(),
     # reading
     "nca_anki.reading.decode": set(),  # ftfy is loaded only for a line that needs repair
     "nca_anki.reading.parse": set(),
@@ -60,11 +61,13 @@ STAGES = {
     "nca_anki.identity.lockfile": set(),
     "nca_anki.identity.recover": set(),
     "nca_anki.identity.retired": set(),
+    "nca_anki.identity.identify": set(),
     # publishing
     "nca_anki.publishing.versions": set(),
     "nca_anki.publishing.package": PACKAGING,
     "nca_anki.publishing.index": PACKAGING,
-    "nca_anki.publishing.changes": set(),  # reads decks and manifests, never packages
+    "nca_anki.publishing.changes": set(),
+    "nca_anki.publishing.decks": PACKAGING,  # reads decks and manifests, never packages
     "nca_anki.publishing.manifest": set(),
     "nca_anki.reading.published": set(),
     "nca_anki.publishing.output": set(),
@@ -82,6 +85,8 @@ STAGES = {
     "nca_anki.importing.convert": set(),
     "nca_anki.importing.run": set(),
     "nca_anki.inputs": set(),  # reads everything; given the renderer, loads none of it
+    "nca_anki.rendering": RENDERING,
+    "nca_anki.planning": set(),  # reads manifests and decks; rapidfuzz when the check runs
     # the hub runs every stage
     "nca_anki.build": RENDERING | PACKAGING,  # rapidfuzz: when the duplicate check runs
 }
@@ -140,7 +145,8 @@ LAYERS = ("base", "reading", "cards", "identity", "publishing", "caching", "impo
 # Top-level modules by layer; a sub-package is the layer of its name.
 TOP_LEVEL = {"records": "base", "codes": "base", "diagnostics": "base", "files": "base",
              "once": "base", "parallel": "base", "report": "base",
-             "inputs": "pipeline", "build": "pipeline", "watch": "pipeline",
+             "inputs": "pipeline", "rendering": "pipeline", "planning": "pipeline",
+             "build": "pipeline", "watch": "pipeline",
              "cli": "command", "reporting": "command", "arguments": "command",
              "edges": "command"}
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from nca_anki.publishing.output import WriteError
-from nca_anki.publishing.sink import Sink
+from nca_anki.publishing.sink import ComparingSink, Sink
 from nca_anki.publishing.transaction import commit
 from nca_anki.report import FileStatus
 
@@ -34,7 +34,7 @@ def test_a_writing_sink_stages_new_and_changed_files_and_leaves_equal_ones(tmp_p
 
 def test_a_comparing_sink_writes_nothing_and_says_what_would_change(tmp_path: Path):
     path = tmp_path / "README.md"
-    sink = Sink(compare_only=True)
+    sink = ComparingSink()
     assert sink.put(path, b"index") is FileStatus.WOULD_WRITE
     assert not path.exists()
     path.write_bytes(b"index")

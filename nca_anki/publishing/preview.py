@@ -22,14 +22,21 @@ from __future__ import annotations
 import base64
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 
 import jinja2
 from markupsafe import Markup
 
 from nca_anki import __version__
-from nca_anki.records import CARD_TEMPLATE_NAME, FIELDS, NoteType
+import nca_anki.diagnostics as diag
+from nca_anki.diagnostics import Diagnostic
+from nca_anki.publishing.output import WriteError, replace_folder
+from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, Disposition, NoteType, Plan,
+                              RenderedNote)
+from nca_anki.report import BuildReport, FileStatus, TopicResult
 
 MARKER_NAME = ".nca-anki-preview"  # in a folder this tool wrote: the one it may replace
 _MARKER_HEAD = ("nca-anki-preview-1\n# A preview site written by nca-anki: the next --preview "
@@ -144,3 +151,46 @@ def _json_script(value: object) -> str:
     return Markup(
         text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
         .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def write_preview(site_dir: Path, note_type: NoteType, plan: Plan,
+             rendered: dict[str, list[RenderedNote]], problems: list[Diagnostic]
+             ) -> BuildReport:
+    """Write the preview site of every topic that builds (publishing/preview.py) into
+    ``site_dir``, whole; topics with errors are listed as left out."""
+    # The packager (genanki) only for the images: a preview of text alone never loads it.
+    from nca_anki.publishing.package import MediaChanged, media_entries
+
+    built = list(plan.topics_to(Disposition.BUILD))
+    decks = [PreviewDeck(name=t.deck_name, slug=t.slug, files=t.paths, cards=tuple(
+        PreviewCard(number=n.question.number, path=n.question.path, line=n.question.line,
+                    fields=n.fields, tags=n.tags) for n in rendered[t.name]))
+        for t in built]
+    errors = Counter(d.path for d in problems if d.is_error)
+    missing = [Missing(name=t.deck_name, files=t.paths, errors=sum(errors[p] for p in t.paths))
+               for t in plan.topics if plan.dispositions[t.name] is Disposition.FREEZE]
+    statuses: dict[str, FileStatus] = {}
+    index: tuple[tuple[str, FileStatus], ...] = ()
+    try:
+        media = dict(media_entries({m.name: m for t in built for n in rendered[t.name]
+                                    for m in n.media}.values()))
+        changed = replace_folder(site_dir, site(decks, missing, note_type, media),
+                                 MARKER_NAME, written_names)
+        statuses = {t.name: FileStatus.WRITTEN if changed[f"{t.slug}.html"]
+                    else FileStatus.UNCHANGED for t in built}
+        index = ((_shown(site_dir, "index.html"), FileStatus.WRITTEN if any(
+            changed.values()) else FileStatus.UNCHANGED),)
+    except MediaChanged as exc:
+        problems = [*problems, diag.error("E501", exc.media.path, 0,
+                                          f"image {exc.why}; preview again")]
+    except WriteError as exc:
+        problems = [*problems, diag.error("E501", exc.path.as_posix(), 0,
+                                          f"preview not written: {exc.reason}")]
+    topics = tuple(TopicResult(t.deck_name, _shown(site_dir, f"{t.slug}.html"), t.count,
+                               status=statuses.get(t.name, FileStatus.FAILED))
+                   for t in plan.topics)
+    return BuildReport(topics=topics, diagnostics=diag.sort_diagnostics(problems), index=index)
+
+
+def _shown(folder: Path, name: str) -> str:
+    return (folder / name).as_posix()

@@ -1,10 +1,13 @@
-"""The one place a build's outputs go: staged for the build's one commit
-(transaction.py), or, for ``--check`` and ``--verify``, compared with what is there and
-never written.
+"""The one place a build's outputs go, in two kinds with one interface: ``Sink``
+stages every output for the build's one commit (transaction.py); ``ComparingSink``, for
+``--check`` and ``--verify``, compares each with what is there and never writes. The hub
+hands its outputs to whichever it was given and never asks which one it is.
 
 Every output file's status (records.FileStatus) is decided here, so the decks, the index
-files and the report cannot disagree on what "unchanged" means. A sink holds no state of
-its own: a forked worker that packages a deck puts it through the same sink as the parent.
+files and the report cannot disagree on what "unchanged" means. A sink holds no state that
+changes: a forked worker that packages a deck puts it through the same sink as the parent.
+Both are told the SHA-256 of the files the build read before it wrote anything (the
+published decks, reading/published.py), and compare with those without reading them again.
 """
 
 from __future__ import annotations
@@ -14,35 +17,79 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nca_anki.files import file_sha256
-from nca_anki.publishing.transaction import stage, staged
+import nca_anki.diagnostics as diag
+from nca_anki.diagnostics import Diagnostic
+from nca_anki.files import OLD_LOCK_NAME, file_sha256
+from nca_anki.publishing.output import WriteError
+from nca_anki.publishing.transaction import abandon, commit, stage, staged
 from nca_anki.report import FileStatus
 
 
 @dataclass(frozen=True)
 class Sink:
-    compare_only: bool = False  # --check and --verify: write nothing
-    # The SHA-256 of files the build read before it wrote anything (the published decks,
-    # reading/published.py), so they are compared without being read again; None for one
-    # that could not be read.
+    """What both kinds share: the known files' SHA-256 (None: could not be read)."""
+
     known: Mapping[Path, str | None] = field(default_factory=dict)
+    compare_only = False  # a class constant: True for ComparingSink
 
     def put(self, path: Path, data: bytes) -> FileStatus:
-        """Stage ``data`` for ``path`` (UNCHANGED if it already holds exactly that), or
-        with ``compare_only`` say whether it would be written. WRITTEN means staged: it
-        is published when the build commits (transaction.commit). Raises
+        """Stage ``data`` for ``path`` (UNCHANGED if it already holds exactly that);
+        WRITTEN means staged, published when the build commits (``finish``). Raises
         output.WriteError when the file cannot be staged."""
-        sha = hashlib.sha256(data).hexdigest() if path in self.known or self.compare_only \
-            else None
-        if self.compare_only:
-            old = self.known[path] if path in self.known else file_sha256(path)
-            return FileStatus.UNCHANGED if old == sha else FileStatus.WOULD_WRITE
-        same = self.known[path] == sha if path in self.known else None
+        same = self.known[path] == hashlib.sha256(data).hexdigest() \
+            if path in self.known else None
         return FileStatus.WRITTEN if stage(path, data, same) else FileStatus.UNCHANGED
 
     def current(self, path: Path) -> Path:
         """The file that holds what ``path`` will hold once the build commits: its staged
         file if this build changed it, else ``path`` itself."""
-        if not self.compare_only and staged(path).is_file():
-            return staged(path)
+        return staged(path) if staged(path).is_file() else path
+
+    def put_lock(self, path: Path, text: str) -> list[Diagnostic]:
+        """The lock, staged before any deck: a deck is never published without the lock
+        it can be rebuilt from (they are committed together)."""
+        try:
+            self.put(path, text.encode())
+        except WriteError as exc:
+            return [diag.error("E501", exc.path.as_posix(), 0, exc.reason)]
+        return []
+
+    def finish(self, folders: Mapping[str, Path], problems: list[Diagnostic]
+               ) -> list[Diagnostic]:
+        """Publish everything this build staged, or, after an error in writing any of
+        it (``problems``), nothing: the decks, the index and the lock are each what one
+        complete build left. The old lock format's file goes with the commit that
+        replaces it."""
+        if diag.has_errors(problems):
+            abandon(folders)
+            return [diag.error("E501", folders["out"].as_posix(), 0, "nothing of this build "
+                               "was published: the decks, the index and the lock are as they "
+                               "were; mend the cause the other error names and build again")]
+        try:
+            commit(folders, delete=[("source", OLD_LOCK_NAME)])
+        except WriteError as exc:
+            return [diag.error("E501", exc.path.as_posix(), 0, exc.reason)]
+        return []
+
+
+
+@dataclass(frozen=True)
+class ComparingSink(Sink):
+    """--check and --verify: say what would be written, write nothing."""
+
+    compare_only = True
+
+    def put(self, path: Path, data: bytes) -> FileStatus:
+        old = self.known[path] if path in self.known else file_sha256(path)
+        same = old == hashlib.sha256(data).hexdigest()
+        return FileStatus.UNCHANGED if same else FileStatus.WOULD_WRITE
+
+    def current(self, path: Path) -> Path:
         return path
+
+    def put_lock(self, path: Path, text: str) -> list[Diagnostic]:
+        return []  # the report compares the lock (lockfile.changed_topics)
+
+    def finish(self, folders: Mapping[str, Path], problems: list[Diagnostic]
+               ) -> list[Diagnostic]:
+        return []  # nothing was staged

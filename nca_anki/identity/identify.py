@@ -1,0 +1,54 @@
+"""Identity as one build stage: give every note to be built its GUID and time
+(assign.py), with the published questions' texts for the edits only similarity can pair
+(recover.py's PublishedTexts, over the one read of the published decks), and say what the
+author should know: two identities for one question (a merge), and each question removed
+from the source, quoted as its published deck shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import nca_anki.diagnostics as diag
+from nca_anki.diagnostics import Diagnostic
+from nca_anki.identity.assign import assign
+from nca_anki.identity.recover import PublishedTexts
+from nca_anki.identity.retired import RETIRED_TAG
+from nca_anki.reading.config import Config
+from nca_anki.reading.published import Published
+from nca_anki.reading.topics import deck_for
+from nca_anki.records import Assignment, Lock, NoteType, RenderedNote, Topic
+
+
+def identify(notes: Sequence[tuple[str, RenderedNote]], note_type: NoteType, lock: Lock,
+             kept: frozenset[str], now: int, *, sources: Mapping[str, str],
+             decks: Published, deck_files: Mapping[str, str], lock_shown: str
+             ) -> tuple[Assignment, list[Diagnostic]]:
+    """The identities of ``notes`` (topic name, note) against ``lock``; the lock entries
+    of the ``kept`` topics stay as they are. ``sources`` maps a question's shown path to
+    the path the lock records; ``deck_files`` maps every topic the lock or the source
+    names to its deck's file name in ``decks``."""
+    published = PublishedTexts(decks, deck_files)
+    assignment = assign(tuple(notes), note_type, lock, kept, now, sources, texts=published)
+    problems = [diag.warning("W301", lock_shown, 0, "two identities for one question (a "
+                             f"merge?): kept the one in the published deck, dropped "
+                             f"{twin.guid} ({diag.clip(twin.prompt, 50)!r})")
+                for twin in assignment.twins]
+    # The lock keeps only an excerpt of each prompt; the published deck has it whole.
+    shown = published(frozenset(e.topic for e in assignment.removed if not e.has_text))
+    for entry in assignment.removed:
+        prompt = shown[entry.guid].prompt if entry.guid in shown else entry.prompt
+        problems.append(diag.warning("W304",
+            lock_shown, 0, f"question removed from the source: {diag.clip(prompt, 60)!r} "
+                           f"(topic {entry.topic!r}); its deck keeps it as withdrawn (tag "
+                           f"{RETIRED_TAG}): learners who have it see a notice on its card after "
+                           "re-importing, new learners get no card"))
+    return assignment, problems
+
+
+def deck_files(topics: Sequence[Topic], lock: Lock | None, config: Config) -> dict[str, str]:
+    """The deck file of every topic the source (``topics``) or the lock names."""
+    slugs = {t.name: t.slug for t in topics}
+    entries = lock.entries if lock else ()
+    return {t: f"{slugs.get(t) or deck_for(t, config)[1]}.apkg"
+            for t in {*slugs, *(e.topic for e in entries)}}

@@ -1,0 +1,159 @@
+"""Decide once what becomes of each topic: the one plan every later stage reads.
+
+``decide`` takes everything read and rendered, finds each topic's errors, reads what each
+topic to build has published (a deck that is damaged or another topic's stops the
+build), adds the lint and duplicate warnings of the topics that can build, leaves out
+what the settings acknowledge, and applies ``--strict``; then it returns the plan, final.
+A topic is frozen (not built; its deck and lock entries kept exactly) for an error in one
+of its files, a question that did not become a note, or a broken file whose questions the
+lock places in it; every topic is frozen when the settings, templates or lock are broken,
+a published deck cannot be built on, or ``--strict`` fails the build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from nca_anki.diagnostics import Diagnostic, is_about_sources
+from nca_anki.files import CONFIG_NAME
+from nca_anki.inputs import Inputs, shown_path
+from nca_anki.publishing.changes import published_decks
+from nca_anki.publishing.manifest import FactsStore, IndexedDeck
+from nca_anki.reading.acknowledged import acknowledge, attach_questions
+from nca_anki.reading.duplicates import duplicates
+from nca_anki.reading.lint import position_cluster
+from nca_anki.reading.published import Published
+from nca_anki.reading.topics import deck_for
+import nca_anki.diagnostics as diag
+from nca_anki.records import (Assignment, Disposition, Lock, NoteStatus, Plan, RenderedNote, Topic,
+                              prompt_id)
+from nca_anki.report import BuildOptions, BuildReport, FileStatus, TopicResult
+
+
+@dataclass(frozen=True, kw_only=True)
+class Decision:
+    plan: Plan
+    problems: list[Diagnostic]
+    acknowledged: int = 0  # warnings the settings acknowledge, left out
+    strict_failed: bool = False
+    # Nothing is identified or written: the inputs are broken, a published deck cannot
+    # be built on, or --strict failed (the plan then freezes every topic).
+    halted: bool = False
+    # What each topic to build published last time (publishing/changes.py).
+    published: Mapping[str, IndexedDeck] = field(default_factory=dict)
+
+
+def decide(options: BuildOptions, inputs: Inputs, rendered: dict[str, list[RenderedNote]],
+           problems: list[Diagnostic], reusable: set[str], decks: Published,
+           facts: FactsStore | None) -> Decision:
+    """The plan of this build, and every problem found on the way (module docstring)."""
+    plan = _plan(inputs, rendered, problems, reusable)
+    if inputs.global_failure or inputs.note_type is None or inputs.lock is None:
+        return Decision(plan=plan, problems=problems, halted=True)
+    # A deck that is damaged or another topic's cannot be built from (its withdrawn
+    # questions and version would be lost), nor indexed with the others (the bundle and
+    # changelog would describe the wrong deck): nothing is published until it is
+    # restored or deleted. A preview builds on no deck.
+    published, unusable = published_decks(decks, plan.topics_to(Disposition.BUILD),
+                                          inputs.lock, facts) \
+        if options.preview is None else ({}, {})
+    if unusable:
+        return Decision(plan=_all_frozen(plan), problems=[*problems, *unusable.values()],
+                        halted=True)
+    # Lint warnings never fail a topic, and a topic that fails is not linted: its errors
+    # come first.
+    checked = [t for t in inputs.topics if plan.dispositions[t.name] is not Disposition.FREEZE]
+    problems = [*problems, *(d for topic in checked for d in (
+        *(d for path in topic.paths for d in inputs.lint.get(path, ())),
+        *position_cluster(topic))), *duplicates(checked)]
+    problems, acknowledged = _acknowledged(
+        inputs, problems, shown_path(options.source, CONFIG_NAME),
+        complete=len(checked) == len(plan.topics))
+    strict_failed = options.strict and any(is_about_sources(d) for d in problems)
+    if strict_failed and not options.check:  # --check writes nothing anyway, and goes on
+        return Decision(plan=_all_frozen(plan), problems=problems,  # to say what is stale
+                        acknowledged=acknowledged, strict_failed=True, halted=True)
+    return Decision(plan=plan, problems=problems, acknowledged=acknowledged,
+                    strict_failed=strict_failed, published=published)
+
+
+def _all_frozen(plan: Plan) -> Plan:
+    return replace(plan, dispositions=dict.fromkeys(plan.dispositions, Disposition.FREEZE))
+
+
+def _plan(inputs: Inputs, rendered: dict[str, list[RenderedNote]],
+          problems: list[Diagnostic], reusable: set[str]) -> Plan:
+    """The one place that decides what becomes of each topic; every later stage reads the
+    plan. A topic is frozen (not built; its deck and lock entries kept exactly) for an
+    error in one of its files, a question that did not become a note (say, a broken
+    choices template), a broken file whose questions the lock places in it, or when the
+    settings, templates or lock are broken; else reused if its inputs are as the cache
+    recorded them (``reusable``), else built. Frozen topics that no readable file names
+    any more (a single-part topic whose file is broken) are added, so the report lists
+    them and their decks are not called stale."""
+    if inputs.global_failure:
+        frozen = {t.name for t in inputs.topics}
+    else:
+        error_paths = {d.path for d in problems if d.is_error}
+        frozen = {t.name for t in inputs.topics if error_paths & set(t.paths)
+                  or (t.name not in reusable and len(rendered.get(t.name, ())) != t.count)} \
+            | _topics_of_broken_files(inputs, problems)
+    named = {t.name for t in inputs.topics}
+    absent = tuple(Topic(name=name, deck_name=deck_for(name, inputs.config)[0],
+                         slug=deck_for(name, inputs.config)[1], files=())
+                   for name in sorted(frozen - named))
+    return Plan(topics=inputs.topics + absent, dispositions={
+        t.name: Disposition.FREEZE if t.name in frozen else
+        Disposition.REUSE if t.name in reusable else Disposition.BUILD
+        for t in inputs.topics + absent})
+
+
+def _topics_of_broken_files(inputs: Inputs, problems: list[Diagnostic]) -> set[str]:
+    """Topics the lock places questions of a broken file in (unreadable, empty, no title,
+    or with any error): building them without that file would drop a whole part from the
+    learners' deck and mark its questions removed."""
+    broken = {inputs.sources[d.path] for d in problems if d.is_error and d.path in inputs.sources}
+    prompts = {prompt_id(q.prompt) for orphan in inputs.orphans for q in orphan.questions}
+    entries = inputs.lock.entries if inputs.lock else ()
+    # Entries written before the lock recorded files are recognised by their prompt.
+    return {e.topic for e in entries
+            if e.file in broken or (e.file is None and e.prompt_key in prompts)}
+
+
+def _acknowledged(inputs: Inputs, problems: list[Diagnostic], settings: str, *,
+                  complete: bool) -> tuple[list[Diagnostic], int]:
+    """The problems with each one inside a question marked with its fingerprint, less the
+    warnings the settings acknowledge, and how many those were (reading/acknowledged.py).
+    Only the files some problem names are read for their questions."""
+    named = {d.path for d in problems}
+    files = [f for t in inputs.topics for f in t.files if f.path in named]
+    marked = attach_questions(problems, files)
+    if not inputs.config.acknowledged:
+        return marked, 0
+    return acknowledge(marked, inputs.config.acknowledged, settings, complete=complete,
+                       files=inputs.sources)
+
+
+def nothing_built(plan: Plan, problems: list[Diagnostic], out: Path) -> BuildReport:
+    """The report of a build that stops before it identifies anything: every topic as the
+    plan has it, nothing written."""
+    nothing = Assignment(notes=(), note_type_mod=0, lock=Lock(), removed=())
+    return BuildReport(topics=results(plan, nothing, {}, out),
+                       diagnostics=diag.sort_diagnostics(problems))
+
+
+def results(plan: Plan, assignment: Assignment, statuses: dict[str, FileStatus], out: Path
+             ) -> tuple[TopicResult, ...]:
+    found = []
+    tally = Counter((n.topic, n.status) for n in assignment.notes)  # one pass, not one a topic
+    for topic in plan.topics:
+        count = {s.value: tally[topic.name, s] for s in NoteStatus}
+        if plan.dispositions[topic.name] is Disposition.REUSE:
+            count["unchanged"] = topic.count
+        found.append(TopicResult(topic.deck_name, shown_path(out, f"{topic.slug}.apkg"),
+                                   topic.count, **count,
+                                   status=statuses.get(topic.name, FileStatus.FAILED)))
+    return tuple(found)
