@@ -6,7 +6,7 @@ nca-anki.toml ([acknowledged]) and scripts reading ``--json`` rely on the code a
 The letter is the severity (E error, W warning); the hundreds are the stage that finds
 it: 1 source files, 2 settings, 3 the lock, 4 templates, 5 output, 6 the build cache,
 7 importing a bank.
-docs/diagnostics.md lists them for authors; tests/test_diagnostics.py keeps the two lists
+docs/diagnostics.md lists them for authors; tests/reading/test_diagnostics.py keeps the two lists
 equal.
 """
 

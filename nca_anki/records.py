@@ -3,7 +3,7 @@ statuses a build reports.
 
 Standard library only, on purpose: a stage imports these and its own heavy library and
 nothing else, so reading loads no Jinja and no genanki, and the lock is read without
-loading the renderer (tests/test_layers.py checks each stage in a fresh interpreter).
+loading the renderer (tests/pipeline/test_layers.py checks each stage in a fresh interpreter).
 Records of more than three fields are keyword-only; positions (path, line) stay out of
 equality, so two equal questions are equal wherever they were written.
 """

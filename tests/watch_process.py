@@ -1,5 +1,5 @@
 """A real ``build_decks.py --watch`` process, as an author runs it, for the tests that stop
-it with real signals (tests/test_watch.py, tests/test_transaction.py)."""
+it with real signals (tests/pipeline/test_watch.py, tests/publishing/test_transaction.py)."""
 
 from __future__ import annotations
 

@@ -249,7 +249,7 @@ def _inert_media_tags(html: str) -> str:
 
 # Text with none of Markdown's syntax (most prompts, choices and explanations) renders as
 # its paragraphs and nothing else, so it skips Markdown and the sanitiser: the same HTML
-# (tests/test_markup.py compares both paths), in a fraction of the time. Anything that
+# (tests/cards/test_markup.py compares both paths), in a fraction of the time. Anything that
 # might be markup - a special character, a line that could start a list, heading, quote,
 # table or code block, a hard line break, a web address - takes the full path.
 _SPECIAL_RE = re.compile(r"[\\`*_\[\]<>&#|~!{}\t\r\f\v\x00-\x08\x0b\x0e-\x1f\x7f]")
@@ -295,7 +295,7 @@ def _plain_html(text: str) -> str | None:
 # The Markdown most fields that have any use: `code`, **bold** or *emphasis* on one line,
 # each span standing alone between spaces (or the line's ends, or punctuation after it),
 # and nothing else of Markdown's. Such a line becomes its HTML directly, without the
-# Markdown pipeline; the same HTML (tests/test_markup.py compares it with Markdown and the
+# Markdown pipeline; the same HTML (tests/cards/test_markup.py compares it with Markdown and the
 # sanitiser on generated text). Anything else - nested or intra-word marks, a backslash,
 # an underscore, HTML characters - takes the full path.
 _OTHER_SYNTAX_RE = re.compile(r"[\\_\[\]<>&#|~!{}\t\r\f\v\x00-\x08\x0b\x0e-\x1f\x7f\n]")

@@ -13,7 +13,7 @@ The decision is by what the words refer to, not by the letters alone:
 - a letter that is part of a name is none: "C++", "C#", "A/B testing", "Plan B",
   "vitamin C", "nodes A and B", "(A and B) testing".
 
-Measured on the corpus in tests/fixtures/choice_references.tsv (tests/test_references.py
+Measured on the corpus in tests/fixtures/choice_references.tsv (tests/cards/test_references.py
 prints the precision and recall). Pure: no Markdown, no Jinja.
 """
 

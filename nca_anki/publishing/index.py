@@ -80,7 +80,7 @@ def _size(n: int) -> str:
 # which CommonMark allows before any ASCII punctuation and shows as the mark itself ("&"
 # only where it would start an entity, "!" only before "["). Once
 # only: an entity ("&#124;") with a backslash added to its "#" showed as "&#124;" on
-# GitHub. tests/test_index.py renders the files with a CommonMark/GFM renderer.
+# GitHub. tests/publishing/test_index.py renders the files with a CommonMark/GFM renderer.
 _MD_ESCAPED_RE = re.compile(r"[\\`*_\[\]#<>|~]|&(?=#?\w+;)|!(?=\[)")
 
 

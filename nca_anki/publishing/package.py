@@ -335,7 +335,7 @@ _MEDIA = ("media", _deflated(b"{}"), zlib.crc32(b"{}"), 2)
 
 def _zip(entries: Sequence[tuple[str, bytes, int, int]]) -> bytes:
     """A zip of already deflated entries (name, deflated bytes, CRC-32, size), written
-    as Python's zipfile writes one (tests/test_package.py compares the bytes): fixed
+    as Python's zipfile writes one (tests/publishing/test_package.py compares the bytes): fixed
     times, Unix mode 0644, no extra fields. One writer for both kinds of package."""
     local, central = io.BytesIO(), io.BytesIO()
     date = (_ZIP_TIME[0] - 1980) << 9 | _ZIP_TIME[1] << 5 | _ZIP_TIME[2]

@@ -60,7 +60,7 @@ def _ftfy_config(ftfy: Any) -> Any:
 # lost) and the C1 controls U+0080-U+009F, and none of the characters below: Latin-1's
 # other letters and signs, Greek, general punctuation (dashes, quotes, ellipsis),
 # super- and subscripts, currency, letterlike symbols, arrows, mathematical operators,
-# box drawing, geometric shapes (tests/test_decode.py checks each against ftfy). A line
+# box drawing, geometric shapes (tests/reading/test_decode.py checks each against ftfy). A line
 # with any other non-ASCII character, or two side by side, goes to ftfy as before.
 _ALONE_AND_SAFE = ("\u00a0-\u00c1\u00c4-\u00ff\u0370-\u03ff\u2010-\u205e\u2070-\u20bf"
                    "\u2100-\u214f\u2190-\u22ff\u2500-\u257f\u25a0-\u25ff")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
@@ -11,6 +10,8 @@ from hypothesis import strategies as st
 import nca_anki.reading.decode as decode
 from nca_anki.reading.decode import decode_source
 from nca_anki.diagnostics import Severity
+
+from conftest import REPO
 
 PATH = "src/q.txt"
 
@@ -21,7 +22,7 @@ FFFD = ("text contains U+FFFD (a character lost in an earlier encoding conversio
 CONTROLS = "control characters removed; fix the source file"
 UTF16_NO_BOM = ("file is UTF-16 ({order}-endian, without a byte-order mark); read it as such. "
                 "Save it as UTF-8 to silence this warning")
-SEED = (Path(__file__).resolve().parent.parent / "source"
+SEED = (REPO / "source"
         / "nca-ai-deep-learning-frameworks-4.txt")
 
 

@@ -17,7 +17,9 @@ from nca_anki.records import (FIELDS, LABELS, Choice, Layout, MediaFile, Questio
 from nca_anki.cards.render import Renderer
 from nca_anki.cards.shuffle import as_written, plan
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+from conftest import REPO
+
+TEMPLATES = REPO / "templates"
 SHOWN = "templates"
 TOPIC = Topic(name="Deep Learning", deck_name="NCA::Deep Learning", slug="deep-learning",
               files=())
@@ -382,7 +384,7 @@ def test_ampersand_is_escaped(renderer: Renderer) -> None:
     assert fields["Explanation"] == "<p>Q&amp;A</p>"
 
 
-# --- images (named by the media resolver: reading/media.py, tests/test_media.py) -----------
+# --- images (named by the media resolver: reading/media.py, tests/reading/test_media.py) -----------
 
 VOLTA = MediaFile(name="nca-0123456789abcdef.png", path="/x/volta.png", sha256="0" * 64, size=9)
 

@@ -1,5 +1,5 @@
 """Versions (nca_anki/publishing/versions.py): one version a day, records reconciled with their
-deck, and the deck description. End to end, with real imports: tests/test_sharing.py."""
+deck, and the deck description. End to end, with real imports: tests/e2e/test_sharing.py."""
 
 from __future__ import annotations
 

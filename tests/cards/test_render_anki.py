@@ -13,9 +13,11 @@ from anki_client import open_collection
 from nca_anki.cards.render import Renderer
 from nca_anki.records import FIELDS
 
+from conftest import REPO
+
 pytestmark = pytest.mark.anki  # every test here imports into a real collection
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = REPO / "templates"
 BACK = "{{Choices}}{{Answer}}"
 
 FRONTS = [

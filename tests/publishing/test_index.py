@@ -1,5 +1,5 @@
 """The published index (nca_anki/publishing/index.py): text that reaches Markdown reads as written.
-The files themselves, built and imported: tests/test_sharing.py."""
+The files themselves, built and imported: tests/e2e/test_sharing.py."""
 
 from __future__ import annotations
 

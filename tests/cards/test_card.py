@@ -225,7 +225,7 @@ def test_right_pick_and_no_pick(reviewer, seeds, mode):
 @pytest.mark.parametrize("mode", MODES)
 def test_alt_and_a_digit_pick_and_keys_anki_binds_are_left_alone(reviewer, decks, mode):
     # Anki desktop binds the digits 1-7 and most letters, never Alt+digit (measured in the
-    # real app: tests/test_desktop_app.py); the card picks only with Alt+digit.
+    # real app: tests/e2e/test_desktop_app.py); the card picks only with Alt+digit.
     card = decks["NCA::Card Behaviour"][2]  # five choices
     r = reviewer(mode)
     r.show_question(card.html)

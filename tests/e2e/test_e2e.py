@@ -19,6 +19,7 @@ import pytest
 
 from anki_client import (cards_in_deck, deck_names, html_to_text, import_package, note_type_names,
                          open_collection, review_all_new, revlog_count)
+from conftest import REPO
 from conftest import CACHE, archive_entries
 from nca_anki.files import CACHE_FOLDERS, INDEX_FILES, is_bundle
 from nca_anki.reading.published import read_deck
@@ -201,7 +202,7 @@ def test_rebuild_after_edits_updates_notes_in_place_keeping_history(
     assert all(after[g].note_mod <= time.time() for g in after)
 
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = REPO / "tests" / "fixtures"
 
 
 def a_learner_of(col, decks: Path) -> tuple[dict, list[str]]:

@@ -3,7 +3,6 @@ them, in the prompt, a choice and the explanation (issue 21)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -12,7 +11,9 @@ from nca_anki.cards.render import Renderer
 from nca_anki.cards.shuffle import as_written
 from nca_anki.records import FIELDS, Choice, Question, Topic
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+from conftest import REPO
+
+TEMPLATES = REPO / "templates"
 TOPIC = Topic(name="Systems", deck_name="NCA::Systems", slug="systems", files=())
 PLACES = ("prompt", "choice", "explanation")
 

@@ -19,6 +19,8 @@ from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, NOTE_TYPE_ID, NOTE_TYP
 from nca_anki.cards.render import Renderer
 from nca_anki.cards.shuffle import as_written
 
+from conftest import REPO
+
 T0 = 1_700_000_000
 NOTE_TYPE = NoteType(id=NOTE_TYPE_ID, name=NOTE_TYPE_NAME, fields=FIELDS,
                      template_name=CARD_TEMPLATE_NAME, front="{{Prompt}}<br>{{Choices}}",
@@ -225,7 +227,7 @@ def test_empty_deck_builds() -> None:
 
 
 def test_package_from_real_templates() -> None:
-    templates = Path(__file__).resolve().parent.parent / "templates"
+    templates = REPO / "templates"
     renderer = Renderer(templates, "templates")
     note_type, problems = renderer.note_type()
     assert problems == ()

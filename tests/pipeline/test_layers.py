@@ -19,7 +19,7 @@ from conftest import REPO
 HEAVY = ("jinja2", "markdown", "markdown_it", "linkify_it", "pygments", "nh3", "markupsafe",
          "genanki", "ftfy", "tqdm", "anki", "rapidfuzz")
 # markdown_it, linkify_it and pygments load on first use: most fields take a fast path
-# (tests/test_render.py checks the engine is built only when a text needs it).
+# (tests/cards/test_render.py checks the engine is built only when a text needs it).
 RENDERING = {"jinja2", "nh3", "markupsafe"}
 PACKAGING = {"genanki"}
 

@@ -1,14 +1,15 @@
 """Diagnostics: how problems print, sort and quote source text; their stable codes."""
 
 import re
-from pathlib import Path
 
 import pytest
 
 from nca_anki.codes import CODES
 from nca_anki.diagnostics import clip, error, has_errors, sort_diagnostics, warning
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import REPO
+
+ROOT = REPO
 
 
 def test_prints_as_path_line_severity_code_message():

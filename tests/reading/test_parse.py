@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +13,9 @@ from nca_anki.diagnostics import Severity
 from nca_anki.reading.parse import _MARK_RE, _correct_mark, parse
 from nca_anki.records import Choice
 
-SOURCE = Path(__file__).resolve().parent.parent / "source"
+from conftest import REPO
+
+SOURCE = REPO / "source"
 PATH = "q.txt"
 TITLE = "Sample Topic 3 — Questions and Answers"
 

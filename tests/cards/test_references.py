@@ -6,6 +6,7 @@ only looks like them; this measures precision and recall on it and names every m
 
 from __future__ import annotations
 
+
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ from hypothesis import example, given, settings, strategies as st
 from nca_anki.cards import references
 from nca_anki.cards.references import choice_reference
 
-CORPUS = Path(__file__).parent / "fixtures" / "choice_references.tsv"
+
+CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "choice_references.tsv"
 
 
 def corpus() -> list[tuple[bool, int, str]]:
@@ -103,7 +105,7 @@ def test_a_questions_texts_joined_are_ruled_out_only_if_each_is() -> None:
             assert references.might_refer("\n".join(texts))
 
 
-if __name__ == "__main__":  # python tests/test_references.py: the figures alone
+if __name__ == "__main__":  # python tests/cards/test_references.py: the figures alone
     p, r, misses = measure()
     print(f"{len(corpus())} rows: precision {p:.3f}, recall {r:.3f}")
     print("\n".join(misses))
