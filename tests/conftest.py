@@ -28,6 +28,23 @@ def archive_entries(path: Path) -> dict[str, bytes]:
         return {info.filename: archive.read(info) for info in archive.infolist()}
 
 
+def copy_project(root: Path, *, templates: bool = True) -> Path:
+    """A copy of the repository's source/ (seeds and lock) and, unless ``templates`` is
+    False, templates/ in ``root``, the way a user has them in a fresh clone."""
+    shutil.copytree(REPO / "source", root / "source")
+    if templates:
+        shutil.copytree(REPO / "templates", root / "templates")
+    return root
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    """An author's edit of a file: its first ``count`` ``old`` become ``new``. Bytes, not
+    text, so every other byte stays as it was (the seeds' damage and line ends too)."""
+    data = path.read_bytes()
+    assert old.encode() in data, old
+    path.write_bytes(data.replace(old.encode(), new.encode(), count))
+
+
 @dataclass(frozen=True)
 class Run:
     status: int
@@ -81,9 +98,7 @@ def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the repository's source/ (seeds and lock) and templates/, as the current
     folder, the way a user works in a fresh clone (so the cache is its .nca-anki-cache)."""
-    root = tmp_path / "project"
-    shutil.copytree(REPO / "source", root / "source")
-    shutil.copytree(REPO / "templates", root / "templates")
+    root = copy_project(tmp_path / "project")
     monkeypatch.chdir(root)
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     monkeypatch.delenv(CACHE_ENV, raising=False)

@@ -16,11 +16,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import CACHE, REPO, options, state_file
+from conftest import CACHE, options, state_file
 from nca_anki.caching.state import state_path
 from nca_anki.build import build
 from nca_anki.cli import main
 from nca_anki.cards.render import Renderer
+from conftest import copy_project
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
 
@@ -213,8 +214,7 @@ def _published(root: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def built_seeds(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("seeds") / "project"
-    shutil.copytree(REPO / "source", root / "source")
-    shutil.copytree(REPO / "templates", root / "templates")
+    copy_project(root)
     assert _command(root, 1_800_000_000) == 0
     return root
 

@@ -23,6 +23,7 @@ from nca_anki.caching.replay import replay
 
 sys.path.insert(0, str(REPO / "bench"))
 from benchmark import write_part
+from conftest import copy_project
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
 
@@ -160,8 +161,7 @@ def test_forked_workers_write_the_same_decks_and_lock_as_one_process(tmp_path, b
     built = {}
     for jobs in (1, 2):
         root = tmp_path / f"jobs-{jobs}"
-        shutil.copytree(REPO / "source", root / "source")
-        shutil.copytree(REPO / "templates", root / "templates")
+        copy_project(root)
         if bank == "generated":
             generated_bank(root, topics=4, per_part=60)
         report = build(BuildOptions(root / "source", root / "templates", root / "dist",
@@ -230,8 +230,7 @@ def test_sources_read_back_from_the_parse_cache_build_exactly_what_parsing_build
     outcomes = []
     for use_cache in (True, False):
         root = tmp_path / f"cache-{use_cache}"
-        shutil.copytree(REPO / "source", root / "source")
-        shutil.copytree(REPO / "templates", root / "templates")
+        copy_project(root)
         opts = BuildOptions(root / "source", root / "templates", root / "dist",
                             now=1_800_000_000, cache=root / CACHE)
         assert build(opts).ok

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
 import unicodedata
 from dataclasses import dataclass
 
@@ -18,7 +17,8 @@ import pytest
 
 from anki_client import CardView, html_to_text
 from card_browser import CardHtml, Reviewer
-from conftest import REPO, built_and_imported
+from conftest import built_and_imported
+from conftest import copy_project
 
 pytestmark = pytest.mark.anki  # every card here is built and rendered by the real backend
 
@@ -90,7 +90,7 @@ def _built(view: CardView) -> Built:
 def decks(tmp_path_factory) -> dict[str, list[Built]]:
     """The seeds plus the two behaviour decks, built and imported into a real collection."""
     root = tmp_path_factory.mktemp("card")
-    shutil.copytree(REPO / "source", root / "source")
+    copy_project(root, templates=False)
     (root / "source" / "card-behaviour-1.txt").write_text(BEHAVIOUR, encoding="utf-8")
     (root / "source" / "fixed-order-1.txt").write_text(FIXED, encoding="utf-8")
     (root / "source" / "nca-anki.toml").write_text('[shuffle]\n"Fixed Order" = false\n',

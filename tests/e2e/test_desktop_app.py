@@ -13,6 +13,7 @@ import pytest
 
 from anki_desktop import AnkiDesktop, missing
 from conftest import REPO
+from conftest import copy_project
 
 pytestmark = pytest.mark.desktop
 
@@ -43,7 +44,7 @@ def seed_decks(tmp_path_factory):
         pytest.skip(f"the real Anki desktop app cannot run here: no {absent}")
     from nca_anki.build import BuildOptions, build
     root = tmp_path_factory.mktemp("desktop")
-    shutil.copytree(REPO / "source", root / "source")
+    copy_project(root, templates=False)
     report = build(BuildOptions(root / "source", REPO / "templates", root / "dist",
                                 now=1_800_000_000))
     assert report.ok

@@ -24,6 +24,7 @@ from conftest import CACHE, archive_entries
 from nca_anki.files import CACHE_FOLDERS, INDEX_FILES, is_bundle
 from nca_anki.reading.published import read_deck
 from nca_anki.records import NOTE_TYPE_NAME
+from conftest import edit
 
 DECKS = {
     "nca-ai-deep-learning-frameworks-4.txt":
@@ -136,12 +137,6 @@ def test_seed_decks_import_with_clean_names_and_full_cards(project, cli, col):
         assert "Neural Network Neural Network" not in name
         assert "β" not in name
     assert note_type_names(col).count(NOTE_TYPE_NAME) == 1
-
-
-def edit(path: Path, old: str, new: str, count: int = 1) -> None:
-    data = path.read_bytes()
-    assert data.count(old.encode()) >= 1, old
-    path.write_bytes(data.replace(old.encode(), new.encode(), count))
 
 
 def insert_question_at_top(path: Path) -> None:

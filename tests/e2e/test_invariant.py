@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from anki_client import import_package, note_type_names, open_collection
-from conftest import REPO
 from nca_anki.cli import main
 from nca_anki.identity.lockfile import load_lock
+from conftest import copy_project
 
 pytestmark = pytest.mark.anki  # every test here imports into a real collection
 
@@ -109,8 +109,7 @@ def apply(text: str, edit: tuple[str, int]) -> str:
 def built_bank(tmp_path_factory) -> Path:
     """The seed bank with its decks and lock built, as an author's clone has it."""
     root = tmp_path_factory.mktemp("bank") / "project"
-    shutil.copytree(REPO / "source", root / "source")
-    shutil.copytree(REPO / "templates", root / "templates")
+    copy_project(root)
     status, err = run(root)
     assert status == 0, err
     return root

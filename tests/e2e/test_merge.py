@@ -20,6 +20,7 @@ from anki_client import import_package, open_collection
 from conftest import REPO
 from nca_anki.cli import main
 from nca_anki.identity.lockfile import load_lock
+from conftest import copy_project, edit
 
 pytestmark = pytest.mark.anki  # every test here imports into a real collection
 
@@ -57,12 +58,6 @@ def add_question(path: Path, prompt: str, answer: str) -> None:
     path.write_text("\n".join(lines[:-2] + new + lines[-2:]) + "\n", encoding="utf-8")
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
 def guids(repo: Path) -> set[str]:
     lock, problems = load_lock((repo / "source" / "nca-anki.lock").read_text(encoding="utf-8"),
                                "lock")
@@ -85,8 +80,7 @@ def decks_at(repo: Path, ref: str, into: Path) -> list[Path]:
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
-    shutil.copytree(REPO / "source", root / "source")
-    shutil.copytree(REPO / "templates", root / "templates")
+    copy_project(root)
     shutil.copy(REPO / ".gitattributes", root / ".gitattributes")
     shutil.copy(REPO / ".gitignore", root / ".gitignore")
     build(root)

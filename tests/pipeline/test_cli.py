@@ -10,7 +10,7 @@ from importlib.metadata import PackageNotFoundError, distribution
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, edit
 from nca_anki.cli import run
 
 
@@ -313,16 +313,12 @@ def test_a_source_date_epoch_in_milliseconds_is_a_usage_error(project, cli, monk
 def test_a_source_date_epoch_older_than_the_lock_fails_and_writes_nothing(project, cli,
                                                                          monkeypatch):
     source = project / "source" / "nca-ai-deep-learning-frameworks-4.txt"
-
-    def edit(old: str, new: str) -> None:
-        source.write_text(source.read_text(encoding="utf-8").replace(old, new),
-                          encoding="utf-8")
-    edit("What problem does gradient clipping solve", "Which problem does gradient clipping solve")
+    edit(source, "What problem does gradient clipping solve", "Which problem does gradient clipping solve")
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")
     assert cli().status == 0
     published = {p.name: p.read_bytes() for p in (project / "dist").iterdir()}
     lock = (project / "source" / "nca-anki.lock").read_bytes()
-    edit("Which problem does gradient clipping solve", "What does gradient clipping solve")
+    edit(source, "Which problem does gradient clipping solve", "What does gradient clipping solve")
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # an older commit's time
     run = cli()
     assert run.status == 1

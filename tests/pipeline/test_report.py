@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 
 from conftest import REPO
+from conftest import edit
 
 SCHEMA = json.loads((REPO / "docs" / "report.schema.json").read_text(encoding="utf-8"))
 AI = "nca-ai-deep-learning-frameworks-4.txt"
@@ -26,13 +27,6 @@ def published(project: Path) -> Path:
     shutil.copytree(REPO / "dist", project / "dist")
     return project
 
-
-def edit(project: Path, old: str, new: str) -> None:
-    """The author's edit of the AI topic's file: its first ``old`` becomes ``new``."""
-    path = project / "source" / AI
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def rows(text: str, columns: int = 80) -> int:
@@ -72,7 +66,7 @@ def test_warnings_all_lists_each_with_the_question_it_is_about(published, cli):
 def test_quiet_prints_the_errors_and_the_verdict_only(published, cli):
     assert cli("--quiet").out == ""
     assert cli("-q").err.splitlines() == [cli("-q").err.splitlines()[-1]]
-    edit(published, "Correct answer: Exploding gradients", "Correct answer: Imploding gradients")
+    edit(published / "source" / AI, "Correct answer: Exploding gradients", "Correct answer: Imploding gradients")
     run = cli("--quiet")
     assert run.status == 1 and run.out == ""
     lines = run.err.splitlines()
@@ -81,7 +75,7 @@ def test_quiet_prints_the_errors_and_the_verdict_only(published, cli):
 
 
 def test_errors_come_after_every_warning_and_the_verdict_last(published, cli):
-    edit(published, "Correct answer: Volta\n", "")  # the author deleted the answer line
+    edit(published / "source" / AI, "Correct answer: Volta\n", "")  # the author deleted the answer line
     run = cli()
     assert run.status == 1
     lines = run.err.splitlines()
@@ -116,7 +110,7 @@ def test_no_explanation_is_one_line_per_file(tmp_path, cli, monkeypatch):
 
 def test_strict_fails_on_a_warning_and_writes_nothing(published, cli):
     before = {p.name: p.read_bytes() for p in (published / "dist").iterdir()}
-    edit(published, "Question 2:", "Question 2 :")  # read, with a warning; the deck changes
+    edit(published / "source" / AI, "Question 2:", "Question 2 :")  # read, with a warning; the deck changes
     run = cli("--strict")
     assert run.status == 1
     assert run.err.splitlines()[-1].startswith("failed (--strict): 0 errors, ")
@@ -142,7 +136,7 @@ def test_json_of_a_passing_build_validates_and_says_what_was_built(published, cl
 
 
 def test_json_of_a_failing_build_validates_and_carries_every_error(published, cli):
-    edit(published, "Correct answer: Exploding gradients", "Correct answer: Imploding gradients")
+    edit(published / "source" / AI, "Correct answer: Exploding gradients", "Correct answer: Imploding gradients")
     run = cli("--json")
     assert run.status == 1
     report = json.loads(run.out)
@@ -160,7 +154,7 @@ def test_json_of_a_failing_build_validates_and_carries_every_error(published, cl
 
 
 def test_json_of_verify_names_what_is_stale(published, cli):
-    edit(published, "gradient clipping", "gradient norm clipping")
+    edit(published / "source" / AI, "gradient clipping", "gradient norm clipping")
     run = cli("--json", "--verify")
     assert run.status == 1
     report = json.loads(run.out)
@@ -177,7 +171,7 @@ def test_json_cannot_be_combined_with_watch(published, cli):
 def test_strict_with_verify_still_says_what_is_stale(published, cli):
     """CI runs --verify --strict: the warnings fail it, and a stale deck is still named."""
     assert cli("--verify", "--strict").status == 1  # the seeds' warnings
-    edit(published, "gradient clipping", "gradient norm clipping")
+    edit(published / "source" / AI, "gradient clipping", "gradient norm clipping")
     run = cli("--verify", "--strict")
     assert run.status == 1
     lines = run.err.splitlines()

@@ -16,6 +16,7 @@ import pytest
 
 from anki_client import html_to_text
 from conftest import REPO, built_and_imported
+from conftest import copy_project, edit
 
 SEED_DECKS = ("NCA::AI & Deep Learning Frameworks",
               "NCA::Deep Learning Training Techniques and Optimization",
@@ -42,8 +43,7 @@ def seeds(tmp_path_factory: pytest.TempPathFactory):
     """The seeds' preview site, and the seeds' cards as the real Anki backend imports and
     renders them from the decks built from the same source."""
     root = tmp_path_factory.mktemp("preview")
-    shutil.copytree(REPO / "source", root / "source")
-    shutil.copytree(REPO / "templates", root / "templates")
+    copy_project(root)
     done = preview(root)
     assert done.returncode == 0, done.stderr
     _, cards = built_and_imported(root, SEED_DECKS)
@@ -456,17 +456,10 @@ def test_the_same_source_gives_the_same_site_byte_for_byte(project, cli):
     assert again.status == 0
     assert _tree(project / "site") == first
     assert "preview: site/index.html unchanged" in again.out
-    edit(project, "Vanishing gradients caused", "Vanishing gradients, caused")
+    edit(project / "source" / AI, "Vanishing gradients caused", "Vanishing gradients, caused")
     edited = cli("--preview", "site")
     assert "ai-deep-learning-frameworks.html written" in edited.out
     assert "neural-network-applications-and-frameworks.html unchanged" in edited.out
-
-
-def edit(project: Path, old: str, new: str) -> None:
-    path = project / "source" / AI
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def test_a_folder_the_tool_did_not_write_is_never_replaced(project, cli):
@@ -487,7 +480,7 @@ def test_a_folder_the_tool_did_not_write_is_never_replaced(project, cli):
 
 
 def test_a_topic_with_an_error_is_left_out_and_named_on_the_index(project, cli):
-    edit(project, "Correct answer: Exploding gradients", "Correct answer: Exploding gradient")
+    edit(project / "source" / AI, "Correct answer: Exploding gradients", "Correct answer: Exploding gradient")
     done = cli("--preview", "site")
     assert done.status == 1
     assert f"source/{AI}:7: error[E121]" in done.err

@@ -17,6 +17,7 @@ import nca_anki.cli as cli_module
 from nca_anki.files import LOCK_NAME
 from nca_anki.publishing import transaction
 from nca_anki.publishing.transaction import JOURNAL_NAME, STAGED_SUFFIX
+from conftest import copy_project
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
 FIRST, EDIT = "1800000000", "1800086400"
@@ -96,13 +97,11 @@ def _leftovers(root: Path) -> list[str]:
 def scenarios(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys):
     """Per scenario: the state before the build, and the files an uninterrupted build of
     it leaves (the reference)."""
-    from conftest import REPO
 
     monkeypatch.delenv("NCA_ANKI_CACHE_DIR", raising=False)  # each copy its own cache
     made = {}
     first = tmp_path / "first"  # a first build: no lock, no decks
-    shutil.copytree(REPO / "source", first / "source")
-    shutil.copytree(REPO / "templates", first / "templates")
+    copy_project(first)
     (first / "source" / LOCK_NAME).unlink()
     edit = tmp_path / "edit"  # an edit build: published once, then edited
     shutil.copytree(first, edit)
