@@ -12,8 +12,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import REPO
-from conftest import edit
+from conftest import REPO, edit
 
 SCHEMA = json.loads((REPO / "docs" / "report.schema.json").read_text(encoding="utf-8"))
 AI = "nca-ai-deep-learning-frameworks-4.txt"
@@ -26,7 +25,6 @@ def published(project: Path) -> Path:
     """The project as a fresh clone has it: the committed decks in dist/ too."""
     shutil.copytree(REPO / "dist", project / "dist")
     return project
-
 
 
 def rows(text: str, columns: int = 80) -> int:
@@ -179,3 +177,19 @@ def test_strict_with_verify_still_says_what_is_stale(published, cli):
                for line in lines)
     assert "  topic 'NCA::AI & Deep Learning Frameworks': dist/ai-deep-learning-frameworks.apkg " \
         "and its entries in source/nca-anki.lock" in lines
+
+
+def test_the_authors_guide_shows_the_report_the_tool_prints(published, cli):
+    """docs/authors.md's example report ("the seeds with one answer line mistyped;
+    --check") is what the command prints today: every line of it, cut at its "…" or
+    wrapped, is in the real report."""
+    guide = (REPO / "docs" / "authors.md").read_text(encoding="utf-8")
+    example = guide.split("## The report", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    edit(published / "source" / AI, "Correct answer: Exploding gradients",
+         "Correct answer: Imploding gradients")
+    run = cli("--check", "--no-cache")
+    assert run.status == 1
+    printed = " ".join((run.out + run.err).split())
+    shown = [line.split("…")[0].strip() for line in example.splitlines()]
+    assert len(shown) >= 10
+    assert [line for line in shown if " ".join(line.split()) not in printed] == []
