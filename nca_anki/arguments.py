@@ -7,6 +7,7 @@ SOURCE_DATE_EPOCH.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 import os
 from pathlib import Path
 
@@ -78,17 +79,41 @@ def import_parser(prog: str) -> argparse.ArgumentParser:
         description="Convert question banks in another format into question files in this "
                     "project's format, one per topic part (docs/importing.md).",
         epilog=IMPORT_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="the files to convert")
+    parser.add_argument("inputs", nargs="+", metavar="INPUT",
+                        help="the files to convert, or folders to search for them")
     from nca_anki.importing.run import READERS  # the readers load only for an import
+    from nca_anki.importing.shape import ROLES
 
     formats = tuple(READERS)
-    parser.add_argument("--from", dest="format", required=True, choices=formats,
-                        metavar="FORMAT", help=f"their format: {', '.join(formats)}")
+    parser.add_argument("--from", dest="format", choices=formats, metavar="FORMAT",
+                        help=f"their format, if not each file's own (told by its name and "
+                             f"content): {', '.join(formats)}")
+    parser.add_argument("--map", action="append", default=[], metavar="KEY=ROLE",
+                        type=_mapping(ROLES),
+                        help="in a JSON, TypeScript or spreadsheet bank, read KEY (a key or "
+                             f"column) as ROLE: {', '.join(ROLES)} (answer0/answer1: an index "
+                             "counted from 0/1); repeat for more keys")
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="where the question files go (source, or a new folder)")
     parser.add_argument("--topic", metavar="NAME",
                         help="one topic for all inputs (default: each input's own title)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the outcome as one JSON document on stdout "
+                             "(docs/import.schema.json) instead of the report")
     return parser
+
+
+def _mapping(roles: tuple[str, ...]) -> Callable[[str], tuple[str, str]]:
+    """argparse's type for --map: "KEY=ROLE" -> (KEY, ROLE), ROLE one of ``roles``."""
+    def parse(value: str) -> tuple[str, str]:
+        key, sep, role = value.rpartition("=")
+        if not sep or not key.strip():
+            raise argparse.ArgumentTypeError(f"expected KEY=ROLE, got {value!r}")
+        if role.strip() not in roles:
+            raise argparse.ArgumentTypeError(
+                f"unknown role {role!r} in {value!r}; the roles: {', '.join(roles)}")
+        return key.strip(), role.strip()
+    return parse
 
 
 def program_name(argv0: str) -> str:

@@ -230,7 +230,7 @@ def _import(argv: list[str], prog: str) -> int:
     try:
         from nca_anki.importing.run import import_banks
 
-        imported = import_banks(args.inputs, args.format, out, args.topic)
+        imported = import_banks(args.inputs, args.format, out, args.topic, dict(args.map))
     except KeyboardInterrupt:
         print("interrupted; each file written is whole", file=sys.stderr)
         return 130
@@ -238,11 +238,14 @@ def _import(argv: list[str], prog: str) -> int:
         print(f"nca-anki: internal error: {type(exc).__name__}: {exc}\n"
               "Please report this with the command you ran.", file=sys.stderr)
         return 3
-    for line in reporting.imported_files(imported, out):
-        print(line)
-    sys.stdout.flush()
-    for line in reporting.import_problems(imported, out):
-        print(line, file=sys.stderr)
+    if args.json:
+        print(json.dumps(reporting.import_json(imported, out), indent=1, ensure_ascii=False))
+    else:
+        for line in reporting.imported_files(imported, out):
+            print(line)
+        sys.stdout.flush()
+        for line in reporting.import_problems(imported, out):
+            print(line, file=sys.stderr)
     return 1 if any(d.is_error for d in imported.problems) or not imported.written else 0
 
 

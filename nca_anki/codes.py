@@ -158,9 +158,15 @@ _ALL = (
          "introduction, a heading, a description) was not converted."),
     Code("W702", "converted with a change", "The question was converted, but changed: a "
          "true/false question became two choices, feedback on single answers joined the "
-         "explanation, or HTML was kept as written."),
-    Code("W703", "input field left out", "A field of the input that a question file has no "
-         "place for was left out (said once per file)."),
+         "explanation, or an empty answer was left out."),
+    Code("W704", "bank read as", "How the importer read a structured bank (JSON, "
+         "TypeScript, a spreadsheet): which key or column it took as the prompt, the choices, "
+         "the answer (and how an index counts), the explanation and the topic, said once per "
+         "bank; --map KEY=ROLE overrides it."),
+    Code("W705", "key written twice", "An object in a JSON bank has the same key twice; JSON "
+         "keeps the second value, so the first was not read."),
+    Code("W706", "file without questions", "A file found by searching a folder given to "
+         "import holds no questions (a README, a settings file); it was skipped."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}

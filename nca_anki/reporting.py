@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from nca_anki.importing.run import Imported
 
 JSON_FORMAT = "nca-anki-report-1"
+IMPORT_JSON_FORMAT = "nca-anki-import-1"
 FILES_SHOWN = 3  # per kind of warning, in the grouped report
 LINES_SHOWN = 8  # per file, in the grouped report
 
@@ -247,21 +248,82 @@ def imported_files(imported: Imported, out: Path) -> list[str]:
 
 
 def import_problems(imported: Imported, out: Path) -> list[str]:
-    """``import``: the warnings grouped by kind, every error, then the summary, with the
-    number of questions not converted (each is one error at its place)."""
-    warnings = [d for d in imported.problems if not d.is_error]
+    """``import``: how each structured bank was read, the warnings grouped by kind, the
+    errors (a kind seen often: its first ERRORS_SHOWN in full, then where the rest are),
+    then the summary: questions read, converted and refused, by reason."""
+    # How each structured bank was read is said in full: the author checks it.
+    said = [str(d) for d in imported.problems if d.code == "W704"]
+    warnings = [d for d in imported.problems if not d.is_error and d.code != "W704"]
     errors = [d for d in imported.problems if d.is_error]
-    lines = grouped(warnings)
+    lines = said + grouped(warnings)
     if errors and lines:
         lines.append(f"{_count(len(errors), 'error')}:")
-    lines += [str(d) for d in errors]
-    counts = f"{_count(len(errors), 'error')}, {_count(len(warnings), 'warning')}"
-    lost = imported.not_converted
-    lost_said = f"; {_count(lost, 'question')} not converted" if lost else ""
+    lines += _grouped_errors(errors)
+    counts = f"{_count(len(errors), 'error')}, {_count(len(warnings) + len(said), 'warning')}"
+    refused = _refused(imported)
     written = imported.written
+    read = (f"read {_count(imported.read, 'question')} in {_count(imported.inputs, 'file')}: ")
     if written:
-        lines.append(f"imported {_count(sum(p.questions for p in written), 'question')} into "
-                     f"{_count(len(written), 'file')} in {out.as_posix()}{lost_said}: {counts}")
+        lines.append(f"{read}{sum(p.questions for p in written)} converted"
+                     f"{', ' + refused if refused else ''}; wrote "
+                     f"{_count(len(written), 'file')} in {out.as_posix()}: {counts}")
     else:
-        lines.append(f"failed: nothing written{lost_said}: {counts}")
+        lines.append(f"{read}nothing written{', ' + refused if refused else ''}: {counts}")
     return lines
+
+
+ERRORS_SHOWN = 5  # of one kind of error, in full; the rest by place (--json: every one)
+
+
+def _grouped_errors(errors: list[Diagnostic]) -> list[str]:
+    """Every error in order, but of a kind seen more than ERRORS_SHOWN times only the
+    first ERRORS_SHOWN; then, for each such kind, where the rest are."""
+    shown: Counter[str] = Counter()
+    rest: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    lines = []
+    for d in errors:
+        shown[d.code] += 1
+        if shown[d.code] <= ERRORS_SHOWN:
+            lines.append(str(d))
+        else:
+            rest[d.code][d.path].append(d.line)
+    for code, by_path in rest.items():
+        places = "; ".join(
+            f"{path}:{','.join(str(n) for n in at[:LINES_SHOWN])}"
+            + (f" and {len(at) - LINES_SHOWN} more" if len(at) > LINES_SHOWN else "")
+            for path, at in list(by_path.items())[:FILES_SHOWN])
+        more = sum(len(at) for at in by_path.values())
+        lines.append(f"  and {more} more error[{code}] ({CODES[code].title}) at {places}"
+                     f"{' …' if len(by_path) > FILES_SHOWN else ''} (--json lists each)")
+    return lines
+
+
+def _refused(imported: Imported) -> str:
+    """"2 refused (no correct answer ×1, not multiple choice ×1)": the questions left out,
+    by reason, the most frequent first; "" if none."""
+    reasons = Counter(CODES[d.code].title for d in imported.problems
+                      if d.is_error and d.code in ("E702", "E703", "E704"))
+    if not reasons:
+        return ""
+    return f"{sum(reasons.values())} refused (" + ", ".join(
+        f"{reason} ×{n}" for reason, n in sorted(reasons.items(), key=lambda r: (-r[1], r[0]))
+    ) + ")"
+
+
+def import_json(imported: Imported, out: Path) -> dict[str, object]:
+    """``import --json``: the whole outcome as plain data (docs/import.schema.json)."""
+    errors = sum(d.is_error for d in imported.problems)
+    return {
+        "format": IMPORT_JSON_FORMAT,
+        "version": __version__,
+        "ok": not errors and bool(imported.written),
+        "counts": {"inputs": imported.inputs, "read": imported.read,
+                   "converted": sum(p.questions for p in imported.written),
+                   "refused": imported.not_converted, "errors": errors,
+                   "warnings": len(imported.problems) - errors},
+        "files": [{"file": (out / p.name).as_posix(), "topic": p.topic, "part": p.part,
+                   "questions": p.questions} for p in imported.written],
+        "diagnostics": [{"code": d.code, "severity": d.severity.value,
+                         "kind": CODES[d.code].title, "path": d.path, "line": d.line,
+                         "message": d.message} for d in imported.problems],
+    }

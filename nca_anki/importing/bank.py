@@ -5,6 +5,7 @@ convert.py writes them out as question files."""
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -28,6 +29,9 @@ class Item:
     path: str  # the input file, as given
     line: int  # where the question starts in it (1-based)
     where: str = ""  # more of its place, where lines say too little (a JSON path)
+    # Images the input carries inside it (Moodle XML's base64 <file>s), by the name its
+    # texts show them by: checked images, written beside the question files (convert.py).
+    media: tuple[tuple[str, bytes], ...] = ()
 
     @property
     def place(self) -> str:
@@ -60,3 +64,62 @@ def title_from_name(path: str) -> str:
 
 def one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def category_name(path: str) -> str:
+    """A category's own name: the last part of its path ("$course$/Top/GPU basics"), its
+    HTML tags gone ("Gift <b>Cat</b>"), "//" read as a "/" in a name, as Moodle writes it."""
+    plain = html.unescape(re.sub(r"<[^>\n]*>", "", path))
+    parts = [p.replace("\0", "/").strip() for p in plain.replace("//", "\0").split("/")]
+    parts = [p for p in parts if p and not re.fullmatch(r"\$\w+\$", p)]
+    return " ".join(parts[-1].split()) if parts else ""
+
+
+# The HTML Moodle's editor writes, as Markdown: emphasis, code, line and paragraph breaks,
+# links. Only these tags are read as tags; anything else that looks like one
+# ("vector<int>") stays text, and the card escapes it.
+_INLINE = {"b": "**", "strong": "**", "i": "*", "em": "*", "code": "`", "tt": "`"}
+_BREAKS = {"br": "\n", "p": "\n\n", "div": "\n\n", "li": "\n- ", "ul": "\n\n",
+           "ol": "\n\n", "span": "", "u": "", "sub": "", "sup": "", "font": "",
+           "pre": "\n\n", "h1": "\n\n", "h2": "\n\n", "h3": "\n\n", "h4": "\n\n"}
+_TAG_RE = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)\b([^<>]*)>")
+_SRC_RE = re.compile(r"""\bsrc\s*=\s*["']([^"'<>\s]+)["']""", re.I)
+_ALT_RE = re.compile(r"""\balt\s*=\s*["']([^"'<>\[\]]*)["']""", re.I)
+_HREF_RE = re.compile(r"""href\s*=\s*["']([^"']*)["']""", re.I)
+
+
+def html_to_markdown(text: str, html_ok: bool = True) -> str:
+    """Text that may hold the HTML Moodle's editor writes (GIFT, Moodle XML), as Markdown
+    (see _INLINE, _BREAKS); as it is if it holds no known tag or entity, or ``html_ok``
+    is false (its format is plain text or Markdown)."""
+    if not html_ok or ("<" not in text and "&" not in text):
+        return text
+    links: list[str] = []
+
+    def tag(match: re.Match[str]) -> str:
+        closing, name, attributes = match[1], match[2].lower(), match[3]
+        if name in _INLINE:
+            return _INLINE[name]
+        if name in _BREAKS:
+            return "" if closing and name in ("li", "br") else _BREAKS[name]
+        if name == "img":  # a picture: shown as Markdown shows one, checked by convert.py
+            src = _SRC_RE.search(attributes)
+            alt = _ALT_RE.search(attributes)
+            return f"![{alt[1] if alt else ''}]({src[1]})" if src else ""
+        if name == "a":
+            if closing:
+                return f"]({links.pop()})" if links else ""
+            href = _HREF_RE.search(attributes)
+            if href and href[1].startswith(("http://", "https://")):
+                links.append(href[1])
+                return "["
+            return ""
+        return match[0]  # not a tag Moodle's editor writes: text
+
+    converted = _TAG_RE.sub(tag, text)
+    if converted == text and "&" not in text:
+        return text
+    converted = html.unescape(converted).replace("\xa0", " ")
+    lines = [" ".join(line.split()) if not line.startswith("- ") else line.rstrip()
+             for line in converted.split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()

@@ -11,6 +11,7 @@ errors and nothing is lost without a word.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ class Part:
     # The images its questions show: (the file as the input names it, its path in the
     # output folder). The command copies them; the texts name them there.
     images: tuple[tuple[str, str], ...] = ()
+    # The images the input carried inside it: (its path in the output folder, its bytes).
+    embedded: tuple[tuple[str, bytes], ...] = ()
 
 
 # An image in Markdown, "![what it shows](path)" or "(<path with spaces>)", optionally
@@ -51,9 +54,11 @@ class Conversion:
 
 
 def convert(readings: list[Reading], *, topic: str | None = None,
-            is_file: Callable[[str], bool] = lambda path: False) -> Conversion:
-    """The question files of ``readings``; ``is_file`` tells whether an image a question
-    shows is there to copy (the command looks on disk)."""
+            image_problem: Callable[[str, str], str] = lambda input, image: "not there"
+            ) -> Conversion:
+    """The question files of ``readings``; ``image_problem(input, image)`` tells why an
+    image a question of ``input`` shows cannot be copied, or "" if it can (the command
+    looks on disk: run.py)."""
     problems: list[Diagnostic] = [d for r in readings for d in r.problems]
     topics: dict[str, tuple[str, list[list[Item]]]] = {}
     for reading in readings:
@@ -63,12 +68,13 @@ def convert(readings: list[Reading], *, topic: str | None = None,
             topics.setdefault(key, (title, []))[1].append(list(section.items))
     parts: list[Part] = []
     images: dict[str, str] = {}  # each image as the input names it -> in the output folder
+    carried: dict[str, bytes] = {}  # each embedded image, by its source key (see _with_images)
     for title, sections in topics.values():
         seen: dict[tuple[str, tuple[str, ...]], Item] = {}
         for number, items in enumerate(sections, start=1):
             kept = []
             for item in map(_clean, items):
-                item, missing = _with_images(item, images, is_file)
+                item, missing = _with_images(item, images, image_problem, carried)
                 if missing:
                     problems.append(error("E704", item.path, item.line,
                                           f"{item.place}{missing}; not converted"))
@@ -87,17 +93,22 @@ def convert(readings: list[Reading], *, topic: str | None = None,
             text, written, part_problems = _written(title, number, kept, name)
             problems += part_problems
             if written:
-                parts.append(Part(name, title, number, text, written, tuple(sorted(
-                    (src, to) for src, to in images.items() if f"]({quote(to)}" in text))))
+                shown = sorted((src, to) for src, to in images.items()
+                               if f"]({quote(to)}" in text)
+                parts.append(Part(name, title, number, text, written,
+                                  tuple((s, t) for s, t in shown if s not in carried),
+                                  tuple((t, carried[s]) for s, t in shown if s in carried)))
     return Conversion(tuple(parts), tuple(sort_diagnostics(problems)))
 
 
-def _with_images(item: Item, images: dict[str, str], is_file: Callable[[str], bool]
-                 ) -> tuple[Item, str]:
+def _with_images(item: Item, images: dict[str, str],
+                 image_problem: Callable[[str, str], str],
+                 carried: dict[str, bytes] | None = None) -> tuple[Item, str]:
     """``item`` with each image it shows by a relative path named where the command copies
     it (``images/<name>`` in the output folder), recorded in ``images``; or why an image
     cannot go with it (not there, or on the web: cards are studied offline)."""
     folder = PurePosixPath(item.path).parent
+    media = dict(item.media)
     missing = ""
 
     def moved(match: re.Match[str]) -> str:
@@ -108,11 +119,15 @@ def _with_images(item: Item, images: dict[str, str], is_file: Callable[[str], bo
                                   "path: cards are studied offline; save it beside the input "
                                   "and name it by a relative path")
             return match[0]
+        written = urlsplit(written).path or written  # "images/001.png?raw=true": the file
         source = (folder / unquote(written)).as_posix()
+        if unquote(written) in media and carried is not None:  # carried inside the input
+            data = media[unquote(written)]
+            source = f"embedded:{hashlib.sha256(data).hexdigest()}/{unquote(written)}"
+            carried[source] = data
         if source not in images:
-            if not is_file(source):
-                missing = missing or (f"shows the image {written!r}, which is not there (the "
-                                      "path is read from the input file's folder)")
+            if source not in (carried or {}) and (problem := image_problem(item.path, source)):
+                missing = missing or f"shows the image {written!r}, which {problem}"
                 return match[0]
             name = PurePosixPath(source).name
             taken = set(images.values())
@@ -129,7 +144,7 @@ def _with_images(item: Item, images: dict[str, str], is_file: Callable[[str], bo
         return _IMAGE_RE.sub(moved, text) if "![" in text else text
 
     changed = Item(prompt=texts(item.prompt), explanation=texts(item.explanation),
-                   path=item.path, line=item.line, where=item.where,
+                   path=item.path, line=item.line, where=item.where, media=item.media,
                    choices=tuple(Choice(texts(c.text), c.correct) for c in item.choices))
     return changed, missing
 
@@ -141,7 +156,7 @@ def _clean(item: Item) -> Item:
         return "\n".join(line.rstrip() for line in text.strip("\n").split("\n")).strip()
 
     return Item(prompt=tidy(item.prompt), explanation=tidy(item.explanation), path=item.path,
-                line=item.line, where=item.where,
+                line=item.line, where=item.where, media=item.media,
                 choices=tuple(Choice(tidy(c.text), c.correct) for c in item.choices))
 
 
@@ -158,8 +173,12 @@ def _render(title: str, part: int, items: list[Item]) -> tuple[str, list[tuple[i
             first, *rest = choice.text.split("\n")
             lines.append(f"- {first}" + (" (Correct answer)" if choice.correct else ""))
             lines += rest
-        lines += [f"Correct answer: {c.text.split(chr(10))[0]}" for c in item.choices
-                  if c.correct]
+        firsts = [" ".join(c.text.split("\n")[0].split()) for c in item.choices]
+        # A correct choice is named by its first line, or, if another choice starts with the
+        # same line (": " then code, say), by its whole text on one line (parse.py reads both).
+        lines += [f"Correct answer: {c.text.split(chr(10))[0]}" if firsts.count(first) == 1
+                  else f"Correct answer: {' '.join(c.text.split())}"
+                  for c, first in zip(item.choices, firsts) if c.correct]
         if item.explanation:
             lines += item.explanation.split("\n")
         spans.append((start, len(lines)))

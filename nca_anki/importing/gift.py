@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 
 from nca_anki.diagnostics import Diagnostic, error, warning
-from nca_anki.importing.bank import Choice, Item, Reading, Section, title_from_name
+from nca_anki.importing.bank import (Choice, Item, Reading, Section, category_name,
+                                     html_to_markdown, title_from_name)
 
 _CATEGORY_RE = re.compile(r"^\s*\$CATEGORY:\s*(?P<path>.*?)\s*$")
 _FORMAT_RE = re.compile(r"^\s*\[(?P<format>html|moodle|plain|markdown)\]", re.I)
@@ -84,7 +85,7 @@ def read(text: str, path: str) -> Reading:
         if category and len(block) == 1:
             if items:
                 sections.append(Section(title=title, items=tuple(items), path=path))
-            name = category.group("path").split("/")[-1].strip()
+            name = category_name(category.group("path"))
             title, items = name or title_from_name(path), []
         else:
             item = _question(block, path, problems)
@@ -96,13 +97,25 @@ def read(text: str, path: str) -> Reading:
         if line.lstrip().startswith("//"):
             continue  # a comment
         if line.strip():
+            if _CATEGORY_RE.match(line) and not _open(block) or _answered(block):
+                finish()  # a category line, or a line after a whole question: a new block
             block.append((number, line.rstrip()))
+            if _CATEGORY_RE.match(line) and len(block) == 1:
+                finish()
         elif not _open(block):  # a blank line ends a question, not inside its answers
             finish()
     finish()
     if items:
         sections.append(Section(title=title, items=tuple(items), path=path))
     return Reading(tuple(sections), tuple(problems))
+
+
+def _answered(block: list[tuple[int, str]]) -> bool:
+    """Whether ``block`` holds a whole question already: its answers opened and closed.
+    The next line starts another, blank line or not (Moodle needs one; authors forget)."""
+    joined = "\n".join(line for _, line in block)
+    start = _unescaped(joined, "{")
+    return start >= 0 and _unescaped(joined, "}", start) >= 0
 
 
 def _open(block: list[tuple[int, str]]) -> bool:
@@ -133,13 +146,18 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
         return None
     before, answers, after = body[:open_at], body[open_at + 1:close_at].strip(), \
         body[close_at + 1:].strip()
+    if _unescaped(after, "{") >= 0:
+        problems.append(error("E702", path, first, "two sets of answers ({…} … {…}) in one "
+                              "question: a cloze question (Moodle reads only one set), not one "
+                              "multiple-choice question; split it in two; not converted"))
+        return None
     fmt = _FORMAT_RE.match(before)
+    html_ok = True  # Moodle's own format (the default) and [html] take HTML
     if fmt:
         before = before[fmt.end():]
-        if fmt.group("format").lower() == "html":
-            problems.append(warning("W702", path, first, "[html] text was kept as written: "
-                                    "the card shows its tags as text; rewrite it as Markdown"))
-    prompt = _text(before) + (f" _____ {_text(after)}" if after else "")
+        html_ok = fmt.group("format").lower() in ("html", "moodle")
+    prompt = html_to_markdown(_text(before), html_ok) + (
+        f" _____ {html_to_markdown(_text(after), html_ok)}" if after else "")
     if not _text(before) and not after:
         problems.append(error("E702", path, first, "no question text; not converted"))
         return None
@@ -151,7 +169,7 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
     general = ""
     k = _general_feedback(answers)
     if k >= 0:
-        answers, general = answers[:k], _text(answers[k + 4:])
+        answers, general = answers[:k], html_to_markdown(_text(answers[k + 4:]), html_ok)
     word = answers.split("#", 1)[0].strip().upper()
     if word in _TRUE_FALSE:
         truth = _TRUE_FALSE[word]
@@ -159,7 +177,7 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
                                 "choices, 'True' and 'False'"))
         return Item(prompt=prompt, explanation=general, path=path, line=first,
                     choices=(Choice("True", truth), Choice("False", not truth)))
-    choices, feedback = [], []
+    choices, feedback, empty = [], [], 0
     for piece in _split(answers, "=~"):
         right = piece[0] == "="
         piece = piece[1:]
@@ -169,9 +187,13 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
             piece = piece[weight.end():]
         cut = _unescaped(piece, "#")
         text, note = (piece[:cut], piece[cut + 1:]) if cut >= 0 else (piece, "")
-        choices.append(Choice(_text(text), right))
+        if not _text(text):
+            empty += 1  # "~=" or "~~": nothing between two marks; Moodle skips it too
+            continue
+        choices.append(Choice(html_to_markdown(_text(text), html_ok), right))
         if _text(note):
-            feedback.append(f"{_text(text)}: {_text(note)}")
+            feedback.append(f"{html_to_markdown(_text(text), html_ok)}: "
+                            f"{html_to_markdown(_text(note), html_ok)}")
     if len(choices) < 2:
         problems.append(error("E702", path, first, "fewer than two answers; not converted"))
         return None
@@ -179,6 +201,10 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
         problems.append(error("E703", path, first, "no answer is right ('=' or a positive "
                               "%weight%); not converted"))
         return None
+    if empty:
+        problems.append(warning("W702", path, first, f"{empty} empty answer"
+                                f"{'s' if empty > 1 else ''} (nothing between two of its "
+                                "'~'/'=' marks) left out"))
     if feedback:
         problems.append(warning("W702", path, first, "feedback on single answers was added "
                                 "to the explanation, one paragraph each"))

@@ -1,81 +1,32 @@
-"""JSON banks -> questions. Two shapes (docs/importing.md):
+"""JSON banks -> questions, read by their shape (importing/shape.py): any list of
+question-like objects anywhere in the document, whatever its keys are called.
 
-- **This project's shape**, documented: ``{"title": …, "questions": [{"prompt": …,
-  "choices": [{"text": …, "correct": true}, …], "explanation": …}]}``, or a list of
-  such objects (one topic part each).
-- **The shape common in prep repositories**: a list of ``{"question": …, "options": […],
-  "correct": …, "explanation": …}`` (or an object with such a list under "questions").
-  ``correct`` (also ``answer``, ``answers``, ``correctAnswer``, ``correct_answer``) is a
-  0-based index into the options, a letter ("B"), an option's text, or a list of these
-  for several answers; ``options`` may also be an object ``{"A": …, "B": …}``.
-
-Texts are Markdown, kept exactly. The standard library reads the JSON (its messages give
-the line and column of a syntax error); a second pass over the same text finds where
-each question object starts, so every problem names its line and its JSON path.
+The standard library decodes the JSON (its messages give the line and column of a syntax
+error). Before that, one linear pass over the text (``_Scan``) finds where each value
+starts, by its path, so every problem names its line and its JSON path; it also refuses
+what the standard library would take or choke on: ``NaN``/``Infinity`` (not JSON), numbers
+too large to be an answer, nesting deeper than ``DEPTH``; and it warns of a key written
+twice in one object (JSON keeps the last silently).
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
-from json.decoder import scanstring  # type: ignore[attr-defined]  # public, untyped
 
 from nca_anki.diagnostics import Diagnostic, error, warning
-from nca_anki.importing.bank import Choice, Item, Reading, Section, one_line, title_from_name
+from nca_anki.importing.bank import Reading, title_from_name
+from nca_anki.importing.shape import Path_, Structured, path_text
 
-LETTERS = "ABCDEFGHIJ"
-PROMPT_KEYS = ("prompt", "question", "text")
-CHOICE_KEYS = ("choices", "options", "answers")
-CORRECT_KEYS = ("correct", "answer", "answers", "correctAnswer", "correct_answer",
-                "correctAnswers", "correct_answers")
-EXPLANATION_KEYS = ("explanation", "rationale", "feedback")
-_SPACE = re.compile(r"[ \t\n\r]*")
-_SCALAR = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
-
-
-def _starts(text: str) -> dict[tuple[object, ...], int]:
-    """Where each value of valid JSON ``text`` starts, by its path (keys and indexes)."""
-    starts: dict[tuple[object, ...], int] = {}
-
-    def value(at: int, path: tuple[object, ...]) -> int:
-        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
-        starts[path] = at
-        char = text[at]
-        if char == "{":
-            at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
-            if text[at] == "}":
-                return at + 1
-            while True:
-                key, at = scanstring(text, at + 1)
-                at = _SPACE.match(text, at).end() + 1  # type: ignore[union-attr]  # ":"
-                at = _SPACE.match(text, value(at, (*path, key))).end()  # type: ignore[union-attr]
-                if text[at] == "}":
-                    return at + 1
-                at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]  # ","
-        if char == "[":
-            at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
-            if text[at] == "]":
-                return at + 1
-            index = 0
-            while True:
-                at = _SPACE.match(text, value(at, (*path, index))).end()  # type: ignore[union-attr]
-                if text[at] == "]":
-                    return at + 1
-                at += 1
-                index += 1
-        if char == '"':
-            return scanstring(text, at + 1)[1]
-        return _SCALAR.match(text, at).end()  # type: ignore[union-attr]
-
-    value(0, ())
-    return starts
-
-
-def _path_text(path: tuple[object, ...]) -> str:
-    return "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p))
-                   for i, p in enumerate(path)) or "(the document)"
+DEPTH = 64  # no bank nests deeper; deeper is an attack on the reader, refused at its line
+NUMBER_DIGITS = 30  # a number longer than this is no index, and Python's int() may refuse it
+# One JSON token: a string (with the colon after it if it is a key), a bracket or brace, or
+# a bare word (a number, true, false, null; or NaN/Infinity, which JSON has not). Colons
+# and commas are skipped: a value's place follows from the brackets and the keys.
+_TOKEN_RE = re.compile(r'''"[^"\\]*(?:\\.[^"\\]*)*"(?:\s*:)?|[{}\[\]]|[^\s{}\[\]:,"]+''')
 
 
 @dataclass(frozen=True)
@@ -96,165 +47,129 @@ def _code_in(value: object) -> Code | None:
     return next((c for v in inner if (c := _code_in(v)) is not None), None)
 
 
-class Reader:
-    """Questions from decoded data (JSON, or literals from typescript.py), with every
-    problem at its line: ``line_of`` gives the line a value starts on, by its path."""
+def code_text(value: object) -> str | None:
+    code = _code_in(value)
+    if code is None:
+        return None
+    shown = " ".join(code.text.split())
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return f"`{shown}` (line {code.line})"
 
-    def __init__(self, path: str, line_of: Callable[[tuple[object, ...]], int]) -> None:
-        self.path = path
-        self.line = line_of
-        self.problems: list[Diagnostic] = []
-        self.ignored: set[str] = set()
 
-    def fail(self, code: str, path: tuple[object, ...], message: str) -> None:
-        self.problems.append(error(code, self.path, self.line(path),
-                                   f"{_path_text(path)}: {message}; not converted"))
+class Lines:
+    """The line of a character offset, by bisection over the newlines' offsets: each
+    lookup is O(log n), so naming every question's line stays linear overall."""
 
-    def section(self, data: object, path: tuple[object, ...]) -> Section | None:
-        """A topic part: an object with "questions" (and a "title"), or a list of questions."""
-        title = ""
-        questions: object = data
-        if isinstance(data, dict):
-            title = data.get("title") or data.get("topic") or ""
-            if not isinstance(title, str):
-                self.problems.append(warning("W703", self.path, self.line((*path, "title")),
-                                             f"{_path_text((*path, 'title'))} is not text; "
-                                             "the title was taken from the file name"))
-                title = ""
-            if "questions" not in data:
-                self.fail("E702", path, 'an object without "questions"')
-                return None
-            questions = data["questions"]
-            path = (*path, "questions")
-        if not isinstance(questions, list):
-            self.fail("E702", path, "expected a list of questions")
-            return None
-        items = [item for k, q in enumerate(questions)
-                 if (item := self.question(q, (*path, k))) is not None]
-        return Section(title=title.strip() or title_from_name(self.path), items=tuple(items),
-                       path=self.path)
+    def __init__(self, text: str) -> None:
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
 
-    def question(self, data: object, path: tuple[object, ...]) -> Item | None:
-        code = _code_in(data)
-        if code is not None:
-            shown = one_line(code.text)
-            shown = shown if len(shown) <= 60 else shown[:57] + "..."
-            self.fail("E704", path, f"holds code, not a value: `{shown}` (line {code.line}); "
-                      "write it out as text")
-            return None
-        if not isinstance(data, dict):
-            self.fail("E702", path, "a question must be an object")
-            return None
-        prompt = next((data[k] for k in PROMPT_KEYS if k in data), None)
-        raw = next(((k, data[k]) for k in CHOICE_KEYS if k in data), None)
-        explanation = next((data[k] for k in EXPLANATION_KEYS if k in data), "")
-        for key in data:
-            if key not in (*PROMPT_KEYS, *CHOICE_KEYS, *CORRECT_KEYS, *EXPLANATION_KEYS) \
-                    and key not in self.ignored:
-                self.ignored.add(key)
-                self.problems.append(warning("W703", self.path, self.line((*path, key)),
-                                             f"{_path_text((*path, key))}: key {key!r} is not "
-                                             "part of a question file and was left out (said "
-                                             "once per file)"))
-        if not isinstance(prompt, str) or not prompt.strip():
-            self.fail("E702", path, f"no question text (one of {', '.join(PROMPT_KEYS)})")
-            return None
-        if raw is None:
-            self.fail("E702", path, f"no choices (one of {', '.join(CHOICE_KEYS)})")
-            return None
-        if not isinstance(explanation, str):
-            self.fail("E702", path, "the explanation is not text")
-            return None
-        choices = self.choices(data, raw, path)
-        if choices is None:
-            return None
-        return Item(prompt=prompt.strip(), choices=choices, explanation=explanation.strip(),
-                    path=self.path, line=self.line(path), where=_path_text(path))
+    def __call__(self, offset: int) -> int:
+        return bisect.bisect_left(self.newlines, offset) + 1
 
-    def choices(self, data: dict[str, object], raw: tuple[str, object],
-                path: tuple[object, ...]) -> tuple[Choice, ...] | None:
-        key, value = raw
-        where = (*path, key)
-        if isinstance(value, dict):  # {"A": "...", "B": "..."}
-            letters = list(value)
-            value = list(value.values())
+
+@dataclass
+class _Scan:
+    """One pass over valid-looking JSON: each value's start by path, and the problems the
+    decoder would hide or crash on."""
+
+    starts: dict[Path_, int]
+    problems: list[Diagnostic]
+    fatal: Diagnostic | None
+
+
+def _scan(text: str, path: str, line: Lines) -> _Scan:
+    starts: dict[Path_, int] = {}
+    problems: list[Diagnostic] = []
+    # Each open container: (its path, its keys' offsets by key, or None for a list, and
+    # for a list the next index, in a one-item list so it can grow).
+    paths: list[Path_] = []
+    keys: list[dict[str, int] | None] = []
+    indexes: list[list[int]] = []
+    pending: object = None  # the key the next value of an object belongs to
+    for match in _TOKEN_RE.finditer(text):
+        token, at = match.group(), match.start()
+        char = token[0]
+        if char == '"' and token[-1] == ":":  # a key: a string before its colon
+            raw = token[1:token.rindex('"')]
+            key = json.loads(f'"{raw}"') if "\\" in raw else raw
+            seen = keys[-1] if keys else None
+            if seen is not None:
+                if key in seen:
+                    problems.append(warning("W705", path, line(at), (
+                        f"{path_text(paths[-1])}: the key {key!r} is written twice in one "
+                        f"object (lines {line(seen[key])} and {line(at)}); JSON keeps the "
+                        "second, so the first was not read: delete one")))
+                seen[key] = at
+            pending = key
+            continue
+        if char in "}]":
+            if paths:
+                paths.pop()
+                keys.pop()
+                indexes.pop()
+            continue
+        # A value: where it goes.
+        if not paths:
+            where: Path_ = ()
+        elif keys[-1] is not None:
+            where = (*paths[-1], pending)
         else:
-            letters = list(LETTERS)
-        if not isinstance(value, list) or not value:
-            self.fail("E702", where, "the choices must be a list")
-            return None
-        if all(isinstance(c, dict) for c in value):  # [{"text": …, "correct": …}]
-            texts, marks = [], []
-            for k, c in enumerate(value):
-                text, correct = c.get("text"), c.get("correct", False)
-                if not isinstance(text, str) or not isinstance(correct, bool):
-                    self.fail("E702", (*where, k), 'a choice needs "text" and a true or '
-                              'false "correct"')
-                    return None
-                texts.append(text.strip())
-                marks.append(correct)
-            if any(k in data for k in CORRECT_KEYS if k != key):
-                self.problems.append(warning("W703", self.path, self.line(path), (
-                    f"{_path_text(path)}: the choices mark the correct ones; the separate "
-                    "answer key was left out")))
-            if not any(marks):
-                self.fail("E703", where, "no choice is marked correct")
-                return None
-            return tuple(Choice(t, m) for t, m in zip(texts, marks))
-        if not all(isinstance(c, str) for c in value):
-            self.fail("E702", where, "each choice must be text (or an object with \"text\")")
-            return None
-        texts = [c.strip() for c in value]
-        answer_key = next((k for k in CORRECT_KEYS if k in data and k != key), None)
-        if answer_key is None:
-            self.fail("E703", path, f"no correct answer (one of {', '.join(CORRECT_KEYS)})")
-            return None
-        answers = data[answer_key]
-        wanted = answers if isinstance(answers, list) else [answers]
-        picked: set[int] = set()
-        for one in wanted:
-            index = self.index(one, texts, letters)
-            if index is None:
-                self.fail("E703", (*path, answer_key), f"the answer {one!r} names none of the "
-                          f"{len(texts)} choices (a 0-based index, a letter or a choice's text)")
-                return None
-            picked.add(index)
-        if not picked:
-            self.fail("E703", (*path, answer_key), "the answer list is empty")
-            return None
-        return tuple(Choice(t, k in picked) for k, t in enumerate(texts))
-
-    @staticmethod
-    def index(answer: object, texts: list[str], letters: list[str]) -> int | None:
-        if isinstance(answer, bool):
-            return None
-        if isinstance(answer, int):
-            return answer if 0 <= answer < len(texts) else None
-        if not isinstance(answer, str):
-            return None
-        text = answer.strip()
-        if text in letters[:len(texts)]:
-            return letters.index(text)
-        matches = [k for k, t in enumerate(texts) if t == text]
-        return matches[0] if len(matches) == 1 else None
+            counter = indexes[-1]
+            where = (*paths[-1], counter[0])
+            counter[0] += 1
+        starts[where] = at
+        if char in "{[":
+            if len(paths) >= DEPTH:
+                return _Scan(starts, problems, error("E701", path, line(at), (
+                    f"nested more than {DEPTH} levels deep at {path_text(where)[:80]}; no "
+                    "bank needs that: nothing in the file was converted")))
+            paths.append(where)
+            keys.append({} if char == "{" else None)
+            indexes.append([0])
+            continue
+        if char == '"':
+            continue
+        if "NaN" in token or "Infinity" in token:
+            return _Scan(starts, problems, error("E701", path, line(at), (
+                f"{path_text(where)}: `{token}` is not a JSON value (JSON has no NaN or "
+                "Infinity); write a number or text: nothing in the file was converted")))
+        if (char.isdigit() or char == "-") and (
+                len(token) > NUMBER_DIGITS or _overflows(token)):
+            return _Scan(starts, problems, error("E701", path, line(at), (
+                f"{path_text(where)}: the number {token[:40]}"
+                f"{'…' if len(token) > 40 else ''} is too large to mean anything in a "
+                "question bank: nothing in the file was converted")))
+    return _Scan(starts, problems, None)
 
 
-def sections(data: object, reader: Reader, root: tuple[object, ...] = ()) -> tuple[Section, ...]:
-    """The topic parts of a decoded bank: a list of parts, or one part."""
-    if isinstance(data, list) and data and all(isinstance(d, dict) and "questions" in d
-                                               for d in data):
-        found = [reader.section(d, (*root, k)) for k, d in enumerate(data)]
-    else:
-        found = [reader.section(data, root)]
-    return tuple(s for s in found if s is not None and s.items)
+def _overflows(token: str) -> bool:
+    if not any(c in token for c in ".eE"):
+        return False
+    try:
+        return float(token) in (float("inf"), float("-inf"))
+    except ValueError:
+        return False
 
 
-def read(text: str, path: str) -> Reading:
+def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Reading:
+    line = Lines(text)
+    scan = _scan(text, path, line)
+    if scan.fatal is not None:
+        return Reading((), (*scan.problems, scan.fatal))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return Reading((), (error("E701", path, exc.lineno, f"not valid JSON: {exc.msg} "
                                   f"(column {exc.colno}); nothing in the file was converted"),))
-    starts = _starts(text)
-    reader = Reader(path, lambda where: text.count("\n", 0, starts.get(where, 0)) + 1)
-    return Reading(sections(data, reader), tuple(reader.problems))
+    except (RecursionError, ValueError) as exc:  # guarded above; said plainly if not
+        return Reading((), (error("E701", path, 0, f"cannot be read as JSON ({exc}); nothing "
+                                  "in the file was converted"),))
+    starts = scan.starts
+    reader = Structured(path, lambda where: line(starts.get(where, 0)), overrides or {})
+    sections = reader.read(data, default_title=title_from_name(path))
+    if not sections and not any(d.is_error for d in reader.problems):
+        reader.problems.append(error("E701", path, 1, (
+            "no list of questions found: no list of objects each with a question's text and "
+            "its choices (as in [{\"question\": …, \"options\": […], \"answer\": …}]); "
+            "nothing in the file was converted")))
+    return Reading(sections, (*scan.problems, *reader.problems))

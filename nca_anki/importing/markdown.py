@@ -28,10 +28,12 @@ reported at its line, never dropped silently.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, error, warning
+from nca_anki.importing import lettered
 from nca_anki.importing.bank import Choice, Item, Reading, Section, title_from_name
 
 _TASK_RE = re.compile(r"^(?P<lead>\s{0,3}[-*+]\s+)\[(?P<mark>[ xX])\](?:[ \t]+|$)(?P<text>.*)$")
@@ -73,6 +75,123 @@ def _blocks(text: str) -> list[_Block]:
     return blocks
 
 
+def _heading_text(lines: list[str], heading: _Block) -> str:
+    """A heading's text: "## Text" (ATX), or the lines above a "---"/"===" (setext)."""
+    match = _HEADING_RE.match(lines[heading.start])
+    if match:
+        return match.group("text").strip()
+    return " ".join(line.strip() for line in lines[heading.start:heading.end - 1]).strip()
+
+
+# Emoji, arrows and other symbols before a title's first word ("📚 Python", "⬆️ Top").
+_LEADING_SYMBOLS_RE = re.compile(r"^[^\w(\[`'\"]+")
+
+
+def _title(text: str) -> str:
+    """A topic title from a heading: no Markdown emphasis, no symbols before its words;
+    "" if it is navigation."""
+    plain = re.sub(r"[*_]{1,3}", "", text).strip()
+    if _is_navigation(plain):
+        return ""
+    return _LEADING_SYMBOLS_RE.sub("", plain).strip()
+
+
+# A link into the page ("[Back to Top](#table-of-contents)"), a badge ("[![CI](…)](…)") or
+# an image alone, with emphasis around: navigation, not a question's text.
+_NAV_LINK_RE = re.compile(r"\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)"  # a badge: an image, linked
+                          r"|\[[^\]\[]*\]\(#[^)]*\)"  # a link into the page
+                          r"|!\[[^\]]*\]\([^)]*(?:badge|shields\.io)[^)]*\)")  # a badge alone
+_HRULE_RE = re.compile(r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
+
+
+def _is_navigation(text: str) -> bool:
+    """Whether ``text`` (a line or a paragraph) is only in-page links, badges, images,
+    rules and separators."""
+    rest = _NAV_LINK_RE.sub("", text)
+    rest = re.sub(r"[*_|•·\-\s]+|<br\s*/?>|&nbsp;", "", rest)
+    return not rest and bool(text.strip()) and not _HRULE_RE.match(text) or \
+        bool(_HRULE_RE.match(text))
+
+
+def _without_navigation(text: str) -> str:
+    """``text`` without its paragraphs that are navigation (see _is_navigation)."""
+    paragraphs = re.split(r"\n[ \t]*\n", text)
+    kept = [p for p in paragraphs if not all(_is_navigation(line) or not line.strip()
+                                             for line in p.split("\n"))]
+    return "\n\n".join(kept).strip("\n")
+
+
+def _fences_under_choices(text: str) -> str:
+    """``text`` with a fenced block written at the margin right under a choice's line
+    (``- [ ] A`` then a ```` ``` ```` line) indented under it, as the author meant: the
+    block belongs to that choice. Line for line, so every line keeps its number."""
+    lines = text.split("\n")
+    k = 0
+    while k < len(lines) - 1:
+        task = _TASK_RE.match(lines[k])
+        at = k + 1  # the fence may follow a blank line or two
+        while task and at < len(lines) - 1 and at - k <= 2 and not lines[at].strip():
+            at += 1
+        fence = _FENCE_RE.match(lines[at]) if task else None
+        if task and fence and len(lines[at]) - len(lines[at].lstrip()) < len(
+                task.group("lead")):
+            mark = fence.group("fence")
+            end = next((j for j in range(at + 1, len(lines))
+                        if lines[j].strip().startswith(mark[0] * len(mark))
+                        and not lines[j].strip().strip(mark[0])), None)
+            if end is not None:
+                pad = " " * len(task.group("lead"))
+                indent = len(lines[at]) - len(lines[at].lstrip())
+                for j in range(at, end + 1):  # the block's own indent kept past the fence's
+                    line = lines[j]
+                    lines[j] = pad + (line[indent:] if line[:indent].strip() == "" else
+                                      line.lstrip()) if line.strip() else line
+                k = end
+        k += 1
+    return "\n".join(lines)
+
+
+def _front_matter(text: str) -> tuple[str, dict[str, str]]:
+    """``text`` with its YAML front matter (``---`` … ``---`` at the top) blanked out line
+    for line, and its plain ``key: value`` pairs (quoted, or not; a ``|`` or ``>`` block)."""
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return text, {}
+    end = next((k for k in range(1, len(lines)) if lines[k].strip() in ("---", "...")), None)
+    if end is None:
+        return text, {}
+    values: dict[str, str] = {}
+    k = 1
+    while k < end:
+        match = re.match(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$", lines[k])
+        k += 1
+        if not match:
+            continue
+        key, value = match[1].casefold(), match[2].strip()
+        if value in ("|", ">", "|-", ">-", "|+", ">+"):
+            block = []
+            while k < end and (not lines[k].strip() or lines[k].startswith((" ", "\t"))):
+                block.append(lines[k].strip() if value[0] == ">" else lines[k])
+                k += 1
+            indent = min((len(b) - len(b.lstrip()) for b in block if b.strip()), default=0)
+            value = (" " if value[0] == ">" else "\n").join(
+                b[indent:] if value[0] == "|" else b for b in block).strip()
+        elif value.startswith('"') and value.endswith('"') and len(value) >= 2:
+            try:
+                value = json.loads(value)
+            except ValueError:
+                value = value[1:-1]
+        elif value.startswith("'") and value.endswith("'") and len(value) >= 2:
+            value = value[1:-1].replace("''", "'")
+        values[key] = value
+    blanked = [""] * (end + 1) + lines[end + 1:]
+    return "\n".join(blanked), values
+
+
+_FRONT_PROMPT_KEYS = ("question", "prompt", "title", "q")
+_FRONT_EXPLANATION_KEYS = ("explanation", "answer_explanation", "rationale", "feedback")
+
+
 def _is_task_list(block: _Block, lines: list[str]) -> bool:
     return block.kind == "bullet_list" and bool(block.items) and all(
         _TASK_RE.match(lines[start]) for start, _ in block.items)
@@ -89,11 +208,17 @@ def _choice(lines: list[str], start: int, end: int) -> tuple[Choice, bool]:
     first = _TASK_RE.match(lines[start])
     assert first is not None
     indent = len(first.group("lead"))
+    text = first.group("text").rstrip()
+    # The lines right under the first that are not a fence continue its paragraph,
+    # however far indented (an indented code block cannot interrupt a paragraph).
+    k = start + 1
+    while text and k < end and lines[k].strip() and not _FENCE_RE.match(lines[k]):
+        text = f"{text} {lines[k].strip()}"
+        k += 1
     rest = [line[indent:] if line[:indent].strip() == "" else line.lstrip()
-            for line in lines[start + 1:end]]
+            for line in lines[k:end]]
     while rest and not rest[-1].strip():
         rest.pop()
-    text = first.group("text").rstrip()
     # A blank line before a code block under the choice (a "loose" list) adds nothing.
     rest = [r for k, r in enumerate(rest) if r.strip() or (
         k + 1 < len(rest) and not rest[k + 1].lstrip().startswith(("```", "~~~")))]
@@ -144,6 +269,10 @@ def _headed(text: str, blocks: list[_Block]) -> str:
 
 def read(text: str, path: str) -> Reading:
     written = text.split("\n")  # as the author wrote it, for what the problems quote
+    text, front = _front_matter(text)
+    text = _fences_under_choices(text)
+    front_prompt = next((front[k] for k in _FRONT_PROMPT_KEYS if front.get(k)), "")
+    front_explanation = next((front[k] for k in _FRONT_EXPLANATION_KEYS if front.get(k)), "")
     blocks = _blocks(text)
     headed = _headed(text, blocks)
     if headed != text:  # numbered questions, now headings: their blocks again
@@ -175,12 +304,14 @@ def read(text: str, path: str) -> Reading:
         if not lists:
             question_level = 0
             if heading and not title and heading.level <= 2 and not items:
-                match = _HEADING_RE.match(lines[heading.start])
-                title = match.group("text").strip() if match else ""
+                title = _title(_heading_text(lines, heading))
                 body_blocks = body
             else:
                 body_blocks = segment
             for block in body_blocks:
+                if all(_is_navigation(line) or not line.strip()
+                       for line in written[block.start:block.end]):
+                    continue  # a badge, a "Back to top" link, a rule: no text to lose
                 problems.append(warning("W701", path, block.start + 1,
                                         "text that is no question (no list of '- [ ]' "
                                         "choices under it) was not converted: "
@@ -188,7 +319,7 @@ def read(text: str, path: str) -> Reading:
             continue
         first = lists[0]
         choices_block = body[first]
-        head = _HEADING_RE.match(lines[heading.start]).group("text") if heading else ""  # type: ignore[union-attr]
+        head = _heading_text(lines, heading) if heading else ""
         head = _NUMBERING_RE.sub("", head.strip(), count=1)
         start = heading.end if heading else body[0].start
         between = _text(lines, start, choices_block.start)
@@ -200,7 +331,12 @@ def read(text: str, path: str) -> Reading:
                                   "a second list of '- [ ]' choices under one heading: it was "
                                   "not converted; give each question its own heading"))
             explanation_end = min(explanation_end, extra.start)
-        explanation = _text(lines, choices_block.end, explanation_end)
+        explanation = _without_navigation(_text(lines, choices_block.end, explanation_end))
+        if front_prompt and not items and not heading:
+            # One question a file, its text in the front matter: "question: …".
+            prompt = "\n\n".join(p for p in (front_prompt.strip(), prompt) if p)
+            explanation = "\n\n".join(p for p in (explanation, front_explanation.strip())
+                                       if p)
         line = (heading or body[0]).start + 1
         question_level = heading.level if heading else 0
         if not prompt:
@@ -215,5 +351,12 @@ def read(text: str, path: str) -> Reading:
                                     "text)"))
         items.append(Item(prompt=prompt, explanation=explanation, path=path, line=line,
                           choices=tuple(choice for choice, _ in read)))
+    if not items and lettered.has_lettered(text):
+        # No "- [ ]" lists: lettered choices and answer lines (lettered.py) instead.
+        items, problems = lettered.read(text, path)
+        title = next((_title(_heading_text(lines, b)) for b in blocks
+                      if b.kind == "heading" and b.level <= 2), "")
+        if items and not title:
+            title = title_from_name(path)
     section = Section(title=title or title_from_name(path), items=tuple(items), path=path)
     return Reading((section,) if items else (), tuple(problems))

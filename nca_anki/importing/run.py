@@ -1,61 +1,96 @@
-"""``build_decks.py import``, whole: read each input with its format's reader, convert
-(convert.py), and write the question files and the images they show into the output
-folder, never over a file that is there.
+"""``build_decks.py import``, whole: find the input files (a folder given is searched),
+tell each one's format (detect.py, unless ``--from`` says), read it with its format's
+reader, convert (convert.py), and write the question files and the images they show into
+the output folder, never over a file that is there.
 
 One entry point, ``import_banks``, and one table of readers, ``READERS``. Nothing here
 prints: what was written and every problem come back as an ``Imported`` record, and the
 command prints it (cli.py, reporting.py).
+
+Inputs are untrusted: only regular files are opened (a named pipe or a device would hang
+the import or never end), none larger than ``INPUT_LIMIT``; an image a question shows is
+copied only if it lies inside the folder the input came from, is a regular file, is no
+larger than ``IMAGE_LIMIT`` and really is an image of a type Anki shows (its first bytes
+say so, whatever its name says).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import os
+import stat
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from nca_anki import diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
-from nca_anki.importing import aiken, gift, json_bank, markdown, typescript
+from nca_anki.importing import (aiken, gift, json_bank, markdown, moodle_xml, spreadsheet,
+                                typescript)
 from nca_anki.importing.bank import Reading
 from nca_anki.importing.convert import Part, convert
+from nca_anki.importing.detect import bank_files, detect
 from nca_anki.publishing.output import WriteError, write_atomic
 from nca_anki.reading.decode import decode_source
+from nca_anki.reading.media import MAX_IMAGE_BYTES, SVG_SCRIPT_RE, image_type
 
-# Each format ``--from`` names -> its reader: (text, the path to show) -> a Reading.
-READERS: dict[str, Callable[[str, str], Reading]] = {
-    "markdown": markdown.read,
+Reader = Callable[[str, str, Mapping[str, str]], Reading]
+
+# Each format ``--from`` names -> its reader: (text, the path to show, --map) -> a Reading.
+READERS: dict[str, Reader] = {
+    "markdown": lambda text, path, _: markdown.read(text, path),
     "json": json_bank.read,
     "typescript": typescript.read,
-    "aiken": aiken.read,
-    "gift": gift.read,
+    "csv": spreadsheet.read,
+    "tsv": spreadsheet.read_tsv,
+    "aiken": lambda text, path, _: aiken.read(text, path),
+    "gift": lambda text, path, _: gift.read(text, path),
+    "moodle-xml": lambda text, path, _: moodle_xml.read(text, path),
 }
 
 # The codes of a question left out of the conversion: one error at each one's place.
 NOT_CONVERTED = ("E702", "E703", "E704")
+INPUT_LIMIT = 256 << 20  # bytes: a bank of 100,000 questions is about 50 MB
+# The build's own limit per image (reading/media.py): what it would refuse is not copied.
+IMAGE_LIMIT = MAX_IMAGE_BYTES
 
 
 @dataclass(frozen=True)
 class Imported:
     written: tuple[Part, ...]  # the question files written, in order
     problems: tuple[Diagnostic, ...]  # sorted
+    read: int = 0  # the questions read from the inputs, converted or not
+    inputs: int = 0  # the files read (a folder given: those in it that may be banks)
 
     @property
     def not_converted(self) -> int:
         return sum(d.code in NOT_CONVERTED for d in self.problems if d.is_error)
 
 
-def import_banks(inputs: Sequence[str], form: str, out: Path, topic: str | None
-                 ) -> Imported:
-    """Read ``inputs`` as ``form`` (a key of READERS), convert them, and write what
-    converted into ``out`` (see the module docstring). Nothing is written when any file
-    it would write is there already."""
-    result = convert([_read(Path(given), READERS[form]) for given in inputs], topic=topic,
-                     is_file=lambda path: Path(path).is_file())
-    problems = list(result.problems)
+@dataclass(frozen=True)
+class _Input:
+    path: Path
+    root: Path  # the folder it was found in (a file given: its own folder)
+    searched: bool  # found by searching a folder (not named by the author)
+
+
+def import_banks(inputs: Sequence[str], form: str | None, out: Path, topic: str | None,
+                 overrides: Mapping[str, str] | None = None) -> Imported:
+    """Read ``inputs`` (files, or folders to search) as ``form`` (a key of READERS; None:
+    each file's own, detect.py), convert them, and write what converted into ``out`` (see
+    the module docstring). Nothing is written when any file it would write is there."""
+    problems: list[Diagnostic] = []
+    found = _inputs(inputs, out, problems)
+    readings = [_read(one, form, overrides or {}) for one in found]
+    roots = {one.path.as_posix(): one.root for one in found}
+    result = convert(readings, topic=topic,
+                     image_problem=lambda given, image: _image_problem(roots[given], image))
+    problems += result.problems
     images = {target: source for part in result.parts for source, target in part.images}
-    taken = [name for name in (*(p.name for p in result.parts), *images)
+    carried = {target: data for part in result.parts for target, data in part.embedded}
+    taken = [name for name in (*(p.name for p in result.parts), *images, *carried)
              if (out / name).exists() and not (name in images and _same_file(
-                 Path(images[name]), out / name))]
+                 Path(images[name]), out / name)) and not (name in carried and read_regular(
+                     out / name, IMAGE_LIMIT)[0] == carried[name])]
     problems += [diag.error("E705", (out / name).as_posix(), 0, "is already there; nothing "
                             "was written: move it away, or import into another folder "
                             "(--out DIR)") for name in taken]
@@ -67,26 +102,149 @@ def import_banks(inputs: Sequence[str], form: str, out: Path, topic: str | None
                 problems.append(failed)
                 break
             written.append(part)
-    return Imported(tuple(written), diag.sort_diagnostics(problems))
+    read = sum(len(s.items) for r in readings for s in r.sections) + sum(
+        d.code in NOT_CONVERTED and d.is_error for r in readings for d in r.problems)
+    return Imported(tuple(written), diag.sort_diagnostics(problems), read, len(found))
 
 
-def _read(path: Path, reader: Callable[[str, str], Reading]) -> Reading:
-    shown = path.as_posix()
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return Reading((), (diag.error("E701", shown, 0,
-                                       f"cannot read it: {exc.strerror or exc}"),))
+def _inputs(given: Sequence[str], out: Path, problems: list[Diagnostic]) -> list[_Input]:
+    """The files to read: each file given, and the bank files in each folder given (not
+    those in the output folder, should it be inside)."""
+    found: list[_Input] = []
+    for name in given:
+        path = Path(name)
+        if not path.is_dir():
+            found.append(_Input(path, path.parent, False))
+            continue
+        names = []
+        for folder, dirs, files in os.walk(path):
+            here = Path(folder)
+            dirs[:] = sorted(d for d in dirs if (here / d).resolve() != out.resolve())
+            names += [(here / f).relative_to(path).as_posix() for f in files]
+        chosen = bank_files(sorted(names))
+        if not chosen:
+            problems.append(diag.error("E701", path.as_posix(), 0, (
+                "holds no file a bank is kept in (.json, .ts, .js, .md, .gift, .csv, .tsv, "
+                ".xml, .txt with --from); nothing converted")))
+        found += [_Input(path / n, path, True) for n in chosen]
+    return found
+
+
+def _read(one: _Input, form: str | None, overrides: Mapping[str, str]) -> Reading:
+    shown = one.path.as_posix()
+    data, problem = read_regular(one.path, INPUT_LIMIT)
+    if problem:
+        return Reading((), (diag.error("E701", shown, 0, f"{problem}; nothing converted"),))
+    data, legacy = _legacy_encoding(data, shown)
     decoded = decode_source(data, shown)
-    reading = reader(decoded.text, shown)
+    if legacy is not None:
+        decoded = replace(decoded, diagnostics=(legacy, *(
+            d for d in decoded.diagnostics if d.code != "W101")))
+    kind = form or detect(shown, decoded.text)
+    if kind is None:
+        if one.searched:
+            return Reading(())
+        return Reading((), (diag.error("E701", shown, 0, (
+            f"its format is not one this reads ({', '.join(READERS)}), by its name or its "
+            "content; if it is one of them, say which with --from FORMAT")),))
+    reading = READERS[kind](decoded.text, shown, overrides)
+    if one.searched and not reading.sections and not any(
+            d.is_error and d.code in NOT_CONVERTED for d in reading.problems):
+        # A README, a settings file: a file of the folder that holds no questions (one
+        # whose questions were all refused says so, question by question).
+        return Reading((), (diag.warning("W706", shown, 0, (
+            f"read as {kind}, it holds no questions; skipped")),))
     return Reading(reading.sections, (*decoded.diagnostics, *reading.problems))
+
+
+# Encodings the build's own decoding handles (reading/decode.py: cp1252, then latin-1).
+_WESTERN = frozenset({"ascii", "utf_8", "cp1252", "latin_1", "iso8859_1", "iso8859_15",
+                      "windows-1252"})
+_DETECT_SAMPLE = 1 << 20  # bytes the detector looks at; the whole file is then decoded
+
+
+def _legacy_encoding(data: bytes, shown: str) -> tuple[bytes, Diagnostic | None]:
+    """``data`` as UTF-8 if it is in a legacy encoding of another script (GB18030, Big5,
+    Shift JIS, cp1251, …), which charset-normalizer tells from its bytes, with a warning
+    that says so; else ``data`` as it is (UTF-8, or Western text the build's own decoding
+    reads: reading/decode.py)."""
+    if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) or data.isascii():
+        return data, None
+    try:
+        data.decode("utf-8")
+        return data, None
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes  # only an import of a legacy file loads it
+
+    best = from_bytes(data[:_DETECT_SAMPLE]).best()
+    if best is None or best.encoding.replace("-", "_").casefold() in _WESTERN:
+        return data, None
+    try:
+        text = data.decode(best.encoding)
+    except (UnicodeDecodeError, LookupError):
+        return data, None
+    return text.encode("utf-8"), diag.warning("W101", shown, 0, (
+        f"file is not UTF-8; read as {best.encoding} (told by its bytes): check a few "
+        "questions, and save the file as UTF-8 to be sure"))
+
+
+def read_regular(path: Path, limit: int) -> tuple[bytes, str]:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes; else
+    b"" and why not. A pipe, a device or a socket is never opened (opening a pipe waits
+    for a writer for ever), and what is opened is checked again, so a file swapped for
+    one meanwhile is refused too."""
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return b"", "is not a regular file (a folder, a named pipe, a device or a socket)"
+        if info.st_size > limit:
+            return b"", f"is {info.st_size:,} bytes, more than the {limit:,} this reads"
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                return b"", "is not a regular file (a named pipe, a device or a socket)"
+            data = file.read(limit + 1)
+    except OSError as exc:
+        return b"", f"cannot be read: {exc.strerror or exc}"
+    if len(data) > limit:
+        return b"", f"is more than the {limit:,} bytes this reads"
+    return data, ""
+
+
+def _image_problem(root: Path, image: str) -> str:
+    """Why the image at ``image`` cannot go with a question read from inside ``root``;
+    "" if it can."""
+    path = Path(image)
+    try:
+        inside = path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        inside = False
+    if not inside:
+        return (f"is outside the folder the input came from ({root.as_posix() or '.'}); "
+                "only images beside the bank, or below it, are copied")
+    data, problem = read_regular(path, IMAGE_LIMIT)
+    if problem:
+        return "is not there (the path is read from the input file's folder)" \
+            if "No such file" in problem else problem
+    kind = image_type(data)
+    if kind is None:
+        return "is not an image of a type cards show (PNG, JPEG, GIF, WebP or SVG, by its bytes)"
+    if kind == "svg" and SVG_SCRIPT_RE.search(data):
+        return "is an SVG that carries script; export it again without, or as PNG"
+    return ""
 
 
 def _write(part: Part, out: Path) -> Diagnostic | None:
     """Write one question file and the images it shows; the error if that failed."""
     try:
         for source, target in part.images:
-            write_atomic(out / target, Path(source).read_bytes())
+            data, problem = read_regular(Path(source), IMAGE_LIMIT)
+            if problem:
+                raise OSError(problem)
+            write_atomic(out / target, data)
+        for target, data in part.embedded:  # checked by the reader (moodle_xml.py)
+            write_atomic(out / target, data)
         write_atomic(out / part.name, part.text.encode("utf-8"))
     except OSError as exc:  # an image that went away meanwhile
         return diag.error("E501", (out / part.name).as_posix(), 0, f"not written: {exc}")
@@ -97,7 +255,6 @@ def _write(part: Part, out: Path) -> Diagnostic | None:
 
 def _same_file(source: Path, target: Path) -> bool:
     """Whether ``target`` already holds ``source``'s bytes (an image imported before)."""
-    try:
-        return source.read_bytes() == target.read_bytes()
-    except OSError:
-        return False
+    first, problem = read_regular(source, IMAGE_LIMIT)
+    second, other = read_regular(target, IMAGE_LIMIT)
+    return not problem and not other and first == second

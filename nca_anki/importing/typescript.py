@@ -4,7 +4,9 @@ questions in, ``export const questions = [{question, options, correct, explanati
 The file is parsed by tree-sitter's TypeScript grammar (a maintained parser, also of
 plain JavaScript); nothing in it is run. Every declaration, ``export default`` or
 ``module.exports =`` whose value is an array or object literal that holds questions is
-read as one topic part, in the shapes json_bank.py reads, with the same checks. Literal
+read by its shape (importing/shape.py), as JSON is. ``window.quiz = […]``, any other
+assignment of a literal, and a bare array or object standing alone as a statement count
+too. Literal
 values only: strings ('…', "…", and `…` without ``${…}``), numbers, true, false, null,
 arrays and objects. A question holding anything else (a variable, a call, a spread, a
 ``${…}``) is not converted, and is named at its line.
@@ -12,9 +14,12 @@ arrays and objects. A question holding anything else (a variable, a call, a spre
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from nca_anki.diagnostics import error
-from nca_anki.importing.bank import Reading
-from nca_anki.importing.json_bank import PROMPT_KEYS, Code, Reader, sections
+from nca_anki.importing.bank import Reading, title_from_name
+from nca_anki.importing.json_bank import DEPTH, Code, code_text
+from nca_anki.importing.shape import Structured
 
 # What a value may be wrapped in and still be a literal: `[…] as const`, `satisfies T`,
 # parentheses, a non-null `!`.
@@ -24,6 +29,11 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0
 
 
 class _NotLiteral(Exception):
+    def __init__(self, node) -> None:
+        self.node = node
+
+
+class _TooDeep(Exception):
     def __init__(self, node) -> None:
         self.node = node
 
@@ -84,6 +94,8 @@ class _Values:
 
     def value(self, node, path: tuple[object, ...]) -> object:
         node = _unwrap(node)
+        if len(path) > DEPTH:
+            raise _TooDeep(node)
         self.lines[path] = _line(node)
         kind = node.type
         if kind == "array":
@@ -165,12 +177,16 @@ def _declared(root):
             if value is not None and value.type in ("array", "object"):
                 found.append(("default", value))
                 continue
-        if node.type == "assignment_expression":
+        if node.type == "assignment_expression":  # module.exports = …, window.quiz = …
             left = node.child_by_field_name("left")
             value = _unwrap(node.child_by_field_name("right"))
-            if left is not None and left.text in (b"module.exports", b"exports.default") and \
-                    value is not None and value.type in ("array", "object"):
+            if left is not None and value is not None and value.type in ("array", "object"):
                 found.append((left.text.decode("utf-8"), value))
+                continue
+        if node.type == "expression_statement" and node.named_children:
+            value = _unwrap(node.named_children[0])  # a bare [ … ] or ({ … }) alone
+            if value is not None and value.type in ("array", "object"):
+                found.append((f"line {_line(value)}", value))
                 continue
         stack.extend(reversed(node.children))
     return found
@@ -189,17 +205,7 @@ def _first_error(node):
     return None
 
 
-def _holds_questions(data: object) -> bool:
-    """Whether a literal is a bank: a list of questions or of topic parts, or an object
-    with "questions" (a file's other literals, its settings say, are no bank)."""
-    if isinstance(data, dict):
-        return "questions" in data
-    return isinstance(data, list) and any(
-        isinstance(d, dict) and ("questions" in d or any(k in d for k in PROMPT_KEYS))
-        for d in data)
-
-
-def read(text: str, path: str) -> Reading:
+def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Reading:
     source = text.encode("utf-8")
     try:
         parser = _parser()
@@ -226,13 +232,19 @@ def read(text: str, path: str) -> Reading:
             f"not valid TypeScript or JavaScript {what}; nothing in the file was "
             "converted")),))
     values = _Values(source)
-    banks = [(name, data) for name, node in _declared(root)
-             if _holds_questions(data := values.element(node, (name,)))]
-    if not banks:
-        return Reading((), (error("E701", path, 1, (
+    declared: dict[str, object] = {}
+    for name, node in _declared(root):
+        try:
+            declared[name] = values.element(node, (name,))
+        except _TooDeep as exc:
+            return Reading((), (error("E701", path, _line(exc.node), (
+                f"nested more than {DEPTH} levels deep; no bank needs that: nothing in the "
+                "file was converted")),))
+    reader = Structured(path, lambda where: values.lines.get(where, 1), overrides or {})
+    found = reader.read(declared, default_title=title_from_name(path), is_code=code_text)
+    if not found and not any(d.is_error for d in reader.problems):
+        return Reading((), (*reader.problems, error("E701", path, 1, (
             "no array or object of questions found (as in `export const questions = "
             "[{question, options, correct, explanation}]`); nothing in the file was "
-            "converted")),))
-    reader = Reader(path, lambda where: values.lines.get(where, 1))
-    found = tuple(s for name, data in banks for s in sections(data, reader, (name,)))
+            "converted"))))
     return Reading(found, tuple(reader.problems))

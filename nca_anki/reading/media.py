@@ -29,7 +29,7 @@ MAX_IMAGE_BYTES = 2 * 1024 * 1024
 
 _REFERENCE_RE = re.compile(r"!\[[^\]\n]*\]\(\s*<?([^)\s>]+)")
 # Script in an SVG: shown through <img> it never runs, but the file itself is published.
-_SVG_SCRIPT_RE = re.compile(rb"<script|javascript:|\son[a-z]+\s*=", re.IGNORECASE)
+SVG_SCRIPT_RE = re.compile(rb"<script|javascript:|\son[a-z]+\s*=", re.IGNORECASE)
 
 
 def image_type(data: bytes) -> str | None:
@@ -105,7 +105,7 @@ class MediaFolder:
         if kind is None:
             return (f"{written!r} is not an image the Anki apps show: its bytes are not PNG, "
                     "JPEG, GIF, WebP or SVG; save it as one of those")
-        if kind == "svg" and _SVG_SCRIPT_RE.search(data):
+        if kind == "svg" and SVG_SCRIPT_RE.search(data):
             return (f"SVG image {written!r} carries script (<script>, an on...= handler or "
                     "javascript:); export it again without, or as PNG")
         sha = hashlib.sha256(data).hexdigest()

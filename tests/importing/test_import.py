@@ -213,11 +213,15 @@ def test_what_is_not_converted_is_named_at_its_place(tmp_path, cli):
     assert gift.status == 1  # something was not converted
     assert f"{SAMPLES / 'ai-infrastructure.gift'}:31: error[E702]: a short-answer question" \
         in gift.err
-    assert gift.err.splitlines()[-1] == (f"imported 5 questions into 1 file in {tmp_path}/gift/"
-                                         "source; 1 question not converted: 1 error, 2 warnings")
+    assert gift.err.splitlines()[-1] == (
+        "read 6 questions in 1 file: 5 converted, 1 refused (not a multiple-choice question ×1);"
+        f" wrote 1 file in {tmp_path}/gift/source: 1 error, 2 warnings")
     json_run = _imported(tmp_path / "json", cli, "json", *INPUTS["json"])
-    assert "prep-bank.json:3: warning[W703]: [0].id: key 'id' is not part of a question " \
-        "file" in json_run.err
+    # How the bank was read is said once, in full, with what was left out.
+    assert ("prep-bank.json:1: warning[W704]: read 3 question objects: 'question' as the "
+            "prompt; 'options' as the choices; 'correct' as the correct choice, counted from 0 "
+            "(an answer is 0); 'answer' as the correct choice where 'correct' is not there; "
+            "'explanation' as the explanation; left out 'id'; if that is wrong") in json_run.err
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -255,7 +259,10 @@ Correct answer: RoCE, not iSCSI.
     assert (f"{bank}:7: error[E704]: cannot be written as a question file reads it: "
             "'Correct answer: RoCE, not iSCSI.' names none of the question's choices") in err
     assert f"{bank}:17: error[E704]: repeats the question at {bank}:13 word for word" in err
-    assert err.splitlines()[-1].endswith("3 questions not converted: 3 errors, 0 warnings")
+    assert err.splitlines()[-1].startswith("read 4 questions in 1 file: 1 converted, 3 refused "
+                                           "(cannot be written as a question file ×2, no "
+                                           "correct answer ×1); wrote 1 file in ")
+    assert err.splitlines()[-1].endswith(": 3 errors, 0 warnings")
     written = (tmp_path / "source" / "networking-1.txt").read_text()
     assert written.count("Question ") == 1 and "What is NCCL?" in written
     assert _built_cards(tmp_path)["NCA::Networking"]
@@ -349,20 +356,23 @@ def test_broken_inputs_say_where(tmp_path, cli):
     assert done.status == 1
     assert f"{broken}:1: error[E701]: not valid JSON: Expecting ',' delimiter (column 37)" \
         in done.err
-    assert done.err.splitlines()[-1] == "failed: nothing written: 1 error, 0 warnings"
+    assert done.err.splitlines()[-1] == "read 0 questions in 1 file: nothing written: 1 error, " \
+        "0 warnings"
     assert not (tmp_path / "source").exists()
     missing = cli("import", "--from", "gift", str(tmp_path / "nope.gift"), "--out",
                   str(tmp_path / "source"))
     assert missing.status == 1
-    assert "nope.gift: error[E701]: cannot read it: No such file or directory" in missing.err
+    assert "nope.gift: error[E701]: cannot be read: No such file or directory; nothing " \
+        "converted" in missing.err
     answers = _write(tmp_path / "in", "wrong.json", """[
   {"question": "Which?", "options": ["a", "b"], "correct": 2},
+  {"question": "Which first?", "options": ["a", "b"], "correct": 0},
   {"question": "Which one?", "options": ["a", "b"], "answer": "b"}
 ]""")
     done = cli("import", "--from", "json", str(answers), "--out", str(tmp_path / "source"))
     assert f"{answers}:2: error[E703]: [0].correct: the answer 2 names none of the 2 " \
         "choices" in done.err
-    assert "imported 1 question into 1 file" in done.err
+    assert "read 3 questions in 1 file: 2 converted, 1 refused" in done.err
 
 
 @pytest.mark.anki
@@ -400,11 +410,13 @@ continued", options: { A: "x", B: "y" }, answer: "B" },
         f"{bank}:11: error[E704]: module.exports.questions[3]: {code}: `GPU` (line 11); "
         "write it out as text; not converted",
         f"{bank}:12: error[E703]: module.exports.questions[4].correct: the answer 2 names "
-        "none of the 2 choices (a 0-based index, a letter or a choice's text); not converted",
+        "none of the 2 choices (an index counted from 0, a letter or a choice's text); not "
+        "converted",
         f"{bank}:13: error[E704]: module.exports.questions[5]: {code}: "
         "`[\"a\", \"b\"].map(x => x)` (line 13); write it out as text; not converted"]
-    assert err[-1].endswith("imported 2 questions into 1 file in "
-                            f"{tmp_path}/source; 5 questions not converted: 5 errors, 0 warnings")
+    assert err[-1] == ("read 7 questions in 1 file: 2 converted, 5 refused (cannot be written as "
+                       "a question file ×4, no correct answer ×1); wrote 1 file in "
+                       f"{tmp_path}/source: 5 errors, 1 warning")
     written = (tmp_path / "source" / "gpu-basics-1.txt").read_text()
     assert "Question 1: Which GPU's \"Tensor Cores\" came first?\n- Volta \u2014 V100 " \
         "(Correct answer)\n- Pascal\n" in written
@@ -427,13 +439,16 @@ def test_a_typescript_file_that_is_no_bank_says_why(tmp_path, cli, text, says):
     done = cli("import", "--from", "typescript", str(bank), "--out", str(tmp_path / "source"))
     assert done.status == 1
     assert f"{bank}{says}" in done.err
-    assert done.err.splitlines()[-1] == "failed: nothing written: 1 error, 0 warnings"
+    assert done.err.splitlines()[-1] == "read 0 questions in 1 file: nothing written: 1 error, " \
+        "0 warnings"
     assert not (tmp_path / "source").exists()
 
 
 @pytest.mark.parametrize("args, says", [
     (("import", "--from", "yaml", "x", "--out", "o"), "argument --from: invalid choice"),
-    (("import", "x", "--out", "o"), "the following arguments are required: --from"),
+    (("import", "x", "--map", "q=questionn", "--out", "o"),
+     "argument --map: unknown role 'questionn' in 'q=questionn'"),
+    (("import", "x", "--map", "q", "--out", "o"), "argument --map: expected KEY=ROLE, got 'q'"),
     (("import", "--from", "gift", "x", "--out", ""), "error: --out must name a folder"),
 ])
 def test_usage_errors(cli, args, says):
@@ -445,8 +460,9 @@ def test_usage_errors(cli, args, says):
 def test_help_names_the_command_as_run(cli):
     done = cli("import", "-h")
     assert done.status == 0
-    assert done.out.startswith("usage: build_decks.py import [-h] --from FORMAT --out DIR")
-    assert "markdown, json, typescript, aiken, gift" in done.out
+    assert done.out.startswith("usage: build_decks.py import [-h] [--from FORMAT] "
+                               "[--map KEY=ROLE] --out DIR")
+    assert "markdown, json, typescript, csv, tsv, aiken, gift" in done.out
     assert "build_decks.py import --from FORMAT INPUT... --out DIR" in cli("-h").out
 
 
@@ -547,7 +563,7 @@ def test_javascript_escapes_arrive_as_the_characters_they_stand_for():
             '\\u{1F680}, \\x41, \\u00e9, a \\"quote\\" and a \\\\ backslash", options: '
             "['\\'a\\'', `b\\``], correct: 0}];\n")
     reading = typescript.read(bank, "bank.ts")
-    assert reading.problems == ()
+    assert [d.code for d in reading.problems] == ["W704"]  # how it was read, said once
     item, = reading.sections[0].items
     assert item.prompt == ('Emoji \U0001F600, a lone half \ufffd, \U0001F680, A, \u00e9, a '
                            '"quote" and a \\ backslash')

@@ -84,6 +84,11 @@ STAGES = {
     "nca_anki.importing.gift": set(),
     "nca_anki.importing.convert": set(),
     "nca_anki.importing.run": set(),
+    "nca_anki.importing.shape": set(),
+    "nca_anki.importing.detect": set(),
+    "nca_anki.importing.spreadsheet": set(),
+    "nca_anki.importing.lettered": set(),
+    "nca_anki.importing.moodle_xml": set(),
     "nca_anki.inputs": set(),  # reads everything; given the renderer, loads none of it
     "nca_anki.rendering": RENDERING,
     "nca_anki.planning": set(),  # reads manifests and decks; rapidfuzz when the check runs
