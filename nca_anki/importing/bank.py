@@ -55,6 +55,12 @@ class Reading:
     problems: tuple[Diagnostic, ...] = field(default=())
 
 
+# "Q1.", "Q 1:", "Question 1:", "P45." (Pregunta), "Frage 3:", "В12.", "1.", "1)" before a
+# question's text (the translations of quiz repositories number their own way).
+NUMBERING_RE = re.compile(r"^(?:(?:Q|P|F|D|В|П|Question|Pregunta|Frage|Questão|Domanda|Soru|"
+                          r"Вопрос|Питання)\s*#?\s*\d+\s*[.:)-]?|\d+\s*[.)])\s+", re.I)
+
+
 def title_from_name(path: str) -> str:
     """A topic title from a file name without one inside: "gpu-basics_2.md" ->
     "Gpu Basics 2"."""

@@ -30,6 +30,13 @@ from nca_anki.importing.bank import (Choice, Item, Reading, Section, category_na
 _CATEGORY_RE = re.compile(r"^\s*\$CATEGORY:\s*(?P<path>.*?)\s*$")
 _FORMAT_RE = re.compile(r"^\s*\[(?P<format>html|moodle|plain|markdown)\]", re.I)
 _WEIGHT_RE = re.compile(r"^%(?P<weight>-?\d+(?:\.\d+)?)%")
+# Moodle's embedded-answer (cloze) prefix inside GIFT braces, "{1:MC:" or "{:SHORTANSWER:";
+# its choice kinds are multiple choice, its others (SA, NM, ...) are not.
+_CLOZE_RE = re.compile(r"^\s*\d*:(?P<kind>[A-Z_]+):", re.I)
+_CLOZE_CHOICE = frozenset({"MC", "MCV", "MCH", "MCS", "MCVS", "MCHS", "MULTICHOICE",
+                           "MULTICHOICE_V", "MULTICHOICE_H", "MULTICHOICE_S",
+                           "MULTICHOICE_VS", "MULTICHOICE_HS", "MULTIRESPONSE", "MR", "MRS",
+                           "MULTIRESPONSE_H", "MULTIRESPONSE_S", "MULTIRESPONSE_HS"})
 _TRUE_FALSE = {"T": True, "TRUE": True, "F": False, "FALSE": False}
 
 
@@ -161,6 +168,13 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
     if not _text(before) and not after:
         problems.append(error("E702", path, first, "no question text; not converted"))
         return None
+    cloze = _CLOZE_RE.match(answers)
+    if cloze:  # Moodle's embedded-answer syntax written in GIFT: {1:MC:~a~=b}
+        if cloze["kind"].upper() not in _CLOZE_CHOICE:
+            problems.append(error("E702", path, first, f"an embedded-answer ({cloze['kind']}) "
+                                  "question, not multiple choice; not converted"))
+            return None
+        answers = answers[cloze.end():]
     kind = _not_multiple_choice(answers)
     if kind:
         problems.append(error("E702", path, first, f"{kind} question, not multiple choice; "

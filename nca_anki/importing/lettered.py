@@ -19,27 +19,36 @@ from __future__ import annotations
 import re
 
 from nca_anki.diagnostics import Diagnostic, error
-from nca_anki.importing.bank import Choice, Item
+from nca_anki.importing.bank import Choice, Item, NUMBERING_RE
 
 LETTERS = "ABCDEFGHIJ"
 _CHOICE_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\(?(?P<letter>[A-Ja-j])(?:[.)]|\)|:)"
                         r"(?:\*\*|__)?\s+(?P<text>\S.*?)\s*$")
-# "Answer: B", "Correct answer: A, C", "Correct Answer: AB", "Answers - B and D. Because …"
-_ANSWER_RE = re.compile(r"^(?:[-*+>]\s+)?(?:correct\s+|right\s+)?(?:answers?|solution)"
-                        r"(?:\s+is)?\s*[:：=-]\s*(?:option\s+|choice\s+)?\(?(?P<letters>[A-J]"
-                        r"(?:\s*(?:,|&|/|\band\b)?\s*[A-J])*)\)?(?=$|[\s.):,;—–-])[\s.):,;—–-]*"
-                        r"(?P<rest>.*)$", re.I)
+# The word for "answer" (and "correct answer") in the languages exam-prep repositories
+# are translated into: German, Spanish, Portuguese, French, Italian, Dutch, Polish,
+# Turkish, Indonesian, Vietnamese, Russian, Ukrainian, Chinese, Japanese, Korean, Arabic.
+_ANSWER_WORDS = (r"(?:correct\s+|right\s+|richtige\s+|korrekte\s+)?(?:answers?|solution|"
+                 r"antwort(?:en)?|l[öo]sung|respuestas?(?:\s+correctas?)?|respostas?(?:\s+corretas?)?|"
+                 r"(?:bonne\s+)?r[ée]ponses?(?:\s+correctes?)?|solution|risposta(?:\s+corretta)?|"
+                 r"antwoord|odpowied[źz]|cevap|jawaban|đáp án|ответ|відповідь|答案|正解|答え|정답|"
+                 r"الإجابة)")
+# "Answer: B", "Correct answer: A, C", "Correct Answer: AB", "Antwort: D", "答案：B"
+_ANSWER_RE = re.compile(r"^(?:[-*+>]\s+)?" + _ANSWER_WORDS + r"(?:\s+is)?\s*[:：=-]\s*"
+                        r"(?:option\s+|choice\s+)?\(?(?P<letters>[A-J](?:\s*(?:,|&|/|\band\b)?"
+                        r"\s*[A-J])*)\)?(?=$|[\s.):,;—–-])[\s.):,;—–-]*(?P<rest>.*)$", re.I)
 # "B", "b.", "(B) Volta", "A, C —": a letter then punctuation ("A GPU is …" is no answer).
 _LETTER_FIRST_RE = re.compile(r"^\(?(?P<letters>[A-Ja-j](?:\s*(?:,|&)\s*[A-Ja-j])*)"
                               r"(?:$|(?:\)|[.:—–-])(?:\s+|$))(?P<rest>.*)$")
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*?)\s*#*\s*$")
 _NUMBERED_RE = re.compile(r"^\s{0,3}(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?\d{1,4}\s*[.):]\s+"
                           r"(?:\*\*|__)?(?P<text>\S.*?)\s*$", re.I)
-_NUMBERING_RE = re.compile(r"^(?:Q(?:uestion)?\s*#?\s*\d+\s*[.:)-]?|\d+\s*[.)])\s+", re.I)
 # What a <summary> says: a line of tags with only these words is structure, not text.
 _SUMMARY_WORDS = frozenset({"", "answer", "answers", "show answer", "show the answer",
                             "reveal answer", "solution", "show solution", "click to expand",
-                            "click here", "explanation", "correct answer", "show"})
+                            "click here", "explanation", "correct answer", "show", "antwort",
+                            "lösung", "respuesta", "solución", "resposta", "réponse",
+                            "risposta", "antwoord", "odpowiedź", "cevap", "jawaban", "ответ",
+                            "відповідь", "答案", "正解", "答え", "정답", "الإجابة"})
 _HRULE_RE = re.compile(r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
 
 
@@ -88,7 +97,7 @@ def read(text: str, path: str, start_lines: set[int] | None = None
 def _question(block: list[str], start: int, path: str) -> tuple[Item | None, Diagnostic | None]:
     head = _HEADING_RE.match(block[0]) or _NUMBERED_RE.match(block[0])
     assert head is not None
-    first = _NUMBERING_RE.sub("", _plain(head.group("text")), count=1)
+    first = NUMBERING_RE.sub("", _plain(head.group("text")), count=1)
     k = 1
     prompt = [first]
     while k < len(block) and not _CHOICE_RE.match(block[k]):

@@ -34,13 +34,12 @@ from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.importing import lettered
-from nca_anki.importing.bank import Choice, Item, Reading, Section, title_from_name
+from nca_anki.importing.bank import (NUMBERING_RE, Choice, Item, Reading, Section,
+                                     title_from_name)
 
 _TASK_RE = re.compile(r"^(?P<lead>\s{0,3}[-*+]\s+)\[(?P<mark>[ xX])\](?:[ \t]+|$)(?P<text>.*)$")
 _FENCE_RE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}(?:[ \t]+|$)(?P<text>.*?)(?:[ \t]+#+)?[ \t]*$")
-# "Q1.", "Q 1:", "Question 1:", "1.", "1)" before a question's text.
-_NUMBERING_RE = re.compile(r"^(?:Q(?:uestion)?\s*#?\s*\d+\s*[.:)-]?|\d+\s*[.)])\s+", re.I)
 
 
 @dataclass(frozen=True)
@@ -114,7 +113,16 @@ def _is_navigation(text: str) -> bool:
 
 
 def _without_navigation(text: str) -> str:
-    """``text`` without its paragraphs that are navigation (see _is_navigation)."""
+    """``text`` without its paragraphs that are navigation (see _is_navigation), and
+    without rules (``---``) outside code: a separator in the source, not content."""
+    kept_lines, fence = [], ""
+    for line in text.split("\n"):
+        found = _FENCE_RE.match(line)
+        if found and (not fence or found.group("fence").startswith(fence)):
+            fence = "" if fence else found.group("fence")
+        if fence or not _HRULE_RE.match(line):
+            kept_lines.append(line)
+    text = "\n".join(kept_lines)
     paragraphs = re.split(r"\n[ \t]*\n", text)
     kept = [p for p in paragraphs if not all(_is_navigation(line) or not line.strip()
                                              for line in p.split("\n"))]
@@ -131,7 +139,21 @@ def _fences_under_choices(text: str) -> str:
         task = _TASK_RE.match(lines[k])
         at = k + 1  # the fence may follow a blank line or two
         while task and at < len(lines) - 1 and at - k <= 2 and not lines[at].strip():
-            at += 1
+            at += 1  # (a "<!---->" separator is handled below)
+        if task and re.fullmatch(r"\s*<!--\s*-->\s*", lines[at]):
+            # "<!---->" then an indented code block: the comment ends the list only so
+            # that the block can follow (a Markdown formatter's way); it is the choice's.
+            stop = at + 1
+            while stop < len(lines) and (not lines[stop].strip()
+                                         or lines[stop].startswith("    ")):
+                stop += 1
+            if any(lines[j].strip() for j in range(at + 1, stop)):
+                pad = " " * len(task.group("lead"))
+                lines[at] = ""
+                for j in range(at + 1, stop):
+                    lines[j] = pad + lines[j] if lines[j].strip() else lines[j]
+                k = stop
+                continue
         fence = _FENCE_RE.match(lines[at]) if task else None
         if task and fence and len(lines[at]) - len(lines[at].lstrip()) < len(
                 task.group("lead")):
@@ -231,6 +253,10 @@ def _choice(lines: list[str], start: int, end: int) -> tuple[Choice, bool]:
         ticks = "``" if "`" in code else "`"
         return Choice(f"{ticks} {code} {ticks}" if ticks == "``" else f"`{code}`",
                       first.group("mark") in "xX"), True
+    if rest and all(r.startswith("    ") or not r.strip() for r in rest):
+        # An indented code block under the choice: the same code, fenced, as a question
+        # file writes code under a choice.
+        rest = ["```", *(r[4:] for r in rest), "```"]
     if rest and not any(r.lstrip().startswith(("```", "~~~")) or r.startswith("    ")
                         or not r.strip() for r in rest):
         text = " ".join([text, *(r.strip() for r in rest)])  # a wrapped line: the same text
@@ -320,7 +346,7 @@ def read(text: str, path: str) -> Reading:
         first = lists[0]
         choices_block = body[first]
         head = _heading_text(lines, heading) if heading else ""
-        head = _NUMBERING_RE.sub("", head.strip(), count=1)
+        head = NUMBERING_RE.sub("", head.strip(), count=1)
         start = heading.end if heading else body[0].start
         between = _text(lines, start, choices_block.start)
         prompt = "\n\n".join(part for part in (head, between) if part)  # as two blocks

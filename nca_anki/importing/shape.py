@@ -418,19 +418,36 @@ class Structured:
 # --- finding the lists ----------------------------------------------------------------------
 
 def _choice_list(value: object) -> list[object] | None:
-    """The choices, if ``value`` can be a question's choices."""
+    """The choices, if ``value`` can be a question's choices. (Asked of every value of
+    every object: the common answers, a text or a list of texts, are told first.)"""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return None
+    if kind is list:
+        items: list[object] = value  # type: ignore[assignment]
+        if len(items) < 2:
+            return None
+        if type(items[0]) is str:
+            return items if all(type(v) is str for v in items) else None
+        if all(isinstance(v, dict) and _choice_object(v) for v in items):
+            return items
+        return None
     if isinstance(value, dict) and len(value) >= 2 and all(
             isinstance(v, str) for v in value.values()) and all(
             _FLAT_RE.match(str(k)) for k in value):
         return list(value.values())
-    if isinstance(value, list) and len(value) >= 2 and (
-            all(isinstance(v, str) for v in value) or
-            all(isinstance(v, dict) and any(isinstance(x, (str, int, float)) and
-                                            not isinstance(x, bool) for x in v.values())
-                and not any(isinstance(x, (list, dict)) for x in v.values())
-                for v in value)):  # a choice object holds plain values only
-        return value
     return None
+
+
+def _choice_object(value: dict[str, object]) -> bool:
+    """Whether ``value`` can be one choice: plain values only, one of them a text or a
+    number (a question object, with lists inside, cannot)."""
+    plain = False
+    for x in value.values():
+        if isinstance(x, (list, dict)):
+            return False
+        plain = plain or (isinstance(x, (str, int, float)) and not isinstance(x, bool))
+    return plain
 
 
 def _flat_letter(key: str) -> str:

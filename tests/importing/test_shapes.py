@@ -626,3 +626,63 @@ def test_a_folder_file_whose_questions_were_all_refused_says_so(tmp_path, cli):
     assert "W706" not in done.err
     assert done.err.splitlines()[-1].startswith("read 2 questions in 2 files: 1 converted, 1 "
                                                 "refused")
+
+
+def test_gift_with_moodle_embedded_answer_syntax(tmp_path, cli):
+    bank = _write(tmp_path, "cloze.gift", "::P1:: Who do you find impressive? I'm impressed "
+                  "{1:MC:~for~=by} them.\n\n::P2:: Not I to Peru {1:SA:=hadn't been~=had not "
+                  "been} for three years.\n")
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 1
+    assert f"{bank}:3: error[E702]: an embedded-answer (SA) question, not multiple choice" \
+        in done.err
+    assert _questions(tmp_path / "out") == [
+        ("Cloze", "Who do you find impressive? I'm impressed _____ them.", ["for", "*by"], "")]
+
+
+def test_translated_banks_number_and_answer_in_their_own_words(tmp_path, cli):
+    checkbox = _write(tmp_path, "aws-es.md", """## AWS
+
+#### P45. ¿Qué script mueve la IP elástica?
+
+- [x] A
+
+<!---->
+
+    aws ec2 disassociate-address --association-id x
+    aws ec2 associate-address --instance-id y
+
+- [ ] B
+
+<!---->
+
+    aws ec2 release-address --association-id x
+
+---
+La primera pareja de órdenes.
+""")
+    lettered = _write(tmp_path, "js-de.md", """# JavaScript Fragen
+
+###### <a name=20190805></a>87. Was wird ausgegeben?
+
+- A: `"I"`
+- B: `undefined`
+
+<details><summary><b>Antwort</b></summary>
+<p>
+
+#### Antwort: A
+
+Ein String ist ein Array von Zeichen.
+</p>
+</details>
+""")
+    done = _run(cli, tmp_path, str(checkbox), str(lettered))
+    assert done.status == 0, done.err
+    assert _questions(tmp_path / "out") == [
+        ("AWS", "¿Qué script mueve la IP elástica?",
+         ["*A\n```\naws ec2 disassociate-address --association-id x\naws ec2 associate-address "
+          "--instance-id y\n```", "B\n```\naws ec2 release-address --association-id x\n```"],
+         "La primera pareja de órdenes."),
+        ("JavaScript Fragen", "Was wird ausgegeben?", ['*`"I"`', "`undefined`"],
+         "Ein String ist ein Array von Zeichen.")]
