@@ -28,7 +28,7 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Build one Anki deck (.apkg) per topic from the question files in SOURCE."
-                    f"\n\n{prog} import --from FORMAT INPUT... --out DIR converts a bank in "
+                    f"\n\n{prog} import INPUT... --out DIR [--from FORMAT] converts a bank in "
                     f"another format\ninto question files ({prog} import -h).",
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",

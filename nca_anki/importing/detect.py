@@ -13,7 +13,7 @@ import re
 from pathlib import PurePath
 
 EXTENSIONS = {
-    ".json": "json",
+    ".json": "json", ".yaml": "yaml", ".yml": "yaml",
     ".ts": "typescript", ".tsx": "typescript", ".mts": "typescript", ".cts": "typescript",
     ".js": "typescript", ".jsx": "typescript", ".mjs": "typescript", ".cjs": "typescript",
     ".md": "markdown", ".markdown": "markdown",

@@ -25,7 +25,7 @@ from pathlib import Path
 from nca_anki import diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.importing import (aiken, gift, json_bank, markdown, moodle_xml, spreadsheet,
-                                typescript)
+                                typescript, yaml_bank)
 from nca_anki.importing.bank import Reading
 from nca_anki.importing.convert import Part, convert
 from nca_anki.importing.detect import bank_files, detect
@@ -40,6 +40,7 @@ READERS: dict[str, Reader] = {
     "markdown": lambda text, path, _: markdown.read(text, path),
     "json": json_bank.read,
     "typescript": typescript.read,
+    "yaml": yaml_bank.read,
     "csv": spreadsheet.read,
     "tsv": spreadsheet.read_tsv,
     "aiken": lambda text, path, _: aiken.read(text, path),
@@ -124,8 +125,8 @@ def _inputs(given: Sequence[str], out: Path, problems: list[Diagnostic]) -> list
         chosen = bank_files(sorted(names))
         if not chosen:
             problems.append(diag.error("E701", path.as_posix(), 0, (
-                "holds no file a bank is kept in (.json, .ts, .js, .md, .gift, .csv, .tsv, "
-                ".xml, .txt with --from); nothing converted")))
+                "holds no file a bank is kept in (.json, .yaml, .ts, .js, .md, .gift, .csv, "
+                ".tsv, .xml, .txt); nothing converted")))
         found += [_Input(path / n, path, True) for n in chosen]
     return found
 

@@ -445,7 +445,7 @@ def test_a_typescript_file_that_is_no_bank_says_why(tmp_path, cli, text, says):
 
 
 @pytest.mark.parametrize("args, says", [
-    (("import", "--from", "yaml", "x", "--out", "o"), "argument --from: invalid choice"),
+    (("import", "--from", "docx", "x", "--out", "o"), "argument --from: invalid choice"),
     (("import", "x", "--map", "q=questionn", "--out", "o"),
      "argument --map: unknown role 'questionn' in 'q=questionn'"),
     (("import", "x", "--map", "q", "--out", "o"), "argument --map: expected KEY=ROLE, got 'q'"),
@@ -462,8 +462,9 @@ def test_help_names_the_command_as_run(cli):
     assert done.status == 0
     assert done.out.startswith("usage: build_decks.py import [-h] [--from FORMAT] "
                                "[--map KEY=ROLE] --out DIR")
-    assert "markdown, json, typescript, csv, tsv, aiken, gift" in done.out
-    assert "build_decks.py import --from FORMAT INPUT... --out DIR" in cli("-h").out
+    assert "markdown, json, typescript, yaml, csv, tsv, aiken, gift, moodle-xml" in \
+        " ".join(done.out.split())
+    assert "build_decks.py import INPUT... --out DIR [--from FORMAT]" in cli("-h").out
 
 
 def test_the_output_is_the_same_bytes_every_time(tmp_path, cli):

@@ -686,3 +686,55 @@ Ein String ist ein Array von Zeichen.
          "La primera pareja de órdenes."),
         ("JavaScript Fragen", "Was wird ausgegeben?", ['*`"I"`', "`undefined`"],
          "Ein String ist ein Array von Zeichen.")]
+
+
+# --- YAML ----------------------------------------------------------------------------------------
+
+def test_a_yaml_bank_by_its_shape_with_its_lines(tmp_path, cli):
+    bank = _write(tmp_path, "bank.yaml", """title: Networking
+questions:
+  - question: Which fabric links GPUs in one server?
+    options: [NVLink, Ethernet, USB]
+    answer: NVLink
+  - question: |
+      Which of these is a collective?
+    options:
+      - all-reduce
+      - malloc
+    answer: 0
+    explanation: NCCL implements it.
+  - question: Which port does gRPC use?
+    options: ["8000", "8001"]
+    answer: 5
+""")
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 1
+    assert f"{bank}:15: error[E703]: questions[2].answer: the answer 5 names none of the 2 " \
+        "choices" in done.err
+    assert _questions(tmp_path / "out") == [
+        ("Networking", "Which fabric links GPUs in one server?", ["*NVLink", "Ethernet", "USB"],
+         ""),
+        ("Networking", "Which of these is a collective?", ["*all-reduce", "malloc"],
+         "NCCL implements it.")]
+
+
+@pytest.mark.parametrize("text, says", [
+    ('a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n'
+     'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n',
+     ":1: error[E701]: b[0]: an alias (*name) to the value written at line 1"),
+    ("questions:\n  - question: Q?\n    options: [a, b]\n    answer: *missing\n",
+     ":4: error[E701]: not read: found undefined alias"),
+    ("- " * 2000 + "x\n", "error[E701]: "),  # libyaml's limit, or ours: see below
+    ("questions:\n  - question: [unclosed\n", ":3: error[E701]: not valid YAML"),
+    ("x: !!python/object:os.system ls\n", ":1: error[E701]: x: could not determine a "
+     "constructor for the tag"),
+], ids=["an alias bomb", "an undefined alias", "deep nesting", "a syntax error", "a python tag"])
+def test_hostile_yaml_is_an_error(tmp_path, cli, text, says):
+    bank = _write(tmp_path, "bank.yml", text)
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 1
+    assert says in done.err, done.err
+    if text.startswith("- - "):
+        assert re.search(r"nested more than 64 levels deep|exceeded maximum nesting depth",
+                         done.err)
+    assert "internal error" not in done.err
