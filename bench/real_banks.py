@@ -49,7 +49,10 @@ class Expected:
 def words(text: str, n: int = 8) -> str:
     """The first ``n`` words of ``text``, lower case, without markup or entities."""
     import html
-    plain = html.unescape(re.sub(r"<[^>]+>|`|\*\*|__", " ", text)).replace("\xa0", " ")
+    seen = re.sub(r"<!--.*?-->|<(style|script|xml)\b.*?</\1>", " ", text, flags=re.S | re.I)
+    seen = re.sub(r"</?(?:sup|sub|span|font|b|i|em|strong|u)\b[^>]*>", "", seen, flags=re.I)
+    plain = re.sub(r"<[^>]+>|`|\*\*|__", " ", html.unescape(seen)).replace("\xa0", " ")
+    plain = plain.translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉ⁿ", "01234567890123456789n"))
     return " ".join(re.findall(r"[^\W_]+", plain.casefold())[:n])
 
 
@@ -184,7 +187,39 @@ def count_csv(text: str, spec: dict) -> list[Expected]:
     return found
 
 
-COUNTERS = {"checkbox-markdown": count_checkbox_markdown,
+def count_moodle_xml(text: str) -> list[Expected]:
+    """<question type="multichoice"> and "truefalse": the question text, each answer's
+    text and whether its fraction is positive."""
+    import xml.etree.ElementTree as ET
+    found = []
+    for q in ET.fromstring(text).iter("question"):
+        if q.get("type") not in ("multichoice", "truefalse"):
+            continue
+        answers = [(a.findtext("text") or "", float(a.get("fraction", "0")) > 0)
+                   for a in q.findall("answer")]
+        answers = [(t, r) for t, r in answers if t.strip()]
+        found.append(Expected(words(q.findtext("questiontext/text") or ""),
+                              [words(t) for t, _ in answers],
+                              {k for k, (_, r) in enumerate(answers) if r}))
+    return found
+
+
+def count_yaml_marked(text: str) -> list[Expected]:
+    """A list of {q: prompt, a: [text, {correct: text}, ...]}."""
+    import yaml
+    found = []
+    for item in yaml.safe_load(text) or []:
+        answers = item.get("a") or []
+        texts = [a if isinstance(a, str) else next(iter(a.values())) for a in answers]
+        right = {k for k, a in enumerate(answers) if isinstance(a, dict)}
+        if len(texts) >= 2 and right:
+            found.append(Expected(words(item.get("q", "")), [words(str(t)) for t in texts],
+                                  right))
+    return found
+
+
+COUNTERS = {"checkbox-markdown": count_checkbox_markdown, "moodle-xml": count_moodle_xml,
+            "yaml-marked": count_yaml_marked,
             "lettered-markdown": count_lettered_markdown, "gift": count_gift}
 
 

@@ -85,9 +85,14 @@ def category_name(path: str) -> str:
 # links. Only these tags are read as tags; anything else that looks like one
 # ("vector<int>") stays text, and the card escapes it.
 _INLINE = {"b": "**", "strong": "**", "i": "*", "em": "*", "code": "`", "tt": "`"}
-_BREAKS = {"br": "\n", "p": "\n\n", "div": "\n\n", "li": "\n- ", "ul": "\n\n",
+_BREAKS = {"br": "\n", "p": "\n\n", "div": "\n\n", "li": "\n* ", "ul": "\n\n",
            "ol": "\n\n", "span": "", "u": "", "sub": "", "sup": "", "font": "",
            "pre": "\n\n", "h1": "\n\n", "h2": "\n\n", "h3": "\n\n", "h4": "\n\n"}
+_UNSEEN_RE = re.compile(r"<!--.*?-->|<(style|script|xml|head)\b.*?</\1\s*>"
+                        r"|</?[a-z]+:[a-z]+\b[^<>]*>|<(?:link|meta)\b[^<>]*>", re.I | re.S)
+_SUP_RE = re.compile(r"<(sup|sub)>\s*([0-9+\-n]{1,4})\s*</\1>", re.I)
+_SUPERSCRIPT = str.maketrans("0123456789+-n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿ")
+_SUBSCRIPT = str.maketrans("0123456789+-n", "₀₁₂₃₄₅₆₇₈₉₊₋ₙ")
 _TAG_RE = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)\b([^<>]*)>")
 _SRC_RE = re.compile(r"""\bsrc\s*=\s*["']([^"'<>\s]+)["']""", re.I)
 _ALT_RE = re.compile(r"""\balt\s*=\s*["']([^"'<>\[\]]*)["']""", re.I)
@@ -100,12 +105,31 @@ def html_to_markdown(text: str, html_ok: bool = True) -> str:
     is false (its format is plain text or Markdown)."""
     if not html_ok or ("<" not in text and "&" not in text):
         return text
+    # What a browser never shows: comments (Word's <!--[if gte mso 9]> too), style and
+    # script blocks, Word's <xml> and namespaced tags (<o:p>), <link> and <meta>.
+    text = _UNSEEN_RE.sub("", text)
+    # Exponents and indices as the characters they are: O(n<sup>2</sup>) is O(n²).
+    text = _SUP_RE.sub(lambda m: m[2].translate(_SUPERSCRIPT if m[1].lower() == "sup"
+                                                else _SUBSCRIPT), text)
     links: list[str] = []
+
+    numbered: list[int] = []  # each open list's next number
 
     def tag(match: re.Match[str]) -> str:
         closing, name, attributes = match[1], match[2].lower(), match[3]
         if name in _INLINE:
             return _INLINE[name]
+        if name in ("ol", "ul"):
+            if closing and numbered:
+                numbered.pop()
+            elif not closing:
+                numbered.append(1)
+            return _BREAKS[name]
+        if name == "li" and not closing and numbered:
+            # Numbered, <ul> too: a question file reads a line that starts "- ", "* ", "+ "
+            # or "• " as a choice, so a bulleted list in a question would become choices.
+            numbered[-1] += 1
+            return f"\n{numbered[-1] - 1}. "
         if name in _BREAKS:
             return "" if closing and name in ("li", "br") else _BREAKS[name]
         if name == "img":  # a picture: shown as Markdown shows one, checked by convert.py
@@ -126,6 +150,21 @@ def html_to_markdown(text: str, html_ok: bool = True) -> str:
     if converted == text and "&" not in text:
         return text
     converted = html.unescape(converted).replace("\xa0", " ")
-    lines = [" ".join(line.split()) if not line.startswith("- ") else line.rstrip()
+    lines = [" ".join(line.split()) if not line.startswith(("* ", "- ")) else line.rstrip()
              for line in converted.split("\n")]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def one_paragraph(text: str) -> str:
+    """A choice's text on one line, as a question file holds a choice (its code, in a
+    fence, stays as it is)."""
+    if "```" in text or "~~~" in text:
+        return text
+    line = " ".join(text.split())
+    # "1. first = x; 2. …" (an <ol> in the answer) stays text, not a list inside the choice
+    return re.sub(r"^(\d{1,3})([.)])(?=\s)", r"\1\\\2", line)
+
+
+def a_kind(kind: str) -> str:
+    """ "a matching", "an essay": the article a question type's name takes."""
+    return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"

@@ -25,7 +25,7 @@ import re
 
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.importing.bank import (Choice, Item, Reading, Section, category_name,
-                                     html_to_markdown, title_from_name)
+                                     html_to_markdown, one_paragraph, title_from_name)
 
 _CATEGORY_RE = re.compile(r"^\s*\$CATEGORY:\s*(?P<path>.*?)\s*$")
 _FORMAT_RE = re.compile(r"^\s*\[(?P<format>html|moodle|plain|markdown)\]", re.I)
@@ -204,7 +204,7 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
         if not _text(text):
             empty += 1  # "~=" or "~~": nothing between two marks; Moodle skips it too
             continue
-        choices.append(Choice(html_to_markdown(_text(text), html_ok), right))
+        choices.append(Choice(one_paragraph(html_to_markdown(_text(text), html_ok)), right))
         if _text(note):
             feedback.append(f"{html_to_markdown(_text(text), html_ok)}: "
                             f"{html_to_markdown(_text(note), html_ok)}")

@@ -30,8 +30,8 @@ import re
 import xml.etree.ElementTree as ET
 
 from nca_anki.diagnostics import Diagnostic, error, warning
-from nca_anki.importing.bank import (Choice, Item, Reading, Section, category_name,
-                                     html_to_markdown, title_from_name)
+from nca_anki.importing.bank import (Choice, Item, Reading, Section, a_kind, category_name,
+                                     html_to_markdown, one_paragraph, title_from_name)
 from nca_anki.reading.media import MAX_IMAGE_BYTES, SVG_SCRIPT_RE, image_type
 
 _QUESTION_RE = re.compile(r"<question\b")
@@ -124,7 +124,7 @@ def _question(question: ET.Element, kind: str, path: str, line: int,
                                 f"converted: {' '.join(prompt.split())[:60]!r}"))
         return None
     if kind not in ("multichoice", "truefalse"):
-        problems.append(error("E702", path, line, f"a {kind or 'untyped'} question, not "
+        problems.append(error("E702", path, line, f"{a_kind(kind or 'untyped')} question, not "
                               "multiple choice; not converted"))
         return None
     if not prompt and not bad:
@@ -146,6 +146,7 @@ def _question(question: ET.Element, kind: str, path: str, line: int,
             text = {"true": "True", "false": "False"}.get(text.strip().casefold(), text)
         if not text:
             continue
+        text = one_paragraph(text)
         choices.append(Choice(text, right))
         note, extra, why = _text(answer.find("feedback"))
         media, bad = {**media, **extra}, bad or why

@@ -216,7 +216,7 @@ class Structured:
             inner = [c for o in objects for k in choice_keys
                      if isinstance(listed := o.get(k), list)
                      for c in listed if isinstance(c, dict)]
-            if inner:
+            if inner and not all(_marked(c) is not None for c in inner):
                 text, flag = _choice_keys(inner)
                 label = next((k for k in Counter(k for c in inner for k in c)
                               if k not in (text, flag) and all(
@@ -341,6 +341,10 @@ class Structured:
                     texts.append(c.strip())
                     marks.append(False)
                     continue
+                if (marked := _marked(c)) is not None and roles.text is None:
+                    texts.append(marked.strip())
+                    marks.append(True)
+                    continue
                 if not isinstance(c, dict):
                     self.fail("E702", (*where, key, k), "a choice is neither text "
                               "nor an object with a text")
@@ -427,8 +431,8 @@ def _choice_list(value: object) -> list[object] | None:
         items: list[object] = value  # type: ignore[assignment]
         if len(items) < 2:
             return None
-        if type(items[0]) is str:
-            return items if all(type(v) is str for v in items) else None
+        if all(type(v) is str or _marked(v) is not None for v in items):
+            return items  # texts, the right ones perhaps written {"correct": text}
         if all(isinstance(v, dict) and _choice_object(v) for v in items):
             return items
         return None
@@ -436,6 +440,20 @@ def _choice_list(value: object) -> list[object] | None:
             isinstance(v, str) for v in value.values()) and all(
             _FLAT_RE.match(str(k)) for k in value):
         return list(value.values())
+    return None
+
+
+# A choice marked right by a one-key mapping around its text: {"correct": "Lisbon"}.
+_MARK_KEYS = frozenset({"correct", "right", "true", "answer", "x", "yes"})
+
+
+def _marked(value: object) -> str | None:
+    """The text of a choice written ``{correct: text}``, else None."""
+    if isinstance(value, dict) and len(value) == 1:
+        (key, text), = value.items()
+        if str(key).casefold() in _MARK_KEYS and isinstance(text, (str, int, float)) \
+                and not isinstance(text, bool):
+            return str(text)
     return None
 
 

@@ -738,3 +738,44 @@ def test_hostile_yaml_is_an_error(tmp_path, cli, text, says):
         assert re.search(r"nested more than 64 levels deep|exceeded maximum nesting depth",
                          done.err)
     assert "internal error" not in done.err
+
+
+def test_moodle_html_as_a_browser_shows_it(tmp_path, cli):
+    """Word's pasted styles and comments are invisible; O(n<sup>2</sup>) is O(n²); a list in
+    the question text stays a list (numbered: a bulleted line would read as a choice), not
+    choices; an answer of two paragraphs is one choice."""
+    bank = _write(tmp_path, "course.xml", """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="multichoice">
+    <questiontext format="html"><text><![CDATA[<!--[if gte mso 9]><xml><w:WordDocument/></xml><![endif]--><style type="text/css"> &amp;lt;!-- @page { size: 21cm } --&amp;gt; </style><p>Which are true?</p><ol><li>A stack is LIFO.</li><li>A queue is FIFO.</li></ol><ul><li>one note</li></ul>]]></text></questiontext>
+    <answer fraction="100"><text><![CDATA[<p>Both,</p><p>always.</p>]]></text></answer>
+    <answer fraction="0"><text>Neither</text></answer>
+  </question>
+  <question type="multichoice">
+    <questiontext format="html"><text><![CDATA[<p>Searching an unsorted array is <o:p></o:p>of order</p>]]></text></questiontext>
+    <answer fraction="100"><text><![CDATA[O(n)]]></text></answer>
+    <answer fraction="0"><text><![CDATA[O(n<sup>2</sup>)]]></text></answer>
+  </question>
+</quiz>
+""")
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 0, done.err
+    assert _questions(tmp_path / "out") == [
+        ("Course", "Which are true?\n\n1. A stack is LIFO.\n2. A queue is FIFO.\n\n1. one note",
+         ["*Both, always.", "Neither"], ""),
+        ("Course", "Searching an unsorted array is of order", ["*O(n)", "O(n²)"], "")]
+
+
+def test_yaml_choices_marked_right_by_a_one_key_mapping(tmp_path, cli):
+    bank = _write(tmp_path, "questions.yaml", """-
+  id: 1
+  q: In which city was the latest EU treaty signed?
+  a:
+    - Rome.
+    - correct: Lisbon.
+    - Amsterdam.
+""")
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 0, done.err
+    assert _questions(tmp_path / "out")[0][1:3] == (
+        "In which city was the latest EU treaty signed?", ["Rome.", "*Lisbon.", "Amsterdam."])
