@@ -68,10 +68,11 @@ def count_checkbox_markdown(text: str) -> list[Expected]:
             fence = not fence
         if fence:
             continue
-        heading = re.match(r"^\s{0,3}#{1,6}\s+(.*)", line)
+        heading = re.match(r"^\s{0,3}#{1,6}\s+(.*)", line) or re.match(
+            r"^(Q\d+\.\s.*)", line)  # "Q67. …" with no heading mark
         if heading:
             if choices:
-                found.append(Expected(words(re.sub(r"^\w{0,9}\s*\d+[.)]\s*", "", prompt)),
+                found.append(Expected(words(re.sub(r"^\w{0,9}\s*\d+\s*[.)]\s*", "", prompt)),
                                       [words(c) for c in choices], right))
             prompt, choices, right = heading[1], [], set()
             continue

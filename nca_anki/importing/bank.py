@@ -58,7 +58,8 @@ class Reading:
 # "Q1.", "Q 1:", "Question 1:", "P45." (Pregunta), "Frage 3:", "В12.", "1.", "1)" before a
 # question's text (the translations of quiz repositories number their own way).
 NUMBERING_RE = re.compile(r"^(?:(?:Q|P|F|D|В|П|Question|Pregunta|Frage|Questão|Domanda|Soru|"
-                          r"Вопрос|Питання)\s*#?\s*\d+\s*[.:)-]?|\d+\s*[.)])\s+", re.I)
+                          r"Вопрос|Питання)\s*#?\s*\d+\s*(?:[.:)-]\s*|\s+)|\d+\s*[.)]\s+)",
+                          re.I)  # "Q78.What", "Q54 .Rust": spaces as typed
 
 
 def title_from_name(path: str) -> str:

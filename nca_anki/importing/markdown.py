@@ -173,6 +173,27 @@ def _fences_under_choices(text: str) -> str:
     return "\n".join(lines)
 
 
+_Q_LINE_RE = re.compile(r"^\s{0,3}(?:\*\*)?(?:Q|Question)\s*#?\s*\d+\s*[.:)]\s*\S", re.I)
+
+
+def _questions_without_headings(text: str) -> str:
+    """``text`` with each "Q67. What …?" line that a list of choices follows written as a
+    heading, line for line: some quizzes number a question without a heading mark, often
+    right under the previous one's reference line (an ATX heading may interrupt a
+    paragraph, so the line above stays where it was)."""
+    lines = text.split("\n")
+    fence = False
+    for k, line in enumerate(lines):
+        if _FENCE_RE.match(line):
+            fence = not fence
+        if fence or not _Q_LINE_RE.match(line):
+            continue
+        nxt = next((x for x in lines[k + 1:k + 4] if x.strip()), "")
+        if _TASK_RE.match(nxt):
+            lines[k] = f"#### {line.strip()}"
+    return "\n".join(lines)
+
+
 def _front_matter(text: str) -> tuple[str, dict[str, str]]:
     """``text`` with its YAML front matter (``---`` … ``---`` at the top) blanked out line
     for line, and its plain ``key: value`` pairs (quoted, or not; a ``|`` or ``>`` block)."""
@@ -296,7 +317,7 @@ def _headed(text: str, blocks: list[_Block]) -> str:
 def read(text: str, path: str) -> Reading:
     written = text.split("\n")  # as the author wrote it, for what the problems quote
     text, front = _front_matter(text)
-    text = _fences_under_choices(text)
+    text = _questions_without_headings(_fences_under_choices(text))
     front_prompt = next((front[k] for k in _FRONT_PROMPT_KEYS if front.get(k)), "")
     front_explanation = next((front[k] for k in _FRONT_EXPLANATION_KEYS if front.get(k)), "")
     blocks = _blocks(text)

@@ -779,3 +779,30 @@ def test_yaml_choices_marked_right_by_a_one_key_mapping(tmp_path, cli):
     assert done.status == 0, done.err
     assert _questions(tmp_path / "out")[0][1:3] == (
         "In which city was the latest EU treaty signed?", ["Rome.", "*Lisbon.", "Amsterdam."])
+
+
+def test_numbered_questions_without_a_heading_mark(tmp_path, cli):
+    bank = _write(tmp_path, "rust.md", """## Rust
+
+#### Q66. What does move do?
+
+- [x] Moves a value.
+- [ ] Copies a value.
+
+[reference](https://doc.rust-lang.org/std/keyword.move.html)
+Q67. What is the purpose of the `'static` lifetime?
+
+- [ ] A value on the stack.
+- [x] A value for the whole program.
+
+Q68.What does `&mut` create?
+
+- [x] A mutable reference.
+- [ ] A shared reference.
+""")
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 0, done.err
+    assert [(q[1], q[3]) for q in _questions(tmp_path / "out")] == [
+        ("What does move do?", "[reference](https://doc.rust-lang.org/std/keyword.move.html)"),
+        ("What is the purpose of the `'static` lifetime?", ""),
+        ("What does `&mut` create?", "")]
