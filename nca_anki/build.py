@@ -22,7 +22,7 @@ from nca_anki.cards.render import Renderer
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import LOCK_NAME
 from nca_anki.identity.identify import deck_files, identify
-from nca_anki.identity.lockfile import changed_topics, dump_lock
+from nca_anki.identity.lockfile import dump_lock
 from nca_anki.inputs import Inputs, check_folders, read_inputs, shown_path
 from nca_anki.parallel import worker_count
 from nca_anki.planning import Decision, decide, nothing_built, results
@@ -31,7 +31,7 @@ from nca_anki.publishing.decks import Decks, Written, stale_bundles, stale_decks
 from nca_anki.publishing.index import bundle_name, write_index
 from nca_anki.publishing.preview import write_preview
 from nca_anki.publishing.sink import ComparingSink, Sink
-from nca_anki.publishing.transaction import hold, pending, recover, settle
+from nca_anki.publishing.transaction import hold
 from nca_anki.reading.media import MediaFolder
 from nca_anki.reading.published import Published, read_published
 from nca_anki.reading.topics import repeats_across_parts, slugify
@@ -54,16 +54,15 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     if problems:
         return BuildReport(topics=(), diagnostics=diag.sort_diagnostics(problems))
     folders = _folders(options)
-    with hold(folders.values(), shared=options.check, on_wait=progress.note):
-        recovered = [d for d in (pending(options.out),) if d is not None] if options.check \
-            else recover(folders)
+    kind = ComparingSink if options.check else Sink  # the one place the mode is read
+    with hold(folders.values(), shared=kind.shares_hold, on_wait=progress.note):
+        recovered = kind.recover(folders)
         if diag.has_errors(recovered):
             return BuildReport(topics=(), diagnostics=diag.sort_diagnostics(recovered))
         try:
-            report = _build(options, progress, folders)
+            report = _build(options, progress, folders, kind)
         except BaseException:  # a bug, or Ctrl-C: published whole, or not at all
-            if not options.check:
-                settle(folders)
+            kind.settle(folders)
             raise
     if recovered:
         report = replace(report, diagnostics=diag.sort_diagnostics(
@@ -76,8 +75,8 @@ def _folders(options: BuildOptions) -> dict[str, Path]:
     return {"source": options.source, "out": options.out}
 
 
-def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
-           ) -> BuildReport:
+def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path],
+           kind: type[Sink]) -> BuildReport:
     options, cache = BuildCache.open(options)
     renderer = Renderer(options.templates, options.templates.as_posix(),
                         MediaFolder(options.source).resolve)
@@ -100,12 +99,12 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path]
         assert inputs.note_type is not None
         return _said(write_preview(options.preview, inputs.note_type, decision.plan,
                                    rendered, decision.problems), decision)
-    sink = (ComparingSink if options.check else Sink)(
-        {options.out / name: file.sha256 for name, file in decks.files.items()})
+    sink = kind({options.out / name: file.sha256 for name, file in decks.files.items()})
     outcome = _write(options, cache, inputs, decks, decision, rendered, sink, folders,
                      workers, progress)
-    report = _said(_report(options, decision, outcome), decision)
-    if options.check or diag.has_errors([*outcome.write_problems, *outcome.index_problems]):
+    report = _said(_report(options, decision, outcome, sink), decision)
+    if not sink.publishes or diag.has_errors([*outcome.write_problems,
+                                              *outcome.index_problems]):
         return report  # nothing was published: the cache stays as it was
     # Warnings about this build's events do not recur in a rebuild: nothing to replay.
     events = [*cache.problems, *inputs.events, *outcome.events]
@@ -204,11 +203,11 @@ def _said(report: BuildReport, decision: Decision) -> BuildReport:
                    strict_failed=decision.strict_failed)
 
 
-def _report(options: BuildOptions, decision: Decision, outcome: _Outcome) -> BuildReport:
+def _report(options: BuildOptions, decision: Decision, outcome: _Outcome, sink: Sink
+            ) -> BuildReport:
     plan, out, assignment = decision.plan, options.out, outcome.assignment
     deck_names = {t.name: t.deck_name for t in plan.topics}
-    lock_changes = changed_topics(_read_text(options.source / LOCK_NAME), outcome.lock_text) \
-        if options.check else []
+    lock_changes = sink.lock_changes(options.source / LOCK_NAME, outcome.lock_text)
     stale_index = [shown_path(out, n) for n, s in outcome.index_statuses.items()
                    if s is FileStatus.WOULD_WRITE]
     return BuildReport(
@@ -221,13 +220,4 @@ def _report(options: BuildOptions, decision: Decision, outcome: _Outcome) -> Bui
         stale_files=tuple(sorted([*stale_index, *(d.path for d in outcome.stale)])),
         index=tuple((shown_path(out, n), s) for n, s in outcome.index_statuses.items()
                     if s is not FileStatus.UNCHANGED),
-        newest=0 if options.check else max(
-            [assignment.note_type_mod, *(n.mod for n in assignment.notes)]))
-
-
-def _read_text(path: Path) -> str:
-    """The file's text; "" if it is absent or cannot be read."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""
+        newest=sink.newest(assignment))

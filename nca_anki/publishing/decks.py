@@ -87,7 +87,7 @@ def write_decks(decks: Decks, out: Path, sink: Sink, workers: int, progress: Pro
         # What the index reads from the deck, worked out here in parallel; --check and
         # --verify read every deck back instead (what CI trusts).
         return Written(status, hashlib.sha256(data).hexdigest(),
-                        facts=None if sink.compare_only else deck_facts(data))
+                        facts=deck_facts(data) if sink.publishes else None)
 
     written = {}
     progress.start("writing decks", sum(len(notes_of[t.name]) for t in topics))

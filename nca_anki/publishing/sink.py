@@ -1,7 +1,9 @@
 """The one place a build's outputs go, in two kinds with one interface: ``Sink``
 stages every output for the build's one commit (transaction.py); ``ComparingSink``, for
 ``--check`` and ``--verify``, compares each with what is there and never writes. The hub
-hands its outputs to whichever it was given and never asks which one it is.
+picks the kind once, from the options, and from then on asks the kind, never the mode:
+how to hold the folders, what to recover or settle, whether anything is published, what
+the lock would change and how new the build's notes are.
 
 Every output file's status (records.FileStatus) is decided here, so the decks, the index
 files and the report cannot disagree on what "unchanged" means. A sink holds no state that
@@ -21,7 +23,10 @@ import nca_anki.diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import OLD_LOCK_NAME, file_sha256
 from nca_anki.publishing.output import WriteError
-from nca_anki.publishing.transaction import abandon, commit, stage, staged
+from nca_anki.identity.lockfile import changed_topics
+from nca_anki.publishing.transaction import (abandon, commit, pending, recover, settle, stage,
+                                             staged)
+from nca_anki.records import Assignment
 from nca_anki.report import FileStatus
 
 
@@ -30,7 +35,27 @@ class Sink:
     """What both kinds share: the known files' SHA-256 (None: could not be read)."""
 
     known: Mapping[Path, str | None] = field(default_factory=dict)
-    compare_only = False  # a class constant: True for ComparingSink
+    shares_hold = False  # builds that only compare may read side by side (transaction.hold)
+    publishes = True  # what went through it is published: the cache may remember it
+
+    @staticmethod
+    def recover(folders: Mapping[str, Path]) -> list[Diagnostic]:
+        """Finish or undo what an interrupted build left, before anything is read."""
+        return recover(folders)
+
+    @staticmethod
+    def settle(folders: Mapping[str, Path]) -> None:
+        """After a bug or Ctrl-C mid-build: published whole, or not at all."""
+        settle(folders)
+
+    def lock_changes(self, path: Path, text: str) -> tuple[str, ...]:
+        """The topics whose lock entries ``text`` changes from ``path``'s (none: a
+        writing build writes the lock)."""
+        return ()
+
+    def newest(self, assignment: Assignment) -> int:
+        """The newest change time of the build's notes and note type (the report's)."""
+        return max([assignment.note_type_mod, *(n.mod for n in assignment.notes)])
 
     def put(self, path: Path, data: bytes) -> FileStatus:
         """Stage ``data`` for ``path`` (UNCHANGED if it already holds exactly that);
@@ -77,7 +102,27 @@ class Sink:
 class ComparingSink(Sink):
     """--check and --verify: say what would be written, write nothing."""
 
-    compare_only = True
+    shares_hold = True
+    publishes = False
+
+    @staticmethod
+    def recover(folders: Mapping[str, Path]) -> list[Diagnostic]:
+        """Nothing is finished or undone; what an interrupted build left is only said."""
+        return [d for d in (pending(folders["out"]),) if d is not None]
+
+    @staticmethod
+    def settle(folders: Mapping[str, Path]) -> None:
+        return None  # nothing was staged
+
+    def lock_changes(self, path: Path, text: str) -> tuple[str, ...]:
+        try:
+            written = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            written = ""
+        return changed_topics(written, text)
+
+    def newest(self, assignment: Assignment) -> int:
+        return 0  # nothing was built
 
     def put(self, path: Path, data: bytes) -> FileStatus:
         old = self.known[path] if path in self.known else file_sha256(path)
