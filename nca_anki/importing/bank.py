@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from nca_anki.diagnostics import Diagnostic
+from nca_anki.diagnostics import Diagnostic, error
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,10 @@ class Reading:
 NUMBERING_RE = re.compile(r"^(?:(?:Q|P|F|D|В|П|Question|Pregunta|Frage|Questão|Domanda|Soru|"
                           r"Вопрос|Питання)\s*#?\s*\d+\s*(?:[.:)-]\s*|\s+)|\d+\s*[.)]\s+)",
                           re.I)  # "Q78.What", "Q54 .Rust": spaces as typed
+
+
+# A thematic break ("---", "***", "___"): a separator in a Markdown source, not content.
+HRULE_RE = re.compile(r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
 
 
 def title_from_name(path: str) -> str:
@@ -169,3 +173,17 @@ def one_paragraph(text: str) -> str:
 def a_kind(kind: str) -> str:
     """ "a matching", "an essay": the article a question type's name takes."""
     return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
+
+
+FEEDBACK_JOINED = "feedback on single answers was added to the explanation, one paragraph each"
+
+
+def choices_problem(choices: list[Choice], path: str, line: int, no_right: str
+                    ) -> Diagnostic | None:
+    """Why ``choices`` cannot be a multiple-choice question's (fewer than two, or none
+    right: ``no_right`` says how the format marks one), or None."""
+    if len(choices) < 2:
+        return error("E702", path, line, "fewer than two answers; not converted")
+    if not any(c.correct for c in choices):
+        return error("E703", path, line, f"{no_right}; not converted")
+    return None

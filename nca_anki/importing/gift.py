@@ -24,8 +24,9 @@ from __future__ import annotations
 import re
 
 from nca_anki.diagnostics import Diagnostic, error, warning
-from nca_anki.importing.bank import (Choice, Item, Reading, Section, category_name,
-                                     html_to_markdown, one_paragraph, title_from_name)
+from nca_anki.importing.bank import (FEEDBACK_JOINED, Choice, Item, Reading, Section,
+                                     category_name, choices_problem, html_to_markdown,
+                                     one_paragraph, title_from_name)
 
 _CATEGORY_RE = re.compile(r"^\s*\$CATEGORY:\s*(?P<path>.*?)\s*$")
 _FORMAT_RE = re.compile(r"^\s*\[(?P<format>html|moodle|plain|markdown)\]", re.I)
@@ -204,24 +205,20 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
         if not _text(text):
             empty += 1  # "~=" or "~~": nothing between two marks; Moodle skips it too
             continue
-        choices.append(Choice(one_paragraph(html_to_markdown(_text(text), html_ok)), right))
+        shown = html_to_markdown(_text(text), html_ok)
+        choices.append(Choice(one_paragraph(shown), right))
         if _text(note):
-            feedback.append(f"{html_to_markdown(_text(text), html_ok)}: "
-                            f"{html_to_markdown(_text(note), html_ok)}")
-    if len(choices) < 2:
-        problems.append(error("E702", path, first, "fewer than two answers; not converted"))
-        return None
-    if not any(c.correct for c in choices):
-        problems.append(error("E703", path, first, "no answer is right ('=' or a positive "
-                              "%weight%); not converted"))
+            feedback.append(f"{shown}: {html_to_markdown(_text(note), html_ok)}")
+    if (problem := choices_problem(choices, path, first, "no answer is right ('=' or a "
+                                   "positive %weight%)")) is not None:
+        problems.append(problem)
         return None
     if empty:
         problems.append(warning("W702", path, first, f"{empty} empty answer"
                                 f"{'s' if empty > 1 else ''} (nothing between two of its "
                                 "'~'/'=' marks) left out"))
     if feedback:
-        problems.append(warning("W702", path, first, "feedback on single answers was added "
-                                "to the explanation, one paragraph each"))
+        problems.append(warning("W702", path, first, FEEDBACK_JOINED))
     explanation = "\n\n".join(p for p in (general, *feedback) if p)
     return Item(prompt=prompt, choices=tuple(choices), explanation=explanation, path=path,
                 line=first)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from nca_anki.diagnostics import Diagnostic, error
-from nca_anki.importing.bank import Choice, Item, NUMBERING_RE
+from nca_anki.importing.bank import HRULE_RE, NUMBERING_RE, Choice, Item
 
 LETTERS = "ABCDEFGHIJ"
 _CHOICE_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\(?(?P<letter>[A-Ja-j])(?:[.)]|\)|:)"
@@ -49,7 +49,6 @@ _SUMMARY_WORDS = frozenset({"", "answer", "answers", "show answer", "show the an
                             "lösung", "respuesta", "solución", "resposta", "réponse",
                             "risposta", "antwoord", "odpowiedź", "cevap", "jawaban", "ответ",
                             "відповідь", "答案", "正解", "答え", "정답", "الإجابة"})
-_HRULE_RE = re.compile(r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
 
 
 def _plain(line: str) -> str:
@@ -132,7 +131,7 @@ def _question(block: list[str], start: int, path: str) -> tuple[Item | None, Dia
         elif choices and line.strip():
             choices[-1].append(line.strip() if not line.startswith("    ") else line)
         k += 1
-    rest += [text for text in block[k:] if not _is_tag_line(text) and not _HRULE_RE.match(text)]
+    rest += [text for text in block[k:] if not _is_tag_line(text) and not HRULE_RE.match(text)]
     at = start + 1
     if not answer:
         return None, error("E703", path, at, "a question with lettered choices but no answer "

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.importing import lettered
-from nca_anki.importing.bank import (NUMBERING_RE, Choice, Item, Reading, Section,
+from nca_anki.importing.bank import (HRULE_RE, NUMBERING_RE, Choice, Item, Reading, Section,
                                      title_from_name)
 
 _TASK_RE = re.compile(r"^(?P<lead>\s{0,3}[-*+]\s+)\[(?P<mark>[ xX])\](?:[ \t]+|$)(?P<text>.*)$")
@@ -100,7 +100,6 @@ def _title(text: str) -> str:
 _NAV_LINK_RE = re.compile(r"\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)"  # a badge: an image, linked
                           r"|\[[^\]\[]*\]\(#[^)]*\)"  # a link into the page
                           r"|!\[[^\]]*\]\([^)]*(?:badge|shields\.io)[^)]*\)")  # a badge alone
-_HRULE_RE = re.compile(r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$")
 
 
 def _is_navigation(text: str) -> bool:
@@ -108,8 +107,7 @@ def _is_navigation(text: str) -> bool:
     rules and separators."""
     rest = _NAV_LINK_RE.sub("", text)
     rest = re.sub(r"[*_|•·\-\s]+|<br\s*/?>|&nbsp;", "", rest)
-    return not rest and bool(text.strip()) and not _HRULE_RE.match(text) or \
-        bool(_HRULE_RE.match(text))
+    return bool(HRULE_RE.match(text)) or (not rest and bool(text.strip()))
 
 
 def _without_navigation(text: str) -> str:
@@ -120,7 +118,7 @@ def _without_navigation(text: str) -> str:
         found = _FENCE_RE.match(line)
         if found and (not fence or found.group("fence").startswith(fence)):
             fence = "" if fence else found.group("fence")
-        if fence or not _HRULE_RE.match(line):
+        if fence or not HRULE_RE.match(line):
             kept_lines.append(line)
     text = "\n".join(kept_lines)
     paragraphs = re.split(r"\n[ \t]*\n", text)

@@ -30,8 +30,9 @@ import re
 import xml.etree.ElementTree as ET
 
 from nca_anki.diagnostics import Diagnostic, error, warning
-from nca_anki.importing.bank import (Choice, Item, Reading, Section, a_kind, category_name,
-                                     html_to_markdown, one_paragraph, title_from_name)
+from nca_anki.importing.bank import (FEEDBACK_JOINED, Choice, Item, Reading, Section, a_kind,
+                                     category_name, choices_problem, html_to_markdown,
+                                     one_paragraph, title_from_name)
 from nca_anki.reading.media import MAX_IMAGE_BYTES, SVG_SCRIPT_RE, image_type
 
 _QUESTION_RE = re.compile(r"<question\b")
@@ -155,16 +156,12 @@ def _question(question: ET.Element, kind: str, path: str, line: int,
     if bad:
         problems.append(error("E704", path, line, f"{bad}; not converted"))
         return None
-    if len(choices) < 2:
-        problems.append(error("E702", path, line, "fewer than two answers; not converted"))
-        return None
-    if not any(c.correct for c in choices):
-        problems.append(error("E703", path, line, "no answer has a positive fraction; not "
-                              "converted"))
+    if (problem := choices_problem(choices, path, line, "no answer has a positive "
+                                   "fraction")) is not None:
+        problems.append(problem)
         return None
     if feedback:
-        problems.append(warning("W702", path, line, "feedback on single answers was added to "
-                                "the explanation, one paragraph each"))
+        problems.append(warning("W702", path, line, FEEDBACK_JOINED))
     return Item(prompt=prompt, choices=tuple(choices), path=path, line=line,
                 explanation="\n\n".join(p for p in (general, *feedback) if p),
                 media=tuple(sorted(media.items())))
