@@ -7,6 +7,7 @@ SOURCE_DATE_EPOCH.
 from __future__ import annotations
 
 import argparse
+import errno
 from collections.abc import Callable
 import os
 from pathlib import Path
@@ -149,6 +150,17 @@ def usage_problems(args: argparse.Namespace) -> list[str]:
 def _folder_problems(args: argparse.Namespace) -> list[str]:
     """Usage errors in the folder arguments, each as a line to print. An empty value (an
     unset shell variable) would otherwise mean the current folder."""
+    cache, named_by = cache_folder(args)
+    # A link that leads to itself (or a ring of links) cannot be a folder, and every check
+    # below would resolve it: said first, and alone.
+    loops = [f"{value}: error: {name} is a symbolic link that leads back to itself; name a "
+             "folder" for name, value in (
+                 ("--source", args.source), ("--templates", args.templates), ("--out", args.out),
+                 ("--release", args.release), ("--preview", args.preview),
+                 (named_by, None if cache is None else str(cache)))
+             if value is not None and value.strip() and _is_loop(Path(value))]
+    if loops:
+        return loops
     problems = []
     for flag, value, must_exist in (("--source", args.source, True),
                                     ("--templates", args.templates, True),
@@ -170,12 +182,11 @@ def _folder_problems(args: argparse.Namespace) -> list[str]:
             what = flag.removeprefix("--")
             problems.append(f"{value}: error: {what} folder not found; run from the project "
                             f"folder or pass {flag} DIR")
-    cache, flag = cache_folder(args)
     if cache is None or not str(cache).strip():
         pass  # no cache, or an empty --cache-dir (said above)
     elif cache.exists() and not cache.is_dir():
-        if flag != "--cache-dir":  # that one is said above
-            problems.append(f"{cache}: error: {flag} names a file, not a folder; name a "
+        if named_by != "--cache-dir":  # that one is said above
+            problems.append(f"{cache}: error: {named_by} names a file, not a folder; name a "
                             "folder for the build cache")
     else:
         # Not among what is published, nor among what the build reads (a cache in the
@@ -185,8 +196,8 @@ def _folder_problems(args: argparse.Namespace) -> list[str]:
             folder = Path(value).resolve() if value.strip() else None
             if folder is not None and (cache.resolve() == folder
                                        or folder in cache.resolve().parents):
-                problems.append(f"{cache}: error: {flag} is inside {other} ({value}); name "
-                                "a folder for the build cache outside it")
+                problems.append(f"{cache}: error: {named_by} is inside {other} ({value}); "
+                                "name a folder for the build cache outside it")
     # What a build writes must not be among what it reads: --watch would rebuild after
     # its own every write, and a release would land among the templates.
     for flag, value in (("--out", args.out), ("--release", args.release),
@@ -201,6 +212,17 @@ def _folder_problems(args: argparse.Namespace) -> list[str]:
                 problems.append(f"{value}: error: {flag} is inside {other} ({given}); name "
                                 "a folder outside it")
     return problems
+
+
+def _is_loop(path: Path) -> bool:
+    """Whether ``path`` is, or passes through, a symbolic link that leads back to itself."""
+    try:
+        path.resolve()
+    except RuntimeError:  # Python 3.11 and 3.12 say a loop so
+        return True
+    except OSError as exc:  # later versions so
+        return exc.errno == errno.ELOOP
+    return False
 
 
 def cache_folder(args: argparse.Namespace) -> tuple[Path | None, str]:

@@ -6,7 +6,10 @@ anything heavy is loaded.
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
+import stat
 from pathlib import Path
 
 SOURCE_SUFFIX = ".txt"  # question files
@@ -49,9 +52,11 @@ def is_bundle(name: str) -> bool:
 
 def question_files(source: Path) -> list[Path]:
     """Every question file under ``source``, sorted; files and folders whose name starts
-    with a dot are not the author's questions (editor backups, .git)."""
+    with a dot are not the author's questions (editor backups, .git). A pipe, a device or a
+    broken link with the name of one is listed too, so that reading it refuses it by name
+    (read_regular): left out, its questions would look deleted."""
     return sorted(p for p in source.rglob(f"*{SOURCE_SUFFIX}")
-                  if p.is_file() and not any(part.startswith(".") for part in
+                  if not p.is_dir() and not any(part.startswith(".") for part in
                                              p.relative_to(source).parts))
 
 
@@ -63,13 +68,49 @@ def image_files(source: Path) -> list[Path]:
     """Every file under ``source`` that a question may show as an image, by its suffix
     (reading/media.py), sorted; hidden files and folders left out as for questions."""
     return sorted(p for p in source.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES
-                  and p.is_file() and not any(part.startswith(".") for part in
+                  and not p.is_dir() and not any(part.startswith(".") for part in
                                               p.relative_to(source).parts))
 
 
+class NotRegularFile(OSError):
+    """A folder, named pipe, device or socket where a file was expected: never opened."""
+
+
+class TooLarge(OSError):
+    """A file larger than what is read of it."""
+
+
+NOT_REGULAR = ("not a regular file (a folder, a named pipe, a device or a socket); "
+               "put a file there")
+
+
+def read_regular(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of ``path`` if it is a regular file (of at most ``limit`` bytes); else
+    NotRegularFile, TooLarge or the OSError of reading it. A pipe, a device or a socket is
+    never opened (opening a pipe waits for a writer for ever, and a device never ends),
+    and what is opened is checked again, so a file swapped for one meanwhile is refused
+    too. Every file a build or an import reads from the author goes through here."""
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise NotRegularFile(errno.EINVAL, NOT_REGULAR, str(path))
+    if limit is not None and info.st_size > limit:
+        raise TooLarge(errno.EFBIG, f"too large: {info.st_size:,} bytes, more than the "
+                       f"{limit:,} read of such a file", str(path))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise NotRegularFile(errno.EINVAL, NOT_REGULAR, str(path))
+        data = file.read(-1 if limit is None else limit + 1)
+    if limit is not None and len(data) > limit:
+        raise TooLarge(errno.EFBIG, f"too large: more than the {limit:,} bytes read of such "
+                       "a file", str(path))
+    return data
+
+
 def file_sha256(path: Path) -> str | None:
-    """The SHA-256 of the file's bytes; None if it is absent or cannot be read."""
+    """The SHA-256 of the file's bytes; None if it is absent, cannot be read or is not a
+    regular file."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return hashlib.sha256(read_regular(path)).hexdigest()
     except OSError:
         return None

@@ -19,7 +19,7 @@ import nca_anki.diagnostics as diag
 from nca_anki.caching.entries import Parsed, ParseCache
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import (CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME, SOURCE_SUFFIX,
-                            question_files)
+                            question_files, read_regular)
 from nca_anki.identity.lockfile import future_mods, load_lock, load_old_lock
 from nca_anki.identity.recover import recover_lock
 from nca_anki.parallel import run_tasks, worker_count
@@ -104,7 +104,7 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int)
     todo: list[tuple[str, bytes]] = []
     for path, shown in zip(paths, found):
         try:
-            data = path.read_bytes()
+            data = read_regular(path)
         except OSError as exc:
             problems.append(diag.error("E102",
                                        shown, 0, f"cannot read file: {exc.strerror or exc}"))
@@ -150,18 +150,22 @@ def _read_lock(source: Path, now: int, decks: Published, topics: tuple[Topic, ..
     recovered from them (never silently new identities for published questions)."""
     path, old_path = source / LOCK_NAME, source / OLD_LOCK_NAME
     shown = shown_path(source, LOCK_NAME)
-    if path.exists():
+    if path.exists() or path.is_symlink():
         reader, read_path = load_lock, path
-    elif old_path.exists():
+    elif old_path.exists() or old_path.is_symlink():
         reader, read_path = load_old_lock, old_path
     else:
         lock, recovered = recover_lock(decks, {t.deck_name: t.name for t in topics}, shown)
         return lock, list(recovered)
     try:
-        text = read_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_regular(read_path).decode("utf-8")
+    except OSError as exc:
         return None, [diag.error("E301", shown_path(source, read_path.name), 0,
-                                 f"cannot read lock file: {exc}")]
+                                 f"cannot read lock file: {exc.strerror or exc}")]
+    except UnicodeDecodeError as exc:
+        return None, [diag.error("E301", shown_path(source, read_path.name), 0,
+                                 f"cannot read lock file: not UTF-8 text ({exc.reason} at byte "
+                                 f"{exc.start}); restore it from version control")]
     lock, problems = reader(text, shown_path(source, read_path.name))
     if lock is not None and lock.lines_lost and not decks.files:
         # The decks would fill in what the damage took; without them, questions it held

@@ -19,6 +19,7 @@ itself reuses every topic whose inputs did not change).
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -33,7 +34,9 @@ _FORMAT = "nca-anki-state-1"
 
 
 def _sha256(path: Path) -> str:
-    return file_sha256(path) or "-"  # absent or unreadable: either way not what was recorded
+    # Absent, or there but unreadable or not a file (a pipe is never opened): neither is
+    # what a build that ended well recorded, and they differ from each other.
+    return file_sha256(path) or ("?" if os.path.lexists(path) else "-")
 
 
 def fingerprint(options: BuildOptions, *, sources: Mapping[str, str] | None = None,

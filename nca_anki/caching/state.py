@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING
 
 from nca_anki.codes import CODES
 from nca_anki.diagnostics import Diagnostic, Severity, warning
-from nca_anki.files import CACHE_FOLDERS, CACHE_TAG_NAME, OLD_CACHE_FILE, OLD_CACHE_FOLDERS
+from nca_anki.files import (CACHE_FOLDERS, CACHE_TAG_NAME, OLD_CACHE_FILE, OLD_CACHE_FOLDERS,
+                            file_sha256)
 from nca_anki.publishing.output import remove_stale_temporaries
 
 if TYPE_CHECKING:
@@ -75,9 +76,9 @@ def _digest(parts: Iterable[str]) -> str:
 def folder_digest(folder: Path, pattern: str = "*") -> str:
     """A hash of the names and bytes of the files in ``folder`` and its subfolders (a
     template can include another from a subfolder)."""
-    files = sorted(p for p in folder.rglob(pattern) if p.is_file())
-    return _digest(f"{p.relative_to(folder).as_posix()}:"
-                   f"{hashlib.sha256(p.read_bytes()).hexdigest()}" for p in files)
+    files = sorted(p for p in folder.rglob(pattern) if not p.is_dir())
+    # A pipe or a device is never opened (files.read_regular); it counts as "?".
+    return _digest(f"{p.relative_to(folder).as_posix()}:{file_sha256(p) or '?'}" for p in files)
 
 
 @functools.cache

@@ -21,6 +21,7 @@ the path for the media file's name (reading/media.py). docs/card.md, "Text on th
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Sequence
@@ -92,9 +93,56 @@ def _literal(state: StateInline, silent: bool, found: re.Match[str] | None) -> b
     return True
 
 
+# Where math can close: a run of backslashes of odd length before ")" or "]" (an even
+# run is escaped backslashes, then a plain bracket). Found once per paragraph, then each
+# opening delimiter looks up its closing one: matching _MATH_RE from every "\\(" scanned
+# to the paragraph's end when none closed it, time that grew with the square of the
+# paragraph (a line of 40,000 "\\(" took 35 s).
+_CLOSE_RUN_RE = re.compile(r"(?<!\\)\\+[)\]]")
+# Where an inline tag closes, by name.
+_CLOSE_TAG_RE = re.compile(r"</(sub|sup|kbd)\s*>", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Closers:
+    """Where each math delimiter and inline tag of one paragraph closes (sorted)."""
+
+    math: dict[str, list[int]]  # ")" or "]": the position of each closing backslash
+    tags: dict[str, list[tuple[int, int]]]  # "sub"...: (start, end) of each closing tag
+
+
+def _closers(state: StateInline) -> _Closers:
+    cache = state.env.setdefault("nca_closers", {})
+    found = cache.get(state.src)
+    if found is None:
+        math: dict[str, list[int]] = {")": [], "]": []}
+        for run in _CLOSE_RUN_RE.finditer(state.src):
+            if (run.end() - run.start()) % 2 == 0:  # odd backslashes and the bracket
+                math[run.group()[-1]].append(run.end() - 2)
+        tags: dict[str, list[tuple[int, int]]] = {"sub": [], "sup": [], "kbd": []}
+        for tag in _CLOSE_TAG_RE.finditer(state.src):
+            tags[tag.group(1).lower()].append((tag.start(), tag.end()))
+        found = cache[state.src] = _Closers(math, tags)
+    return found
+
+
 def _math(state: StateInline, silent: bool) -> bool:
-    return state.src.startswith(("\\(", "\\["), state.pos) and _literal(
-        state, silent, _MATH_RE.match(state.src, state.pos, state.posMax))
+    """The same as matching _MATH_RE at the position (tests/cards/test_markup.py compares
+    them), from the paragraph's closers."""
+    src, at = state.src, state.pos
+    if not src.startswith(("\\(", "\\["), at):
+        return False
+    closers = _closers(state).math[")" if src[at + 1] == "(" else "]"]
+    index = bisect.bisect_left(closers, at + 2)
+    # The first closer after the opening; none, one with nothing before it, or one past
+    # the paragraph's end: no math here.
+    if index == len(closers) or closers[index] == at + 2 or closers[index] + 2 > state.posMax:
+        return False
+    end = closers[index] + 2
+    if not silent:
+        state.push("text", "", 0).content = src[at:end]
+    state.pos = end
+    return True
 
 
 def _dunder(state: StateInline, silent: bool) -> bool:
@@ -132,18 +180,21 @@ def _inline_tag(state: StateInline, silent: bool) -> bool:
             state.push("html_inline", "", 0).content = "<br>"
         state.pos = tag.end()
         return True
-    close = re.compile(rf"</{name}\s*>", re.IGNORECASE).search(state.src, tag.end(),
-                                                                 state.posMax)
-    if not close:
+    closers = _closers(state).tags[name]
+    index = bisect.bisect_left(closers, (tag.end(), 0))
+    if index == len(closers) or closers[index][1] > state.posMax:
         return False
+    start, end = closers[index]
     if not silent:
         state.push("html_inline", "", 0).content = f"<{name}>"
         limit = state.posMax
-        state.pos, state.posMax = tag.end(), close.start()
+        state.pos, state.posMax = tag.end(), start
+        # Inside, a tag of the same name finds no closer before this one's: tags nest
+        # at most three deep (sub, sup, kbd), so this recursion is shallow.
         state.md.inline.tokenize(state)
         state.posMax = limit
         state.push("html_inline", "", 0).content = f"</{name}>"
-    state.pos = close.end()
+    state.pos = end
     return True
 
 
@@ -220,11 +271,60 @@ def _links() -> Any:
                                                                           ).add("ftp:", None)
 
 
+# A bare address is linked from at most this many characters: markdown-it's own rule hands
+# linkify-it the whole rest of the paragraph at every "://", which took minutes over a line
+# of 40,000 "http://a" (time that grows with the square of the line). An address longer
+# than this is linked up to here; the rest of it stays text.
+URL_LIMIT = 2048
+_SCHEME_RE = re.compile(r"(?:^|[^a-z0-9.+-])([a-z][a-z0-9.+-]*)$", re.IGNORECASE)
+
+
+def _bare_link(state: StateInline, silent: bool) -> bool:
+    """markdown-it's "linkify" rule with a bounded look: the scheme among the last 33
+    characters before "://" (linkify-it's schemes are short), the address among the next
+    URL_LIMIT. Otherwise the same, token for token."""
+    pos, src = state.pos, state.src
+    if state.linkLevel > 0 or not src.startswith("://", pos) or pos + 3 > state.posMax:
+        return False
+    tail = state.pending[-33:]
+    match = _SCHEME_RE.search(tail)
+    if not match or (match.start(1) == 0 and len(tail) < len(state.pending)):
+        return False  # no scheme, or one longer than any linkify-it knows
+    proto = match.group(1)
+    if src[pos - len(proto):pos] != proto:
+        # Looking ahead (a link's label is skipped over without filling the pending
+        # text), the pending text is not what precedes: markdown-it's rule then took a
+        # link from the wrong place and stopped the build ("inline rule didn't increment
+        # state.pos"). No link starts here.
+        return False
+    links: Any = state.md.linkify  # _links(), set by _engine
+    link = links.match_at_start(src[pos - len(proto):min(state.posMax,
+                                                                      pos + URL_LIMIT)])
+    if not link:
+        return False
+    url = link.url.rstrip("*")  # a "*" at the end is emphasis, as markdown-it has it
+    full_url = state.md.normalizeLink(url)
+    if not state.md.validateLink(full_url) or len(url) <= len(proto) + 3:
+        return False
+    if not silent:
+        state.pending = state.pending[:-len(proto)]
+        token = state.push("link_open", "a", 1)
+        token.attrs = {"href": full_url}
+        token.markup, token.info = "linkify", "auto"
+        token = state.push("text", "", 0)
+        token.content = state.md.normalizeLinkText(url)
+        token = state.push("link_close", "a", -1)
+        token.markup, token.info = "linkify", "auto"
+    state.pos += len(url) - len(proto)
+    return True
+
+
 def _engine() -> MarkdownIt:
     from markdown_it import MarkdownIt
     md = MarkdownIt("commonmark", {"html": False, "xhtmlOut": False, "linkify": True})
     md.enable(["table", "strikethrough", "linkify"])
     md.linkify = _links()
+    md.inline.ruler.at("linkify", _bare_link)
     md.inline.ruler.before("escape", "nca_math", _math)
     md.inline.ruler.before("emphasis", "nca_dunder", _dunder)
     md.inline.ruler.before("emphasis", "nca_arithmetic", _arithmetic)

@@ -28,8 +28,11 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
 _COUNTED = {"two": 2, "three": 3, "four": 4}
 
 # Text that is not prose: code (fenced or in backticks), MathJax, web addresses.
+# (Math that never closes ends at the next opening: a scan to the text's end from every
+# "\(" took time that grew with the square of the text.)
 _NOT_PROSE_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|`[^`\n]*`"
-                           r"|\\\(.*?\\\)|\\\[.*?\\\]|\b(?:https?://|www\.)\S+",
+                           r"|\\\((?:(?!\\\().)*?\\\)|\\\[(?:(?!\\\[).)*?\\\]"
+                           r"|\b(?:https?://|www\.)\S+",
                            re.DOTALL | re.IGNORECASE)
 
 # Where a letter stands alone: not inside a word, a name such as C++, C#, A/B, A-1, A.B,

@@ -23,6 +23,7 @@ from markupsafe import Markup, escape
 
 from nca_anki.cards.markup import Html, Markdown
 from nca_anki.diagnostics import Diagnostic, error
+from nca_anki.files import read_regular
 from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
                               SPECIAL_FIELDS, Layout, MediaFile, NoteType, Question,
                               RenderedNote, Topic)
@@ -36,7 +37,7 @@ _NOTE_TYPE_FILES = ("front.html", "back.html", "style.css")  # choices.html is p
 # An Anki template tag runs from "{{" to the first "}}"; Anki trims the braces and spaces
 # around it, then reads "#", "^" or "/" as a section and, in a replacement, the text after
 # the last ":" as the field (the rest are filters: "type:", "cloze:", "text:"...).
-_ANKI_TAG_RE = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
+_ANKI_TAG_RE = re.compile(r"\{\{((?:(?!\{\{).)*?)\}\}", re.DOTALL)  # to the next "{{" at most
 
 
 def _anki_tags(template: str) -> list[tuple[str, str, str]]:
@@ -70,6 +71,26 @@ def _template_line(exc: BaseException, filename: str | None) -> int:
     return line
 
 
+TEMPLATE_LIMIT = 1 << 20  # bytes: the shipped templates are a few KB
+
+
+class _Loader(jinja2.FileSystemLoader):
+    """Jinja's loader, reading through files.read_regular: a template that is a named pipe
+    or a device is refused, never opened (an open would wait, or read, for ever)."""
+
+    def get_source(self, environment: jinja2.Environment, template: str
+                   ) -> tuple[str, str, Callable[[], bool]]:
+        pieces = jinja2.loaders.split_template_path(template)  # refuses "..", as Jinja does
+        for folder in self.searchpath:
+            path = Path(folder, *pieces)
+            try:
+                data = read_regular(path, TEMPLATE_LIMIT)
+            except FileNotFoundError:
+                continue
+            return data.decode(self.encoding), str(path), lambda: True
+        raise jinja2.TemplateNotFound(template)
+
+
 class _Sandbox(jinja2.sandbox.SandboxedEnvironment):
     """Jinja's sandbox, with its verdict on each attribute kept: it depends only on the
     object's type and the attribute's name, and working it out again on every access was a
@@ -100,7 +121,7 @@ class Renderer:
         # read the machine's files into every deck; the loader serves only files inside
         # the templates folder.
         self.env = _Sandbox(
-            loader=jinja2.FileSystemLoader(str(templates_dir)),
+            loader=_Loader(str(templates_dir)),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=False,
@@ -123,7 +144,8 @@ class Renderer:
             return None, error("E402", self._where(name), exc.lineno or 0,
                                f"template syntax error: {exc.message}")
         except (OSError, UnicodeDecodeError) as exc:
-            return None, error("E401", self._where(name), 0, f"cannot read template: {exc}")
+            why = getattr(exc, "strerror", None) or exc
+            return None, error("E401", self._where(name), 0, f"cannot read template: {why}")
         try:
             return template.render(**context).strip(), None
         except jinja2.sandbox.SecurityError as exc:
@@ -314,7 +336,7 @@ class _ChoiceView(NamedTuple):
     pinned: bool
 
 
-_IMG_SRC_RE = re.compile(r'(<img\b[^>]*?\bsrc=")([^"]*)(")')
+_IMG_SRC_RE = re.compile(r'(<img\b[^<>]*?\bsrc=")([^"]*)(")')
 
 
 def _named(rendered: Html, named: dict[str, MediaFile]) -> Html:

@@ -22,9 +22,11 @@ from nca_anki.records import FIELDS, LABELS, Lock, LockEntry, NoteType, answer_k
 _PART_RE = re.compile(r"::part-(\d+)$")
 _LETTER_RE = re.compile(r"\b[A-J]\b")
 # A choice in the Choices field: the current layout's text span, or the whole item.
-_CHOICE_RE = re.compile(r'<li\b[^>]*>(?:<span class="nca-label">[^<]*</span>\s*)?'
-                        r'(?:<span class="nca-text">(?P<text>.*?)</span>|(?P<item>.*?))</li>',
-                        re.DOTALL)
+# (Each part stops at the next "<li": a deck read back may be damaged or hostile, and a
+# scan to the field's end from every "<li" grows with the square of the field.)
+_CHOICE_RE = re.compile(r'<li\b[^<>]*>(?:<span class="nca-label">[^<]*</span>\s*)?'
+                        r'(?:<span class="nca-text">(?P<text>(?:(?!<li\b).)*?)</span>'
+                        r'|(?P<item>(?:(?!<li\b).)*?))</li>', re.DOTALL)
 
 
 def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple[str, ...]

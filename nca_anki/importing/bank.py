@@ -93,7 +93,10 @@ _INLINE = {"b": "**", "strong": "**", "i": "*", "em": "*", "code": "`", "tt": "`
 _BREAKS = {"br": "\n", "p": "\n\n", "div": "\n\n", "li": "\n* ", "ul": "\n\n",
            "ol": "\n\n", "span": "", "u": "", "sub": "", "sup": "", "font": "",
            "pre": "\n\n", "h1": "\n\n", "h2": "\n\n", "h3": "\n\n", "h4": "\n\n"}
-_UNSEEN_RE = re.compile(r"<!--.*?-->|<(style|script|xml|head)\b.*?</\1\s*>"
+# As a browser reads them: a comment, a style or a script never closed runs to the end;
+# an <xml> or <head> never closed is left (stopping at the next one keeps it linear).
+_UNSEEN_RE = re.compile(r"<!--.*?(?:-->|\Z)|<(style|script)\b.*?(?:</\1\s*>|\Z)"
+                        r"|<(xml|head)\b(?:(?!<\2\b).)*?</\2\s*>"
                         r"|</?[a-z]+:[a-z]+\b[^<>]*>|<(?:link|meta)\b[^<>]*>", re.I | re.S)
 _SUP_RE = re.compile(r"<(sup|sub)>\s*([0-9+\-n]{1,4})\s*</\1>", re.I)
 _SUPERSCRIPT = str.maketrans("0123456789+-n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿ")

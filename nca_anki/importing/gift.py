@@ -28,7 +28,7 @@ from nca_anki.importing.bank import (FEEDBACK_JOINED, Choice, Item, Reading, Sec
                                      category_name, choices_problem, html_to_markdown,
                                      one_paragraph, title_from_name)
 
-_CATEGORY_RE = re.compile(r"^\s*\$CATEGORY:\s*(?P<path>.*?)\s*$")
+_CATEGORY_RE = re.compile(r"^\s*\$CATEGORY:\s*(?P<path>(?:.*\S)?)\s*$")
 _FORMAT_RE = re.compile(r"^\s*\[(?P<format>html|moodle|plain|markdown)\]", re.I)
 _WEIGHT_RE = re.compile(r"^%(?P<weight>-?\d+(?:\.\d+)?)%")
 # Moodle's embedded-answer (cloze) prefix inside GIFT braces, "{1:MC:" or "{:SHORTANSWER:";

@@ -23,7 +23,7 @@ from nca_anki.importing.bank import HRULE_RE, NUMBERING_RE, Choice, Item
 
 LETTERS = "ABCDEFGHIJ"
 _CHOICE_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\(?(?P<letter>[A-Ja-j])(?:[.)]|\)|:)"
-                        r"(?:\*\*|__)?\s+(?P<text>\S.*?)\s*$")
+                        r"(?:\*\*|__)?\s+(?P<text>\S(?:.*\S)?)\s*$")
 # The word for "answer" (and "correct answer") in the languages exam-prep repositories
 # are translated into: German, Spanish, Portuguese, French, Italian, Dutch, Polish,
 # Turkish, Indonesian, Vietnamese, Russian, Ukrainian, Chinese, Japanese, Korean, Arabic.
@@ -39,9 +39,10 @@ _ANSWER_RE = re.compile(r"^(?:[-*+>]\s+)?" + _ANSWER_WORDS + r"(?:\s+is)?\s*[:�
 # "B", "b.", "(B) Volta", "A, C —": a letter then punctuation ("A GPU is …" is no answer).
 _LETTER_FIRST_RE = re.compile(r"^\(?(?P<letters>[A-Ja-j](?:\s*(?:,|&)\s*[A-Ja-j])*)"
                               r"(?:$|(?:\)|[.:—–-])(?:\s+|$))(?P<rest>.*)$")
-_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*?)\s*#*\s*$")
+# Its text without the closing "#"s: _question takes them off (see markdown.py's).
+_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*)$")
 _NUMBERED_RE = re.compile(r"^\s{0,3}(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?\d{1,4}\s*[.):]\s+"
-                          r"(?:\*\*|__)?(?P<text>\S.*?)\s*$", re.I)
+                          r"(?:\*\*|__)?(?P<text>\S(?:.*\S)?)\s*$", re.I)
 # What a <summary> says: a line of tags with only these words is structure, not text.
 _SUMMARY_WORDS = frozenset({"", "answer", "answers", "show answer", "show the answer",
                             "reveal answer", "solution", "show solution", "click to expand",
@@ -94,9 +95,11 @@ def read(text: str, path: str, start_lines: set[int] | None = None
 
 
 def _question(block: list[str], start: int, path: str) -> tuple[Item | None, Diagnostic | None]:
-    head = _HEADING_RE.match(block[0]) or _NUMBERED_RE.match(block[0])
+    heading = _HEADING_RE.match(block[0])
+    head = heading or _NUMBERED_RE.match(block[0])
     assert head is not None
-    first = NUMBERING_RE.sub("", _plain(head.group("text")), count=1)
+    text = head.group("text").rstrip().rstrip("#").rstrip() if heading else head.group("text")
+    first = NUMBERING_RE.sub("", _plain(text), count=1)
     k = 1
     prompt = [first]
     while k < len(block) and not _CHOICE_RE.match(block[k]):

@@ -39,7 +39,9 @@ from nca_anki.importing.bank import (HRULE_RE, NUMBERING_RE, Choice, Item, Readi
 
 _TASK_RE = re.compile(r"^(?P<lead>\s{0,3}[-*+]\s+)\[(?P<mark>[ xX])\](?:[ \t]+|$)(?P<text>.*)$")
 _FENCE_RE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
-_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}(?:[ \t]+|$)(?P<text>.*?)(?:[ \t]+#+)?[ \t]*$")
+# The text runs to the line's end; _heading_text takes off a closing "##" (a pattern
+# that did, lazily, tried every space of a long line again: time that grew with its square).
+_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}(?:[ \t]+|$)(?P<text>.*)$")
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,11 @@ def _heading_text(lines: list[str], heading: _Block) -> str:
     """A heading's text: "## Text" (ATX), or the lines above a "---"/"===" (setext)."""
     match = _HEADING_RE.match(lines[heading.start])
     if match:
-        return match.group("text").strip()
+        text = match.group("text").rstrip(" \t")
+        bare = text.rstrip("#")
+        if bare != text and bare[-1:] in (" ", "\t"):  # a closing sequence after a space
+            text = bare
+        return text.strip()
     return " ".join(line.strip() for line in lines[heading.start:heading.end - 1]).strip()
 
 

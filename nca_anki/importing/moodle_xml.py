@@ -33,10 +33,11 @@ from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.importing.bank import (FEEDBACK_JOINED, Choice, Item, Reading, Section, a_kind,
                                      category_name, choices_problem, html_to_markdown,
                                      one_paragraph, title_from_name)
-from nca_anki.reading.media import MAX_IMAGE_BYTES, SVG_SCRIPT_RE, image_type
+from nca_anki.reading.images import image_problem, image_type
+from nca_anki.reading.media import MAX_IMAGE_BYTES
 
 _QUESTION_RE = re.compile(r"<question\b")
-_CDATA_RE = re.compile(r"<!\[CDATA\[.*?\]\]>", re.S)
+_CDATA_RE = re.compile(r"<!\[CDATA\[.*?(?:\]\]>|\Z)", re.S)  # never closed: to the end
 _EMBEDDED_RE = re.compile(r"@@PLUGINFILE@@/([^\"'\s)>]+)")
 
 
@@ -77,8 +78,8 @@ def _text(element: ET.Element | None) -> tuple[str, dict[str, bytes], str]:
                             "(PNG, JPEG, GIF, WebP or SVG, by its bytes)")
         if len(data) > MAX_IMAGE_BYTES:
             return "", {}, f"its embedded image {name!r} is larger than {MAX_IMAGE_BYTES:,} bytes"
-        if kind == "svg" and SVG_SCRIPT_RE.search(data):
-            return "", {}, f"its embedded SVG {name!r} carries script"
+        if why := image_problem(data, kind):
+            return "", {}, f"its embedded image {name!r} cannot be shown on a card: {why}"
         files[name] = data
     raw = _EMBEDDED_RE.sub(lambda m: m[1], raw)
     if form in ("html", "moodle_auto_format"):

@@ -17,13 +17,13 @@ say so, whatever its name says).
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from nca_anki import diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
+from nca_anki.files import NotRegularFile, TooLarge, read_regular as read_file
 from nca_anki.importing import (aiken, gift, json_bank, markdown, moodle_xml, spreadsheet,
                                 typescript, yaml_bank)
 from nca_anki.importing.bank import Reading
@@ -31,7 +31,8 @@ from nca_anki.importing.convert import Part, convert
 from nca_anki.importing.detect import bank_files, detect
 from nca_anki.publishing.output import WriteError, write_atomic
 from nca_anki.reading.decode import decode_source
-from nca_anki.reading.media import MAX_IMAGE_BYTES, SVG_SCRIPT_RE, image_type
+from nca_anki.reading.images import image_problem, image_type
+from nca_anki.reading.media import MAX_IMAGE_BYTES
 
 Reader = Callable[[str, str, Mapping[str, str]], Reading]
 
@@ -192,25 +193,13 @@ def _legacy_encoding(data: bytes, shown: str) -> tuple[bytes, Diagnostic | None]
 
 def read_regular(path: Path, limit: int) -> tuple[bytes, str]:
     """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes; else
-    b"" and why not. A pipe, a device or a socket is never opened (opening a pipe waits
-    for a writer for ever), and what is opened is checked again, so a file swapped for
-    one meanwhile is refused too."""
+    b"" and why not (files.read_regular: a pipe, a device or a socket is never opened)."""
     try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            return b"", "is not a regular file (a folder, a named pipe, a device or a socket)"
-        if info.st_size > limit:
-            return b"", f"is {info.st_size:,} bytes, more than the {limit:,} this reads"
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                return b"", "is not a regular file (a named pipe, a device or a socket)"
-            data = file.read(limit + 1)
+        return read_file(path, limit), ""
+    except (NotRegularFile, TooLarge) as exc:
+        return b"", f"is {exc.strerror}"
     except OSError as exc:
         return b"", f"cannot be read: {exc.strerror or exc}"
-    if len(data) > limit:
-        return b"", f"is more than the {limit:,} bytes this reads"
-    return data, ""
 
 
 def _image_problem(root: Path, image: str) -> str:
@@ -231,8 +220,8 @@ def _image_problem(root: Path, image: str) -> str:
     kind = image_type(data)
     if kind is None:
         return "is not an image of a type cards show (PNG, JPEG, GIF, WebP or SVG, by its bytes)"
-    if kind == "svg" and SVG_SCRIPT_RE.search(data):
-        return "is an SVG that carries script; export it again without, or as PNG"
+    if why := image_problem(data, kind):
+        return f"cannot be shown on a card: {why}"
     return ""
 
 

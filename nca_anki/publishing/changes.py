@@ -139,7 +139,7 @@ def retired_notes(published: Mapping[str, IndexedDeck], assignment: Assignment
     return retired
 
 
-_MEDIA_NAME_RE = re.compile(r'<img\b[^>]*?\bsrc="(nca-[0-9a-f]{16}\.[a-z]+)"')
+_MEDIA_NAME_RE = re.compile(r'<img\b[^<>]*?\bsrc="(nca-[0-9a-f]{16}\.[a-z]+)"')
 
 
 def _new_images(deck: IndexedDeck, changed: list[IdentifiedNote]) -> frozenset[str]:

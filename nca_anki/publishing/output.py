@@ -134,10 +134,7 @@ def replace_folder(folder: Path, files: dict[str, bytes], marker: str,
     except OSError as exc:
         raise WriteError(folder, f"cannot read it: {exc.strerror or exc}") from exc
     if held:
-        try:
-            names = written((folder / marker).read_bytes()) if marker in held else None
-        except OSError:
-            names = None
+        names = _marked(folder, held, marker, written)
         if names is None:
             raise WriteError(folder, f"holds files this tool did not write (no {marker}); "
                              "nothing in it was changed: name a new or empty folder")
@@ -146,13 +143,15 @@ def replace_folder(folder: Path, files: dict[str, bytes], marker: str,
                              "not write; nothing in the folder was changed: move that away, "
                              "or name a new or empty folder")
     parent = folder.parent if folder.parent != Path("") else Path(".")
-    _remove_stale_folders(parent, folder.name)
+    _remove_stale_folders(parent, folder.name, marker, written)
     changed = {}
     new = None
     try:
         parent.mkdir(parents=True, exist_ok=True)
         new = Path(tempfile.mkdtemp(dir=parent, prefix=f".{folder.name}.new-"))
-        for name, data in files.items():
+        # The marker first: a folder left by a build killed while writing is then known
+        # as this tool's by what it holds, not only by its name (_remove_stale_folders).
+        for name, data in sorted(files.items(), key=lambda item: item[0] != marker):
             target = new / name
             if not inside(new, target):
                 raise ValueError(f"{name!r} is not a name inside the folder")
@@ -202,9 +201,24 @@ def _swap(new: Path, folder: Path) -> None:
     raise OSError(errno.EBUSY, "other builds keep replacing it")
 
 
-def _remove_stale_folders(parent: Path, name: str, now: float | None = None) -> None:
-    """Delete what a killed replace_folder left beside ``name``; young ones may belong to
-    a build running right now."""
+def _marked(folder: Path, held: set[str], marker: str,
+            written: Callable[[bytes], set[str] | None]) -> set[str] | None:
+    """The names ``folder`` (holding ``held``) has from this tool, as its ``marker`` lists
+    them; None if it has no marker of ours."""
+    try:
+        names = written((folder / marker).read_bytes()) if marker in held else None
+    except OSError:
+        return None
+    return None if names is None else names | {n.split("/")[0] for n in names}
+
+
+def _remove_stale_folders(parent: Path, name: str, marker: str,
+                          written: Callable[[bytes], set[str] | None],
+                          now: float | None = None) -> None:
+    """Delete what a killed replace_folder left beside ``name``: a folder named as its
+    temporary folders are, older than a build (a young one may be a build's running right
+    now), and holding nothing, or nothing but what its ``marker`` says this tool wrote
+    there. Anything else with such a name is the user's, and stays."""
     now = time.time() if now is None else now
     try:
         candidates = [p for p in parent.iterdir()
@@ -213,8 +227,12 @@ def _remove_stale_folders(parent: Path, name: str, now: float | None = None) -> 
         return
     for path in candidates:
         try:
-            if path.is_dir() and not path.is_symlink() \
-                    and now - path.stat().st_mtime > STALE_AFTER_SECONDS:
+            if not path.is_dir() or path.is_symlink() \
+                    or now - path.stat().st_mtime <= STALE_AFTER_SECONDS:
+                continue
+            held = {p.name for p in path.iterdir()}
+            names = _marked(path, held, marker, written) if held else set()
+            if names is not None and held <= names:
                 shutil.rmtree(path, ignore_errors=True)
         except OSError:
             pass

@@ -117,7 +117,7 @@ def _leaf(deck_name: str) -> str:
     return deck_name.split("::")[-1]
 
 
-_IMG_SRC_RE = re.compile(r'(<img\b[^>]*?\bsrc=")([^"]*)(")')
+_IMG_SRC_RE = re.compile(r'(<img\b[^<>]*?\bsrc=")([^"]*)(")')
 
 
 def _card(card: PreviewCard, media: dict[str, bytes]) -> dict[str, object]:

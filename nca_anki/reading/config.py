@@ -35,10 +35,13 @@ from collections.abc import Mapping
 
 from nca_anki.codes import CODES
 from nca_anki.diagnostics import Diagnostic, error
-from nca_anki.files import CONFIG_NAME
+from nca_anki.files import CONFIG_NAME, read_regular
 from nca_anki.records import Acknowledgement
 
 DEFAULT_PARENT_DECK = "NCA"
+DECK_PART_LIMIT = 120  # characters in each "::" part of a deck name
+DECK_DEPTH_LIMIT = 8  # "::" parts in a parent deck or a topic's deck name
+CONFIG_LIMIT = 1 << 20  # bytes: settings are a few hundred
 
 
 @dataclass(frozen=True)
@@ -89,25 +92,34 @@ def deck_name_problem(name: str) -> str | None:
         return "has an empty part between '::' separators"
     if any(ord(ch) < 32 or ch == "\ufffd" for ch in name):
         return "contains a control or damaged character"
+    longest = max(name.split("::"), key=len).strip()
+    if len(longest) > DECK_PART_LIMIT:
+        return (f"has a part of {len(longest):,} characters ({longest[:40]!r}...); Anki's "
+                f"deck list shows a name in one line: keep each part to {DECK_PART_LIMIT}")
+    if name.count("::") >= DECK_DEPTH_LIMIT:
+        return f"nests {name.count('::') + 1} decks deep; keep it to {DECK_DEPTH_LIMIT}"
     return None
 
 
 def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnostic, ...]]:
     """Read ``source_dir/nca-anki.toml``; ``display`` is its path as shown in messages."""
     path = source_dir / CONFIG_NAME
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         return Config(), ()
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_regular(path, CONFIG_LIMIT).decode("utf-8-sig")
         data = tomllib.loads(text)
     except UnicodeDecodeError:
         return Config(), (error("E201", display, 0, "settings file is not UTF-8 text"),)
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion
+        return Config(), (error("E201", display, 0, "invalid settings: arrays or tables "
+                                "nested far too deep; settings nest at most two levels"),)
     except tomllib.TOMLDecodeError as exc:
         return Config(), (error("E201", display, _toml_error_line(exc),
                                 f"invalid TOML: {exc}"),)
     except OSError as exc:
         return Config(), (error("E201", display, 0,
-                                f"cannot read settings file: {exc.strerror}"),)
+                                f"cannot read settings file: {exc.strerror or exc}"),)
 
     problems: list[Diagnostic] = []
     for key in sorted(set(data) - set(_SETTINGS)):

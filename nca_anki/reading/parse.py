@@ -43,7 +43,8 @@ _SEPARATORS = ("—", "–", "-", "--", "―")
 _DASHES = "—–-―‒−"
 
 _SUFFIX_RE = re.compile(r"\s*" + re.escape(TITLE_SUFFIX) + r"\s*$", re.IGNORECASE)
-_PART_RE = re.compile(r"^(?P<name>.*?)\s+(?P<part>\d{1,4})$")
+# (The name is greedy up to its last non-space: "lazy, then spaces" tried every space.)
+_PART_RE = re.compile(r"^(?P<name>(?:.*\S)?)\s+(?P<part>\d{1,4})$")
 _QUESTION_RE = re.compile(r"^Question\s+(?P<number>\d{1,6})\s*[:.]\s*(?P<prompt>.*)$")
 # Anything a reader would take for a question header, exact or not.
 _HEADER_LIKE_RE = re.compile(

@@ -12,7 +12,7 @@ import unicodedata
 
 from collections.abc import Sequence
 
-from nca_anki.diagnostics import Diagnostic, error, warning
+from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.reading.config import Config, deck_name_problem
 from nca_anki.reading.parse import repeat_key
 from nca_anki.records import ParsedFile, Topic
@@ -170,7 +170,7 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
             if earlier.part == later.part:
                 problems.append(error("E131",
                                       later.path, later.title_line,
-                                      f"part {later.part} of topic {name!r} "
+                                      f"part {later.part} of topic {clip(name)!r} "
                                       f"is also in {earlier.path}; give each part its own number"))
         leaf = config.deck_names.get(name, name)
         why = deck_name_problem(leaf)
@@ -178,7 +178,7 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
             for member in members:
                 problems.append(error("E132",
                                       member.path, member.title_line,
-                                      f"deck name {leaf!r} {why}; set one in "
+                                      f"deck name {clip(leaf)!r} {why}; set one in "
                                       "nca-anki.toml [deck_names]"))
             continue
         deck_name, slug = deck_for(name, config)

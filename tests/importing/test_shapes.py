@@ -15,6 +15,8 @@ import pytest
 
 from nca_anki.reading.parse import parse
 
+from images import png
+
 
 def _write(folder: Path, name: str, text: str | bytes) -> Path:
     path = folder / name
@@ -318,7 +320,7 @@ def test_images_only_from_inside_the_bank_and_only_real_images(tmp_path, cli):
     _write(tmp_path, "secret.txt", "password")
     bank = tmp_path / "bank"
     _write(bank, "fake.png", "not an image")
-    _write(bank, "real.png", b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
+    _write(bank, "real.png", png(tag=b"real"))
     os.mkfifo(bank / "pipe.png")
     questions = [(name, f"Which picture {k}?") for k, name in enumerate(
         ("../secret.txt", "fake.png", "pipe.png", "real.png"))]
@@ -415,7 +417,7 @@ B. that
 
 def test_moodle_xml_with_categories_fractions_feedback_and_embedded_images(tmp_path, cli):
     import base64
-    png = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 40).decode()
+    encoded = base64.b64encode(png(tag=b"chip")).decode()
     bank = _write(tmp_path, "export.xml", f"""<?xml version="1.0" encoding="UTF-8"?>
 <quiz>
   <question type="category">
@@ -443,7 +445,7 @@ def test_moodle_xml_with_categories_fractions_feedback_and_embedded_images(tmp_p
   </question>
   <question type="multichoice">
     <questiontext format="html"><text><![CDATA[<p>Which chip is this? <img src="@@PLUGINFILE@@/chip.png" alt="a die photo"></p>]]></text>
-    <file name="chip.png" path="/" encoding="base64">{png}</file></questiontext>
+    <file name="chip.png" path="/" encoding="base64">{encoded}</file></questiontext>
     <answer fraction="100"><text>GH100</text></answer>
     <answer fraction="0"><text>GA100</text></answer>
   </question>
@@ -492,7 +494,7 @@ def test_checkbox_quiz_details_real_repositories_write(tmp_path, cli):
     """A code block after a blank line under a choice; a choice's text wrapped onto an
     indented line; two choices that start with the same line; an image path with a query."""
     folder = tmp_path / "quiz"
-    _write(folder, "images/q1.png", b"\x89PNG\r\n\x1a\n" + b"\0" * 32)
+    _write(folder, "images/q1.png", png(tag=b"q1"))
     bank = _write(folder, "python-quiz.md", """## Python
 
 #### Q1. Which defines a class?

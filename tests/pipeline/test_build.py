@@ -173,15 +173,18 @@ def break_file(root: Path, how: str, monkeypatch) -> str:
     elif how == "title":
         text = path.read_text(encoding="utf-8")
         path.write_text(text[text.index("\n") + 1:], encoding="utf-8")  # the title is gone
-    elif how == "unreadable":
-        real = Path.read_bytes
+    elif how == "unreadable":  # as a file the build may not read (tests may run as root)
+        import nca_anki.files
+        import nca_anki.inputs
+        real = nca_anki.files.read_regular
 
-        def read_bytes(self: Path) -> bytes:
-            if self.name == AI:
+        def read_regular(path: Path, limit: int | None = None) -> bytes:
+            if Path(path).name == AI:
                 raise PermissionError(13, "Permission denied")
-            return real(self)
+            return real(path, limit)
 
-        monkeypatch.setattr(Path, "read_bytes", read_bytes)
+        monkeypatch.setattr(nca_anki.files, "read_regular", read_regular)
+        monkeypatch.setattr(nca_anki.inputs, "read_regular", read_regular)
     elif how == "question":
         text = path.read_text(encoding="utf-8")
         path.write_text(text.replace("- Volta (Correct answer)", "- Volta"), encoding="utf-8")

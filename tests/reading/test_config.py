@@ -30,9 +30,13 @@ def test_missing_file_gives_defaults_and_no_diagnostics(tmp_path: Path) -> None:
     assert dict(config.deck_names) == {}
 
 
-def test_a_folder_named_like_the_settings_file_is_not_read(tmp_path: Path) -> None:
+def test_a_folder_named_like_the_settings_file_is_refused_not_skipped(tmp_path: Path) -> None:
+    """Skipped, the settings it was meant to hold (deck names) would silently not apply."""
     (tmp_path / CONFIG_NAME).mkdir()
-    assert load_config(tmp_path, SHOWN) == (Config(), ())
+    config, (problem,) = load_config(tmp_path, SHOWN)
+    assert config == Config()
+    assert (problem.code, problem.path) == ("E201", SHOWN)
+    assert "not a regular file" in problem.message
 
 
 def test_empty_file_gives_defaults(tmp_path: Path) -> None:
