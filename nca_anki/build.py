@@ -149,7 +149,9 @@ def _write(options: BuildOptions, cache: BuildCache, inputs: Inputs, decks: Publ
         [(t.name, n) for t in good for n in rendered[t.name]], inputs.note_type, inputs.lock,
         plan.kept, options.now, sources=inputs.sources, decks=decks,
         deck_files=deck_files(inputs.topics, inputs.lock, inputs.config),
-        lock_shown=shown_path(options.source, LOCK_NAME))
+        lock_shown=shown_path(options.source, LOCK_NAME),
+        published_guids={name: frozenset(guid for guid, _, _ in deck.notes)
+                         for name, deck in decision.published.items()})
     previous, version_problems = previous_versions(decks, inputs.topics)
     retired = retired_notes(decision.published, assignment)
     versions = {**previous, **deck_versions(list(good), assignment, decision.published, retired,

@@ -31,6 +31,7 @@ from nca_anki.files import LOCK_NAME
 from nca_anki.watch import changed_files, snapshot, wait_for_change
 
 if TYPE_CHECKING:
+    from nca_anki.diagnostics import Diagnostic
     from nca_anki.report import BuildReport
 
 __all__ = ["main", "program_name", "run"]
@@ -195,13 +196,14 @@ def _watch_loop(args: argparse.Namespace) -> int:
     seen = snapshot(source, templates)
     replayed = not args.strict and args.preview is None
     outcome = _run(args, check=False, replayed=replayed)
-    before: BuildReport | None = None
+    before: tuple[Diagnostic, ...] | None = None  # what the builds so far have found
     while not isinstance(outcome, int):
         if before is not None:
-            for line in reporting.changes(before.diagnostics, outcome.diagnostics):
+            for line in reporting.changes(before, outcome.diagnostics,
+                                          reporting.unchecked(outcome)):
                 print(line, file=sys.stderr)
         _print_report(outcome, args)
-        before = outcome
+        before = reporting.known(before or (), outcome)
         current = wait_for_change(seen, source, templates)
         changed = changed_files(seen, current)
         named = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more"

@@ -79,6 +79,9 @@ _ALL = (
     Code("E131", "topic parts clash", "Two files claim the same part of a topic."),
     Code("E132", "deck name unusable", "A deck name that Anki cannot use, or two topics that "
          "would be written to the same file."),
+    Code("E133", "published topic renamed", "A title a typo away from a published topic's "
+         "that no file builds any more: fix the typo, or confirm the rename in "
+         "nca-anki.toml [renamed]."),
     Code("W130", "topic name typo", "A topic name one typo away from another topic's."),
     Code("W131", "title repeats", "The title repeats a phrase ('NCA NCA ...')."),
     # --- source files: what a learner would notice -------------------------------------
@@ -118,6 +121,9 @@ _ALL = (
          "withdrawn."),
     Code("W305", "deck skipped in recovery", "A deck in the output folder was not used to "
          "recover the lock."),
+    Code("W306", "lock identity repaired", "A lock entry's GUID is in no published deck "
+         "while the deck holds its question under another: the deck's is kept; commit "
+         "the rebuilt lock."),
     # --- templates --------------------------------------------------------------------
     Code("E401", "template unreadable", "A card template is missing or cannot be read."),
     Code("E402", "template error", "A card template has a syntax error, fails when it "

@@ -29,7 +29,7 @@ from nca_anki.reading.lint import long_answers
 from nca_anki.reading.media import images_key
 from nca_anki.reading.parse import parse
 from nca_anki.reading.published import Published
-from nca_anki.reading.topics import group_topics
+from nca_anki.reading.topics import group_topics, renamed
 from nca_anki.records import Lock, NoteType, ParsedFile, Topic
 from nca_anki.report import BuildOptions
 
@@ -245,6 +245,8 @@ def read_inputs(options: BuildOptions, renderer: Renderer, now: int, decks: Publ
     topics, topic_problems = group_topics(files, config, config_path)
     note_type, template_problems = renderer.note_type()
     lock, lock_problems = _read_lock(options.source, now, decks, topics)
+    if lock is not None:
+        topic_problems = (*topic_problems, *renamed(topics, lock, config, config_path))
     shared = [*config_problems, *template_problems, *lock_problems, *read.misnamed]
     events = (*lock_problems, *parse_cache_problems)
     # Without any question file every lock entry would look removed: stop instead.

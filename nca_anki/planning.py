@@ -155,5 +155,6 @@ def results(plan: Plan, assignment: Assignment, statuses: dict[str, FileStatus],
             count["unchanged"] = topic.count
         found.append(TopicResult(topic.deck_name, shown_path(out, f"{topic.slug}.apkg"),
                                    topic.count, **count,
-                                   status=statuses.get(topic.name, FileStatus.FAILED)))
+                                   status=statuses.get(topic.name, FileStatus.FAILED),
+                                   sources=topic.paths))
     return tuple(found)

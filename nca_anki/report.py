@@ -6,7 +6,7 @@ imports, so the command line can answer a no-op build without loading the pipeli
 from __future__ import annotations
 
 import enum
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -91,6 +91,10 @@ class TopicResult:
     changed: int = 0
     unchanged: int = 0
     status: FileStatus = FileStatus.FAILED
+    # Its question files, as diagnostics name them: a failed topic's files are not linted,
+    # so --watch does not count their warnings as gone (reporting.changes). Not part of
+    # what a report says (a replayed no-op, which has no failed topic, does not keep it).
+    sources: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -159,9 +159,34 @@ def verdict(report: BuildReport, *, checking: bool = False, previewing: bool = F
     return f"{done} {_count(decks, 'deck')}, {_count(questions, 'question')}: {counts}"
 
 
-def changes(before: Iterable[Diagnostic], after: Iterable[Diagnostic]) -> list[str]:
+def unchecked(report: BuildReport) -> frozenset[str]:
+    """The question files whose warnings ``report`` cannot tell: those of a topic that
+    failed (a topic with errors is not linted)."""
+    return frozenset(path for t in report.topics if t.status is FileStatus.FAILED
+                     for path in t.sources)
+
+
+def known(before: Iterable[Diagnostic], report: BuildReport) -> tuple[Diagnostic, ...]:
+    """For --watch: the problems known after ``report``: its own, and for the files it
+    could not check, the warnings known before (a build that fails a topic on a broken
+    header says nothing of the warnings of its files; they are still there)."""
+    blind = unchecked(report)
+    return (*report.diagnostics,
+            *(d for d in before if not d.is_error and _about(d.path, d.message, blind)
+              and d not in report.diagnostics))
+
+
+def _about(path: str, message: str, files: frozenset[str]) -> bool:
+    """Whether a warning at ``path`` saying ``message`` is about one of ``files``: at it,
+    or naming it (a duplicate across topics names the other question's file)."""
+    return path in files or any(f in message for f in files)
+
+
+def changes(before: Iterable[Diagnostic], after: Iterable[Diagnostic],
+            blind: frozenset[str] = frozenset()) -> list[str]:
     """For --watch: what the rebuild changed in the report, before the report itself. A
-    problem is the same if its code, file and message are (its line may have moved)."""
+    problem is the same if its code, file and message are (its line may have moved).
+    Warnings of the files in ``blind`` (unchecked) are not counted as gone."""
     def key(d: Diagnostic) -> tuple[str, str, str]:
         return d.code, d.path, d.message
 
@@ -172,7 +197,8 @@ def changes(before: Iterable[Diagnostic], after: Iterable[Diagnostic]) -> list[s
             old[key(d)] -= 1
         else:
             new_ones.append(d)
-    gone = sum(old.values())
+    gone = sum(count for (code, path, message), count in old.items()
+               if code.startswith("E") or not _about(path, message, blind))
     if not new_ones and not gone:
         return ["since the last build: no new problems, none fixed"]
     said = [f"{_count(len(new_ones), 'new problem')}"] if new_ones else []

@@ -187,7 +187,8 @@ def write_preview(site_dir: Path, note_type: NoteType, plan: Plan,
         problems = [*problems, diag.error("E501", exc.path.as_posix(), 0,
                                           f"preview not written: {exc.reason}")]
     topics = tuple(TopicResult(t.deck_name, _shown(site_dir, f"{t.slug}.html"), t.count,
-                               status=statuses.get(t.name, FileStatus.FAILED))
+                               status=statuses.get(t.name, FileStatus.FAILED),
+                               sources=t.paths)
                    for t in plan.topics)
     return BuildReport(topics=topics, diagnostics=diag.sort_diagnostics(problems), index=index)
 

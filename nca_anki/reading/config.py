@@ -52,6 +52,8 @@ class Config:
     # Topic -> whether picking a choice shows the answer; "" holds the value for every deck.
     show_on_pick: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
     acknowledged: tuple[Acknowledgement, ...] = ()
+    # Confirmed renames of published topics: old topic name -> new (topics.renamed).
+    renamed: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def shuffles(self, topic: str) -> bool:
         """Whether the cards of ``topic`` may show its choices in another order."""
@@ -155,12 +157,20 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
     else:
         flips, flip_problems = _shuffle_table(on_pick, text, display, "show_answer_on_pick")
     acknowledged, ack_problems = _acknowledged(data.get("acknowledged", []), text, display)
+    renamed = data.get("renamed", {})
+    if not isinstance(renamed, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in renamed.items()):
+        problems.append(error("E203", display, _line_of(text, "renamed")
+                              or _section_line(text, "renamed"),
+                              "renamed must be a table of \"old topic\" = \"new topic\""))
+        renamed = {}
     return (Config(" ".join(parent.split()), MappingProxyType(clean), shuffle, flips,
-                   acknowledged),
+                   acknowledged, MappingProxyType(dict(renamed))),
             (*problems, *shuffle_problems, *flip_problems, *ack_problems))
 
 
-_SETTINGS = ("parent_deck", "deck_names", "shuffle", "show_answer_on_pick", "acknowledged")
+_SETTINGS = ("parent_deck", "deck_names", "shuffle", "show_answer_on_pick", "acknowledged",
+             "renamed")
 _FINGERPRINT_RE = re.compile(r"[0-9a-f]{12}")
 _ACK_FIELDS = ("code", "question", "file", "reason")
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -89,6 +90,24 @@ class ParseResult:
     diagnostics: tuple[Diagnostic, ...]
 
 
+def _where_they_differ(a: str, b: str, room: int = 30) -> tuple[str, str]:
+    """``a`` and ``b`` as a message shows them: whole when both are short; else each cut to
+    the same few words around the first place they differ, with "…" where text is left
+    out, so that the difference is on the screen."""
+    a, b = " ".join(a.split()), " ".join(b.split())
+    if len(a) <= 2 * room and len(b) <= 2 * room:
+        return a, b
+    same = len(os.path.commonprefix([a, b]))
+    start = max(0, same - room)
+    start = a.rfind(" ", 0, start) + 1 if start else 0  # from a word's start
+
+    def cut(text: str) -> str:
+        end = min(len(text), same + room)
+        return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+
+    return cut(a), cut(b)
+
+
 def _norm(text: str) -> str:
     return " ".join(text.split())
 
@@ -123,6 +142,27 @@ class _Header:
     readable: bool  # False: it may be ordinary text, so it is an error, not read either way
 
 
+# "Qestion 3:", "Quesiton 3:", "Questoin 3:": a word of letters that starts with Q, a
+# number and a colon, the word two edits or fewer from "question" (a letter left out,
+# added, changed, or two swapped). Read as a mistyped header (E114, at its line), not as
+# text in the question before it, where its choices were blamed on other lines.
+_MISSPELT_RE = re.compile(r"^(?P<word>[Qq][^\W\d_]{3,10})\s*(?P<sign>)(?P<number>\d{1,6})\s*"
+                          r"(?P<punct>[:.)])\s*(?P<prompt>.*)$")
+
+
+# A line that starts as a header does in any words: up to three words, a number, a colon.
+_OTHER_HEADER_RE = re.compile(r"^(?P<written>(?:[^\W\d_]+\s+){1,3}(?P<number>\d{1,6})\s*[:.)])")
+
+
+def _misspelt_header(line: str) -> re.Match[str] | None:
+    found = _MISSPELT_RE.match(line)
+    if found is None:
+        return None
+    from rapidfuzz.distance import DamerauLevenshtein  # only for such a line
+    return found if DamerauLevenshtein.distance(found["word"].casefold(), "question") <= 2 \
+        else None
+
+
 def _header(line: str) -> _Header | None:
     if line[:1] not in ("q", "Q"):
         return None  # both patterns start with the letter: most lines are ruled out here
@@ -130,7 +170,7 @@ def _header(line: str) -> _Header | None:
     if exact:
         return _Header(number=int(exact.group("number")), prompt=exact.group("prompt").strip(),
                        written="", readable=True)
-    like = _HEADER_LIKE_RE.match(line)
+    like = _HEADER_LIKE_RE.match(line) or _misspelt_header(line)
     if not like:
         return None
     word, punct = like.group("word"), like.group("punct")
@@ -186,6 +226,7 @@ class _Parser:
         self.lines = text.split("\n")
         self.diagnostics: list[Diagnostic] = []
         self.drafts: list[_Draft] = []
+        self.mistyped: set[int] = set()  # the numbers of mistyped headers (E114)
         self.damaged_separator: str | None = None
         self.lookalikes: set[int] = set()  # lookalike_choices, per body
         self.inner_footer: dict[int, bool] = {}  # footers_inside, per body
@@ -418,6 +459,7 @@ class _Parser:
                 draft = _Draft(header.number, number, [header.prompt])
                 self.drafts.append(draft)
             elif header:
+                self.mistyped.add(header.number)
                 self.error("E114",
                            number, f"{header.written!r} looks like a mistyped question header; "
                            f"write 'Question {header.number}: <prompt>' if it starts a "
@@ -443,7 +485,13 @@ class _Parser:
                     self.answer_line(draft, number, line, hidden)
                     return
                 draft.explained = bool(line)
-            self.check_explanation_line(draft, number, line)
+            if raw[:1] in ("`", "~", " ") and (fence := FENCE_RE.match(raw.rstrip())):
+                if not draft.fence:
+                    draft.fence, draft.fence_line = fence.group("fence"), number
+                elif fence.group("fence").startswith(draft.fence) and not fence.group("info"):
+                    draft.fence = ""
+            elif not draft.fence:  # inside a code block, such lines are code
+                self.check_explanation_line(draft, number, line)
             draft.explanation.append((number, raw.rstrip()))
             return
         if self.code_line(draft, number, raw):
@@ -535,6 +583,19 @@ class _Parser:
             what = "line ending in '(Correct answer)'"
         else:
             return
+        # A line above it in the explanation written like a header in other words ("Quiz
+        # 3:", "Frage 3:") is where the mistake is: said there, once.
+        meant = next(((n, found) for n, text in reversed(draft.explanation)
+                      if (found := _OTHER_HEADER_RE.match(text))), None)
+        if meant is not None:
+            at, found = meant
+            self.error("E114", at, f"{found['written']!r} is read as text of Question "
+                       f"{draft.number}'s explanation, yet a {what} follows on line {number} (a "
+                       "question's); if this line starts that question, write 'Question "
+                       f"{found['number']}: <prompt>'")
+            self.mistyped.add(int(found["number"]))
+            draft.broken = draft.bad_header = True
+            return
         self.error("E115",
                    number, f"{what} inside Question {draft.number}'s explanation; start its "
                    "question with a 'Question N: <prompt>' line above it, or delete the line")
@@ -576,6 +637,15 @@ class _Parser:
 
     def finish(self, draft: _Draft) -> Question | None:
         prompt = "\n".join(draft.prompt).strip()
+        if draft.fence and draft.state is _Part.EXPLANATION:
+            # As in a prompt: Markdown would close it at the field's end and show the rest
+            # of the explanation as code; the author meant to close it somewhere.
+            end = draft.explanation[-1][0] if draft.explanation else draft.fence_line
+            self.error("E119", draft.fence_line, f"the code block opened here with "
+                       f"{draft.fence} in Question {draft.number}'s explanation never closes "
+                       f"(the explanation ends on line {end}); end the block with a line of "
+                       f"{draft.fence} alone")
+            return None
         if draft.fence:  # everything after it was read as code: one error says why
             self.error("E119", draft.fence_line, f"the code block opened here with {draft.fence} "
                        f"never closes, so Question {draft.number}'s later lines were read as "
@@ -635,8 +705,12 @@ class _Parser:
         ok = True
         for text, line in draft.answers:
             wanted = _norm(text)
-            at = texts.index(wanted) if wanted in texts else (
-                firsts.index(wanted) if wanted in firsts else -1)
+            # The choices it names by their text, else by their first line (choices over
+            # code can share one, ":" say): the marked one among them if there is one.
+            named_by = [i for i, t in enumerate(texts) if t == wanted] \
+                or [i for i, f in enumerate(firsts) if f == wanted]
+            at = next((i for i in named_by if draft.choices[i].correct and i not in named),
+                      named_by[0] if named_by else -1)
             single = len(marked) == 1 and len(draft.answers) == 1
             if at < 0 or single and at != marked[0]:  # one of each: they disagree
                 unresolved.append((text, line))
@@ -670,16 +744,20 @@ class _Parser:
             if len(near) == 1 or len(unnamed) == 1:
                 at = near[0] if near else unnamed[0]
                 unnamed.remove(at)
-                shown = clip(_first_line(draft.choices[at].text))  # not the code under it
+                # Both cut at the same place, around where they first differ: cut at the
+                # end, a typo at the end of a long line was hidden in both.
+                said, marked_text = _where_they_differ(
+                    text.strip(), _first_line(draft.choices[at].text).strip())
                 if near:
-                    self.error("E121", line, f"'Correct answer: {clip(text)}' differs only in case "
+                    self.error("E121", line, f"'Correct answer: {said}' differs only in case "
                                f"from the choice marked '(Correct answer)' at line "
-                               f"{draft.choices[at].line}: {shown!r}; letter case can change "
-                               "what a choice means: copy the marked choice exactly")
+                               f"{draft.choices[at].line}: {marked_text!r}; letter case can "
+                               "change what a choice means: copy the marked choice exactly")
                 else:
-                    self.error("E121", line, f"'Correct answer: {clip(text)}' disagrees with the "
+                    self.error("E121", line, f"'Correct answer: {said}' disagrees with the "
                                f"choice marked '(Correct answer)' at line "
-                               f"{draft.choices[at].line}: {shown!r}")
+                               f"{draft.choices[at].line}: {marked_text!r}; copy the marked "
+                               "choice exactly")
             else:
                 self.error("E121", line, f"'Correct answer: {clip(text)}' names none of Question "
                            f"{draft.number}'s choices; copy the text of a choice marked "
@@ -698,6 +776,8 @@ class _Parser:
     def check_numbers(self) -> None:
         expected = 1
         for draft in self.drafts:
+            while expected in self.mistyped and draft.number != expected:
+                expected += 1  # its header is mistyped (E114 says so): not out of sequence
             if draft.number != expected:
                 self.warn("W121",
                           draft.line, f"Question {draft.number} is numbered out of sequence "

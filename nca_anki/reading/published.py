@@ -36,12 +36,18 @@ DeckError = (OSError, KeyError, ValueError, TypeError, IndexError, zipfile.BadZi
 DeckFacts = tuple[tuple[tuple[str, int, bool], ...], int]
 
 
-_TAG_RE = re.compile(r"<[^>]+>")
+# Tags inside a line of text (highlighted code is a <span> a token) join what they
+# separate; every other tag (a paragraph, a line break, a list item, a cell) is a space.
+_INLINE_TAG_RE = re.compile(r"</?(?:span|code|b|i|em|strong|a|sub|sup|kbd|del|s|u|mark|small)"
+                            r"\b[^<>]*>", re.IGNORECASE)
+_TAG_RE = re.compile(r"<[^<>]+>")
 
 
 def plain_text(field_html: str) -> str:
-    """A field's text as a learner reads it: tags gone, entities decoded, spaces joined."""
-    return " ".join(html.unescape(_TAG_RE.sub(" ", field_html)).split())
+    """A field's text as a learner reads it: tags gone ("for i, (x, y) in", not "for i ,
+    ( x , y ) in" for highlighted code), entities decoded, spaces joined."""
+    text = _TAG_RE.sub(" ", _INLINE_TAG_RE.sub("", field_html))
+    return " ".join(html.unescape(text).split())
 
 
 def collection_of(package: bytes) -> bytes:

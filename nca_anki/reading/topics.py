@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.reading.config import Config, deck_name_problem
 from nca_anki.reading.parse import repeat_key
-from nca_anki.records import ParsedFile, Topic
+from nca_anki.records import Lock, ParsedFile, Topic
 
 _REPEAT_RE = re.compile(r"\b(?P<phrase>\w+(?:\s+\w+){0,5}?)\s+(?P=phrase)\b", re.IGNORECASE)
 _SLUG_MAX = 80
@@ -106,6 +106,38 @@ def _near_names(topics: list[Topic]) -> list[Diagnostic]:
                     f"{', '.join(str(f.part) for f in kept.files)}) with a typo: parts of one "
                     "topic must share a title, or they become separate decks; if this file is "
                     f"part {member.part} of {kept.name!r}, copy that title")))
+    return problems
+
+
+def renamed(topics: Sequence[Topic], lock: Lock, config: Config, config_path: str
+            ) -> list[Diagnostic]:
+    """E133 at the title of each topic that no published question belongs to, whose name
+    is a typo away from a published topic's that no file builds any more: a one-letter
+    slip in a title ("Techniques" to "Technique") would give learners a second deck and
+    leave the first without updates. A rename is what the author confirms in the
+    settings ([renamed] "old" = "new"); a typo is fixed in the title."""
+    published = {e.topic for e in lock.entries if e.removed is None}
+    built = {t.name for t in topics}
+    gone = sorted(published - built)
+    if not gone:
+        return []
+    problems = []
+    for topic in topics:
+        if topic.name in published:
+            continue
+        key = _name_key(topic.name)
+        near = [old for old in gone if config.renamed.get(old) != topic.name and (
+            _name_key(old) == key or min(len(key), len(_name_key(old))) >= 8
+            and re.sub(r"\d", "", key) != re.sub(r"\d", "", _name_key(old))
+            and _a_typo_apart(key, _name_key(old)))]
+        for old in near[:1]:
+            for member in topic.files:
+                problems.append(error("E133", member.path, member.title_line, (
+                    f"topic {clip(topic.name)!r} is not published, but {clip(old)!r} is and "
+                    "no file builds it any more: built so, learners would get a second deck "
+                    "and the first would stop changing. If the title has a typo, restore "
+                    f"{clip(old)!r}; to rename the topic, confirm it in {config_path}: "
+                    f"[renamed] \"{old}\" = \"{topic.name}\"")))
     return problems
 
 

@@ -254,7 +254,7 @@ def _file_with(explanation: str):
 def test_a_code_block_in_a_language_the_highlighter_does_not_know_is_a_warning(
         fence: str, warned: list[str]) -> None:
     from nca_anki.reading.lint import long_answers
-    problems = long_answers(_file_with(f"It prints one:\n\n{fence}\nprint(1)\n```"))
+    problems = long_answers(_file_with(f"It prints one:\n\n{fence}\nprint(1)\n{fence[:3]}"))
     assert [(p.line, p.severity) for p in problems] == [(2, Severity.WARNING)] * len(warned)
     for problem, name in zip(problems, warned):
         assert f"language {name!r} is not one the highlighter knows" in problem.message

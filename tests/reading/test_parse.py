@@ -364,7 +364,7 @@ def test_an_answer_line_naming_no_choice_or_one_twice_is_an_error_at_that_line()
     assert errors(result) == [
         # The one marked choice no line names: the line was meant for it.
         (8, "error", "'Correct answer: 8' disagrees with the choice marked '(Correct "
-                     "answer)' at line 6: '6'"),
+                     "answer)' at line 6: '6'; copy the marked choice exactly"),
         (10, "error", "'Correct answer: 2' names the same choice as line 7; delete one of "
                       "them")]
     lost = parse(several(("2 (Correct answer)", "3", "4 (Correct answer)", "6 (Correct answer)"),
@@ -387,7 +387,7 @@ def test_answer_line_disagreeing_with_marked_choice_is_an_error_at_the_answer_li
     result = parse(doc(TITLE, *question(answer="5")), PATH)
     assert errors(result) == [
         (6, "error", "'Correct answer: 5' disagrees with the choice marked '(Correct "
-                     "answer)' at line 4: '4'")]
+                     "answer)' at line 4: '4'; copy the marked choice exactly")]
     assert result.file.questions == ()
 
 
@@ -1162,7 +1162,7 @@ def test_the_answer_line_may_name_a_code_carrying_choice_by_its_first_line():
     assert parse(CODE_CHOICES, PATH).file.questions[0].correct_indexes == (1,)
     wrong = parse(CODE_CHOICES.replace("Correct answer: second", "Correct answer: third"), PATH)
     assert errors(wrong) == [(23, "error", "'Correct answer: third' disagrees with the choice "
-                                           "marked '(Correct answer)' at line 10: 'second'")]
+                                           "marked '(Correct answer)' at line 10: 'second'; copy the marked choice exactly")]
 
 
 def test_list_lines_inside_a_code_block_in_the_prompt_are_code_not_choices():
@@ -1188,3 +1188,71 @@ def test_a_code_block_that_never_closes_is_one_error_at_its_first_line(where):
                                "closes, so Question 1's later lines were read as code; end the "
                                "block with a line of ``` alone")]
     assert numbers(result) == [2]
+
+
+# --- issue 35: an author's mistakes named where they are -------------------------------------
+
+@pytest.mark.parametrize("written", ["Qestion 3:", "Quesiton 3:", "Questoin 3:", "qustion 3:",
+                                     "Quetsion 3:"])
+def test_a_misspelt_header_is_the_one_error_at_its_own_line(written):
+    """Item 3: "Qestion 3:" on line 11 gave two errors at lines 13 and 16, inside
+    Question 2's explanation, and never named line 11."""
+    lines = [TITLE, *question(1), *question(2), *question(3), *question(4)]
+    at = lines.index("Question 3: What is 2 + 2, case 3?")
+    lines[at] = lines[at].replace("Question 3:", written)
+    result = parse(doc(*lines), "t-3.txt")
+    assert [(line, code) for line, code in
+            sorted((d.line, d.code) for d in result.diagnostics)] == [(at + 1, "E114")]
+    assert f"{written!r} looks like a mistyped question header" in errors(result)[0][2]
+
+
+@pytest.mark.parametrize("written", ["Quiz 3:", "Frage 3:", "Item number 3:"])
+def test_a_header_in_other_words_is_named_at_its_line(written):
+    lines = [TITLE, *question(1), *question(2), *question(3)]
+    at = lines.index("Question 3: What is 2 + 2, case 3?")
+    lines[at] = lines[at].replace("Question 3:", written)
+    result = parse(doc(*lines), "t-3.txt")
+    (only,) = errors(result)
+    assert only[0] == at + 1 and f"{written!r} is read as text of Question 2's explanation" \
+        in only[2] and "write 'Question 3: <prompt>'" in only[2]
+    assert not [d for d in result.diagnostics if d.code == "W121"]
+
+
+def test_an_unclosed_code_block_in_an_explanation_is_an_error_at_its_fence():
+    """Item 4: closed silently at the next question (exit 0); in a prompt it is E119."""
+    lines = [TITLE, *question(1, explanation=("See:", "```python", "x = 1")), *question(2)]
+    result = parse(doc(*lines), "t-3.txt")
+    ((line, _, message),) = errors(result)
+    assert line == 8 and "in Question 1's explanation never closes" in message
+
+
+def test_question_lines_inside_a_closed_code_block_of_an_explanation_are_code():
+    lines = [TITLE, *question(1, explanation=(
+        "A log:", "```", "Correct answer: 4", "- 4 (Correct answer)", "```")), *question(2)]
+    result = parse(doc(*lines), "t-3.txt")
+    assert errors(result) == []
+    assert "Correct answer: 4" in result.file.questions[0].explanation
+
+
+def test_a_difference_at_the_end_of_a_long_answer_is_shown():
+    """Item 5: both texts were cut at the same place, before the typo, and looked alike."""
+    long = ("Training with 16-bit floats for computation while maintaining 32-bit master "
+            "weights for numerical stability")
+    lines = [TITLE, *question(1, choices=("FP64 everywhere", f"{long} (Correct answer)"),
+                              answer=long.replace("stability", "stabilty"))]
+    result = parse(doc(*lines), "t-3.txt")
+    ((_, _, message),) = errors(result)
+    assert "…master weights for numerical stabilty'" in message
+    assert "'…master weights for numerical stability'" in message
+    assert "differs only in case" not in message
+
+
+def test_choices_that_share_a_first_line_are_told_apart_by_the_mark():
+    """Item 5: a choice that is only ":" over a code block was said to differ "only in
+    case" from ":"."""
+    lines = [TITLE, "Question 1: Which prints 2?", "- :", "    print(1)",
+             "- : (Correct answer)", "    print(2)", "- :", "    print(3)",
+             "Correct answer: :", "Because."]
+    result = parse(doc(*lines), "t-3.txt")
+    assert errors(result) == []
+    assert [c.correct for c in result.file.questions[0].choices] == [False, True, False]
