@@ -33,7 +33,7 @@ from nca_anki.publishing.preview import write_preview
 from nca_anki.publishing.sink import ComparingSink, Sink
 from nca_anki.publishing.transaction import hold
 from nca_anki.reading.media import MediaFolder
-from nca_anki.reading.published import Published, read_published
+from nca_anki.reading.published import Published, published_from, read_published
 from nca_anki.reading.topics import repeats_across_parts, slugify
 from nca_anki.publishing.versions import DeckVersion
 from nca_anki.records import (Assignment, Disposition, Plan, RenderedNote)
@@ -83,8 +83,13 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path],
     # What learners have: every deck in the output folder, read once, before anything is
     # written. Every stage that needs it is handed this record (reading/published.py).
     decks = read_published(options.out)
-    inputs = read_inputs(options, renderer, options.now, decks)
-    reusable = cache.reusable(inputs, decks)
+    # What changes are measured against: what learners have, the published decks; or,
+    # when git says the inputs are as committed and the outputs are not, the commit's
+    # (an edit built and then undone is no change: issue 35). Nothing is reused then.
+    reference = decks if options.committed is None else \
+        published_from(options.out, options.committed.files)
+    inputs = read_inputs(options, renderer, options.now, reference)
+    reusable = cache.reusable(inputs, decks) if reference is decks else set()
     workers = worker_count(options.jobs, options.cores,
                            sum(t.count for t in inputs.topics if t.name not in reusable))
     rendered, render_problems = render_notes(renderer, inputs, reusable, workers, progress) \
@@ -92,7 +97,8 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path],
     problems = [*inputs.problems, *cache.problems, *render_problems,
                 *(d for t in inputs.topics if t.name not in reusable
                   for d in repeats_across_parts(t.files))]
-    decision = decide(options, inputs, rendered, problems, reusable, decks, cache.deck_facts)
+    decision = decide(options, inputs, rendered, problems, reusable, reference,
+                      cache.deck_facts)
     if decision.halted:
         return _said(nothing_built(decision.plan, decision.problems, options.out), decision)
     if options.preview is not None:
@@ -100,7 +106,7 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path],
         return _said(write_preview(options.preview, inputs.note_type, decision.plan,
                                    rendered, decision.problems), decision)
     sink = kind({options.out / name: file.sha256 for name, file in decks.files.items()})
-    outcome = _write(options, cache, inputs, decks, decision, rendered, sink, folders,
+    outcome = _write(options, cache, inputs, reference, decision, rendered, sink, folders,
                      workers, progress)
     report = _said(_report(options, decision, outcome, sink), decision)
     if not sink.publishes or diag.has_errors([*outcome.write_problems,

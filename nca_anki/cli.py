@@ -112,8 +112,12 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
                                strict=args.strict, preview=preview)
         report = replay(options) if replayed else None
         if report is None:
+            from dataclasses import replace
+
             from nca_anki.build import build  # heavy imports, inside the Ctrl-C guard
 
+            options = replace(options, committed=edges.committed(
+                options.source, options.templates, options.out))
             with edges.collector_paused():
                 report = build(options, progress)
             if real_clock:

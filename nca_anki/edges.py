@@ -1,7 +1,8 @@
 """The edges a build is handed by the command: the clock (or SOURCE_DATE_EPOCH), the cores
-this process may use, the cycle collector, and the terminal (progress bars, output a
-terminal cannot encode). The library itself reads none of them (house style: the
-clock, the environment and signals are resolved at the command).
+this process may use, the cycle collector, the terminal (progress bars, output a
+terminal cannot encode), and what the last git commit holds of the outputs. The library
+itself reads none of them (house style: the clock, the environment and signals are
+resolved at the command).
 """
 
 from __future__ import annotations
@@ -9,10 +10,17 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from typing import Any, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from nca_anki.files import INDEX_FILES, LOCK_NAME
+
+if TYPE_CHECKING:
+    from nca_anki.report import Committed
 
 PROGRESS_AFTER_SECONDS = 2.0  # a quicker build shows no progress bar at all
 
@@ -102,3 +110,78 @@ def tolerant_output() -> None:
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
         except (AttributeError, ValueError):
             pass  # not a text stream we own (a test's capture, say): leave it
+
+
+def committed(source: Path, templates: Path, out: Path) -> Committed | None:
+    """What the last git commit holds of the lock and the output folder, when the inputs
+    (question files, settings, images, templates) are exactly as committed and the lock
+    or the outputs are not: an edit was built, then undone. Measured against the commit,
+    the build then writes back what was committed, and learners get no "changed" card
+    for a change that is not there. None in every other case, and whenever git cannot
+    tell: not a repository, git absent, a merge or rebase under way, outputs never
+    committed (then the output folder is the only record of what was published)."""
+    from nca_anki.report import Committed
+
+    def git(*args: str, data: bytes | None = None) -> bytes | None:
+        try:
+            done = subprocess.run(["git", "-C", str(source), *args], input=data,
+                                  capture_output=True, timeout=60, check=False)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout if done.returncode == 0 else None
+
+    found = git("rev-parse", "--show-toplevel", "--absolute-git-dir")
+    if found is None or len(found.splitlines()) != 2:
+        return None
+    top, git_dir = (Path(line.decode(errors="surrogateescape")) for line in found.splitlines())
+    if any((git_dir / name).exists() for name in
+           ("MERGE_HEAD", "rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD")):
+        return None
+    try:
+        paths = [p.resolve().relative_to(top.resolve()).as_posix()
+                 for p in (source, templates, out)]
+    except (OSError, RuntimeError, ValueError):
+        return None  # a folder outside the repository
+    source_at, templates_at, out_at = paths
+    lock_at = f"{source_at}/{LOCK_NAME}" if source_at != "." else LOCK_NAME
+
+    def changed(*where: str) -> list[str] | None:
+        listed = git("-C", str(top), "status", "--porcelain=v1", "-z", "--untracked-files=all",
+                     "--", *where)
+        return None if listed is None else [
+            entry[3:].decode(errors="surrogateescape") for entry in listed.split(b"\0")
+            if len(entry) > 3]
+
+    inputs = changed(source_at, templates_at)
+    outputs = changed(lock_at, out_at)
+    if inputs is None or outputs is None or [p for p in inputs if p != lock_at] or not outputs:
+        return None
+    listed = git("-C", str(top), "ls-tree", "-z", "--name-only", "HEAD", "--", f"{out_at}/")
+    names = [] if listed is None else [n.decode(errors="surrogateescape")
+                                       for n in listed.split(b"\0") if n]
+    names = [n for n in names if "/" not in n[len(out_at) + 1:] and
+             (n.endswith(".apkg") or n.rsplit("/", 1)[-1] in INDEX_FILES)]
+    if not any(n.endswith(".apkg") for n in names):
+        return None
+    wanted = [lock_at, *names]
+    blobs = git("-C", str(top), "cat-file", "--batch",
+                data="".join(f"HEAD:{n}\n" for n in wanted).encode(errors="surrogateescape"))
+    if blobs is None:
+        return None
+    contents: dict[str, bytes | None] = {}
+    at = 0
+    for name in wanted:  # "<sha> blob <size>\n<bytes>\n", or "<object> missing\n"
+        end = blobs.index(b"\n", at)
+        header = blobs[at:end].split()
+        if len(header) != 3:
+            contents[name], at = None, end + 1
+            continue
+        size = int(header[2])
+        contents[name], at = blobs[end + 1:end + 1 + size], end + 2 + size
+    lock = contents.pop(lock_at)
+    try:
+        lock_text = lock.decode("utf-8") if lock is not None else None
+    except UnicodeDecodeError:
+        return None
+    return Committed(lock_text, {n.rsplit("/", 1)[-1]: data for n, data in contents.items()
+                                 if data is not None})

@@ -143,13 +143,18 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int)
     return _Sources(tuple(files), found, digests, lint, problems, images, tuple(bad_names))
 
 
-def _read_lock(source: Path, now: int, decks: Published, topics: tuple[Topic, ...]
-               ) -> tuple[Lock | None, list[Diagnostic]]:
-    """The lock file; a format-1 ``nca-anki.lock.json`` (migrated when the build writes);
-    or, if neither exists but decks were published, the lock they were built with,
-    recovered from them (never silently new identities for published questions)."""
+def _read_lock(source: Path, now: int, decks: Published, topics: tuple[Topic, ...],
+               committed: str | None = None) -> tuple[Lock | None, list[Diagnostic]]:
+    """The lock file (or its ``committed`` text: BuildOptions.committed); a format-1
+    ``nca-anki.lock.json`` (migrated when the build writes); or, if neither exists but
+    decks were published, the lock they were built with, recovered from them (never
+    silently new identities for published questions)."""
     path, old_path = source / LOCK_NAME, source / OLD_LOCK_NAME
     shown = shown_path(source, LOCK_NAME)
+    if committed is not None:
+        lock, problems = load_lock(committed, shown)
+        return lock, [*problems, *future_mods(lock, now, shown)] if lock is not None \
+            else list(problems)
     if path.exists() or path.is_symlink():
         reader, read_path = load_lock, path
     elif old_path.exists() or old_path.is_symlink():
@@ -244,7 +249,8 @@ def read_inputs(options: BuildOptions, renderer: Renderer, now: int, decks: Publ
     config, config_problems = load_config(options.source, config_path)
     topics, topic_problems = group_topics(files, config, config_path)
     note_type, template_problems = renderer.note_type()
-    lock, lock_problems = _read_lock(options.source, now, decks, topics)
+    lock, lock_problems = _read_lock(options.source, now, decks, topics,
+                                     options.committed.lock if options.committed else None)
     if lock is not None:
         topic_problems = (*topic_problems, *renamed(topics, lock, config, config_path))
     shared = [*config_problems, *template_problems, *lock_problems, *read.misnamed]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import KW_ONLY, dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -52,6 +53,18 @@ class BuildOptions:
     # --preview DIR: write the preview site (publishing/preview.py) there instead of the
     # decks; with ``check``, nothing else is written.
     preview: Path | None = None
+    # What the last commit holds of the outputs, when the inputs are as committed and the
+    # outputs are not (the CLI asks git: edges.committed): the build then measures every
+    # change against it, not against the uncommitted outputs of an edit since undone.
+    committed: Committed | None = None
+
+
+@dataclass(frozen=True)
+class Committed:
+    """The lock's text and the output folder's files (by name) in the last commit."""
+
+    lock: str | None
+    files: Mapping[str, bytes] = field(default_factory=dict, repr=False)
 
 
 class Progress(Protocol):

@@ -29,7 +29,12 @@ def previous_versions(decks: Published, topics: tuple[Topic, ...]
     beside the published ``decks``. A record written for another file of its deck is
     reconciled with that deck."""
     path = decks.folder / MANIFEST_NAME
-    if not path.is_file():
+    unreadable: OSError | UnicodeDecodeError | None = None
+    try:
+        text = decks.index_text(MANIFEST_NAME)
+    except (OSError, UnicodeDecodeError) as exc:
+        text, unreadable = "", exc
+    if text is None:
         if any(_deck_file(decks, t) is not None for t in topics):
             return {}, [diag.warning("W502", path.as_posix(), 0, (
                 "missing, but decks were published: their versions are worked out again "
@@ -37,8 +42,11 @@ def previous_versions(decks: Published, topics: tuple[Topic, ...]
                 "restore it from version control to keep what each version changed"))]
         return {}, []  # a first build
     try:
-        manifest = read_manifest(path.read_text(encoding="utf-8"))
-        recorded = {d.deck: (d.record, d.sha256) for d in manifest.decks}
+        if unreadable is not None:
+            raise unreadable
+        manifest = read_manifest(text)
+        recorded: dict[str, tuple[DeckVersion | None, str]] = {
+            d.deck: (d.record, d.sha256) for d in manifest.decks}
         problems = []
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         recorded = {}

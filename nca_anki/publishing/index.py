@@ -207,6 +207,13 @@ def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
             CHANGELOG_NAME: changelog(previous_changelog, decks).encode()}
 
 
+def _has(published: Published, name: str) -> bool:
+    try:
+        return published.index_text(name) is not None
+    except (OSError, UnicodeDecodeError):
+        return True  # there, if not readable
+
+
 def write_index(published: Published, decks: Sequence[tuple[str, str, Path]],
                 versions: Mapping[str, DeckVersion], parent: str, parent_slug: str,
                 sink: Sink, cache: FactsStore | None = None,
@@ -241,13 +248,12 @@ def write_index(published: Published, decks: Sequence[tuple[str, str, Path]],
         return {}, problems
     changelog_path = out / CHANGELOG_NAME
     try:
-        previous = changelog_path.read_text(encoding="utf-8") if changelog_path.is_file() \
-            else None
+        previous = published.index_text(CHANGELOG_NAME)
     except (OSError, UnicodeDecodeError) as exc:
         return {}, [error("E502",
                           changelog_path.as_posix(), 0, f"cannot read the changelog ({exc}); "
                           "restore it from version control")]
-    if previous is None and (out / MANIFEST_NAME).is_file():
+    if previous is None and _has(published, MANIFEST_NAME):
         problems.append(warning("W502", changelog_path.as_posix(), 0, (
             "missing, but the decks were published before: written again with the newest "
             "version's entry only; restore it from version control for the older entries")))

@@ -188,6 +188,18 @@ class Published:
 
     folder: Path
     files: Mapping[str, PublishedFile]  # sorted by name
+    # The index files (manifest, changelog) by name when they are not read from ``folder``
+    # (a committed state: edges.committed); None: read from the folder when asked.
+    index: Mapping[str, bytes] | None = None
+
+    def index_text(self, name: str) -> str | None:
+        """The text of the index file ``name`` published beside the decks; None if there
+        is none. Raises OSError or UnicodeDecodeError if it cannot be read."""
+        if self.index is not None:
+            data = self.index.get(name)
+            return None if data is None else data.decode("utf-8")
+        path = self.folder / name
+        return path.read_text(encoding="utf-8") if path.is_file() else None
 
     def sha256(self, name: str) -> str | None:
         """The SHA-256 of the published file ``name``; None if absent or unreadable."""
@@ -206,6 +218,14 @@ class Published:
 
 
 NOTHING_PUBLISHED = Published(Path("."), {})
+
+
+def published_from(out: Path, files: Mapping[str, bytes]) -> Published:
+    """What learners have when it is not the output folder but ``files`` (name -> bytes:
+    the decks and index files of the last commit), as ``read_published`` gives it."""
+    decks = {name: PublishedFile(name, hashlib.sha256(data).hexdigest(), data)
+             for name, data in sorted(files.items()) if name.endswith(".apkg")}
+    return Published(out, decks, {n: d for n, d in files.items() if not n.endswith(".apkg")})
 
 
 def read_published(out: Path) -> Published:

@@ -5,6 +5,8 @@ real collection with the `anki` package."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -117,3 +119,89 @@ def test_a_mistyped_guid_in_the_lock_is_repaired_and_learners_keep_one_note(
         assert not col.find_notes(f"guid:{typo}")
     finally:
         col.close()
+
+
+# --- item 1: an edit undone is no change ----------------------------------------------------
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), "-c", "user.email=t@example.org",
+                           "-c", "user.name=t", *args], check=True, capture_output=True,
+                          text=True).stdout
+
+
+@pytest.fixture
+def committed_project(project: Path, cli, monkeypatch) -> Path:
+    """The project built and committed with its decks, as a study group shares it."""
+    if shutil.which("git") is None:
+        pytest.fail("git is needed: .ci/run installs it")
+    build_at(cli, monkeypatch, DAY1)
+    (project / ".gitignore").write_text(".nca-anki-cache/\n", encoding="utf-8")
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "decks")
+    return project
+
+
+@pytest.mark.anki
+def test_an_edit_built_and_then_undone_publishes_nothing(committed_project, cli, monkeypatch,
+                                                           tmp_path):
+    project = committed_project
+    committed = outputs(project)
+    path = project / DL
+    original = path.read_bytes()
+    path.write_bytes(original.replace(b"What is mixed precision training?",
+                                      b"What is mixed-precision training?"))
+    build_at(cli, monkeypatch, DAY2)
+    assert outputs(project) != committed  # the edit is published while it stands
+    path.write_bytes(original)  # saved back: the source is as committed
+    build_at(cli, monkeypatch, DAY2 + 600)
+    assert outputs(project) == committed
+    assert git(project, "status", "--porcelain") == ""
+    # A learner who has the committed decks gets no "changed" card from them.
+    col = open_collection(tmp_path / "anki" / "collection.anki2")
+    try:
+        import_package(col, REPO / "dist" / "nca_all_topics.apkg")
+        before = {n: col.get_note(n).tags for n in col.find_notes("")}
+        counts = import_package(col, project / "dist" / "nca_all_topics.apkg")
+        assert counts.updated == 0 and counts.new == 0
+        assert {n: col.get_note(n).tags for n in col.find_notes("")} == before
+    finally:
+        col.close()
+
+
+def test_an_edit_committed_and_then_undone_is_a_change(committed_project, cli, monkeypatch):
+    project = committed_project
+    path = project / DL
+    original = path.read_bytes()
+    path.write_bytes(original.replace(b"What is mixed precision training?",
+                                      b"What is mixed-precision training?"))
+    build_at(cli, monkeypatch, DAY2)
+    git(project, "commit", "-q", "-am", "edit")
+    edited = outputs(project)
+    path.write_bytes(original)
+    build_at(cli, monkeypatch, DAY2 + 600)
+    after = outputs(project)
+    assert after != edited and git(project, "status", "--porcelain").strip()
+    changelog = (project / "dist" / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "- Changed: What is mixed precision training?" in changelog
+
+
+@pytest.mark.parametrize("state", ["not a repository", "clean", "an input changed",
+                                   "a merge under way"])
+def test_the_commit_is_the_reference_only_for_an_undone_edit(project, cli, monkeypatch,
+                                                              state):
+    from nca_anki import edges
+
+    if state != "not a repository":
+        build_at(cli, monkeypatch, DAY1)
+        git(project, "init", "-q")
+        git(project, "add", "-A")
+        git(project, "commit", "-q", "-m", "decks")
+        if state == "an input changed":
+            (project / DL).write_bytes((project / DL).read_bytes() + b"\n")
+            (project / "dist" / "README.md").write_text("changed", encoding="utf-8")
+        if state == "a merge under way":
+            (project / "dist" / "README.md").write_text("changed", encoding="utf-8")
+            git_dir = project / ".git"
+            (git_dir / "MERGE_HEAD").write_text(git(project, "rev-parse", "HEAD"))
+    assert edges.committed(Path("source"), Path("templates"), Path("dist")) is None
