@@ -95,9 +95,9 @@ def _where_they_differ(a: str, b: str, room: int = 30) -> tuple[str, str]:
     the same few words around the first place they differ, with "…" where text is left
     out, so that the difference is on the screen."""
     a, b = " ".join(a.split()), " ".join(b.split())
-    if len(a) <= 2 * room and len(b) <= 2 * room:
-        return a, b
     same = len(os.path.commonprefix([a, b]))
+    if len(a) <= 2 * room and len(b) <= 2 * room or same < room:
+        return clip(a), clip(b)  # short, or different from the start: each as it begins
     start = max(0, same - room)
     start = a.rfind(" ", 0, start) + 1 if start else 0  # from a word's start
 

@@ -378,7 +378,8 @@ def test_broken_topic_keeps_its_last_good_deck_and_others_build(project, cli, co
     assert errors == [
         f"{path}:14: error[E121]: 'Correct answer: Manually designing optimal neural network "
         "architectures' disagrees with the choice marked '(Correct answer)' at line 11: "
-        "'Automated methods to discover optimal architecture configurations using search …'",
+        "'Automated methods to discover optimal architecture configurations using search …'; "
+        "copy the marked choice exactly",
         f"{path}:{q5 + 1}: error[E117]: Question 5 has no choices; list them as '- <choice>' "
         "lines after the prompt",
     ]

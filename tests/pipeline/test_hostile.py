@@ -164,7 +164,7 @@ def test_every_text_path_is_linear(what, call, unit):
     path is linear, sixteen when quadratic (each of these took minutes at 100,000)."""
     short = _cpu(lambda: call(unit * 20_000))
     long = _cpu(lambda: call(unit * 80_000))
-    assert long < 8 * max(short, 0.005), (what, unit, short, long)
+    assert long < 8 * max(short, 0.05), (what, unit, short, long)
 
 
 # --- item 12: the user's input is never reported as our bug ----------------------------------
