@@ -28,6 +28,16 @@ def archive_entries(path: Path) -> dict[str, bytes]:
         return {info.filename: archive.read(info) for info in archive.infolist()}
 
 
+def the_day_after_the_committed_lock() -> int:
+    """8:00 UTC on the day after the committed lock's newest time: a build then finds every
+    committed time in its past, and one that changes nothing keeps the committed version."""
+    lock = REPO / "source" / "nca-anki.lock"
+    times = [int(line.split()[4 if line.startswith("Q ") else 2])
+             for line in lock.read_text(encoding="utf-8").splitlines()
+             if line.startswith(("Q ", "N "))]
+    return (max(times) // 86_400 + 1) * 86_400 + 8 * 3_600
+
+
 def copy_project(root: Path, *, templates: bool = True) -> Path:
     """A copy of the repository's source/ (seeds and lock) and, unless ``templates`` is
     False, templates/ in ``root``, the way a user has them in a fresh clone."""

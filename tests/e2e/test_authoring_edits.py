@@ -12,21 +12,14 @@ from pathlib import Path
 import pytest
 
 from anki_client import deck_names, import_package, open_collection
-from conftest import REPO
+from conftest import REPO, the_day_after_the_committed_lock
 
 AI = "source/nca-ai-deep-learning-frameworks-4.txt"
 DL = "source/deep-learning-training-techniques-and-optimization-2.txt"
 
 
-def _the_day_after_the_committed_lock() -> int:
-    lock = REPO / "source" / "nca-anki.lock"
-    times = [int(line.split()[4 if line.startswith("Q ") else 2])
-             for line in lock.read_text(encoding="utf-8").splitlines()
-             if line.startswith(("Q ", "N "))]
-    return (max(times) // 86_400 + 1) * 86_400 + 8 * 3_600
 
-
-DAY1 = _the_day_after_the_committed_lock()
+DAY1 = the_day_after_the_committed_lock()
 DAY2 = DAY1 + 86_400
 
 

@@ -15,24 +15,15 @@ import pytest
 
 from anki_client import (cards_in_deck, deck_names, html_to_text, import_package, note_type_names,
                          open_collection, review_all_new, revlog_count)
-from conftest import REPO
+from conftest import the_day_after_the_committed_lock
 from conftest import state_file
 from nca_anki.records import NOTE_TYPE_NAME
 from nca_anki.publishing.versions import day
 
 
 
-def _the_day_after_the_committed_lock() -> int:
-    """8:00 UTC on the day after the committed lock's newest time: a build then finds every
-    committed time in its past, and one that changes nothing keeps the committed version."""
-    lock = REPO / "source" / "nca-anki.lock"
-    times = [int(line.split()[4 if line.startswith("Q ") else 2])
-             for line in lock.read_text(encoding="utf-8").splitlines()
-             if line.startswith(("Q ", "N "))]
-    return (max(times) // 86_400 + 1) * 86_400 + 8 * 3_600
 
-
-DAY1 = _the_day_after_the_committed_lock()
+DAY1 = the_day_after_the_committed_lock()
 DAY2 = DAY1 + 3 * 86_400  # three days later, the second
 AI = "source/nca-ai-deep-learning-frameworks-4.txt"
 DL = "source/deep-learning-training-techniques-and-optimization-2.txt"

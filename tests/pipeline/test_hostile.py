@@ -28,6 +28,14 @@ def build(root: Path, *args: str, timeout: float = 120) -> subprocess.CompletedP
                           capture_output=True, text=True, timeout=timeout, env=env)
 
 
+def show_image(root: Path, name: str) -> None:
+    """The seed's first prompt (line 2) shows the image ``name`` of the source folder."""
+    seed = root / "source" / SEED
+    lines = seed.read_bytes().split(b"\n")
+    lines[1] += f" ![a diagram]({name})".encode()
+    seed.write_bytes(b"\n".join(lines))
+
+
 def outputs(root: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted((root / "dist").iterdir())}
 
@@ -216,10 +224,7 @@ def test_a_title_of_a_megabyte_is_refused(project):
 
 def test_an_image_of_20000_by_20000_pixels_is_refused_at_its_question(project):
     (project / "source" / "huge.png").write_bytes(png(20_000, 20_000))
-    seed = project / "source" / SEED
-    lines = seed.read_bytes().split(b"\n")
-    lines[1] += b" ![a diagram](huge.png)"
-    seed.write_bytes(b"\n".join(lines))
+    show_image(project, "huge.png")
     assert_refused(build(project, "--check"), f"source/{SEED}:2",
                    "20,000 x 20,000 pixels, more than a phone can show")
 
@@ -237,10 +242,7 @@ def test_an_svg_that_reaches_outside_fails_its_topic_naming_its_line(project, bo
     (project / "source" / "d.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">\n'
         f"{body}\n</svg>\n", encoding="utf-8")
-    seed = project / "source" / SEED
-    lines = seed.read_bytes().split(b"\n")
-    lines[1] += b" ![a diagram](d.svg)"
-    seed.write_bytes(b"\n".join(lines))
+    show_image(project, "d.svg")
     done = build(project, "--check")
     assert_refused(done, f"source/{SEED}:2", "image 'd.svg' cannot be shown on a card: line 2")
     assert why in done.stderr
@@ -250,10 +252,7 @@ def test_an_xxe_svg_is_refused_before_anything_is_expanded(project):
     (project / "source" / "d.svg").write_text(
         '<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n'
         '<svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>\n', encoding="utf-8")
-    seed = project / "source" / SEED
-    lines = seed.read_bytes().split(b"\n")
-    lines[1] += b" ![a diagram](d.svg)"
-    seed.write_bytes(b"\n".join(lines))
+    show_image(project, "d.svg")
     done = build(project, "--check")
     assert_refused(done, f"source/{SEED}:2", "document type declares")
     assert "root:" not in done.stderr
