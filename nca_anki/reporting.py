@@ -170,10 +170,10 @@ def known(before: Iterable[Diagnostic], report: BuildReport) -> tuple[Diagnostic
     """For --watch: the problems known after ``report``: its own, and for the files it
     could not check, the warnings known before (a build that fails a topic on a broken
     header says nothing of the warnings of its files; they are still there)."""
-    blind = unchecked(report)
+    blind, said = unchecked(report), set(report.diagnostics)
     return (*report.diagnostics,
-            *(d for d in before if not d.is_error and _about(d.path, d.message, blind)
-              and d not in report.diagnostics))
+            *(d for d in before if not d.is_error and d not in said
+              and _about(d.path, d.message, blind)))
 
 
 def _about(path: str, message: str, files: frozenset[str]) -> bool:

@@ -18,7 +18,7 @@ from nca_anki.identity.retired import RETIRED_TAG
 from nca_anki.reading.config import Config
 from nca_anki.reading.published import Published
 from nca_anki.reading.topics import deck_for
-from nca_anki.records import Assignment, Lock, NoteType, RenderedNote, Topic
+from nca_anki.records import Assignment, Lock, LockEntry, NoteType, RenderedNote, Topic
 
 
 def identify(notes: Sequence[tuple[str, RenderedNote]], note_type: NoteType, lock: Lock,
@@ -59,10 +59,13 @@ def repair_guids(lock: Lock, published_guids: Mapping[str, frozenset[str]],
     was, the deck would be built with the wrong GUID and learners who import it would get
     the question twice. The published deck's GUID is what learners have: it is kept."""
     everywhere = {e.guid for e in lock.entries}
+    by_topic: dict[str, list[LockEntry]] = {}  # one pass, not one a topic
+    for entry in lock.entries:
+        by_topic.setdefault(entry.topic, []).append(entry)
     repairs: dict[str, str] = {}  # the lock's GUID -> the deck's
     problems = []
     for topic, guids in sorted(published_guids.items()):
-        orphans = [e for e in lock.entries if e.topic == topic and e.removed is None
+        orphans = [e for e in by_topic.get(topic, ()) if e.removed is None
                    and e.guid not in guids]
         if not orphans or not guids - everywhere:
             continue  # the common case: every entry is in the deck, or no note is unknown
