@@ -248,7 +248,7 @@ def read_inputs(options: BuildOptions, renderer: Renderer, now: int, decks: Publ
     parse_cache_problems = parsed.problems
     config, config_problems = load_config(options.source, config_path)
     topics, topic_problems = group_topics(files, config, config_path)
-    note_type, template_problems = renderer.note_type()
+    note_type, template_problems = renderer.note_type(config.language)
     lock, lock_problems = _read_lock(options.source, now, decks, topics,
                                      options.committed.lock if options.committed else None)
     if lock is not None:

@@ -3,6 +3,7 @@
 
     .venv/bin/python scripts/screenshots.py [--dist dist] [--out docs/screenshots] [--retired]
     .venv/bin/python scripts/screenshots.py --samples [--out docs/screenshots]
+    .venv/bin/python scripts/screenshots.py --languages | --struck [--out docs/screenshots]
 
 With ``--retired``: the same card as a learner who has it sees it after the authors
 removed its question and the learner re-imported (docs/sharing.md), in
@@ -16,6 +17,12 @@ Imports the decks in ``dist/`` into a throw-away collection with the real ``anki
 shows one card in headless Chromium the way Anki's clients do (tests/card_browser.py),
 picks a wrong choice on the front and flips. The shuffle is seeded so the pictures only
 change when the card does. Needs the test set-up (README) and Debian's chromium.
+
+With ``--languages``: the several-answer card built in each language the card speaks but
+English (``language`` in nca-anki.toml; nca_anki/language.py), one right pick and one
+wrong, on a phone by day, in ``language-<code>-<side>-phone-day.png``. With ``--struck``:
+a card with two choices struck out and one picked, front and back, in
+``struck-<side>-<size>-<theme>.png`` (phone by day, desktop at night).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from anki_client import cards_in_deck, import_package, open_collection  # noqa: E402
 from card_browser import CardHtml, CardServer, Reviewer, chromium_path, launch  # noqa: E402
+from card_kinds import every_kind  # noqa: E402
 
 DECK = "NCA::Neural Network Applications and Frameworks"
 PROMPT = "What is model quantization"  # a card with a long correct choice: a hard layout
@@ -143,6 +151,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", action="store_true",
                         help="code, table, letter-reference, code-choice, several-answer and "
                              "image cards of the fixture banks")
+    parser.add_argument("--languages", action="store_true",
+                        help="the several-answer card in each language but English")
+    parser.add_argument("--struck", action="store_true",
+                        help="a card with two choices struck out and one picked")
     args = parser.parse_args(argv)
     if chromium_path() is None:
         print("screenshots: Debian's chromium is not installed (apt-get install chromium)",
@@ -150,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     from playwright.sync_api import sync_playwright
 
+    if args.languages or args.struck:
+        return other_pictures(args)
     if args.samples:
         cards = {f"sample-{name}-": card for name, card in the_samples().items()}
     elif args.retired:
@@ -171,13 +185,49 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def other_pictures(args: argparse.Namespace) -> int:
+    """--languages and --struck (see the module's docstring)."""
+    import anki_client
+    from playwright.sync_api import sync_playwright
+
+    anki_client.MARKED = True  # every_kind opens real collections (tests' guard: marked)
+    jobs: list[tuple[str, CardHtml, dict]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        if args.languages:
+            from nca_anki.language import LANGUAGES
+
+            for code in (c for c in LANGUAGES if c != "en"):
+                card = every_kind(Path(folder, code), code)["several"]
+                jobs.append((f"language-{code}-", card, {
+                    "picks": ("Beam search", "Weight decay"), "shots": (("phone", "day"),)}))
+        if args.struck:
+            card = every_kind(Path(folder, "en"))["single"]
+            jobs.append(("struck-", card, {"pick": 0, "strike": (1, 3),
+                                           "shots": (("phone", "day"), ("desktop", "night"))}))
+    args.out.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright, CardServer() as server:
+        browser = launch(playwright)
+        try:
+            for prefix, card, how in jobs:
+                if not capture(browser, server, card, prefix, args.out, **how):
+                    return 1
+        finally:
+            browser.close()
+    return 0
+
+
 def capture(browser: object, server: CardServer, card: CardHtml, prefix: str, out: Path,
-            pick: int, picks: tuple[str, ...] = ()) -> bool:
-    """Pictures of ``card``, front and back, for each size and theme, after picking the
+            pick: int = 0, picks: tuple[str, ...] = (), strike: tuple[int, ...] = (),
+            shots: tuple[tuple[str, str], ...] | None = None) -> bool:
+    """Pictures of ``card``, front and back, for each size and theme (or each of ``shots``),
+    after striking out the choices in the places ``strike`` (a right-click) and picking the
     choices whose text starts with each of ``picks``, or else its choice number ``pick``
     (from 0), on the front. False if the card logged an error."""
+    wanted = shots or tuple((size, theme) for size in SIZES for theme in ("day", "night"))
     for size, viewport in SIZES.items():
         for theme in ("day", "night"):
+            if (size, theme) not in wanted:
+                continue
             mode = "mobile" if size == "phone" else "desktop"
             with Reviewer(browser, server, mode=mode, night=theme == "night",
                           viewport=viewport, device_scale_factor=1,
@@ -185,7 +235,9 @@ def capture(browser: object, server: CardServer, card: CardHtml, prefix: str, ou
                 reviewer.page.add_init_script(SEEDED_RANDOM)
                 reviewer.page.evaluate(SEEDED_RANDOM)  # desktop: page already loaded
                 reviewer.show_question(card)
-                choices = reviewer.page.locator(".nca-choice-list > li")
+                choices = reviewer.page.locator(".nca-choice-list > *")
+                for place in strike:
+                    choices.nth(place).click(button="right")
                 if picks:
                     for words in picks:
                         choices.filter(has_text=words).first.click()
@@ -195,6 +247,9 @@ def capture(browser: object, server: CardServer, card: CardHtml, prefix: str, ou
                 for side in ("front", "back"):
                     if side == "back":
                         reviewer.show_answer(card)
+                        reviewer.page.wait_for_function(  # its verdict, once written
+                            "() => !document.querySelector('.nca-js')"
+                            " || document.querySelector('.nca-verdict[data-nca-said]')")
                     # Two frames painted after the last event: the picture shows a
                     # settled page, the same on every run.
                     reviewer.page.wait_for_function(

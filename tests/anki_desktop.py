@@ -237,21 +237,22 @@ class AnkiDesktop:
             self._xdo("key", "--clearmodifiers", key)
             time.sleep(0.15)
 
-    def click(self, x: float, y: float) -> None:
-        """A left click at the reviewer page's coordinates (CSS pixels; no scaling here:
-        ANKI_NOHIGHDPI). Xvfb has no window manager: screen and root coordinates agree."""
+    def click(self, x: float, y: float, button: int = 1) -> None:
+        """A click (``button`` 1: left, 3: right) at the reviewer page's coordinates (CSS
+        pixels; no scaling here: ANKI_NOHIGHDPI). Xvfb has no window manager: screen and
+        root coordinates agree."""
         left, top = self.ask(None)["origin"]
         self._xdo("mousemove", str(int(left + x)), str(int(top + y)))
-        self._xdo("click", "1")
+        self._xdo("click", str(button))
         time.sleep(0.15)
 
-    def click_on(self, selector: str, index: int = 0) -> None:
+    def click_on(self, selector: str, index: int = 0, button: int = 1) -> None:
         """A click in the middle of the ``index``-th element matching ``selector``."""
         box = self.value(f"(() => {{ const e = document.querySelectorAll({json.dumps(selector)})"
                          f"[{index}]; e.scrollIntoView({{block: 'nearest'}}); "
                          "const r = e.getBoundingClientRect(); "
                          "return [r.left + r.width / 2, r.top + r.height / 2]; })()")
-        self.click(*box)
+        self.click(*box, button=button)
 
     def screenshot(self, path: Path) -> None:
         """A PNG of Anki's main window, as Qt paints it (the reviewer, its bottom bar)."""

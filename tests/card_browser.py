@@ -164,6 +164,13 @@ _SWAP_JS = """([html, css, bodyClass, isAnswer]) => {
 }"""
 _SCROLL_JS = '() => document.getElementById("answer")?.scrollIntoView()'
 _sessions = itertools.count(1)
+
+
+def body_class(card: CardHtml, mode: str, night: bool) -> str:
+    """The body's classes as the client of ``mode`` sets them for ``card``: Anki desktop
+    appends " nightMode night_mode" at night, AnkiDroid " night_mode nightMode"."""
+    marks = {"desktop": " nightMode night_mode", "mobile": " night_mode nightMode"}
+    return f"card card{card.ord + 1}" + (marks[mode] if night else "")
 _MEDIA_TYPES = {"png": "image/png", "jpg": "image/jpeg", "gif": "image/gif",
                 "webp": "image/webp", "svg": "image/svg+xml"}
 
@@ -202,9 +209,7 @@ class Reviewer:
                        '<div id="qa"></div>', "")
 
     def _body_class(self, card: CardHtml) -> str:
-        # Desktop appends " nightMode night_mode"; AnkiDroid " night_mode nightMode".
-        night = {"desktop": " nightMode night_mode", "mobile": " night_mode nightMode"}
-        return f"card card{card.ord + 1}" + (night[self.mode] if self.night else "")
+        return body_class(card, self.mode, self.night)
 
     def _goto(self, name: str, head: str, body: str, body_class: str) -> None:
         html = (f"<!doctype html><html><head>{head}</head>"

@@ -85,7 +85,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     or a deck fixture built on it) is marked ``browser``: the mark follows the fixture, so
     it cannot be forgotten."""
     for item in items:
-        if "browser" in getattr(item, "fixturenames", ()):
+        if {"browser", "webkit_display", "drive"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
 
 
@@ -156,6 +156,44 @@ def reviewer(browser, server):
     def make(mode: str, **options) -> Reviewer:
         opened.append(Reviewer(browser, server, mode=mode, **options))
         return opened[-1]
+
+    yield make
+    for each in opened:
+        each.close()
+
+
+# --- WebKit (tests/webkit_browser.py), and one driver for either engine (tests/card_driver.py) --
+
+@pytest.fixture(scope="session")
+def webkit_display():
+    """One Xvfb for the run's WebKit windows; skipped without WebKit, failed under CI."""
+    from webkit_browser import WebKitDisplay, require_webkit
+
+    require_webkit()
+    display = WebKitDisplay()
+    yield display
+    display.close()
+
+
+@pytest.fixture
+def drive(request: pytest.FixtureRequest, server):
+    """Factory: ``drive(engine, mode, **options)`` opens a card page in "chromium" or
+    "webkit" (options as Reviewer's: night, viewport, touch) as a card_driver.Driver."""
+    from card_driver import Driver
+
+    opened = []
+
+    def make(engine: str, mode: str, **options) -> Driver:
+        if engine == "chromium":
+            reviewer = Reviewer(request.getfixturevalue("browser"), server, mode=mode, **options)
+        else:
+            from webkit_browser import WebKitReviewer
+
+            options.pop("touch", None)  # WebKitGTK has no touch screen to emulate
+            reviewer = WebKitReviewer(request.getfixturevalue("webkit_display"), server,
+                                      mode=mode, **options)
+        opened.append(reviewer)
+        return Driver(engine, reviewer)
 
     yield make
     for each in opened:

@@ -181,7 +181,8 @@ class _Keys:
                    for p in topic.paths],
             deck=f"{topic.deck_name}\x1f{topic.slug}",
             settings=f"{inputs.config.shuffles(topic.name)}"
-                     f" {inputs.config.shows_answer_on_pick(topic.name)}",
+                     f" {inputs.config.shows_answer_on_pick(topic.name)}"
+                     f" {inputs.config.language}",
             templates=self.templates,
             note_type=f"{fingerprint}:{lock.note_type_mod}",
             entries=self._entries.get(topic.name, ()), code=self.code)

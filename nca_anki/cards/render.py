@@ -24,6 +24,7 @@ from markupsafe import Markup, escape
 from nca_anki.cards.markup import Html, Markdown
 from nca_anki.diagnostics import Diagnostic, error
 from nca_anki.files import read_regular
+from nca_anki.language import DEFAULT_LANGUAGE, direction, words_in
 from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
                               SPECIAL_FIELDS, Layout, MediaFile, NoteType, Question,
                               RenderedNote, Topic)
@@ -127,6 +128,7 @@ class Renderer:
             keep_trailing_newline=False,
             auto_reload=False,  # a build reads each template once, not once per note
         )
+        self.env.filters["css_string"] = css_string
         self.markdown = Markdown()
         self._templates: dict[str, jinja2.Template] = {}  # each loaded once, for every note
 
@@ -170,13 +172,17 @@ class Renderer:
         self._templates[name] = template
         return template
 
-    def note_type(self) -> tuple[NoteType | None, tuple[Diagnostic, ...]]:
+    def note_type(self, language: str = DEFAULT_LANGUAGE
+                  ) -> tuple[NoteType | None, tuple[Diagnostic, ...]]:
+        """The note type, its card's own words in ``language`` (language.py)."""
         def field(name: str) -> Markup:
             if name not in FIELDS:
                 raise KeyError(f"no field {name!r}; the fields are {', '.join(FIELDS)}")
             return Markup("{{" + name + "}}")
 
-        context: dict[str, object] = {"field": field, "fields": FIELDS, "labels": LABELS}
+        context: dict[str, object] = {"field": field, "fields": FIELDS, "labels": LABELS,
+                                      "text": dict(words_in(language)), "lang": language,
+                                      "dir": direction(language)}
         rendered: list[str] = []
         problems: list[Diagnostic] = []
         for name in _NOTE_TYPE_FILES:
@@ -237,9 +243,11 @@ class Renderer:
         return problems
 
     def note(self, topic: Topic, part: int, question: Question, layout: Layout, *,
-             show_on_pick: bool = False) -> tuple[RenderedNote | None, tuple[Diagnostic, ...]]:
+             show_on_pick: bool = False, language: str = DEFAULT_LANGUAGE
+             ) -> tuple[RenderedNote | None, tuple[Diagnostic, ...]]:
         """Render ``question`` with its choices in ``layout.order`` (see shuffle.py);
-        ``show_on_pick``: picking (all the answers) shows the answer (nca-anki.toml)."""
+        ``show_on_pick``: picking (all the answers) shows the answer (nca-anki.toml);
+        ``language``: of the card's own words in the fields (language.py)."""
         if len(question.choices) > len(LABELS):
             return None, (error("E117", question.path, question.line,
                                 f"Question {question.number} has {len(question.choices)} "
@@ -256,17 +264,19 @@ class Renderer:
             texts = [_named(html, named) for html in texts]
             media = tuple(sorted({m.name: m for m in named.values()}.values(),
                                  key=lambda m: m.name))
+        words = words_in(language)
         choices = [_ChoiceView(label, Markup(texts[source].html), source in layout.pinned)
                    for label, source in zip(LABELS, layout.order)]
         correct = question.correct_indexes
         # "choose": how many to pick, for a question with several answers (0: one answer).
         choices_html, problem = self._render("choices.html", {
             "choices": choices, "shuffle": layout.shuffle,
-            "choose": len(correct) if len(correct) > 1 else 0, "show_on_pick": show_on_pick})
+            "choose": len(correct) if len(correct) > 1 else 0, "show_on_pick": show_on_pick,
+            "text": words})
         if problem:
             return None, (problem,)
         answer = letters(sorted(LABELS[layout.order.index(i)] for i in correct))
-        source = escape(f"{topic.deck_name.split('::')[-1]} — part {part}")
+        source = escape(words["source"].format(deck=topic.deck_name.split("::")[-1], part=part))
         fields = (
             _prompt_field(question.prompt, prompt.html),
             choices_html or "",
@@ -302,6 +312,14 @@ class Renderer:
                     problems.append(error("E122", question.path, line + _line_of(text, src),
                                           f"Question {question.number}'s {where}: {found}"))
         return named, tuple(problems)
+
+
+def css_string(value: object) -> Markup:
+    """``value`` for the inside of a CSS string: every character but a letter, a digit or a
+    space as a CSS escape (a hex number and the space that ends it), so no text can end
+    the string, the rule or the style element."""
+    return Markup("".join(ch if ch.isascii() and (ch.isalnum() or ch == " ") else
+                          f"\\{ord(ch):x} " for ch in str(value)))
 
 
 def letters(names: list[str]) -> str:

@@ -3,6 +3,7 @@
 ::
 
     parent_deck = "NCA"          # every topic's deck sits under this one
+    language = "de"              # the card's own words: en (default), de, fr, ar
 
     [deck_names]                 # topic name (as the build prints it) = deck name
     "AI & Deep Learning Frameworks" = "AI and Deep Learning Frameworks"
@@ -33,6 +34,7 @@ from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from collections.abc import Mapping
 
+from nca_anki.language import DEFAULT_LANGUAGE, LANGUAGES
 from nca_anki.codes import CODES
 from nca_anki.diagnostics import Diagnostic, error
 from nca_anki.files import CONFIG_NAME, read_regular
@@ -54,6 +56,8 @@ class Config:
     acknowledged: tuple[Acknowledgement, ...] = ()
     # Confirmed renames of published topics: old topic name -> new (topics.renamed).
     renamed: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # The language of the card's own words (language.py); the questions are the authors'.
+    language: str = DEFAULT_LANGUAGE
 
     def shuffles(self, topic: str) -> bool:
         """Whether the cards of ``topic`` may show its choices in another order."""
@@ -164,13 +168,20 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
                               or _section_line(text, "renamed"),
                               "renamed must be a table of \"old topic\" = \"new topic\""))
         renamed = {}
+    language = data.get("language", DEFAULT_LANGUAGE)
+    if not isinstance(language, str) or language not in LANGUAGES:
+        offered = ", ".join(f"{code} ({LANGUAGES[code][0]})" for code in LANGUAGES)
+        problems.append(error("E203", display, _line_of(text, "language"),
+                              f"language {language!r} is not one the card speaks; choose one "
+                              f"of {offered}, or add a table to nca_anki/language.py"))
+        language = DEFAULT_LANGUAGE
     return (Config(" ".join(parent.split()), MappingProxyType(clean), shuffle, flips,
-                   acknowledged, MappingProxyType(dict(renamed))),
+                   acknowledged, MappingProxyType(dict(renamed)), language),
             (*problems, *shuffle_problems, *flip_problems, *ack_problems))
 
 
-_SETTINGS = ("parent_deck", "deck_names", "shuffle", "show_answer_on_pick", "acknowledged",
-             "renamed")
+_SETTINGS = ("parent_deck", "language", "deck_names", "shuffle", "show_answer_on_pick",
+             "acknowledged", "renamed")
 _FINGERPRINT_RE = re.compile(r"[0-9a-f]{12}")
 _ACK_FIELDS = ("code", "question", "file", "reason")
 

@@ -108,7 +108,7 @@ def test_card_script_is_inline_on_both_sides_and_holds_no_anki_field_markers(
         renderer: Renderer) -> None:
     note_type, _ = renderer.note_type()
     for side, html in (("front", note_type.front), ("back", note_type.back)):
-        assert html.count("<script>") == 1 and f'NcaMcq.start("{side}")' in html
+        assert html.count("<script>") == 1 and f'NcaMcq.start("{side}", {{"answer_static": ' in html
         script = html[html.index("<script>"):html.index("</script>")]
         assert "{{" not in script and "src=" not in script  # nothing fetched, no field read
         # Anki desktop runs card scripts again on one page: a const/let would throw there.

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.desktop
 MAIN_WINDOW = "User 1 - Anki"
 READ = """(() => {
     const card = document.querySelector(".nca-card");
-    const items = [...document.querySelectorAll(".nca-choice-list > li")];
+    const items = [...document.querySelectorAll(".nca-choice-list > *")];
     return {
         side: card ? (card.classList.contains("nca-back") ? "back" : "front") : null,
         ready: !!(card && card.classList.contains("nca-js")),
@@ -29,7 +29,11 @@ READ = """(() => {
         hint: (document.querySelector(".nca-hint") || {}).textContent || "",
         verdict: (document.querySelector(".nca-verdict") || {}).textContent || "",
         texts: items.map(li => li.querySelector(".nca-text").firstChild.textContent.trim()),
-        checked: items.map(li => li.getAttribute("aria-checked")),
+        // the front's radios and checkboxes; the back's list items, by their class
+        checked: items.map(li => li.getAttribute("aria-checked")
+            || (li.classList.contains("nca-picked") ? "true" : "false")),
+        struck: items.map(li => li.classList.contains("nca-struck")),
+        focused: items.map(li => document.activeElement === li),
         labels: items.map(li => li.querySelector(".nca-label").textContent),
     };
 })()"""
@@ -53,6 +57,10 @@ def seed_decks(tmp_path_factory):
                         if not p.name.startswith("nca_all"))
 
 
+# The back, once its verdict is written (a moment after it shows: a live region).
+BACK_SAID = "document.querySelector('.nca-card.nca-back.nca-js .nca-verdict[data-nca-said]') !== null"
+
+
 def read(app: AnkiDesktop) -> dict:
     return app.value(READ)
 
@@ -62,7 +70,7 @@ def when_checked(app: AnkiDesktop, checked: list[str]) -> dict:
     page some time after xdotool sends it (later on a loaded machine): wait for the state,
     never for a time; a state that never comes fails with the reviewer's log."""
     wanted = json.dumps(json.dumps(checked, separators=(",", ":")))  # as JSON.stringify writes it
-    app.wait_for("JSON.stringify([...document.querySelectorAll('.nca-choice-list > li')]"
+    app.wait_for("JSON.stringify([...document.querySelectorAll('.nca-choice-list > *')]"
                  f".map(li => li.getAttribute('aria-checked'))) === {wanted}", timeout=15)
     return read(app)
 
@@ -80,13 +88,15 @@ def test_every_seed_card_picks_by_its_advertised_keys_and_keeps_the_pick_across_
             app.wait_for("document.querySelector('.nca-card.nca-front.nca-js') !== null")
             front = read(app)
             count = len(front["texts"])
-            assert front["hint"] == f"Choose: click a choice or press Alt+1\u2013{count}."
+            assert front["hint"] == (f"Choose: click a choice or press Alt+1\u2013{count}. "
+                                     f"Right-click a choice, or press Alt+Shift+1\u2013{count}, "
+                                     "to strike it out.")
             app.key(f"alt+{count}")  # the last place, then the first: the last key wins
             when_checked(app, ["false"] * (count - 1) + ["true"])
             app.key("alt+1")
             picked = when_checked(app, ["true"] + ["false"] * (count - 1))
             app.key("space")  # Anki's own shortcut: shows the answer
-            app.wait_for("document.querySelector('.nca-card.nca-back.nca-js') !== null")
+            app.wait_for(BACK_SAID)
             back = read(app)
             assert back["texts"] == front["texts"] and back["labels"] == front["labels"]
             assert back["checked"] == picked["checked"]
@@ -106,12 +116,12 @@ def test_every_seed_card_picks_by_its_advertised_keys_and_keeps_the_pick_across_
 def test_a_click_picks_and_keys_anki_binds_do_nothing_on_the_card(seed_decks):
     root, decks = seed_decks
     with AnkiDesktop(decks, root / "click", "NCA") as app:
-        app.click_on(".nca-choice-list > li", 2)
+        app.click_on(".nca-choice-list > *", 2)
         front = when_checked(app, ["false", "false", "true", "false"])
         app.key("1", "2", "c")  # Anki's answer keys (nothing on the front), a free letter
         assert read(app)["checked"] == front["checked"]
         app.key("space")
-        app.wait_for("document.querySelector('.nca-card.nca-back.nca-js') !== null")
+        app.wait_for(BACK_SAID)
         back = read(app)
         assert back["texts"] == front["texts"] and back["checked"] == front["checked"]
         assert back["verdict"].startswith(("✓ Correct — you chose C.", "✗ You chose C;"))
@@ -130,12 +140,47 @@ def test_with_show_answer_on_pick_a_pick_shows_the_answer_in_the_app(seed_decks)
     decks = sorted(p for p in (root / "dist-flip").glob("*.apkg")
                    if not p.name.startswith("nca_all"))
     with AnkiDesktop(decks, root / "flip", "NCA") as app:
-        assert read(app)["hint"].endswith(" Picking shows the answer.")
+        assert " Picking shows the answer. " in read(app)["hint"]
         app.key("alt+2")  # and nothing else: Anki's own flip follows the pick
-        app.wait_for("document.querySelector('.nca-card.nca-back.nca-js') !== null", 10)
+        app.wait_for(BACK_SAID, 10)
         back = read(app)
         assert back["checked"][1] == "true"
         assert back["verdict"].startswith(("✓ Correct — you chose B.", "✗ You chose B;"))
         reply = app.ask(None)
         assert reply["reviewer"] == "answer" and reply["windows"] == [MAIN_WINDOW]
         assert errors(reply) == []
+
+
+def test_a_right_click_strikes_out_and_the_keyboard_reaches_the_choices(seed_decks):
+    """Striking out and the choices' keys, as the real app passes them to the card."""
+    root, decks = seed_decks
+    with AnkiDesktop(decks, root / "strike", "NCA") as app:
+        app.wait_for("document.querySelector('.nca-card.nca-front.nca-js') !== null")
+        app.click_on(".nca-choice-list > *", 0, button=3)  # the right button
+        app.wait_for("document.querySelector('.nca-choice-list > *').classList"
+                     ".contains('nca-struck')", timeout=15)
+        front = read(app)
+        assert front["struck"] == [True, False, False, False]
+        assert front["checked"] == ["false"] * 4
+        reply = app.ask(None)
+        assert reply["windows"] == [MAIN_WINDOW]  # no context menu window opened
+        app.key("alt+shift+3")
+        app.wait_for("document.querySelectorAll('.nca-choice-list > *')[2].classList"
+                     ".contains('nca-struck')", timeout=15)
+        # The right-click left the keyboard's focus on the first choice. (Tab does not bring
+        # the focus into the card in the app: measured, no choice ever had it.)
+        assert read(app)["focused"] == [True, False, False, False]
+        app.key("Down", "x")  # the second choice: struck out by its key
+        app.wait_for("document.querySelectorAll('.nca-choice-list > *')[1].classList"
+                     ".contains('nca-struck')", timeout=15)
+        app.key("alt+4")
+        when_checked(app, ["false", "false", "false", "true"])
+        app.key("space")  # Anki's: shows the answer (the card never sees it)
+        app.wait_for(BACK_SAID)
+        back = read(app)
+        assert back["struck"] == [True, True, True, False]
+        assert back["checked"] == ["false", "false", "false", "true"]
+        assert re.match(r"^(✓ Correct — you chose D\.|✗ You chose D; the answer is [A-C]\.)$",
+                        back["verdict"]), back["verdict"]
+        reply = app.ask(None)
+        assert reply["windows"] == [MAIN_WINDOW] and errors(reply) == [], errors(reply)

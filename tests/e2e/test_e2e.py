@@ -255,8 +255,8 @@ def test_new_card_reaches_learners_of_the_first_decks_in_place(project, cli, col
         new = after[guid]
         assert (new.card_id, new.reps, new.ivl, new.due, new.queue) == \
             (old.card_id, old.reps, old.ivl, old.due, old.queue)
-        assert 'NcaMcq.start("front")' in new.question_html
-        assert 'NcaMcq.start("back")' in new.answer_html
+        assert 'NcaMcq.start("front", {' in new.question_html
+        assert 'NcaMcq.start("back", {' in new.answer_html
     assert revlog_count(col) == 19
     assert note_type_names(col) == note_types  # no "+" copy of the note type
     assert note_types.count(NOTE_TYPE_NAME) == 1

@@ -434,8 +434,9 @@ def test_on_a_touch_screen_each_tap_toggles_a_choice_once(reviewer, bank, mode):
     card = two(bank)
     r = reviewer(mode, touch=True)
     r.show_question(card.html)
-    assert r.page.inner_text(".nca-hint") == "Tap choices to pick or unpick them."
-    items = r.page.locator(".nca-choice-list > li")
+    assert r.page.inner_text(".nca-hint") == ("Tap choices to pick or unpick them. Touch and "
+                                              "hold a choice to strike it out.")
+    items = r.page.locator(".nca-choice-list > *")
     items.nth(0).tap()
     items.nth(2).tap()
     assert shown(r).checked == ("true", "false", "true", "false")
@@ -458,10 +459,10 @@ def test_with_several_answers_the_answer_shows_once_all_are_picked(browser, serv
     try:
         page = context.new_page()
         page.goto(server.put("several-flip/front.html", html))
-        page.locator("li").nth(0).click()
+        page.locator(".nca-choice-list > *").nth(0).click()
         page.wait_for_timeout(400)
         assert page.evaluate("window.__flips") == []  # one of two: not yet
-        page.locator("li").nth(2).click()
+        page.locator(".nca-choice-list > *").nth(2).click()
         page.wait_for_timeout(400)
         assert page.evaluate("window.__flips") == ["ans"]
     finally:

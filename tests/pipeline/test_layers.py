@@ -28,6 +28,7 @@ STAGES = {
     "nca_anki.records": set(),
     "nca_anki.diagnostics": set(),
     "nca_anki.codes": set(),
+    "nca_anki.language": set(),
     "nca_anki.files": set(),
     "nca_anki.report": set(),
     "nca_anki.reporting": set(),
@@ -150,7 +151,7 @@ def test_the_no_op_check_builds_none_of_the_records_and_forks_nothing() -> None:
 LAYERS = ("base", "reading", "cards", "identity", "publishing", "caching", "importing",
           "pipeline", "command")
 # Top-level modules by layer; a sub-package is the layer of its name.
-TOP_LEVEL = {"records": "base", "codes": "base", "diagnostics": "base", "files": "base",
+TOP_LEVEL = {"records": "base", "codes": "base", "language": "base", "diagnostics": "base", "files": "base",
              "once": "base", "parallel": "base", "report": "base",
              "inputs": "pipeline", "rendering": "pipeline", "planning": "pipeline",
              "build": "pipeline", "watch": "pipeline",

@@ -233,9 +233,10 @@ def test_pick_then_show_answer_gives_the_verdict(browser, seeds, night, width):
             answer = "ABCDEFGHIJ"[shown.index(correct)]
             pick = shown.index(correct) if pick_correct else (shown.index(correct) + 1) % len(shown)
             letter = "ABCDEFGHIJ"[pick]
-            _click(page, frame.locator(".nca-choice-list > li").nth(pick))
+            _click(page, frame.locator(".nca-choice-list > *").nth(pick))
             _click(page, frame.locator("#show-answer"))
-            frame.wait_for_selector("body[data-side=back] #answer")
+            # The verdict is written a moment after the back shows (a live region).
+            frame.wait_for_selector("body[data-side=back] #answer[data-nca-said]")
             verdict = frame.inner_text("#answer")
             assert verdict == (f"✓ Correct — you chose {letter}." if pick_correct
                                else f"✗ You chose {letter}; the answer is {answer}.")
@@ -245,9 +246,9 @@ def test_pick_then_show_answer_gives_the_verdict(browser, seeds, night, width):
             # "Again" shows the front once more, shuffled anew, with no pick.
             _click(page, frame.locator("#again"))
             frame.wait_for_selector("body[data-side=front] .nca-choice-list")
-            assert frame.locator(".nca-choice-list > li[aria-checked=true]").count() == 0
+            assert frame.locator(".nca-choice-list > [aria-checked=true]").count() == 0
             _click(page, frame.locator("#show-answer"))
-            frame.wait_for_selector("body[data-side=back] #answer")
+            frame.wait_for_selector("body[data-side=back] #answer[data-nca-said]")
             assert frame.inner_text("#answer").startswith("The answer is ")
             screenshots.append(page.screenshot())
             assert errors == []
@@ -278,6 +279,33 @@ def test_the_switch_turns_every_card_to_night_and_back(browser, seeds):
         assert errors == []
     finally:
         context.close()
+
+
+@pytest.mark.anki
+@pytest.mark.parametrize("night", [False, True])
+def test_axe_finds_no_violation_on_the_preview_or_in_a_card_frame(browser, seeds, night):
+    """axe-core (tests/axe_check.py) over the site's index and a deck's page, and over a
+    card's frame (a document of its own) before and after its answer is shown."""
+    from axe_check import require_axe, violations
+
+    source = require_axe()
+    site, _ = seeds
+    found = []
+    for url in ((site / "index.html").as_uri(), _deck_pages(site)[0].as_uri()):
+        context, page, errors, _ = _open(browser, url, night=night)
+        try:
+            found += [(url, "page", v) for v in violations(page, source, None)]
+            if url.endswith("index.html"):
+                continue
+            frame = _card_frame(page, 0)
+            found += [(url, "front", v) for v in violations(frame, source, None)]
+            frame.click("#show-answer")
+            frame.wait_for_selector("body[data-side=back]")
+            found += [(url, "back", v) for v in violations(frame, source, None)]
+            assert errors == []
+        finally:
+            context.close()
+    assert found == [], found
 
 
 def _long_deck(count: int) -> str:
@@ -410,8 +438,8 @@ def test_source_text_stays_text_and_images_show_from_disk(browser, tmp_path):
         assert "</script><script>window.pwned = 1</script>" in prompt
         assert "<img src=x onerror=" in prompt
         assert frame.locator(".nca-prompt img").evaluate("img => img.naturalWidth") > 0
-        _click(page, frame.locator(".nca-choice-list > li").nth(0))
-        _click(page, frame.locator(".nca-choice-list > li").nth(1))
+        _click(page, frame.locator(".nca-choice-list > *").nth(0))
+        _click(page, frame.locator(".nca-choice-list > *").nth(1))
         _click(page, frame.locator("#show-answer"))
         frame.wait_for_selector("body[data-side=back] #answer")
         assert '</script><b onclick="window.pwned = 3">bold</b>' in frame.inner_text(".nca-back")

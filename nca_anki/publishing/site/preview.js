@@ -112,9 +112,10 @@
     var buttons = document.querySelectorAll(".theme-switch");
     for (var i = 0; i < buttons.length; i++) {
       buttons[i].hidden = false;
-      buttons[i].textContent = theme === "night" ? "Day" : "Night";
+      /* A toggle keeps its name and says its state by aria-pressed: "Night mode,
+         pressed" at night, never "Day, pressed". */
+      buttons[i].textContent = "Night mode";
       buttons[i].setAttribute("aria-pressed", theme === "night" ? "true" : "false");
-      buttons[i].title = theme === "night" ? "Show the cards by day" : "Show the cards at night";
     }
     for (var k = 0; k < frames.length; k++) send(frames[k], { kind: "theme", night: theme === "night" });
   }
@@ -234,15 +235,20 @@
     "border-radius:8px;border:1px solid var(--nca-line,#c9ccd1);" +
     "background:var(--nca-soft,rgba(127,127,127,.12));color:inherit;cursor:pointer}" +
     ".preview-bar button:focus-visible{outline:3px solid var(--nca-accent,#1f5fbf);outline-offset:2px}" +
-    ".preview-bar [hidden]{display:none}";
+    ".preview-bar [hidden]{display:none}" +
+    ".preview-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}";
 
+  /* Every card's frame is a document of its own: its title names the card (as the frame
+     element's title does) for a screen reader, and its card and buttons are its main
+     landmark. */
   function frameDocument() {
     return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">" +
+      "<title>Card</title>" +
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">" +
       "<style id=\"card-css\"></style><style>" + FRAME_STYLE + "</style></head>" +
-      "<body class=\"card card1\"><div id=\"qa\"></div>" +
+      "<body class=\"card card1\"><main><h1 class=\"preview-hidden\">Card</h1><div id=\"qa\"></div>" +
       "<div class=\"preview-bar\"><button type=\"button\" id=\"show-answer\">Show answer</button>" +
-      "<button type=\"button\" id=\"again\" hidden>Again</button></div>" +
+      "<button type=\"button\" id=\"again\" hidden>Again</button></div></main>" +
       "<script>(" + reviewer.toString() + ")();</" + "script></body></html>";
   }
 
