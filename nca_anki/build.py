@@ -104,7 +104,8 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path],
     if options.preview is not None:
         assert inputs.note_type is not None
         return _said(write_preview(options.preview, inputs.note_type, decision.plan,
-                                   rendered, decision.problems), decision)
+                                   rendered, decision.problems, inputs.config.language),
+                     decision)
     sink = kind({options.out / name: file.sha256 for name, file in decks.files.items()})
     outcome = _write(options, cache, inputs, reference, decision, rendered, sink, folders,
                      workers, progress)

@@ -181,6 +181,72 @@ _AR = {
     "list_and": " و ",
 }
 
+# The preview site's own words (publishing/site/), kept apart from the card's: the card's
+# table travels in every note type, the preview's never does. A count's two forms, "_one"
+# and "_many", are the same words where the language's plural does not fit two forms.
+_PREVIEW_EN = {
+    "site_name": "nca-anki preview", "title_suffix": "preview", "decks_title": "Decks",
+    "all_decks": "All decks",
+    "decks_one": "{n} deck", "decks_many": "{n} decks",
+    "questions_one": "{n} question", "questions_many": "{n} questions",
+    "errors_one": "{n} error", "errors_many": "{n} errors",
+    "index_facts": "{decks}, {questions}. Each card plays as in Anki: pick, then show the "
+                   "answer.",
+    "missing_title": "Not in this preview",
+    "missing_line": "{errors} in {files}; the build's report names each",
+    "from_files": "from {files}",
+    "noscript": "The cards need JavaScript: allow it for this page to see and play them.",
+    "card_of": "Card {i} of {n}", "card": "Card", "card_at": "Card {i}, {where}",
+    "night_mode": "Night mode", "show_answer": "Show answer", "again": "Again",
+}
+_PREVIEW_DE = {
+    "site_name": "nca-anki-Vorschau", "title_suffix": "Vorschau", "decks_title": "Stapel",
+    "all_decks": "Alle Stapel",
+    "decks_one": "{n} Stapel", "decks_many": "{n} Stapel",
+    "questions_one": "{n} Frage", "questions_many": "{n} Fragen",
+    "errors_one": "{n} Fehler", "errors_many": "{n} Fehler",
+    "index_facts": "{decks}, {questions}. Jede Karte spielt sich wie in Anki: wählen, dann "
+                   "die Lösung zeigen.",
+    "missing_title": "Nicht in dieser Vorschau",
+    "missing_line": "{errors} in {files}; der Bericht des Builds nennt jeden",
+    "from_files": "aus {files}",
+    "noscript": "Die Karten brauchen JavaScript: Erlauben Sie es für diese Seite, um sie zu "
+                "sehen und zu spielen.",
+    "card_of": "Karte {i} von {n}", "card": "Karte", "card_at": "Karte {i}, {where}",
+    "night_mode": "Nachtmodus", "show_answer": "Lösung zeigen", "again": "Noch einmal",
+}
+_PREVIEW_FR = {
+    "site_name": "Aperçu nca-anki", "title_suffix": "aperçu", "decks_title": "Paquets",
+    "all_decks": "Tous les paquets",
+    "decks_one": "{n} paquet", "decks_many": "{n} paquets",
+    "questions_one": "{n} question", "questions_many": "{n} questions",
+    "errors_one": "{n} erreur", "errors_many": "{n} erreurs",
+    "index_facts": "{decks}, {questions}. Chaque carte se joue comme dans Anki\u00a0: "
+                   "choisissez, puis affichez la réponse.",
+    "missing_title": "Absents de cet aperçu",
+    "missing_line": "{errors} dans {files}\u00a0; le rapport de la compilation les nomme",
+    "from_files": "depuis {files}",
+    "noscript": "Les cartes ont besoin de JavaScript\u00a0: autorisez-le pour cette page "
+                "afin de les voir et de les jouer.",
+    "card_of": "Carte {i} sur {n}", "card": "Carte", "card_at": "Carte {i}, {where}",
+    "night_mode": "Mode nuit", "show_answer": "Afficher la réponse", "again": "Encore",
+}
+_PREVIEW_AR = {
+    "site_name": "معاينة nca-anki", "title_suffix": "معاينة", "decks_title": "الرزم",
+    "all_decks": "كل الرزم",
+    "decks_one": "الرزم: {n}", "decks_many": "الرزم: {n}",
+    "questions_one": "الأسئلة: {n}", "questions_many": "الأسئلة: {n}",
+    "errors_one": "الأخطاء: {n}", "errors_many": "الأخطاء: {n}",
+    "index_facts": "{decks}، {questions}. كل بطاقة تعمل كما في Anki: اختر ثم اعرض الإجابة.",
+    "missing_title": "غير موجودة في هذه المعاينة",
+    "missing_line": "{errors} في {files}؛ تقرير البناء يذكر كلًا منها",
+    "from_files": "من {files}",
+    "noscript": "تحتاج البطاقات إلى JavaScript: اسمح به لهذه الصفحة لتراها وتتدرب عليها.",
+    "card_of": "البطاقة {i} من {n}", "card": "بطاقة", "card_at": "البطاقة {i}، {where}",
+    "night_mode": "الوضع الليلي", "show_answer": "اعرض الإجابة", "again": "مرة أخرى",
+}
+_PREVIEW = {"en": _PREVIEW_EN, "de": _PREVIEW_DE, "fr": _PREVIEW_FR, "ar": _PREVIEW_AR}
+
 # language code (BCP 47) -> (its name in itself, direction, its table)
 LANGUAGES: Mapping[str, tuple[str, str, Mapping[str, str]]] = MappingProxyType({
     "en": ("English", "ltr", MappingProxyType(_EN)),
@@ -198,3 +264,8 @@ def words_in(language: str) -> Mapping[str, str]:
 def direction(language: str) -> str:
     """"ltr" or "rtl": how ``language`` is written."""
     return LANGUAGES[language][1]
+
+
+def preview_words_in(language: str) -> Mapping[str, str]:
+    """The preview site's words in ``language`` (a key of LANGUAGES)."""
+    return MappingProxyType(_PREVIEW[language])

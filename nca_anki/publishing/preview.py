@@ -33,6 +33,7 @@ from markupsafe import Markup
 from nca_anki import __version__
 import nca_anki.diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
+from nca_anki.language import DEFAULT_LANGUAGE, direction, preview_words_in
 from nca_anki.publishing.output import WriteError, replace_folder
 from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, Disposition, NoteType, Plan,
                               RenderedNote)
@@ -77,13 +78,21 @@ class Missing:
 
 
 def site(decks: list[PreviewDeck], missing: list[Missing], note_type: NoteType,
-         media: dict[str, bytes]) -> dict[str, bytes]:
+         media: dict[str, bytes], language: str = DEFAULT_LANGUAGE) -> dict[str, bytes]:
     """The site's files by name (``index.html``, one page per deck, the script and the
-    style); ``media``: each image the cards show, by its name in the fields."""
+    style); ``media``: each image the cards show, by its name in the fields; ``language``:
+    of the site's own words (language.py)."""
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("nca_anki.publishing", "site"), autoescape=True,
         undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     env.filters["json_script"] = _json_script
+    words = preview_words_in(language)
+
+    def count(what: str, n: int) -> str:
+        return words[f"{what}_one" if n == 1 else f"{what}_many"].format(n=n)
+
+    env.globals.update(text=words, lang=language, dir=direction(language), count=count,
+                       text_json=_json_script(dict(words)))
     files: dict[str, bytes] = {}
     for deck in decks:
         files[f"{deck.slug}.html"] = env.get_template("deck.html").render(
@@ -154,10 +163,11 @@ def _json_script(value: object) -> str:
 
 
 def write_preview(site_dir: Path, note_type: NoteType, plan: Plan,
-             rendered: dict[str, list[RenderedNote]], problems: list[Diagnostic]
-             ) -> BuildReport:
+             rendered: dict[str, list[RenderedNote]], problems: list[Diagnostic],
+             language: str = DEFAULT_LANGUAGE) -> BuildReport:
     """Write the preview site of every topic that builds (publishing/preview.py) into
-    ``site_dir``, whole; topics with errors are listed as left out."""
+    ``site_dir``, whole, its own words in ``language``; topics with errors are listed as
+    left out."""
     # The packager (genanki) only for the images: a preview of text alone never loads it.
     from nca_anki.publishing.package import MediaChanged, media_entries
 
@@ -174,7 +184,7 @@ def write_preview(site_dir: Path, note_type: NoteType, plan: Plan,
     try:
         media = dict(media_entries({m.name: m for t in built for n in rendered[t.name]
                                     for m in n.media}.values()))
-        changed = replace_folder(site_dir, site(decks, missing, note_type, media),
+        changed = replace_folder(site_dir, site(decks, missing, note_type, media, language),
                                  MARKER_NAME, written_names)
         statuses = {t.name: FileStatus.WRITTEN if changed[f"{t.slug}.html"]
                     else FileStatus.UNCHANGED for t in built}

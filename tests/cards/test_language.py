@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from nca_anki.cards.render import Renderer
-from nca_anki.language import DEFAULT_LANGUAGE, LANGUAGES, direction, words_in
+from nca_anki.language import (DEFAULT_LANGUAGE, LANGUAGES, direction, preview_words_in,
+                               words_in)
 from nca_anki.reading.config import load_config
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,6 +28,14 @@ def test_every_table_has_the_english_keys_and_placeholders(language):
         assert "{{" not in text and "}}" not in text  # never an Anki field marker
         if key.startswith("mark_"):
             assert "\u00a0" in text, key  # the sign stays with its first word
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_every_preview_table_has_the_english_keys_and_placeholders(language):
+    english, table = preview_words_in("en"), preview_words_in(language)
+    assert set(table) == set(english)
+    for key, text in table.items():
+        assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(english[key])), key
 
 
 def test_directions_and_the_default():

@@ -430,7 +430,8 @@ def test_source_text_stays_text_and_images_show_from_disk(browser, tmp_path):
     done = preview(root)
     assert done.returncode == 0, done.stderr
     page_file = root / "site" / "hostile-text.html"
-    assert page_file.read_text().count("</script>") == 1 + 1  # preview.js's and the data's
+    # preview.js's, the site's words' and the deck's data: no text ended a script early
+    assert page_file.read_text().count("</script>") == 1 + 1 + 1
     context, page, errors, requests = _open(browser, page_file.as_uri())
     try:
         frame = _card_frame(page, 0)
@@ -520,7 +521,7 @@ def test_a_topic_with_an_error_is_left_out_and_named_on_the_index(project, cli):
     assert "neural-network-applications-and-frameworks.html" in pages
     index = (project / "site" / "index.html").read_text()
     assert "Not in this preview" in index
-    assert "NCA::AI &amp; Deep Learning Frameworks</span>: 1\n      error in source/" + AI \
+    assert "NCA::AI &amp; Deep Learning Frameworks</span>: 1 error in source/" + AI \
         in index
 
 
@@ -575,3 +576,30 @@ def test_the_json_report_of_a_preview(project, cli):
         "site/ai-deep-learning-frameworks.html",
         "site/deep-learning-training-techniques-and-optimization.html",
         "site/neural-network-applications-and-frameworks.html"}
+
+
+@pytest.mark.anki
+def test_the_preview_speaks_the_projects_language(browser, tmp_path):
+    """With ``language = "ar"`` the site's own words, its direction and its card frames'
+    buttons are Arabic (nca_anki/language.py); the questions stay as written."""
+    from nca_anki.language import preview_words_in, words_in
+
+    copy_project(tmp_path)
+    (tmp_path / "source" / "nca-anki.toml").write_text('language = "ar"\n', encoding="utf-8")
+    done = preview(tmp_path)
+    assert done.returncode == 0, done.stderr
+    words = preview_words_in("ar")
+    context, page, errors, _ = _open(browser, (tmp_path / "site" / "index.html").as_uri())
+    try:
+        assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") \
+            == ["ar", "rtl"]
+        assert page.inner_text("h1") == words["decks_title"]
+        assert words["questions_many"].format(n=19) in page.inner_text(".deck-facts")
+        assert page.inner_text(".theme-switch") == words["night_mode"]
+        page.click(".decks a")
+        frame = _card_frame(page, 0)
+        assert frame.inner_text("#show-answer") == words["show_answer"]
+        assert frame.inner_text(".nca-hint").startswith(words_in("ar")["hint_one_keys"][:12])
+        assert errors == []
+    finally:
+        context.close()

@@ -106,6 +106,21 @@
   var theme = storedTheme() ||
     (window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "night" : "day");
   var frames = [];  /* {frame, slot, front, back} of each card's frame alive */
+  /* The site's words in the project's language (base.html, nca_anki/language.py). */
+  var TEXT = (function () {
+    var node = document.getElementById("preview-text");
+    try { return node ? JSON.parse(node.textContent) : {}; } catch (e) { return {}; }
+  })();
+  function say(key, values) {
+    var text = Object.prototype.hasOwnProperty.call(TEXT, key) ? String(TEXT[key]) : key;
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
+  function escaped(text) {
+    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;");
+  }
 
   function showTheme() {
     document.documentElement.setAttribute("data-theme", theme);
@@ -114,7 +129,7 @@
       buttons[i].hidden = false;
       /* A toggle keeps its name and says its state by aria-pressed: "Night mode,
          pressed" at night, never "Day, pressed". */
-      buttons[i].textContent = "Night mode";
+      buttons[i].textContent = say("night_mode");
       buttons[i].setAttribute("aria-pressed", theme === "night" ? "true" : "false");
     }
     for (var k = 0; k < frames.length; k++) send(frames[k], { kind: "theme", night: theme === "night" });
@@ -242,13 +257,17 @@
      element's title does) for a screen reader, and its card and buttons are its main
      landmark. */
   function frameDocument() {
-    return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">" +
-      "<title>Card</title>" +
+    return "<!doctype html><html lang=\"" + escaped(document.documentElement.lang || "en") +
+      "\" dir=\"" + escaped(document.documentElement.dir || "ltr") + "\"><head><meta charset=\"utf-8\">" +
+      "<title>" + escaped(say("card")) + "</title>" +
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">" +
       "<style id=\"card-css\"></style><style>" + FRAME_STYLE + "</style></head>" +
-      "<body class=\"card card1\"><main><h1 class=\"preview-hidden\">Card</h1><div id=\"qa\"></div>" +
-      "<div class=\"preview-bar\"><button type=\"button\" id=\"show-answer\">Show answer</button>" +
-      "<button type=\"button\" id=\"again\" hidden>Again</button></div></main>" +
+      "<body class=\"card card1\"><main><h1 class=\"preview-hidden\">" + escaped(say("card")) +
+      "</h1><div id=\"qa\"></div>" +
+      "<div class=\"preview-bar\"><button type=\"button\" id=\"show-answer\">" +
+      escaped(say("show_answer")) + "</button>" +
+      "<button type=\"button\" id=\"again\" hidden>" + escaped(say("again")) +
+      "</button></div></main>" +
       "<script>(" + reviewer.toString() + ")();</" + "script></body></html>";
   }
 
@@ -305,7 +324,7 @@
       if (!card || slot.querySelector("iframe")) return;
       var frame = document.createElement("iframe");
       frame.setAttribute("sandbox", "allow-scripts allow-popups allow-popups-to-escape-sandbox");
-      frame.setAttribute("title", "Card " + slot.id.replace("card-", "") + ", " + card.where);
+      frame.setAttribute("title", say("card_at", { i: slot.id.replace("card-", ""), where: card.where }));
       frame.className = "card-frame";
       if (slot.getAttribute("data-height")) frame.style.height = slot.getAttribute("data-height");
       var fields = cardFields(deck, card);
