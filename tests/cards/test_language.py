@@ -87,3 +87,27 @@ def test_english_is_the_card_as_it_was():
     assert words["source"].format(deck="GPU", part=2) == "GPU — part 2"
     assert words["verdict_wrong_one"].format(chosen="A", answers="B") == \
         "✗ You chose A; the answer is B."
+
+
+def test_a_change_of_language_keeps_every_guid(tmp_path):
+    """The same bank built in English and in Arabic: the same notes (GUIDs) for the same
+    questions. (The notes' content hashes differ: the Source field says "part" in the
+    card's language, so a change of language updates every note once, as it should.)"""
+    from conftest import copy_project
+    from nca_anki.build import BuildOptions, build
+    from nca_anki.identity.lockfile import load_lock
+
+    built = {}
+    for language in ("en", "ar"):
+        root = copy_project(tmp_path / language)
+        if language != "en":
+            (root / "source" / "nca-anki.toml").write_text(f'language = "{language}"\n',
+                                                           encoding="utf-8")
+        report = build(BuildOptions(root / "source", REPO / "templates", root / "dist",
+                                    now=1_800_000_000))
+        assert report.ok, [str(d) for d in report.diagnostics]
+        lock, _ = load_lock((root / "source" / "nca-anki.lock").read_text(encoding="utf-8"),
+                            "nca-anki.lock")
+        assert lock is not None
+        built[language] = {(e.guid, e.prompt_id) for e in lock.entries}
+    assert built["en"] == built["ar"] and len(built["en"]) == 19
