@@ -25,7 +25,8 @@ from nca_anki.identity.identify import deck_files, identify
 from nca_anki.identity.lockfile import dump_lock
 from nca_anki.inputs import Inputs, check_folders, read_inputs, shown_path
 from nca_anki.parallel import worker_count
-from nca_anki.planning import Decision, decide, nothing_built, results
+from nca_anki.planning import (Decision, decide, nothing_built, results, settle,
+                               start_duplicate_check)
 from nca_anki.publishing.changes import deck_versions, previous_versions, retired_notes
 from nca_anki.publishing.decks import Decks, Written, stale_bundles, stale_decks, write_decks
 from nca_anki.publishing.index import bundle_name, write_index
@@ -92,34 +93,42 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path],
     reusable = cache.reusable(inputs, decks) if reference is decks else set()
     workers = worker_count(options.jobs, options.cores,
                            sum(t.count for t in inputs.topics if t.name not in reusable))
-    rendered, render_problems = render_notes(renderer, inputs, reusable, workers, progress) \
-        if inputs.note_type is not None else ({}, [])
-    problems = [*inputs.problems, *cache.problems, *render_problems,
-                *(d for t in inputs.topics if t.name not in reusable
-                  for d in repeats_across_parts(t.files))]
-    decision = decide(options, inputs, rendered, problems, reusable, reference,
-                      cache.deck_facts)
-    if decision.halted:
-        return _said(nothing_built(decision.plan, decision.problems, options.out), decision)
-    if options.preview is not None:
-        assert inputs.note_type is not None
-        return _said(write_preview(options.preview, inputs.note_type, decision.plan,
-                                   rendered, decision.problems, inputs.config.language),
-                     decision)
-    sink = kind({options.out / name: file.sha256 for name, file in decks.files.items()})
-    outcome = _write(options, cache, inputs, reference, decision, rendered, sink, folders,
-                     workers, progress)
-    report = _said(_report(options, decision, outcome, sink), decision)
-    if not sink.publishes or diag.has_errors([*outcome.write_problems,
-                                              *outcome.index_problems]):
-        return report  # nothing was published: the cache stays as it was
-    # Warnings about this build's events do not recur in a rebuild: nothing to replay.
-    events = [*cache.problems, *inputs.events, *outcome.events]
-    unsaved = cache.remember(inputs, outcome.assignment.lock, {
-        name: result.sha256 for name, result in outcome.written.items()
-        if result.status in (FileStatus.WRITTEN, FileStatus.UNCHANGED) and result.sha256},
-        outcome.lock_text, None if events or not report.ok else report)
-    return replace(report, diagnostics=diag.sort_diagnostics([*report.diagnostics, *unsaved]))
+    problems = [*inputs.problems, *cache.problems]
+    # Started before rendering, on a second core where that pays; joined by settle().
+    with start_duplicate_check(inputs, problems, reusable, fork=worker_count(
+            options.jobs, options.cores, sum(t.count for t in inputs.topics)) > 1) as check:
+        rendered, render_problems = render_notes(
+            renderer, inputs, reusable, workers, progress) \
+            if inputs.note_type is not None else ({}, [])
+        problems = [*problems, *render_problems,
+                    *(d for t in inputs.topics if t.name not in reusable
+                      for d in repeats_across_parts(t.files))]
+        decision = decide(options, inputs, rendered, problems, reusable, reference,
+                          cache.deck_facts, check)
+        if decision.halted:
+            return _said(nothing_built(decision.plan, decision.problems, options.out), decision)
+        if options.preview is not None:
+            assert inputs.note_type is not None
+            decision = settle(decision, inputs, options, check)
+            return _said(write_preview(options.preview, inputs.note_type, decision.plan,
+                                       rendered, decision.problems, inputs.config.language),
+                         decision)
+        sink = kind({options.out / name: file.sha256 for name, file in decks.files.items()})
+        outcome = _write(options, cache, inputs, reference, decision, rendered, sink, folders,
+                         workers, progress)
+        decision = settle(decision, inputs, options, check)
+        report = _said(_report(options, decision, outcome, sink), decision)
+        if not sink.publishes or diag.has_errors([*outcome.write_problems,
+                                                  *outcome.index_problems]):
+            return report  # nothing was published: the cache stays as it was
+        # Warnings about this build's events do not recur in a rebuild: nothing to replay.
+        events = [*cache.problems, *inputs.events, *outcome.events]
+        unsaved = cache.remember(inputs, outcome.assignment.lock, {
+            name: result.sha256 for name, result in outcome.written.items()
+            if result.status in (FileStatus.WRITTEN, FileStatus.UNCHANGED) and result.sha256},
+            outcome.lock_text, None if events or not report.ok else report)
+        return replace(report, diagnostics=diag.sort_diagnostics(
+            [*report.diagnostics, *unsaved]))
 
 
 @dataclass(frozen=True, kw_only=True)

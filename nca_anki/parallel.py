@@ -18,7 +18,7 @@ import multiprocessing
 import signal
 import sys
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from typing import Any, Generic, Self, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -75,3 +75,41 @@ def run_tasks(task: Callable[[int], T], count: int, workers: int) -> Iterator[T]
         # One task at a time per worker: topics differ in size, and the big ones should
         # not queue behind each other on one worker.
         yield from pool.imap(_Worker.run, range(count), chunksize=1)
+
+
+class Meanwhile(Generic[T]):
+    """``work()``, started now on one forked process when ``fork`` is true (the caller
+    has decided a second core pays: ``worker_count``), else run by ``result()`` in this
+    process; the result is the same either way. Used as a context manager, so the
+    process is stopped on every way out (an error, Ctrl-C, a result not wanted)."""
+
+    def __init__(self, work: Callable[[], T], *, fork: bool) -> None:
+        self._work = work
+        self._pool: Any = None
+        self._pending: Any = None
+        if fork and can_fork():
+            self._pool = multiprocessing.get_context("fork").Pool(
+                1, initializer=_Worker.start, initargs=(lambda _: work(),))
+            self._pending = self._pool.apply_async(_Worker.run, (0,))
+
+    def result(self) -> T:
+        """The result (once; the process, if any, is then stopped)."""
+        if self._pending is None:
+            return self._work()
+        try:
+            return cast(T, self._pending.get())
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the process, if any (its result, if it had one, is dropped)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = self._pending = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()

@@ -2,8 +2,11 @@
 
 ``decide`` takes everything read and rendered, finds each topic's errors, reads what each
 topic to build has published (a deck that is damaged or another topic's stops the
-build), adds the lint and duplicate warnings of the topics that can build, leaves out
-what the settings acknowledge, and applies ``--strict``; then it returns the plan, final.
+build), adds the lint warnings of the topics that can build, and applies ``--strict``;
+then it returns the plan, final. ``settle`` adds the duplicate warnings of those topics
+(found meanwhile on a second core: ``DuplicateCheck``) and leaves out what the settings
+acknowledge; a warning never changes the plan, except under ``--strict``, where
+``decide`` settles first.
 A topic is frozen (not built; its deck and lock entries kept exactly) for an error in one
 of its files, a question that did not become a note, or a broken file whose questions the
 lock places in it; every topic is frozen when the settings, templates or lock are broken,
@@ -12,9 +15,10 @@ a published deck cannot be built on, or ``--strict`` fails the build.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from nca_anki.diagnostics import Diagnostic, is_about_sources
@@ -22,6 +26,7 @@ from nca_anki.files import CONFIG_NAME
 from nca_anki.inputs import Inputs, shown_path
 from nca_anki.publishing.changes import published_decks
 from nca_anki.publishing.manifest import FactsStore, IndexedDeck
+from nca_anki.parallel import Meanwhile
 from nca_anki.reading.acknowledged import acknowledge, attach_questions
 from nca_anki.reading.duplicates import duplicates
 from nca_anki.reading.lint import position_cluster
@@ -44,12 +49,43 @@ class Decision:
     halted: bool = False
     # What each topic to build published last time (publishing/changes.py).
     published: Mapping[str, IndexedDeck] = field(default_factory=dict)
+    checked: tuple[Topic, ...] = ()  # the topics linted and checked for duplicates
+    # Whether the duplicate warnings and the settings' acknowledgements are in
+    # ``problems`` (``settle``).
+    settled: bool = True
+
+
+class DuplicateCheck(Meanwhile[list[Diagnostic]]):
+    """The duplicate check (reading/duplicates.py), started before rendering on the topics
+    that will be checked if every question renders: on a second core it is done by the
+    time the report needs it (in a one-topic edit it was a third of the build, with one
+    core idle). If the topics checked turn out to be others, they are checked again here."""
+
+    def __init__(self, topics: Sequence[Topic], *, fork: bool) -> None:
+        self.names = tuple(t.name for t in topics)
+        super().__init__(partial(duplicates, topics), fork=fork)
+
+    def of(self, topics: Sequence[Topic]) -> list[Diagnostic]:
+        if tuple(t.name for t in topics) == self.names:
+            return self.result()
+        self.close()
+        return duplicates(topics)
+
+
+def start_duplicate_check(inputs: Inputs, problems: list[Diagnostic], reusable: set[str],
+                          *, fork: bool) -> DuplicateCheck:
+    """The check of the topics that no error found so far freezes (``fork``: on a
+    second core, meanwhile)."""
+    frozen = _frozen(inputs, problems, reusable, None)
+    return DuplicateCheck([t for t in inputs.topics if t.name not in frozen], fork=fork)
 
 
 def decide(options: BuildOptions, inputs: Inputs, rendered: dict[str, list[RenderedNote]],
            problems: list[Diagnostic], reusable: set[str], decks: Published,
-           facts: FactsStore | None) -> Decision:
-    """The plan of this build, and every problem found on the way (module docstring)."""
+           facts: FactsStore | None, check: DuplicateCheck) -> Decision:
+    """The plan of this build, and every problem found on the way (module docstring).
+    The duplicate warnings and the settings' acknowledgements are added by ``settle``,
+    once the plan's work is done, unless ``--strict`` needs them to decide."""
     plan = _plan(inputs, rendered, problems, reusable)
     if inputs.global_failure or inputs.note_type is None or inputs.lock is None:
         return Decision(plan=plan, problems=problems, halted=True)
@@ -65,19 +101,34 @@ def decide(options: BuildOptions, inputs: Inputs, rendered: dict[str, list[Rende
                         halted=True)
     # Lint warnings never fail a topic, and a topic that fails is not linted: its errors
     # come first.
-    checked = [t for t in inputs.topics if plan.dispositions[t.name] is not Disposition.FREEZE]
+    checked = tuple(t for t in inputs.topics
+                    if plan.dispositions[t.name] is not Disposition.FREEZE)
     problems = [*problems, *(d for topic in checked for d in (
         *(d for path in topic.paths for d in inputs.lint.get(path, ())),
-        *position_cluster(topic))), *duplicates(checked)]
-    problems, acknowledged = _acknowledged(
-        inputs, problems, shown_path(options.source, CONFIG_NAME),
-        complete=len(checked) == len(plan.topics))
-    strict_failed = options.strict and any(is_about_sources(d) for d in problems)
+        *position_cluster(topic)))]
+    decision = Decision(plan=plan, problems=problems, published=published, checked=checked,
+                        settled=False)
+    if not options.strict:
+        return decision
+    decision = settle(decision, inputs, options, check)
+    strict_failed = any(is_about_sources(d) for d in decision.problems)
     if strict_failed and not options.check:  # --check writes nothing anyway, and goes on
-        return Decision(plan=_all_frozen(plan), problems=problems,  # to say what is stale
-                        acknowledged=acknowledged, strict_failed=True, halted=True)
-    return Decision(plan=plan, problems=problems, acknowledged=acknowledged,
-                    strict_failed=strict_failed, published=published)
+        return replace(decision, plan=_all_frozen(plan),  # to say what is stale
+                       strict_failed=True, halted=True)
+    return replace(decision, strict_failed=strict_failed)
+
+
+def settle(decision: Decision, inputs: Inputs, options: BuildOptions,
+           check: DuplicateCheck) -> Decision:
+    """``decision`` with the duplicate warnings of the topics checked, and without the
+    warnings the settings acknowledge (counted)."""
+    if decision.settled:
+        return decision
+    problems, acknowledged = _acknowledged(
+        inputs, [*decision.problems, *check.of(decision.checked)],
+        shown_path(options.source, CONFIG_NAME),
+        complete=len(decision.checked) == len(decision.plan.topics))
+    return replace(decision, problems=problems, acknowledged=acknowledged, settled=True)
 
 
 def _all_frozen(plan: Plan) -> Plan:
@@ -94,13 +145,7 @@ def _plan(inputs: Inputs, rendered: dict[str, list[RenderedNote]],
     recorded them (``reusable``), else built. Frozen topics that no readable file names
     any more (a single-part topic whose file is broken) are added, so the report lists
     them and their decks are not called stale."""
-    if inputs.global_failure:
-        frozen = {t.name for t in inputs.topics}
-    else:
-        error_paths = {d.path for d in problems if d.is_error}
-        frozen = {t.name for t in inputs.topics if error_paths & set(t.paths)
-                  or (t.name not in reusable and len(rendered.get(t.name, ())) != t.count)} \
-            | _topics_of_broken_files(inputs, problems)
+    frozen = _frozen(inputs, problems, reusable, rendered)
     named = {t.name for t in inputs.topics}
     absent = tuple(Topic(name=name, deck_name=deck_for(name, inputs.config)[0],
                          slug=deck_for(name, inputs.config)[1], files=())
@@ -109,6 +154,19 @@ def _plan(inputs: Inputs, rendered: dict[str, list[RenderedNote]],
         t.name: Disposition.FREEZE if t.name in frozen else
         Disposition.REUSE if t.name in reusable else Disposition.BUILD
         for t in inputs.topics + absent})
+
+
+def _frozen(inputs: Inputs, problems: list[Diagnostic], reusable: set[str],
+            rendered: dict[str, list[RenderedNote]] | None) -> set[str]:
+    """The topics ``_plan`` freezes; with ``rendered`` None, as if every question rendered
+    (what can be known before rendering)."""
+    if inputs.global_failure:
+        return {t.name for t in inputs.topics}
+    error_paths = {d.path for d in problems if d.is_error}
+    return {t.name for t in inputs.topics if error_paths & set(t.paths)
+            or (rendered is not None and t.name not in reusable
+                and len(rendered.get(t.name, ())) != t.count)} \
+        | _topics_of_broken_files(inputs, problems)
 
 
 def _topics_of_broken_files(inputs: Inputs, problems: list[Diagnostic]) -> set[str]:

@@ -8,7 +8,8 @@ import shutil
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, edit, options
+from nca_anki.build import build
 from nca_anki.reading.duplicates import SIMILAR, duplicates
 from nca_anki.records import Choice, ParsedFile, Question, Topic
 
@@ -132,3 +133,41 @@ def test_a_copy_in_another_topic_is_a_warning_at_both_places(project, cli):
                                              or "Question 5 asks" in line)]
     assert [line.split(": warning")[0] for line in said] == ["source/gpu-basics-1.txt:2",
                                                              f"source/{AI}:30"]
+
+
+# --- on a second core (planning.DuplicateCheck) ---------------------------------------------
+
+def _w151(report) -> list[tuple[str, int]]:
+    return sorted((d.path, d.line) for d in report.diagnostics if d.code == "W151")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_check_on_a_second_core_reports_what_one_process_does(project, jobs):
+    """With two jobs the check runs on a forked process while the decks are rendered and
+    written; with one, in the build's own. The warnings are the same."""
+    report = build(options(jobs=jobs, check=True))
+    assert _w151(report) == [(f"source/{TRAINING}", 2), (f"source/{TRAINING}", 16),
+                             (f"source/{AI}", 23),
+                             ("source/neural-network-applications-and-frameworks-2.txt", 16)]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_topic_frozen_only_when_rendered_is_not_checked(project, jobs):
+    """The check starts before rendering, on the topics no error has frozen yet; an image
+    that cannot be shown freezes its topic only when rendered, and that topic's pairs
+    are then left out, as one process leaves them out."""
+    edit(project / "source" / AI, "Knowledge distillation transfers knowledge",
+         "![teacher](missing.png) Knowledge distillation transfers knowledge")
+    report = build(options(jobs=jobs))
+    assert not report.ok
+    assert [t.status for t in report.topics if t.deck_name.startswith("NCA::AI ")] == ["failed"]
+    assert _w151(report) == [(f"source/{TRAINING}", 16),
+                             ("source/neural-network-applications-and-frameworks-2.txt", 16)]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_strict_waits_for_the_check(project, jobs):
+    report = build(options(jobs=jobs, strict=True))
+    assert report.strict_failed and not report.ok
+    assert len(_w151(report)) == 4
+    assert not (project / "dist").exists() or not list((project / "dist").glob("*.apkg"))
