@@ -30,7 +30,11 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         prog=prog,
         description="Build one Anki deck (.apkg) per topic from the question files in SOURCE."
                     f"\n\n{prog} import INPUT... --out DIR [--from FORMAT] converts a bank in "
-                    f"another format\ninto question files ({prog} import -h).",
+                    f"another format\ninto question files ({prog} import -h). From learners "
+                    f"(docs/study-groups.md):\n{prog} locate FINGERPRINT|GUID|TEXT finds a "
+                    f"reported question; {prog} stats EXPORT...\nflags the questions "
+                    f"learners' exports show most missed; {prog} report-form writes\nthe "
+                    "issue form the cards' report link opens.",
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
                         help="print the version and exit")
@@ -62,6 +66,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                         help="print only the errors and the verdict")
     parser.add_argument("--strict", action="store_true",
                         help="fail on warnings about the sources; write nothing")
+    parser.add_argument("--note-type-change", action="store_true",
+                        help="allow a card with fields added or removed (E403)")
     parser.add_argument("--json", action="store_true",
                         help="print the report as one JSON document on stdout")
     return parser

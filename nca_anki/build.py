@@ -177,7 +177,8 @@ def _write(options: BuildOptions, cache: BuildCache, inputs: Inputs, decks: Publ
     write_problems = sink.put_lock(options.source / LOCK_NAME, lock_text)
     written = {} if write_problems else write_decks(
         Decks(topics=good, assignment=assignment, note_type=inputs.note_type,
-              versions=versions, retired=retired), options.out, sink, workers, progress)
+              versions=versions, retired=retired, files=inputs.sources),
+        options.out, sink, workers, progress)
     write_problems += [d for result in written.values() for d in result.problems]
     for topic in good:  # the index need not read back the decks just written
         if (result := written.get(topic.name)) is not None:

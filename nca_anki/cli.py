@@ -44,6 +44,10 @@ def main(argv: Sequence[str] | None = None, prog: str = "build_decks.py") -> int
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["import"]:
         return _import(argv[1:], prog)
+    if argv[:1] in (["locate"], ["stats"], ["report-form"]):
+        from nca_anki import commands
+
+        return commands.run(argv[0], argv[1:], prog)
     try:
         args = arguments.build_parser(prog).parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help
@@ -109,7 +113,8 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
                                now=now, check=args.check or check or preview is not None,
                                jobs=args.jobs, cores=edges.cores(),
                                cache=arguments.cache_folder(args)[0],
-                               strict=args.strict, preview=preview)
+                               strict=args.strict, preview=preview,
+                               note_type_change=args.note_type_change)
         report = replay(options) if replayed else None
         if report is None:
             from dataclasses import replace

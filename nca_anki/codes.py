@@ -128,6 +128,16 @@ _ALL = (
     Code("E401", "template unreadable", "A card template is missing or cannot be read."),
     Code("E402", "template error", "A card template has a syntax error, fails when it "
          "renders, or would make Anki show an error or a blank card."),
+    Code("E403", "note type grows or shrinks", "The card's fields or templates differ in "
+         "number from the published decks': learners who imported an earlier release would "
+         "get a second note type and notes that no longer update. Build with "
+         "--note-type-change if it is meant."),
+    Code("W403", "note type grows or shrinks", "As E403, with --note-type-change: tell "
+         "learners to import this release with \"Merge note types\" and \"Update notes: "
+         "always\"."),
+    Code("W404", "note type field renamed", "A field or template is renamed (its id kept): "
+         "learners whose collection holds the ids update in place; others get a second "
+         "note type."),
     # --- output -----------------------------------------------------------------------
     Code("E501", "output not written", "An output file could not be written; nothing of the "
          "build was published."),

@@ -185,3 +185,19 @@ def committed(source: Path, templates: Path, out: Path) -> Committed | None:
         return None
     return Committed(lock_text, {n.rsplit("/", 1)[-1]: data for n, data in contents.items()
                                  if data is not None})
+
+
+def lock_history(source: Path) -> list[str]:
+    """Every question line the lock in ``source`` has had, from git's history of it
+    (lines added and removed by each commit); [] when git cannot tell (not a
+    repository, git absent). For ``locate``: the change times a question ever had."""
+    try:
+        done = subprocess.run(["git", "-C", str(source), "log", "--format=", "-p", "-U0",
+                               "--no-color", "--no-ext-diff", "--", LOCK_NAME],
+                              capture_output=True, timeout=120, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    if done.returncode != 0:
+        return []
+    return [line[1:] for line in done.stdout.decode("utf-8", "replace").splitlines()
+            if line.startswith(("+Q ", "-Q "))]

@@ -35,6 +35,7 @@ _EN = {
     "correct_static": "correct",  # style.css, after "✓ " on each correct choice
     "choose_count": "Choose {n} answers.",  # above a several-answer question's choices
     "source": "{deck} — part {part}",  # the Source field
+    "report": "Report a problem with this question",  # the Source field: report_url
     # card.js: what a screen reader is told the choices are.
     "group_back": "Choices",
     "group_one": "Choose an answer",
@@ -76,6 +77,7 @@ _DE = {
     "correct_static": "richtig",
     "choose_count": "Wählen Sie {n} Antworten.",
     "source": "{deck} — Teil {part}",
+    "report": "Fehler in dieser Frage melden",
     "group_back": "Antworten",
     "group_one": "Wählen Sie eine Antwort",
     "group_several": "Wählen Sie {n} Antworten",
@@ -113,6 +115,7 @@ _FR = {
     "correct_static": "bonne réponse",
     "choose_count": "Choisissez {n} réponses.",
     "source": "{deck} — partie {part}",
+    "report": "Signaler un problème dans cette question",
     "group_back": "Réponses proposées",
     "group_one": "Choisissez une réponse",
     "group_several": "Choisissez {n} réponses",
@@ -150,6 +153,7 @@ _AR = {
     "correct_static": "صحيحة",
     "choose_count": "عدد الإجابات المطلوبة: {n}.",
     "source": "{deck} — الجزء {part}",
+    "report": "الإبلاغ عن مشكلة في هذا السؤال",
     "group_back": "الخيارات",
     "group_one": "اختر إجابة واحدة",
     "group_several": "عدد الإجابات المطلوبة: {n}",

@@ -26,11 +26,12 @@ from nca_anki.files import CONFIG_NAME
 from nca_anki.inputs import Inputs, shown_path
 from nca_anki.publishing.changes import published_decks
 from nca_anki.publishing.manifest import FactsStore, IndexedDeck
+from nca_anki.identity.schema import note_type_changes
 from nca_anki.parallel import Meanwhile
 from nca_anki.reading.acknowledged import acknowledge, attach_questions
 from nca_anki.reading.duplicates import duplicates
 from nca_anki.reading.lint import position_cluster
-from nca_anki.reading.published import Published
+from nca_anki.reading.published import Published, note_type_schema
 from nca_anki.reading.topics import deck_for
 import nca_anki.diagnostics as diag
 from nca_anki.records import (Assignment, Disposition, Lock, NoteStatus, Plan, RenderedNote, Topic,
@@ -96,9 +97,15 @@ def decide(options: BuildOptions, inputs: Inputs, rendered: dict[str, list[Rende
     published, unusable = published_decks(decks, plan.topics_to(Disposition.BUILD),
                                           inputs.lock, facts) \
         if options.preview is None else ({}, {})
-    if unusable:
-        return Decision(plan=_all_frozen(plan), problems=[*problems, *unusable.values()],
-                        halted=True)
+    # A card with fields or templates added or removed strands learners' notes unless
+    # the build is told it is meant (identity/schema.py).
+    schema = note_type_changes(note_type_schema(decks), inputs.note_type,
+                               allowed=options.note_type_change) \
+        if options.preview is None else []
+    if unusable or diag.has_errors(schema):
+        return Decision(plan=_all_frozen(plan),
+                        problems=[*problems, *unusable.values(), *schema], halted=True)
+    problems = [*problems, *schema]
     # Lint warnings never fail a topic, and a topic that fails is not linted: its errors
     # come first.
     checked = tuple(t for t in inputs.topics

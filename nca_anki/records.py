@@ -26,9 +26,22 @@ NOTE_TYPE_ID = 1607392319_001
 NOTE_TYPE_NAME = "NCA Multiple Choice (nca-anki)"
 CARD_TEMPLATE_NAME = "Multiple choice"
 FIELDS = ("Prompt", "Choices", "Answer", "Explanation", "Source")
+# Each field's and the card template's id, in FIELDS order. Anki keeps them in a learner's
+# collection and pairs fields by id where both sides have one, so a field renamed in a
+# later release (its id kept) updates every learner in place; a field added or removed
+# never does, ids or not (docs/anki-import.md, "Growing the note type"). Fixed for good:
+# a rename keeps the id, a new field takes a new one; never reuse or change one.
+FIELD_IDS = (61738631133607555, 33972029011092979, 29855124424942475, 25299672720434084,
+             49696258228708084)
+TEMPLATE_ID = 1610441399496178
 # What Anki itself fills in a template besides the note's fields.
 SPECIAL_FIELDS = ("FrontSide", "Tags", "Type", "Deck", "Subdeck", "Card", "CardFlag", "CardID")
 LABELS = tuple(string.ascii_uppercase[:10])  # choices beyond J are an error
+# The placeholders a report_url may hold (cards/report_link.py says when each is filled).
+REPORT_RENDERED = ("fingerprint", "deck")
+REPORT_DEFERRED = ("guid", "version", "file", "line")
+REPORT_LIVE = ("pick", "verdict")
+REPORT_PLACEHOLDERS = (*REPORT_RENDERED, *REPORT_DEFERRED, *REPORT_LIVE)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,12 +53,24 @@ class NoteType:
     front: str
     back: str
     css: str
+    # Each field's id and the template's (FIELD_IDS, TEMPLATE_ID); () and None in a deck
+    # written before nca-anki gave them.
+    field_ids: tuple[int, ...] = ()
+    template_id: int | None = None
 
     @property
     def fingerprint(self) -> str:
         """Changes whenever anything Anki stores for the note type changes."""
         parts = (self.name, *self.fields, self.template_name, self.front, self.back, self.css)
+        if self.field_ids or self.template_id is not None:  # as before ids, without them
+            parts += (*map(str, self.field_ids), str(self.template_id))
         return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
+
+    @property
+    def schema(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """What Anki compares when it imports the note type over a learner's: the field
+        names and the template names, in order."""
+        return self.fields, (self.template_name,)
 
 
 # --- what the source says ------------------------------------------------------------------

@@ -37,7 +37,8 @@ def render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], workers
                                                            strict=True)):
             note, note_problems = renderer.note(topic, part, question, layout,
                                                 show_on_pick=on_pick,
-                                                language=inputs.config.language)
+                                                language=inputs.config.language,
+                                                report_url=inputs.config.report_url)
             problems += note_problems
             if note is not None:  # only the fields travel back; the question is ours
                 notes.append((k, note.fields, note.tags, note.slots,

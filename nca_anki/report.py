@@ -50,6 +50,9 @@ class BuildOptions:
     # --strict: a warning about the sources (docs/diagnostics.md, W1xx and W2xx) fails
     # the build as an error does, and nothing is written.
     strict: bool = False
+    # --note-type-change: publish a note type with more or fewer fields or templates than
+    # the published decks' (identity/schema.py); without it that is an error.
+    note_type_change: bool = False
     # --preview DIR: write the preview site (publishing/preview.py) there instead of the
     # decks; with ``check``, nothing else is written.
     preview: Path | None = None

@@ -545,12 +545,29 @@ window.NcaMcq = (function () {
     return found;
   }
 
+  /* The "Report a problem" link (report_url): its address gains the learner's pick and
+     the verdict, so the author sees what was chosen. Without a script it has neither. */
+  function report(root, picked, outcome) {
+    var link = root.querySelector("a.nca-report[data-nca-report]");
+    if (!link) return;
+    var values = {
+      pick: picked.map(function (text) { return text.slice(0, 120); }).join(" | "),
+      verdict: outcome
+    };
+    link.setAttribute("href", link.getAttribute("data-nca-report").replace(
+      /\{(pick|verdict)\}/g, function (whole, name) { return encodeURIComponent(values[name]); }));
+  }
+
   function back(root) {
     var list = root.querySelector(".nca-choice-list");
     var box = root.querySelector(".nca-choices");
     var verdict = root.querySelector(".nca-verdict");
     if (!list || !box || !verdict) return;
     var items = Array.prototype.slice.call(list.children);
+    /* Each choice's text as written, before any mark is added: for the report link. */
+    var written = items.map(function (item) {
+      return textOf(item.querySelector(".nca-text") || item);
+    });
     var correct = [];
     var letters = (box.getAttribute("data-answer") || "").match(/[A-J]/g) || [];
     for (var i = 0; i < letters.length; i++) {
@@ -618,6 +635,8 @@ window.NcaMcq = (function () {
       }
     }
     verdict.classList.add(!picks.length ? "nca-verdict-none" : allRight ? "nca-verdict-right" : "nca-verdict-wrong");
+    report(root, picks.map(function (source) { return written[source]; }),
+           !picks.length ? "none" : allRight ? "right" : "wrong");
     /* The verdict is a live region (role=status). One that arrives filled in is not
        announced: empty it now, write the result a moment later, and a screen reader
        reads the change. */

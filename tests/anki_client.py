@@ -25,7 +25,7 @@ import os
 import pathlib
 import re
 from dataclasses import dataclass, fields as dataclass_fields
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 # anki.collection must be imported before anki.cards: importing anki.cards
 # first fails with a circular ImportError inside the anki package.
@@ -48,6 +48,7 @@ __all__ = [
     "note_type_names",
     "open_collection",
     "review_all_new",
+    "review_each_new",
     "revlog_count",
 ]
 
@@ -235,10 +236,13 @@ def review_all_new(col: Collection, deck_name: str, rating: str = "good") -> int
     ``rating`` is one of "again", "hard", "good", "easy". Returns the number
     of answers made.
     """
-    try:
-        rating_value = _RATINGS[rating.lower()]
-    except KeyError:
-        raise ValueError(f"rating must be one of {sorted(_RATINGS)}") from None
+    if rating.lower() not in _RATINGS:
+        raise ValueError(f"rating must be one of {sorted(_RATINGS)}")
+    return review_each_new(col, deck_name, lambda _guid: rating)
+
+
+def review_each_new(col: Collection, deck_name: str, rating_of: Callable[[str], str]) -> int:
+    """As ``review_all_new``, each card answered ``rating_of(its note's GUID)``."""
     col.decks.select(_deck_id(col, deck_name))
     answered: set[int] = set()
     while True:
@@ -250,7 +254,8 @@ def review_all_new(col: Collection, deck_name: str, rating: str = "good") -> int
         card = Card(col, backend_card=queued_card.card)
         card.start_timer()  # build_answer() needs a started timer
         answer = col.sched.build_answer(
-            card=card, states=queued_card.states, rating=rating_value
+            card=card, states=queued_card.states,
+            rating=_RATINGS[rating_of(card.note().guid).lower()]
         )
         col.sched.answer_card(answer)
         answered.add(int(card.id))

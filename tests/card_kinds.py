@@ -58,10 +58,16 @@ _BANK = {"several": "exam-shaped", "diagram": "exam-shaped", "plots": "exam-shap
          "code-prompt": "real-shaped", "code-choices": "real-shaped", "table": "real-shaped"}
 
 
+# Every kind carries a report link (report_url), so what checks the card checks it too.
+REPORT_URL = ("https://example.org/issues/new?fingerprint={fingerprint}&guid={guid}"
+              "&deck={deck}&version={version}&source={file}%3A{line}&pick={pick}"
+              "&verdict={verdict}")
+
+
 def every_kind(root: Path, language: str = "en",
                only: tuple[str, ...] = tuple(KINDS)) -> dict[str, CardHtml]:
     """Each kind of KINDS (or of ``only``), built in ``root`` with the card's words in
-    ``language``."""
+    ``language`` and a report link (REPORT_URL)."""
     from anki_client import import_package, open_collection
     from nca_anki.build import BuildOptions, build
 
@@ -70,8 +76,8 @@ def every_kind(root: Path, language: str = "en",
     for bank in sorted({_BANK[kind] for kind in only if kind in _BANK}):
         shutil.copytree(REPO / "tests" / "fixtures" / bank, source, dirs_exist_ok=True)
     (source / "letter-reference-1.txt").write_text(LETTERS, encoding="utf-8")
-    if language != "en":
-        (source / "nca-anki.toml").write_text(f'language = "{language}"\n', encoding="utf-8")
+    (source / "nca-anki.toml").write_text(f'language = "{language}"\nreport_url = '
+                                          f'"{REPORT_URL}"\n', encoding="utf-8")
 
     def built(now: int) -> None:
         report = build(BuildOptions(source, REPO / "templates", root / "dist", now=now,

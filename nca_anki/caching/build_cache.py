@@ -182,7 +182,7 @@ class _Keys:
             deck=f"{topic.deck_name}\x1f{topic.slug}",
             settings=f"{inputs.config.shuffles(topic.name)}"
                      f" {inputs.config.shows_answer_on_pick(topic.name)}"
-                     f" {inputs.config.language}",
+                     f" {inputs.config.language} {inputs.config.report_url}",
             templates=self.templates,
             note_type=f"{fingerprint}:{lock.note_type_mod}",
             entries=self._entries.get(topic.name, ()), code=self.code)

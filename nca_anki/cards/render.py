@@ -24,10 +24,11 @@ from markupsafe import Markup, escape
 from nca_anki.cards.markup import Html, Markdown
 from nca_anki.diagnostics import Diagnostic, error
 from nca_anki.files import read_regular
+from nca_anki.cards.report_link import report_link
 from nca_anki.language import DEFAULT_LANGUAGE, direction, words_in
-from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, LABELS, NOTE_TYPE_ID, NOTE_TYPE_NAME,
-                              SPECIAL_FIELDS, Layout, MediaFile, NoteType, Question,
-                              RenderedNote, Topic)
+from nca_anki.records import (CARD_TEMPLATE_NAME, FIELD_IDS, FIELDS, LABELS, NOTE_TYPE_ID,
+                              NOTE_TYPE_NAME, SPECIAL_FIELDS, TEMPLATE_ID, Layout, MediaFile,
+                              NoteType, Question, RenderedNote, Topic)
 
 # (question file, image src as written) -> the media file, or why it cannot be shown.
 MediaResolver = Callable[[str, str], "MediaFile | str"]
@@ -198,7 +199,8 @@ class Renderer:
         if problems:
             return None, tuple(problems)
         return NoteType(id=NOTE_TYPE_ID, name=NOTE_TYPE_NAME, fields=FIELDS,
-                        template_name=CARD_TEMPLATE_NAME, front=front, back=back, css=css), ()
+                        template_name=CARD_TEMPLATE_NAME, front=front, back=back, css=css,
+                        field_ids=FIELD_IDS, template_id=TEMPLATE_ID), ()
 
     def _check_anki_template(self, name: str, text: str, *, front: bool
                              ) -> list[Diagnostic]:
@@ -243,11 +245,12 @@ class Renderer:
         return problems
 
     def note(self, topic: Topic, part: int, question: Question, layout: Layout, *,
-             show_on_pick: bool = False, language: str = DEFAULT_LANGUAGE
-             ) -> tuple[RenderedNote | None, tuple[Diagnostic, ...]]:
+             show_on_pick: bool = False, language: str = DEFAULT_LANGUAGE,
+             report_url: str = "") -> tuple[RenderedNote | None, tuple[Diagnostic, ...]]:
         """Render ``question`` with its choices in ``layout.order`` (see shuffle.py);
         ``show_on_pick``: picking (all the answers) shows the answer (nca-anki.toml);
-        ``language``: of the card's own words in the fields (language.py)."""
+        ``language``: of the card's own words in the fields (language.py);
+        ``report_url``: the address of a "Report a problem" link (report_link.py)."""
         if len(question.choices) > len(LABELS):
             return None, (error("E117", question.path, question.line,
                                 f"Question {question.number} has {len(question.choices)} "
@@ -276,13 +279,17 @@ class Renderer:
         if problem:
             return None, (problem,)
         answer = letters(sorted(LABELS[layout.order.index(i)] for i in correct))
-        source = escape(words["source"].format(deck=topic.deck_name.split("::")[-1], part=part))
+        source = str(escape(words["source"].format(deck=topic.deck_name.split("::")[-1],
+                                                   part=part)))
+        if report_url:
+            source += " · " + report_link(report_url, fingerprint=question.fingerprint,
+                                          deck=topic.deck_name, label=words["report"])
         fields = (
             _prompt_field(question.prompt, prompt.html),
             choices_html or "",
             answer,
             explanation.html,
-            str(source),
+            source,
         )
         return RenderedNote(question=question, part=part, fields=fields,
                             tags=(f"{topic.slug}::part-{part}",), slots=layout.slots,

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 import nca_anki.diagnostics as diag
+from nca_anki.cards.report_link import START as _LINK, without_link
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import MANIFEST_NAME
 from nca_anki.publishing.manifest import FactsStore, IndexedDeck, read_manifest
@@ -163,6 +164,21 @@ def _new_images(deck: IndexedDeck, changed: list[IdentifiedNote]) -> frozenset[s
                      if before.get(n.guid, frozenset()) != {m.name for m in n.note.media})
 
 
+def _link_only(deck: IndexedDeck, changed: list[IdentifiedNote]) -> frozenset[str]:
+    """The GUIDs of ``changed`` whose fields are the published note's but for the report
+    link (cards/report_link.py): the link was added, or its address changed."""
+    if not any(_LINK in n.note.fields[-1] for n in changed):
+        return frozenset()  # no report_url: nothing to look up
+    wanted = {n.guid: n for n in changed}
+    return frozenset(guid for guid, fields in query(
+        deck.collection(), "SELECT guid, flds FROM notes") if guid in wanted
+        and _unlinked(fields.split("\x1f")) == _unlinked(wanted[guid].note.fields))
+
+
+def _unlinked(fields: Sequence[str]) -> tuple[str, ...]:
+    return (*fields[:-1], without_link(fields[-1])) if fields else ()
+
+
 def deck_versions(topics: list[Topic], assignment: Assignment,
                   published: Mapping[str, IndexedDeck],
                   retired: Mapping[str, tuple[PackagedNote, ...]],
@@ -186,11 +202,12 @@ def deck_versions(topics: list[Topic], assignment: Assignment,
             had = {guid: (mod, retired) for guid, mod, retired in deck.notes}
             changed = frozenset(n.guid for n in mine
                                 if n.guid in had and had[n.guid][0] != n.mod)
+            linked = _link_only(deck, [n for n in mine if n.guid in changed])
             events = Events(
-                frozenset(n.guid for n in mine if n.guid not in had), changed,
+                frozenset(n.guid for n in mine if n.guid not in had), changed - linked,
                 frozenset(n.guid for n in gone if n.guid in had and not had[n.guid][1]),
                 deck.note_type_mod != assignment.note_type_mod,
-                _new_images(deck, [n for n in mine if n.guid in changed]))
+                _new_images(deck, [n for n in mine if n.guid in changed - linked]), linked)
         state = DeckState({n.guid: n.mod for n in mine}, {n.guid: n.mod for n in gone},
                           assignment.note_type_mod)
         versions[topic.deck_name] = advance(previous.get(topic.deck_name), events, state, now)

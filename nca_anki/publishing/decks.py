@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import nca_anki.diagnostics as diag
+from nca_anki.cards.report_link import fill
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.parallel import run_tasks
 from nca_anki.publishing.index import deck_facts
 from nca_anki.publishing.output import WriteError, inside
 from nca_anki.publishing.package import MediaChanged, build_package
 from nca_anki.publishing.sink import Sink
-from nca_anki.publishing.versions import DeckVersion, description, updated_tag
+from nca_anki.publishing.versions import DeckVersion, day, description, updated_tag
 from nca_anki.reading.published import DeckFacts, Published
 from nca_anki.records import (Assignment, DeckSpec, IdentifiedNote, NoteType, PackagedNote,
                               Topic)
@@ -47,6 +48,9 @@ class Decks:
     note_type: NoteType
     versions: Mapping[str, DeckVersion]
     retired: Mapping[str, tuple[PackagedNote, ...]]
+    # Each question file's path in the source folder, by its shown path (the report
+    # link's {file}: the same whichever folder the build is run from).
+    files: Mapping[str, str] = field(default_factory=dict)
 
 
 def write_decks(decks: Decks, out: Path, sink: Sink, workers: int, progress: Progress
@@ -67,7 +71,7 @@ def write_decks(decks: Decks, out: Path, sink: Sink, workers: int, progress: Pro
             return Written(FileStatus.FAILED, None, (diag.error("E501",
                 topic.paths[0], 1, f"output {path} would be outside {out}; not written"),))
         live = notes_of[topic.name]
-        notes = (*(PackagedNote(guid=n.guid, mod=n.mod, fields=n.note.fields,
+        notes = (*(PackagedNote(guid=n.guid, mod=n.mod, fields=_linked(n, decks.files),
                                 tags=(*n.note.tags, updated_tag(n.mod)))
                    for n in live), *retired.get(topic.name, ()))
         text = description(topic.name, [f.part for f in topic.files], len(live),
@@ -98,6 +102,14 @@ def write_decks(decks: Decks, out: Path, sink: Sink, workers: int, progress: Pro
 
 
 
+
+
+def _linked(note: IdentifiedNote, files: Mapping[str, str]) -> tuple[str, ...]:
+    """The note's fields, its report link (if any) completed (cards/report_link.py)."""
+    *rest, source = note.note.fields
+    question = note.note.question
+    return (*rest, fill(source, guid=note.guid, version=day(note.mod),
+                        file=files.get(question.path, question.path), line=question.line))
 
 
 def stale_bundles(decks: Published, expected: str) -> list[Diagnostic]:

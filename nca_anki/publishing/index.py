@@ -169,6 +169,11 @@ def changelog_entry(decks: Sequence[IndexedDeck], version: str) -> str:
                       for g in sorted(guids, key=lambda g: (prompts.get(g, g), g))]
         if record.layout:
             lines.append("- The card layout changed (every card shows it at once).")
+        if record.report:
+            count = len(record.report)
+            lines.append(f"- The \"Report a problem\" link on the back of {count} "
+                         f"card{'s' if count != 1 else ''} is new or goes to a new address; "
+                         "their questions did not change.")
         lines.append("")
     return "\n".join(lines)
 

@@ -80,9 +80,12 @@ def _model(note_type: NoteType) -> genanki.Model:
     return genanki.Model(
         note_type.id,
         note_type.name,
-        fields=[{"name": name} for name in note_type.fields],
+        # Anki reads a field's and a template's "id" from a package (docs/anki-import.md).
+        fields=[{"name": name, **({"id": i} if i is not None else {})}
+                for name, i in itertools.zip_longest(note_type.fields, note_type.field_ids)],
         templates=[{"name": note_type.template_name, "qfmt": note_type.front,
-                    "afmt": note_type.back}],
+                    "afmt": note_type.back,
+                    **({"id": note_type.template_id} if note_type.template_id else {})}],
         css=note_type.css,
     )
 

@@ -35,6 +35,7 @@ import nca_anki.diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.language import DEFAULT_LANGUAGE, direction, preview_words_in
 from nca_anki.publishing.output import WriteError, replace_folder
+from nca_anki.cards.report_link import fill
 from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, Disposition, NoteType, Plan,
                               RenderedNote)
 from nca_anki.report import BuildReport, FileStatus, TopicResult
@@ -162,6 +163,14 @@ def _json_script(value: object) -> str:
         .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
+def _previewed(note: RenderedNote) -> tuple[str, ...]:
+    """The note's fields, its report link (if any) completed as far as a preview knows:
+    no GUID or version yet (cards/report_link.py)."""
+    *rest, source = note.fields
+    return (*rest, fill(source, guid="", version="", file=note.question.path,
+                        line=note.question.line))
+
+
 def write_preview(site_dir: Path, note_type: NoteType, plan: Plan,
              rendered: dict[str, list[RenderedNote]], problems: list[Diagnostic],
              language: str = DEFAULT_LANGUAGE) -> BuildReport:
@@ -174,7 +183,7 @@ def write_preview(site_dir: Path, note_type: NoteType, plan: Plan,
     built = list(plan.topics_to(Disposition.BUILD))
     decks = [PreviewDeck(name=t.deck_name, slug=t.slug, files=t.paths, cards=tuple(
         PreviewCard(number=n.question.number, path=n.question.path, line=n.question.line,
-                    fields=n.fields, tags=n.tags) for n in rendered[t.name]))
+                    fields=_previewed(n), tags=n.tags) for n in rendered[t.name]))
         for t in built]
     errors = Counter(d.path for d in problems if d.is_error)
     missing = [Missing(name=t.deck_name, files=t.paths, errors=sum(errors[p] for p in t.paths))

@@ -82,6 +82,9 @@ class DeckVersion:
     updated: tuple[str, ...] = ()
     layout: bool = False  # the card layout changed
     images: tuple[str, ...] = ()  # of ``changed``: questions whose images changed
+    # Notes whose only change was their "Report a problem" link (new, or a new address):
+    # counted in the version, not listed as changed questions.
+    report: tuple[str, ...] = ()
 
     def summary(self) -> str:
         """What the version changed, in one line."""
@@ -90,12 +93,15 @@ class DeckVersion:
         said = [f"{n} question{'s' if n != 1 else ''} {what}" for n, what in counts if n]
         if self.layout:
             said.append("card layout updated")
+        if self.report:
+            said.append("report link updated")
         return (", ".join(said) or "no changes") + "."
 
     def to_json(self) -> dict[str, object]:
         return {"version": self.version, "added": list(self.added), "changed": list(self.changed),
                 "removed": list(self.removed), "updated": list(self.updated),
-                "layout": self.layout, "images": list(self.images)}
+                "layout": self.layout, "images": list(self.images),
+                **({"report": list(self.report)} if self.report else {})}
 
     @staticmethod
     def from_json(data: object) -> DeckVersion | None:
@@ -104,7 +110,7 @@ class DeckVersion:
                 or not is_day(data["version"]):
             return None  # read back from the output folder: nothing but a date is a version
         lists = {}
-        for key in ("added", "changed", "removed", "updated", "images"):
+        for key in ("added", "changed", "removed", "updated", "images", "report"):
             value = data.get(key, [])
             if not isinstance(value, list) or not all(isinstance(g, str) and _GUID_RE.fullmatch(g)
                                                       for g in value):
@@ -122,9 +128,10 @@ class Events:
     removed: frozenset[str] = frozenset()
     layout: bool = False
     images: frozenset[str] = frozenset()  # of ``changed``: their images changed
+    report: frozenset[str] = frozenset()  # only their report link changed (not in changed)
 
     def __bool__(self) -> bool:
-        return bool(self.added or self.changed or self.removed or self.layout)
+        return bool(self.added or self.changed or self.removed or self.layout or self.report)
 
 
 @dataclass(frozen=True)
@@ -157,8 +164,10 @@ def advance(previous: DeckVersion | None, events: Events, state: DeckState, now:
     # A question added and withdrawn on one day never reached a version: drop it.
     removed -= set(base.added) - set(base.removed)
     images = (set(base.images) | events.images) & changed
+    report = (set(base.report) | events.report) - added - removed - changed - updated
     return DeckVersion(today, _sorted(added), _sorted(changed), _sorted(removed),
-                       _sorted(updated), base.layout or events.layout, _sorted(images))
+                       _sorted(updated), base.layout or events.layout, _sorted(images),
+                       _sorted(report))
 
 
 def _reconstructed(state: DeckState) -> DeckVersion:
@@ -186,7 +195,7 @@ def reconcile(record: DeckVersion | None, found: DeckVersion) -> DeckVersion:
     return DeckVersion(record.version, record.added, record.changed,
                        _sorted({*record.removed, *(set(found.removed) - known)}),
                        _sorted({*record.updated, *(set(found.updated) - known)}),
-                       record.layout or found.layout)
+                       record.layout or found.layout, report=record.report)
 
 
 def _sorted(guids: Iterable[str]) -> tuple[str, ...]:

@@ -4,6 +4,8 @@
 
     parent_deck = "NCA"          # every topic's deck sits under this one
     language = "de"              # the card's own words: en (default), de, fr, ar
+    report_url = "https://github.com/OWNER/REPO/issues/new?template=question.yml&fingerprint={fingerprint}&guid={guid}&deck={deck}&version={version}&source={file}%3A{line}&pick={pick}&verdict={verdict}"
+                                 # a "Report a problem" link on every card's back
 
     [deck_names]                 # topic name (as the build prints it) = deck name
     "AI & Deep Learning Frameworks" = "AI and Deep Learning Frameworks"
@@ -38,7 +40,7 @@ from nca_anki.language import DEFAULT_LANGUAGE, LANGUAGES
 from nca_anki.codes import CODES
 from nca_anki.diagnostics import Diagnostic, error
 from nca_anki.files import CONFIG_NAME, read_regular
-from nca_anki.records import Acknowledgement
+from nca_anki.records import REPORT_PLACEHOLDERS, Acknowledgement
 
 DEFAULT_PARENT_DECK = "NCA"
 DECK_PART_LIMIT = 120  # characters in each "::" part of a deck name
@@ -58,6 +60,9 @@ class Config:
     renamed: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     # The language of the card's own words (language.py); the questions are the authors'.
     language: str = DEFAULT_LANGUAGE
+    # The address of the "Report a problem" link on every card's back, with placeholders
+    # (cards/report_link.py); "": no link.
+    report_url: str = ""
 
     def shuffles(self, topic: str) -> bool:
         """Whether the cards of ``topic`` may show its choices in another order."""
@@ -175,13 +180,43 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
                               f"language {language!r} is not one the card speaks; choose one "
                               f"of {offered}, or add a table to nca_anki/language.py"))
         language = DEFAULT_LANGUAGE
+    report_url = data.get("report_url", "")
+    why = _report_url_problem(report_url)
+    if why:
+        problems.append(error("E203", display, _line_of(text, "report_url"),
+                              f"report_url {why}; see docs/study-groups.md, \"Reports from "
+                              "learners\""))
+        report_url = ""
     return (Config(" ".join(parent.split()), MappingProxyType(clean), shuffle, flips,
-                   acknowledged, MappingProxyType(dict(renamed)), language),
+                   acknowledged, MappingProxyType(dict(renamed)), language, report_url),
             (*problems, *shuffle_problems, *flip_problems, *ack_problems))
 
 
-_SETTINGS = ("parent_deck", "language", "deck_names", "shuffle", "show_answer_on_pick",
-             "acknowledged", "renamed")
+_SETTINGS = ("parent_deck", "language", "report_url", "deck_names", "shuffle",
+             "show_answer_on_pick", "acknowledged", "renamed")
+_REPORT_URL_LIMIT = 2000  # characters: what every browser and issue tracker takes
+_URL_RE = re.compile(r"https?://[^\s/?#{}]+[^\s]*")
+
+
+def _report_url_problem(value: object) -> str:
+    """Why ``value`` cannot be a report_url ("" if it can): an http(s) address without
+    spaces, whose braces are only the known placeholders."""
+    if value == "":
+        return ""
+    if not isinstance(value, str):
+        return "must be text: the address of the page where learners report a problem"
+    if len(value) > _REPORT_URL_LIMIT:
+        return f"is {len(value)} characters long; at most {_REPORT_URL_LIMIT} work everywhere"
+    if not _URL_RE.fullmatch(value) or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        return (f"{value[:80]!r} is not an http:// or https:// address (no spaces); a link "
+                "the learner's browser opens")
+    unknown = [m for m in re.findall(r"\{([^{}]*)\}", value) if m not in REPORT_PLACEHOLDERS]
+    if unknown or re.sub(r"\{[^{}]*\}", "", value).count("{") or \
+            re.sub(r"\{[^{}]*\}", "", value).count("}"):
+        shown = ", ".join("{" + p + "}" for p in REPORT_PLACEHOLDERS)
+        return (f"has {', '.join(repr('{' + u + '}') for u in unknown) or 'a lone brace'}; "
+                f"the placeholders are {shown}")
+    return ""
 _FINGERPRINT_RE = re.compile(r"[0-9a-f]{12}")
 _ACK_FIELDS = ("code", "question", "file", "reason")
 

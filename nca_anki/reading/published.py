@@ -127,10 +127,15 @@ def read_deck(package: bytes) -> PublishedDeck:
     note_type = None
     if model is not None:
         template = model["tmpls"][0]
+        ids = [f.get("id") for f in model["flds"]]
         note_type = NoteType(id=NOTE_TYPE_ID, name=model["name"],
                              fields=tuple(f["name"] for f in model["flds"]),
                              template_name=template["name"], front=template["qfmt"],
-                             back=template["afmt"], css=model["css"])
+                             back=template["afmt"], css=model["css"],
+                             field_ids=tuple(ids) if all(isinstance(i, int) for i in ids)
+                             else (),
+                             template_id=template.get("id") if isinstance(
+                                 template.get("id"), int) else None)
     dids = {did for *_, did in rows if did is not None}
     names = {decks[did]["name"]: decks[did].get("desc", "") for did in dids if did in decks}
     name = min(names) if names else ""
@@ -162,6 +167,25 @@ def read_bundle_notes(package: bytes
     names = {int(k): v.get("name", "") for k, v in json.loads(decks_json).items()}
     return deck.note_type, deck.note_type_mod, [
         (names.get(homes[note.guid], ""), note) for note in deck.notes if note.guid in homes]
+
+
+def note_type_schema(decks: Published) -> tuple[str, tuple[str, ...], tuple[str, ...]] | None:
+    """What learners have of the note type: the shown path of the first topic deck that
+    can be read, its note type's field names and template names; None if no deck is
+    published (or none can be read: the stage that reads decks reports that)."""
+    for file in decks.decks():
+        try:
+            (models,) = query(collection_of(file.bytes()), "SELECT models FROM col")[0]
+            model = json.loads(models).get(str(NOTE_TYPE_ID))
+        except DeckError:
+            continue
+        if isinstance(model, dict):
+            try:
+                return (decks.shown(file.name), tuple(f["name"] for f in model["flds"]),
+                        tuple(t["name"] for t in model["tmpls"]))
+            except (KeyError, TypeError):
+                continue
+    return None
 
 
 @dataclass(frozen=True)

@@ -139,6 +139,13 @@ def test_a_setting_change_builds_that_topic_again(project, rendered):
     rendered.clear()
     assert build(options()).ok
     assert set(rendered) == {"AI & Deep Learning Frameworks"}
+    (project / "source" / "nca-anki.toml").write_text(
+        'report_url = "https://example.org/?f={fingerprint}"\n[shuffle]\n'
+        '"Neural Network Applications and Frameworks" = false\n'
+        '[show_answer_on_pick]\n"AI & Deep Learning Frameworks" = true\n', encoding="utf-8")
+    rendered.clear()
+    assert build(options()).ok
+    assert len(set(rendered)) == 3  # the link is on every card
 
 
 def test_deleting_the_cache_only_costs_time(project, rendered):
@@ -187,8 +194,12 @@ def _change(root: Path, step: str, n: int) -> None:
         with open(root / "templates" / "choices.html", "a", encoding="utf-8") as choices:
             choices.write(f"<!-- {n} -->\n")
     elif step == "settings":
+        # Every setting a topic's cards depend on: the report link's address too.
         (root / "source" / "nca-anki.toml").write_text(
-            f'[shuffle]\n"{TOPICS[n % 3]}" = {"false" if n % 2 else "true"}\n', encoding="utf-8")
+            (f'report_url = "https://example.org/{n % 3}?f={{fingerprint}}&l={{line}}"\n'
+             if n % 3 else "")
+            + f'[shuffle]\n"{TOPICS[n % 3]}" = {"false" if n % 2 else "true"}\n',
+            encoding="utf-8")
     elif step in ("drop cache", "corrupt cache"):
         found = sorted(p for p in (root / "dist").rglob("*")
                        if p.is_file() and ".nca-anki" in p.relative_to(root / "dist").as_posix())

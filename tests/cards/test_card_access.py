@@ -410,3 +410,47 @@ def test_code_wider_than_a_phone_is_a_tab_stop_and_shows_it_goes_on(drive, kinds
     assert d.js("""(s) => [...document.querySelectorAll(s + " pre > code")].every(
         c => c.scrollWidth <= c.clientWidth + 1)""", CHOICES)
     assert d.errors() == []
+
+
+# --- the report link (report_url: cards/report_link.py) -----------------------------------------
+
+def _report(d: Driver) -> dict[str, str]:
+    from urllib.parse import parse_qs, urlsplit
+    href = d.js("() => document.querySelector('a.nca-report').href")
+    return {k: v[0] for k, v in parse_qs(urlsplit(href).query, keep_blank_values=True).items()}
+
+
+@pytest.mark.parametrize("kind", ["single", "several"])
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_back_links_to_a_report_that_names_the_question_and_the_pick(drive, kinds,
+                                                                        engine, kind):
+    card = kinds[kind]
+    d = drive(engine, "desktop")
+    d.show_question(card)
+    assert d.js("() => document.querySelectorAll('a.nca-report').length") == 0  # the back only
+    d.click(0)
+    picked = d.js("() => document.querySelector('.nca-choice-list > *')"
+                  ".querySelector('.nca-text').textContent.replace(/\\s+/g, ' ').trim()")
+    d.show_answer(card)
+    verdict = said(d)
+    found = _report(d)
+    assert re.fullmatch(r"[0-9a-f]{12}", found["fingerprint"])
+    assert re.fullmatch(r"nca-[0-9a-f]{16}", found["guid"])
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", found["version"])
+    assert re.fullmatch(r"[a-z0-9-]+\.txt:\d+", found["source"])
+    assert found["deck"] == KINDS[kind][0]
+    assert found["pick"] == picked[:120]
+    assert found["verdict"] == ("right" if verdict.startswith("✓") else "wrong")
+    text = d.js("() => document.querySelector('a.nca-report').textContent")
+    assert text == "Report a problem with this question"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_without_a_pick_the_report_says_none(drive, kinds, engine):
+    card = kinds["single"]
+    d = drive(engine, "desktop")
+    d.show_question(card)
+    d.show_answer(card)
+    said(d)
+    found = _report(d)
+    assert (found["pick"], found["verdict"]) == ("", "none")

@@ -184,3 +184,43 @@ def test_a_right_click_strikes_out_and_the_keyboard_reaches_the_choices(seed_dec
                         back["verdict"]), back["verdict"]
         reply = app.ask(None)
         assert reply["windows"] == [MAIN_WINDOW] and errors(reply) == [], errors(reply)
+
+
+REPORT_URL = ("https://example.org/new?fingerprint={fingerprint}&guid={guid}&version={version}"
+              "&source={file}%3A{line}&pick={pick}&verdict={verdict}")
+
+
+def test_with_report_url_the_back_links_to_a_report_with_the_pick(seed_decks):
+    """report_url: the back shows the link, and the desktop app's card script puts the
+    pick and the verdict in its address."""
+    root, _ = seed_decks
+    from nca_anki.build import BuildOptions, build
+    source = root / "source-report"
+    shutil.copytree(root / "source", source)
+    (source / "nca-anki.toml").write_text(f'report_url = "{REPORT_URL}"\n', encoding="utf-8")
+    assert build(BuildOptions(source, REPO / "templates", root / "dist-report",
+                              now=1_800_000_000)).ok
+    decks = sorted(p for p in (root / "dist-report").glob("*.apkg")
+                   if not p.name.startswith("nca_all"))
+    with AnkiDesktop(decks, root / "report", "NCA") as app:
+        app.wait_for("document.querySelector('.nca-card.nca-front.nca-js') !== null")
+        assert app.value("document.querySelectorAll('a.nca-report').length") == 0
+        front = read(app)
+        app.key("alt+2")
+        when_checked(app, ["false", "true"] + ["false"] * (len(front["texts"]) - 2))
+        app.key("space")
+        app.wait_for(BACK_SAID)
+        link = app.value("(() => { const a = document.querySelector('a.nca-report');"
+                         " return a && {href: a.href, text: a.textContent}; })()")
+        assert link["text"] == "Report a problem with this question"
+        assert link["href"].startswith("https://example.org/new?fingerprint=")
+        fields = dict(pair.split("=", 1) for pair in link["href"].split("?", 1)[1].split("&"))
+        assert re.fullmatch(r"[0-9a-f]{12}", fields["fingerprint"])
+        assert re.fullmatch(r"nca-[0-9a-f]{16}", fields["guid"])
+        assert fields["version"] == "2027-01-15"
+        assert re.fullmatch(r"[a-z0-9-]+\.txt%3A\d+", fields["source"])
+        from urllib.parse import unquote
+        assert unquote(fields["pick"]) == front["texts"][1][:120]
+        assert fields["verdict"] in ("right", "wrong")
+        reply = app.ask(None)
+        assert reply["windows"] == [MAIN_WINDOW] and errors(reply) == []

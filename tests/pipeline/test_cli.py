@@ -33,7 +33,8 @@ def test_version_and_help_follow_the_conventions(cli):
     listed = {flag.split(",")[0].split()[0] for flag, _ in options}  # "-h, --help" is -h
     assert listed == {"-h", "--version", "--source", "--templates", "--out", "--check",
                       "--verify", "--release", "--preview", "--jobs", "--cache-dir", "--no-cache",
-                      "--watch", "--warnings", "--quiet", "--strict", "--json"}
+                      "--watch", "--warnings", "--quiet", "--strict", "--note-type-change",
+                      "--json"}
     # One line each: every line of the block is an option with its help (none runs on).
     assert "exit status:" in help_text and "  130  interrupted" in help_text
 

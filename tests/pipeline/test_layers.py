@@ -36,7 +36,8 @@ STAGES = {
     "nca_anki.parallel": set(),
     "nca_anki.watch": set(),
     "nca_anki.arguments": set(),
-    "nca_anki.cli": set(),  # the pipeline is imported inside main(), after the no-op check
+    "nca_anki.cli": set(),
+    "nca_anki.commands": set(),  # the pipeline is imported inside main(), after the no-op check
     "nca_anki.edges": set(),  # tqdm is loaded only on a terminal
     "nca_anki.caching.replay": set(),
     "nca_anki.caching.state": set(),
@@ -57,6 +58,7 @@ STAGES = {
     "nca_anki.cards.shuffle": set(),
     "nca_anki.cards.markup": {"nh3"},
     "nca_anki.cards.render": RENDERING,
+    "nca_anki.cards.report_link": set(),
     # identity
     "nca_anki.identity.match": set(),
     "nca_anki.identity.assign": set(),
@@ -64,6 +66,7 @@ STAGES = {
     "nca_anki.identity.recover": set(),
     "nca_anki.identity.retired": set(),
     "nca_anki.identity.identify": set(),
+    "nca_anki.identity.schema": set(),
     # publishing
     "nca_anki.publishing.versions": set(),
     "nca_anki.publishing.package": PACKAGING,
@@ -86,6 +89,10 @@ STAGES = {
     "nca_anki.importing.gift": set(),
     "nca_anki.importing.convert": set(),
     "nca_anki.importing.run": set(),
+    # feedback (locate, stats, report-form): stats loads zstandard only for an export
+    "nca_anki.feedback.report_form": set(),
+    "nca_anki.feedback.locate": set(),
+    "nca_anki.feedback.stats": set(),
     "nca_anki.importing.shape": set(),
     "nca_anki.importing.detect": set(),
     "nca_anki.importing.spreadsheet": set(),
@@ -149,13 +156,13 @@ def test_the_no_op_check_builds_none_of_the_records_and_forks_nothing() -> None:
 # The stages, lowest first (docs/contributing.md, "Module map"). A module imports only from
 # its own layer or a lower one, and no two modules import each other, even through others.
 LAYERS = ("base", "reading", "cards", "identity", "publishing", "caching", "importing",
-          "pipeline", "command")
+          "feedback", "pipeline", "command")
 # Top-level modules by layer; a sub-package is the layer of its name.
 TOP_LEVEL = {"records": "base", "codes": "base", "language": "base", "diagnostics": "base", "files": "base",
              "once": "base", "parallel": "base", "report": "base",
              "inputs": "pipeline", "rendering": "pipeline", "planning": "pipeline",
              "build": "pipeline", "watch": "pipeline",
-             "cli": "command", "reporting": "command", "arguments": "command",
+             "cli": "command", "reporting": "command", "arguments": "command", "commands": "command",
              "edges": "command"}
 
 

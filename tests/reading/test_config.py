@@ -96,8 +96,8 @@ def test_invalid_toml_diagnostic_carries_the_line(tmp_path: Path) -> None:
 def test_unknown_key_is_an_error_naming_it(tmp_path: Path) -> None:
     config, problems = load(tmp_path, 'parent_deck = "X"\n\ncolour = "blue"\n')
     assert problems == (error("E202", SHOWN, 3, "unknown setting 'colour'; known settings: "
-                                        "parent_deck, language, deck_names, shuffle, show_answer_on_pick, acknowledged, "
-                                        "renamed"),)
+                                        "parent_deck, language, report_url, deck_names, shuffle, "
+                                        "show_answer_on_pick, acknowledged, renamed"),)
     assert config.parent_deck == "X"  # the known settings still apply
 
 
@@ -167,8 +167,9 @@ def test_all_problems_are_collected_in_one_pass(tmp_path: Path) -> None:
     ))
     assert sorted(problems) == [
         error("E203", SHOWN, 1, "parent_deck must be a string"),
-        error("E202", SHOWN, 2, "unknown setting 'extra'; known settings: parent_deck, language, deck_names, "
-                        "shuffle, show_answer_on_pick, acknowledged, renamed"),
+        error("E202", SHOWN, 2, "unknown setting 'extra'; known settings: parent_deck, language, "
+                        "report_url, deck_names, shuffle, show_answer_on_pick, acknowledged, "
+                        "renamed"),
         error("E203", SHOWN, 4, "deck name for 'T' is empty"),
     ]
     assert all(isinstance(p, Diagnostic) for p in problems)

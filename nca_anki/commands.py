@@ -1,0 +1,202 @@
+"""The commands that close the loop with learners: ``locate``, ``stats`` and
+``report-form`` (nca_anki/feedback/). Arguments, edges (git), printing and exit status;
+the work is the feedback stage's.
+
+Exit status: 0 done; 1 nothing found (locate), an export unreadable (stats, which reads
+the others), or a form not written; 2 usage error; 3 a bug of ours, in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from nca_anki import edges
+
+if TYPE_CHECKING:
+    from nca_anki.feedback.stats import Stats
+
+_EXIT = """exit status:
+  0    done
+  1    nothing found, an export unreadable, or a file not written (each is named)
+  2    usage error
+  3    a bug of ours, reported in one line, without a traceback"""
+
+
+def _parser(prog: str, name: str, description: str) -> argparse.ArgumentParser:
+    return argparse.ArgumentParser(prog=f"{prog} {name}", description=description,
+                                   epilog=_EXIT,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def run(name: str, argv: Sequence[str], prog: str) -> int:
+    """Run the command ``name`` with ``argv``; its exit status."""
+    command = {"locate": _locate, "stats": _stats, "report-form": _report_form}[name]
+    try:
+        return command(list(argv), prog)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - a bug of ours: say so plainly, without a traceback
+        print(f"nca-anki: internal error: {type(exc).__name__}: {exc}\n"
+              "Please report this with the command you ran.", file=sys.stderr)
+        return 3
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace | int:
+    try:
+        return parser.parse_args(argv)
+    except SystemExit as exc:  # 2 on a usage error, 0 for --help
+        return int(exc.code or 0)
+
+
+def _locate(argv: list[str], prog: str) -> int:
+    parser = _parser(prog, "locate", "Find a question by the fingerprint or GUID a report "
+                     "names, or by its words: where it is written, its text now, and the "
+                     "versions that changed it (docs/study-groups.md).")
+    parser.add_argument("query", metavar="FINGERPRINT|GUID|TEXT")
+    parser.add_argument("--source", default="source", metavar="DIR")
+    parser.add_argument("--out", default="dist", metavar="DIR",
+                        help="the published decks, for a fingerprint of an earlier version")
+    parser.add_argument("--json", action="store_true")
+    args = _parse(parser, argv)
+    if isinstance(args, int):
+        return args
+    source = Path(args.source)
+    if not source.is_dir():
+        print(f"{args.source}: error: not a folder; pass --source DIR", file=sys.stderr)
+        return 2
+    if not args.query.strip():
+        print("locate: error: say what to look for", file=sys.stderr)
+        return 2
+    from nca_anki.feedback.locate import locate
+    from nca_anki.reading.published import read_published
+
+    search = locate(args.query, source, read_published(Path(args.out)),
+                    edges.lock_history(source))
+    if args.json:
+        print(json.dumps({"query": args.query, "found": [f.to_json() for f in search.found],
+                          "notes": list(search.said)}, indent=1, ensure_ascii=False))
+    else:
+        for note in search.said:
+            print(f"note: {note}", file=sys.stderr)
+        for found in search.found:
+            print("\n".join(found.text()))
+        if not search.found:
+            print(f"no question matches {args.query!r} in {source.as_posix()}",
+                  file=sys.stderr)
+    return 0 if search.found else 1
+
+
+def _stats(argv: list[str], prog: str) -> int:
+    from nca_anki.feedback.stats import MIN_LEARNERS
+
+    parser = _parser(prog, "stats", "Which questions learners fail far more often than the "
+                     "rest of their topic, from the Anki exports learners chose to send "
+                     "(.apkg with scheduling, or .colpkg). Never edits a question "
+                     "(docs/study-groups.md).")
+    parser.add_argument("exports", nargs="+", metavar="EXPORT")
+    parser.add_argument("--source", default="source", metavar="DIR",
+                        help="the folder whose lock pairs cards with questions")
+    parser.add_argument("--min-learners", type=int, default=MIN_LEARNERS, metavar="N",
+                        help=f"show no question fewer learners reviewed (default "
+                             f"{MIN_LEARNERS})")
+    parser.add_argument("--top", type=int, default=10, metavar="N",
+                        help="also list the N most failed questions not flagged")
+    parser.add_argument("--json", action="store_true")
+    args = _parse(parser, argv)
+    if isinstance(args, int):
+        return args
+    if args.min_learners < 1 or args.top < 0:
+        print("stats: error: --min-learners must be 1 or more, --top 0 or more",
+              file=sys.stderr)
+        return 2
+    from nca_anki.feedback.stats import ExportError, item_stats, read_export
+    from nca_anki.files import LOCK_NAME, read_regular
+    from nca_anki.identity.lockfile import load_lock
+
+    lock_path = Path(args.source) / LOCK_NAME
+    try:
+        lock, _ = load_lock(read_regular(lock_path).decode("utf-8"), lock_path.as_posix())
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"{lock_path.as_posix()}: error: cannot read the lock ({exc}); pass --source "
+              "DIR of the project whose decks the learners studied", file=sys.stderr)
+        return 2
+    if lock is None or not lock.entries:
+        print(f"{lock_path.as_posix()}: error: the lock knows no question; build first",
+              file=sys.stderr)
+        return 2
+    guids = frozenset(e.guid for e in lock.entries)
+    exports, failed = [], 0
+    for name in args.exports:
+        try:
+            exports.append(read_export(Path(name), guids))
+        except (ExportError, OSError) as exc:
+            failed += 1
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            print(f"{name}: error: {why}; left out", file=sys.stderr)
+    result = item_stats(exports, lock.entries, args.min_learners)
+    if args.json:
+        print(json.dumps({"learners": result.learners, "duplicate_exports": result.same,
+                          "unreadable_exports": failed, "min_learners": result.min_learners,
+                          "hidden_questions": result.hidden,
+                          "questions": [i.to_json() for i in result.items]},
+                         indent=1, ensure_ascii=False))
+    else:
+        print("\n".join(_stats_text(result, args.top)))
+    return 1 if failed else 0
+
+
+def _stats_text(result: Stats, top: int) -> list[str]:
+    lines = [f"{result.learners} learner(s)"
+             + (f" ({result.same} export(s) of a collection already counted, left out)"
+                if result.same else "")
+             + f"; {len(result.items)} question(s) reviewed by at least "
+             f"{result.min_learners}; {result.hidden} with fewer, not shown"]
+    if result.unknown:
+        lines.append(f"{result.unknown} reviewed note(s) the lock does not know "
+                     "(another project's decks?), left out")
+    flagged = [i for i in result.items if i.flagged]
+    lines.append("")
+    lines.append(f"Likely flawed ({len(flagged)}): check the key, the choices and the "
+                 "wording; build_decks.py locate GUID shows each" if flagged else
+                 "No question stands out from its topic.")
+    for item in flagged:
+        lines += [f"  {item.guid}  {item.file}  {item.excerpt}", f"    {item.evidence()}"]
+    others = [i for i in result.items if not i.flagged][:top]
+    if others:
+        lines += ["", f"Most failed of the rest (top {len(others)}):"]
+        lines += [f"  {i.guid}  {i.rate:.0%} of {i.learners}  {i.excerpt}" for i in others]
+    return lines
+
+
+def _report_form(argv: list[str], prog: str) -> int:
+    parser = _parser(prog, "report-form", "Write the GitHub issue form the cards' \"Report "
+                     "a problem\" link opens, .github/ISSUE_TEMPLATE/question.yml, into "
+                     "PROJECT, and print the report_url to set (docs/study-groups.md).")
+    parser.add_argument("project", nargs="?", default=".", metavar="PROJECT")
+    parser.add_argument("--repository", default="OWNER/REPO", metavar="OWNER/REPO",
+                        help="the GitHub repository, for the report_url printed")
+    args = _parse(parser, argv)
+    if isinstance(args, int):
+        return args
+    from nca_anki.feedback.report_form import REPORT_URL, write_form
+
+    try:
+        path, written = write_form(Path(args.project))
+    except FileExistsError as exc:
+        print(f"{exc}: error: another file is there; not overwritten (move it, or merge "
+              "the form by hand)", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"{args.project}: error: cannot write the form: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    print(f"{path.as_posix()} {'written' if written else 'already there'}")
+    print("Set in source/nca-anki.toml:")
+    print(f'report_url = "{REPORT_URL.format(repository=args.repository)}"')
+    return 0
