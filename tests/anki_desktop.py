@@ -139,6 +139,8 @@ class AnkiDesktop:
 
     def __init__(self, decks: Sequence[Path], folder: Path, deck: str, *,
                  night: bool = False, size: tuple[int, int] = (1000, 800)) -> None:
+        """``self.opened``: the file each address the app hands the system's browser is
+        appended to (a stand-in ``xdg-open`` and ``$BROWSER`` on the app's PATH)."""
         self.folder = folder
         self.base = folder / "profile"
         self.driver = folder / "driver"
@@ -160,6 +162,17 @@ class AnkiDesktop:
                "ANKI_SINGLE_INSTANCE_KEY": f"nca-anki-tests-{os.getpid()}-{self.display}"}
         if night:
             env["NCA_NIGHT"] = "1"
+        # The learner's browser: a stand-in that writes down each address it is given.
+        self.opened = folder / "opened.txt"
+        bin_dir = folder / "bin"
+        bin_dir.mkdir()
+        for name in ("xdg-open", "browser"):
+            stand_in = bin_dir / name
+            stand_in.write_text(f'#!/bin/sh\nprintf "%s\\n" "$1" >> "{self.opened}"\n',
+                                encoding="utf-8")
+            stand_in.chmod(0o755)
+        env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+        env["BROWSER"] = str(bin_dir / "browser")
         self.log = folder / "anki.log"
         self._anki = subprocess.Popen(
             [sys.executable, "-c", "import aqt, sys; sys.exit(aqt.run())", "-b", str(self.base)],

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shutil
+import time
 
 import pytest
 
@@ -222,5 +223,12 @@ def test_with_report_url_the_back_links_to_a_report_with_the_pick(seed_decks):
         from urllib.parse import unquote
         assert unquote(fields["pick"]) == front["texts"][1][:120]
         assert fields["verdict"] in ("right", "wrong")
+        # A click hands the address to the learner's browser; the review stays.
+        app.click_on("a.nca-report")
+        deadline = time.monotonic() + 20
+        while not app.opened.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)  # polls a state (the file), never waits a fixed time
+        assert app.opened.read_text(encoding="utf-8").splitlines() == [link["href"]]
         reply = app.ask(None)
         assert reply["windows"] == [MAIN_WINDOW] and errors(reply) == []
+        assert reply["reviewer"] == "answer" and read(app)["side"] == "back"
