@@ -87,9 +87,21 @@ def _locate(argv: list[str], prog: str) -> int:
         for found in search.found:
             print("\n".join(found.text()))
         if not search.found:
-            print(f"no question matches {args.query!r} in {source.as_posix()}",
-                  file=sys.stderr)
+            print(f"no question matches {args.query!r} in {source.as_posix()}"
+                  + _looks_like(args.query.strip()), file=sys.stderr)
     return 0 if search.found else 1
+
+
+def _looks_like(query: str) -> str:
+    """A hint for a query that is nearly a fingerprint or a GUID."""
+    import re
+
+    if re.fullmatch(r"nca-[0-9a-fA-F]+", query) and not re.fullmatch(r"nca-[0-9a-f]{16}",
+                                                                      query):
+        return " (a GUID is nca- and 16 lower-case hex digits: copy it whole from the report)"
+    if re.fullmatch(r"[0-9a-fA-F]{6,24}", query) and not re.fullmatch(r"[0-9a-f]{12}", query):
+        return " (a fingerprint is 12 lower-case hex digits: copy it whole from the report)"
+    return ""
 
 
 def _stats(argv: list[str], prog: str) -> int:
@@ -123,7 +135,8 @@ def _stats(argv: list[str], prog: str) -> int:
     try:
         lock, _ = load_lock(read_regular(lock_path).decode("utf-8"), lock_path.as_posix())
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"{lock_path.as_posix()}: error: cannot read the lock ({exc}); pass --source "
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
+        print(f"{lock_path.as_posix()}: error: cannot read the lock ({why}); pass --source "
               "DIR of the project whose decks the learners studied", file=sys.stderr)
         return 2
     if lock is None or not lock.entries:
@@ -137,8 +150,8 @@ def _stats(argv: list[str], prog: str) -> int:
             exports.append(read_export(Path(name), guids))
         except (ExportError, OSError) as exc:
             failed += 1
-            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            print(f"{name}: error: {why}; left out", file=sys.stderr)
+            said = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            print(f"{name}: error: {said}; left out", file=sys.stderr)
     result = item_stats(exports, lock.entries, args.min_learners)
     if args.json:
         print(json.dumps({"learners": result.learners, "duplicate_exports": result.same,

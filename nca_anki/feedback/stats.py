@@ -27,6 +27,7 @@ from __future__ import annotations
 import io
 import math
 import sqlite3
+import stat
 import statistics
 import zipfile
 from collections import defaultdict
@@ -58,6 +59,8 @@ class LearnerReviews:
 
 
 def _collection(path: Path) -> bytes:
+    if not stat.S_ISREG(path.stat().st_mode):  # a pipe would never end: never opened
+        raise ExportError("not a regular file (a folder, a pipe or a device)")
     try:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())

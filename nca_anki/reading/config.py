@@ -207,9 +207,12 @@ def _report_url_problem(value: object) -> str:
         return "must be text: the address of the page where learners report a problem"
     if len(value) > _REPORT_URL_LIMIT:
         return f"is {len(value)} characters long; at most {_REPORT_URL_LIMIT} work everywhere"
-    if not _URL_RE.fullmatch(value) or any(ord(c) < 32 or ord(c) == 127 for c in value):
-        return (f"{value[:80]!r} is not an http:// or https:// address (no spaces); a link "
-                "the learner's browser opens")
+    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in value):
+        return (f"{value[:80]!r} holds a space or a control character; write a space as "
+                "%20 (or + in the part after ?)")
+    if not _URL_RE.fullmatch(value):
+        return (f"{value[:80]!r} is not an http:// or https:// address: the link opens it "
+                "in the learner's browser (write it in full, https://...)")
     unknown = [m for m in re.findall(r"\{([^{}]*)\}", value) if m not in REPORT_PLACEHOLDERS]
     if unknown or re.sub(r"\{[^{}]*\}", "", value).count("{") or \
             re.sub(r"\{[^{}]*\}", "", value).count("}"):

@@ -40,7 +40,8 @@ def query(href: str) -> dict[str, str]:
 
 @pytest.mark.parametrize(("value", "why"), [
     ('"javascript:alert(1)"', "not an http:// or https:// address"),
-    ('"https://example.org/a b"', "not an http:// or https:// address"),
+    ('"https://example.org/a b"', "write a space as %20"),
+    ('"example.org/new?f={fingerprint}"', "not an http:// or https:// address"),
     ('"https://example.org/?q={prompt}"', "'{prompt}'"),
     ('"https://example.org/?q={guid"', "a lone brace"),
     ("3", "must be text"),
@@ -53,8 +54,7 @@ def test_a_report_url_that_cannot_work_is_an_error_at_its_line(tmp_path, value, 
     assert config.report_url == ""
     [problem] = problems
     assert (problem.code, problem.line) == ("E203", 2)
-    assert why in problem.message and "{fingerprint}" in problem.message or why in \
-        problem.message
+    assert why in problem.message and "docs/study-groups.md" in problem.message
 
 
 def test_without_the_setting_no_card_has_a_link(project):

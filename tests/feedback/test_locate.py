@@ -44,6 +44,8 @@ def test_nothing_found_says_so_and_exits_1(project, cli):
     run = cli("locate", "no question says this")
     assert run.status == 1 and "no question matches 'no question says this'" in run.err
     assert cli("locate", "x", "--source", "nowhere").status == 2
+    cut = cli("locate", "8ee7e10ebc2")  # a fingerprint with a digit lost in copying
+    assert cut.status == 1 and "a fingerprint is 12 lower-case hex digits" in cut.err
 
 
 def test_a_fingerprint_from_an_earlier_version_finds_the_question_by_its_link(project, cli):

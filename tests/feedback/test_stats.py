@@ -28,7 +28,8 @@ def lock_guids(project: Path) -> list[str]:
 
 
 def learner_export(project: Path, folder: Path, n: int, planted: str, *,
-                   whole: bool = False, decks: tuple[str, ...] = TOPICS) -> Path:
+                   whole: bool = False, legacy: bool = False,
+                   decks: tuple[str, ...] = TOPICS) -> Path:
     """Learner ``n``: imports the decks, studies ``decks`` once (most fail ``planted`` at
     first sight; now and then another), exports with scheduling."""
     from anki.collection import DeckIdLimit, ExportAnkiPackageOptions
@@ -48,7 +49,7 @@ def learner_export(project: Path, folder: Path, n: int, planted: str, *,
         else:
             col.export_anki_package(out_path=str(out), options=ExportAnkiPackageOptions(
                 with_scheduling=True, with_deck_configs=False, with_media=False,
-                legacy=False), limit=DeckIdLimit(col.decks.id_for_name("NCA")))
+                legacy=legacy), limit=DeckIdLimit(col.decks.id_for_name("NCA")))
         return out
     finally:
         col.close()
@@ -73,7 +74,9 @@ def exports(tmp_path_factory):
     finally:
         os.chdir(here)
     planted = lock_guids(project)[7]
-    files = [learner_export(project, root, n, planted, whole=n in (3, 11)) for n in range(20)]
+    # Two send whole collections, one an export "for older Anki versions" (no zstd).
+    files = [learner_export(project, root, n, planted, whole=n in (3, 11), legacy=n == 5)
+             for n in range(20)]
     files += [learner_export(project, root, n, planted, decks=TOPICS[:1])
               for n in range(20, 23)]
     return project, files, planted
@@ -139,6 +142,17 @@ def test_stats_reads_no_learner_data_it_does_not_need(exports):
 
 
 @pytest.mark.anki
+@pytest.mark.anki
+def test_an_export_for_older_anki_versions_is_read_too(exports):
+    project, files, planted = exports
+    with zipfile.ZipFile(files[5]) as archive:
+        assert "collection.anki21b" not in archive.namelist()
+    reviews = read_export(files[5], frozenset(lock_guids(project)))
+    assert len(reviews.questions) == 19
+    assert reviews.questions[planted][0] == 1  # learner 5 failed it, as planted
+    assert {grade for grade, _ in reviews.questions.values()} <= {1, 3}
+
+
 def test_the_collection_is_read_without_the_anki_package(exports, tmp_path):
     """The exports are zip files with a zstd-compressed SQLite collection."""
     project, files, planted = exports
@@ -153,6 +167,18 @@ def test_the_collection_is_read_without_the_anki_package(exports, tmp_path):
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "19"
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe"])
+def test_a_special_file_is_refused_without_opening_it(tmp_path, kind):
+    import os
+    path = tmp_path / "export.apkg"
+    if kind == "folder":
+        path.mkdir()
+    else:
+        os.mkfifo(path)  # reading it would wait for a writer for ever
+    with pytest.raises(ExportError, match="not a regular file"):
+        read_export(path, frozenset())
 
 
 @pytest.mark.parametrize("damage", ["no collection", "not sqlite", "bad zstd"])
