@@ -124,15 +124,22 @@ def _guids(questions: Sequence[tuple[str, str, Question]], entries: Iterable[Loc
     return found
 
 
-def _versions(entry: LockEntry | None, history: Sequence[str]) -> tuple[str, ...]:
-    """The days of every change time the question's lock lines had (``history``: lock
-    lines of every version of the lock, from git) and has now."""
-    mods = {entry.mod} if entry is not None else set()
-    for line in history:
-        fields = line.split(" ")
-        if len(fields) > 4 and fields[0] == "Q" and entry is not None \
-                and fields[1] == entry.guid and fields[4].isdigit():
-            mods.add(int(fields[4]))
+def _history(lines: Sequence[str]) -> dict[str, set[int]]:
+    """GUID -> every change time its lock lines had (``lines``: the question lines of
+    every version of the lock, from git), in one pass."""
+    mods: dict[str, set[int]] = {}
+    for line in lines:
+        fields = line.split(" ", 5)
+        if len(fields) > 4 and fields[0] == "Q" and fields[4].isdigit():
+            mods.setdefault(fields[1], set()).add(int(fields[4]))
+    return mods
+
+
+def _versions(entry: LockEntry | None, history: dict[str, set[int]]) -> tuple[str, ...]:
+    """The days of every change time the question's lock lines had and has now."""
+    if entry is None:
+        return ()
+    mods = {entry.mod, *history.get(entry.guid, ())}
     return tuple(sorted({day(m) for m in mods if m > 0}))
 
 
@@ -180,9 +187,10 @@ def locate(query_text: str, source: Path, published: Published,
         hits = [i for i, (_, _, q) in enumerate(questions) if words and words in " ".join(
             " ".join((q.prompt, *(c.text for c in q.choices), q.explanation)).casefold()
             .split())]
+    changes = _history(history)
     found = []
     for i in sorted(hits):
         shown, _, q = questions[i]
         guid = guids.get(i, "")
-        found.append(Located(shown, q, guid, _versions(entries.get(guid), history), how))
+        found.append(Located(shown, q, guid, _versions(entries.get(guid), changes), how))
     return Search(tuple(found), tuple(said))

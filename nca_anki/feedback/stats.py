@@ -104,11 +104,14 @@ def read_export(path: Path, guids: frozenset[str]) -> LearnerReviews:
         first = conn.execute("SELECT min(id) FROM revlog").fetchone()
         found: dict[str, tuple[int, int]] = {}
         # Each card's first graded review (type 0-3: learning, review, relearning,
-        # filtered; 4 is a manual reschedule, with no grade), and its lapses.
+        # filtered; 4 is a manual reschedule, with no grade), and its lapses. One grouped
+        # pass over the reviews (SQLite takes a bare column from the row min() picks), so
+        # an export without Anki's index on revlog.cid is read in n log n, not n².
         rows = conn.execute(
-            "SELECT n.guid, c.lapses, (SELECT r.ease FROM revlog r WHERE r.cid = c.id "
-            "AND r.ease BETWEEN 1 AND 4 AND r.type BETWEEN 0 AND 3 ORDER BY r.id LIMIT 1) "
-            "FROM notes n JOIN cards c ON c.nid = n.id WHERE n.guid LIKE 'nca-%'")
+            "SELECT n.guid, c.lapses, first.ease FROM notes n JOIN cards c ON c.nid = n.id "
+            "JOIN (SELECT cid, ease, min(id) FROM revlog WHERE ease BETWEEN 1 AND 4 "
+            "AND type BETWEEN 0 AND 3 GROUP BY cid) first ON first.cid = c.id "
+            "WHERE n.guid LIKE 'nca-%'")
         for guid, lapses, grade in rows:
             if guid in guids and grade is not None:
                 found[guid] = (int(grade), int(lapses or 0))
@@ -202,12 +205,14 @@ def item_stats(exports: Sequence[LearnerReviews], entries: Sequence[LockEntry],
     by_topic: dict[str, list[float]] = defaultdict(list)
     for guid in shown:
         by_topic[lock[guid].topic].append(failed[guid] / learners[guid])
+    # Each topic's mean and spread, worked out once (not once per question: linear).
+    spreads = {topic: (statistics.fmean(rates),
+                       statistics.pstdev(rates) if len(rates) > 1 else 0.0)
+               for topic, rates in by_topic.items()}
     items = []
     for guid in shown:
         entry, rate = lock[guid], failed[guid] / learners[guid]
-        rates = by_topic[entry.topic]
-        mean = statistics.fmean(rates)
-        spread = statistics.pstdev(rates) if len(rates) > 1 else 0.0
+        mean, spread = spreads[entry.topic]
         items.append(ItemStats(
             guid, entry.topic, entry.file or "", entry.prompt, learners[guid], failed[guid],
             lapses[guid] / learners[guid], mean, (rate - mean) / spread if spread else 0.0,
