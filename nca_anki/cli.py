@@ -133,9 +133,7 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
         return 130
     except Exception as exc:  # noqa: BLE001 - a bug of ours: say so plainly, without a traceback
         progress.close()
-        print(f"nca-anki: internal error: {type(exc).__name__}: {exc}\n"
-              "No output was changed. Please report this with the command you ran.",
-              file=sys.stderr)
+        print(reporting.internal_error(exc, nothing_changed=True), file=sys.stderr)
         return 3
     progress.close()
     return report
@@ -246,8 +244,7 @@ def _import(argv: list[str], prog: str) -> int:
         print("interrupted; each file written is whole", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - a bug of ours: say so plainly, without a traceback
-        print(f"nca-anki: internal error: {type(exc).__name__}: {exc}\n"
-              "Please report this with the command you ran.", file=sys.stderr)
+        print(reporting.internal_error(exc), file=sys.stderr)
         return 3
     if args.json:
         print(json.dumps(reporting.import_json(imported, out), indent=1, ensure_ascii=False))

@@ -42,8 +42,9 @@ def run(name: str, argv: Sequence[str], prog: str) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - a bug of ours: say so plainly, without a traceback
-        print(f"nca-anki: internal error: {type(exc).__name__}: {exc}\n"
-              "Please report this with the command you ran.", file=sys.stderr)
+        from nca_anki.reporting import internal_error
+
+        print(internal_error(exc), file=sys.stderr)
         return 3
 
 

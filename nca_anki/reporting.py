@@ -353,3 +353,10 @@ def import_json(imported: Imported, out: Path) -> dict[str, object]:
                          "kind": CODES[d.code].title, "path": d.path, "line": d.line,
                          "message": d.message} for d in imported.problems],
     }
+
+
+def internal_error(exc: BaseException, *, nothing_changed: bool = False) -> str:
+    """The one line (and a request) a bug of ours prints instead of a traceback."""
+    return (f"nca-anki: internal error: {type(exc).__name__}: {exc}\n"
+            + ("No output was changed. " if nothing_changed else "")
+            + "Please report this with the command you ran.")
