@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 import nca_anki.diagnostics as diag
-from nca_anki.cards.report_link import START as _LINK, without_link
+from nca_anki.cards.report_link import without_link
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import MANIFEST_NAME
 from nca_anki.publishing.manifest import FactsStore, IndexedDeck, read_manifest
@@ -166,9 +166,9 @@ def _new_images(deck: IndexedDeck, changed: list[IdentifiedNote]) -> frozenset[s
 
 def _link_only(deck: IndexedDeck, changed: list[IdentifiedNote]) -> frozenset[str]:
     """The GUIDs of ``changed`` whose fields are the published note's but for the report
-    link (cards/report_link.py): the link was added, or its address changed."""
-    if not any(_LINK in n.note.fields[-1] for n in changed):
-        return frozenset()  # no report_url: nothing to look up
+    link (cards/report_link.py): the link was added, removed, or goes elsewhere."""
+    if not changed:
+        return frozenset()
     wanted = {n.guid: n for n in changed}
     return frozenset(guid for guid, fields in query(
         deck.collection(), "SELECT guid, flds FROM notes") if guid in wanted

@@ -172,8 +172,8 @@ def changelog_entry(decks: Sequence[IndexedDeck], version: str) -> str:
         if record.report:
             count = len(record.report)
             lines.append(f"- The \"Report a problem\" link on the back of {count} "
-                         f"card{'s' if count != 1 else ''} is new or goes to a new address; "
-                         "their questions did not change.")
+                         f"card{'s' if count != 1 else ''} was added, removed or given a new "
+                         "address; their questions did not change.")
         lines.append("")
     return "\n".join(lines)
 

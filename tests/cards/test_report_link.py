@@ -103,8 +103,8 @@ def test_the_link_changes_each_note_once_and_a_moved_line_changes_none(project):
         (project / "dist" / "ai-deep-learning-frameworks.apkg").read_bytes()).notes}
     assert set(after) == set(mods) and set(after.values()) == {1_800_086_400}, after
     changelog = (project / "dist" / "CHANGELOG.md").read_text(encoding="utf-8")
-    assert ('- The "Report a problem" link on the back of 7 cards is new or goes to a new '
-            "address; their questions did not change.") in changelog
+    assert ('- The "Report a problem" link on the back of 7 cards was added, removed or '
+            "given a new address; their questions did not change.") in changelog
     assert "- Changed:" not in changelog.split("## 2027-01-16")[1].split("## ")[0]
     # A question inserted at the top moves every other one down: their links' lines
     # change in the deck, their notes do not (learners are not sent a change).
@@ -121,3 +121,11 @@ def test_the_link_changes_each_note_once_and_a_moved_line_changes_none(project):
     new_lines = {query(h)["guid"]: int(query(h)["source"].rsplit(":", 1)[1])
                  for h in links(project).values()}
     assert min(new_lines.values()) == 2 and len(new_lines) == 8
+    # The setting taken out again: the link goes, and the changelog says so in one line.
+    (project / "source" / "nca-anki.toml").unlink()
+    assert build(options(now=1_800_259_200)).ok
+    assert set(links(project).values()) == {""}
+    latest = (project / "dist" / "CHANGELOG.md").read_text(encoding="utf-8").split(
+        "## 2027-01-18")[1].split("\n## ")[0]
+    assert "- Changed:" not in latest
+    assert "link on the back of 8 cards was added, removed or given a new address" in latest
