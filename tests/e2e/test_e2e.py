@@ -65,7 +65,8 @@ def text(fragment: str) -> str:
 
 
 # The note type's own script, the only script a card may carry (templates/card.js).
-_CARD_SCRIPT_RE = re.compile(r"<script>\s*/\* nca-anki multiple-choice card script.*?</script>",
+# The card's script (templates/card.js, minified into the note type: its first statement).
+_CARD_SCRIPT_RE = re.compile(r"<script>\s*window\.NcaMcq=\(function\(\).*?</script>",
                              re.DOTALL)
 
 

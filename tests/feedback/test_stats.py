@@ -142,7 +142,6 @@ def test_stats_reads_no_learner_data_it_does_not_need(exports):
 
 
 @pytest.mark.anki
-@pytest.mark.anki
 def test_an_export_for_older_anki_versions_is_read_too(exports):
     project, files, planted = exports
     with zipfile.ZipFile(files[5]) as archive:
@@ -153,6 +152,7 @@ def test_an_export_for_older_anki_versions_is_read_too(exports):
     assert {grade for grade, _ in reviews.questions.values()} <= {1, 3}
 
 
+@pytest.mark.anki
 def test_the_collection_is_read_without_the_anki_package(exports, tmp_path):
     """The exports are zip files with a zstd-compressed SQLite collection."""
     project, files, planted = exports
