@@ -55,6 +55,15 @@ def edit(path: Path, old: str, new: str, count: int = 1) -> None:
     path.write_bytes(data.replace(old.encode(), new.encode(), count))
 
 
+def build_at(cli, monkeypatch: pytest.MonkeyPatch, moment: int, *args: str,
+             status: int = 0):
+    """Build with the clock at ``moment`` (SOURCE_DATE_EPOCH), expecting exit ``status``."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(moment))
+    run = cli(*args)
+    assert run.status == status, run.err
+    return run
+
+
 @dataclass(frozen=True)
 class Run:
     status: int

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from anki_client import deck_names, import_package, open_collection
-from conftest import REPO, the_day_after_the_committed_lock
+from conftest import REPO, build_at, the_day_after_the_committed_lock
 
 AI = "source/nca-ai-deep-learning-frameworks-4.txt"
 DL = "source/deep-learning-training-techniques-and-optimization-2.txt"
@@ -21,13 +21,6 @@ DL = "source/deep-learning-training-techniques-and-optimization-2.txt"
 
 DAY1 = the_day_after_the_committed_lock()
 DAY2 = DAY1 + 86_400
-
-
-def build_at(cli, monkeypatch, moment: int, *args: str, status: int = 0):
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(moment))
-    run = cli(*args)
-    assert run.status == status, run.err
-    return run
 
 
 def outputs(project: Path) -> dict[str, bytes]:

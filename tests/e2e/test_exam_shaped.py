@@ -22,7 +22,7 @@ from card_browser import CardHtml, Reviewer
 from conftest import REPO, built_and_imported
 from nca_anki.build import BuildOptions, build
 from nca_anki.reading.media import MAX_IMAGE_BYTES
-from test_card import Shown, choice, shown, verdict
+from card_reading import Shown, choice, shown, verdict
 
 pytestmark = pytest.mark.anki  # every test here reads cards from a real collection
 

@@ -15,7 +15,7 @@ import pytest
 
 from anki_client import (cards_in_deck, deck_names, html_to_text, import_package, note_type_names,
                          open_collection, review_all_new, revlog_count)
-from conftest import the_day_after_the_committed_lock
+from conftest import build_at, edit, the_day_after_the_committed_lock
 from conftest import state_file
 from nca_anki.records import NOTE_TYPE_NAME
 from nca_anki.publishing.versions import day
@@ -30,25 +30,11 @@ DL = "source/deep-learning-training-techniques-and-optimization-2.txt"
 NN = "source/neural-network-applications-and-frameworks-2.txt"
 
 
-def build_at(cli, monkeypatch: pytest.MonkeyPatch, moment: int, *args: str):
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(moment))
-    run = cli(*args)
-    assert run.status == 0, run.err
-    return run
-
-
 def version(project: Path) -> str:
     """The published version: a build that changes no content keeps the version of the
     last change (here the committed lock's newest time), whatever the clock says."""
     return json.loads((project / "dist" / "manifest.json").read_text(encoding="utf-8"))[
         "version"]
-
-
-def replace_in(path: str, old: str, new: str) -> None:
-    file = Path(path)
-    text = file.read_text(encoding="utf-8")
-    assert old in text
-    file.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def remove_question(path: str, number: int) -> str:
@@ -73,7 +59,7 @@ def test_verify_names_the_stale_topic_writes_nothing_and_passes_after_a_rebuild(
         project: Path, cli, monkeypatch: pytest.MonkeyPatch) -> None:
     build_at(cli, monkeypatch, DAY1)
     assert cli("--verify").status == 0
-    replace_in(NN, "Question 2: ", "Question 2: Reworded: ")
+    edit(Path(NN), "Question 2: ", "Question 2: Reworded: ")
     before = snapshot(project)
     run = cli("--verify")
     assert run.status == 1
@@ -194,9 +180,9 @@ def test_an_update_tags_exactly_the_edited_notes_and_retires_the_removed_one(
         assert review_all_new(learner, "NCA") == 19
         reviews = revlog_count(learner)
 
-        replace_in(AI, "Which NVIDIA GPU architecture first introduced Tensor Cores",
+        edit(Path(AI), "Which NVIDIA GPU architecture first introduced Tensor Cores",
                    "Which NVIDIA GPU architecture was the first with Tensor Cores")
-        replace_in(DL, "What is mixed precision training?",
+        edit(Path(DL), "What is mixed precision training?",
                    "What is mixed-precision training?")
         removed = remove_question(NN, 6)
         build_at(cli, monkeypatch, DAY2)

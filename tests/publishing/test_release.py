@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from test_sharing import AI, DAY1, build_at, replace_in
+from conftest import build_at, edit, the_day_after_the_committed_lock
+
+DAY1 = the_day_after_the_committed_lock()
+AI = "source/nca-ai-deep-learning-frameworks-4.txt"
 
 
 def test_release_copies_the_verified_decks_with_their_versions_and_checksums(
@@ -36,7 +39,7 @@ def test_release_copies_the_verified_decks_with_their_versions_and_checksums(
 def test_no_release_from_a_stale_dist_or_into_the_output_folder(
         project: Path, cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     build_at(cli, monkeypatch, DAY1)
-    replace_in(AI, "Question 2: ", "Question 2: Reworded: ")
+    edit(Path(AI), "Question 2: ", "Question 2: Reworded: ")
     run = cli("--release", str(tmp_path / "release"))
     assert run.status == 1
     assert "AI & Deep Learning Frameworks" in run.err and "release: not made" in run.err
