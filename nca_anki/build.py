@@ -23,7 +23,7 @@ from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import LOCK_NAME
 from nca_anki.identity.identify import deck_files, identify
 from nca_anki.identity.lockfile import dump_lock
-from nca_anki.inputs import Inputs, check_folders, read_inputs, shown_path
+from nca_anki.inputs import Inputs, check_folders, read_inputs, read_questions, shown_path
 from nca_anki.parallel import worker_count
 from nca_anki.planning import (Decision, decide, nothing_built, results, settle,
                                start_duplicate_check)
@@ -89,16 +89,17 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path],
     # (an edit built and then undone is no change: issue 35). Nothing is reused then.
     reference = decks if options.committed is None else \
         published_from(options.out, options.committed.files)
-    inputs = read_inputs(options, renderer, options.now, reference)
-    reusable = cache.reusable(inputs, decks) if reference is decks else set()
-    workers = worker_count(options.jobs, options.cores,
-                           sum(t.count for t in inputs.topics if t.name not in reusable))
-    problems = [*inputs.problems, *cache.problems]
-    # Started before rendering, on a second core where that pays; joined by settle().
-    with start_duplicate_check(inputs, problems, reusable, fork=worker_count(
-            options.jobs, options.cores, sum(t.count for t in inputs.topics)) > 1) as check:
+    questions = read_questions(options, renderer)
+    # Started before the lock is read, on a second core where that pays; joined by settle().
+    with start_duplicate_check(questions, fork=worker_count(
+            options.jobs, options.cores, sum(t.count for t in questions.topics)) > 1) as check:
+        inputs = read_inputs(options, questions, options.now, reference)
+        reusable = cache.reusable(inputs, decks) if reference is decks else set()
+        workers = worker_count(options.jobs, options.cores,
+                               sum(t.count for t in inputs.topics if t.name not in reusable))
+        problems = [*inputs.problems, *cache.problems]
         rendered, render_problems = render_notes(
-            renderer, inputs, reusable, workers, progress) \
+            renderer, inputs, reusable, workers, progress, cache.rendered()) \
             if inputs.note_type is not None else ({}, [])
         problems = [*problems, *render_problems,
                     *(d for t in inputs.topics if t.name not in reusable

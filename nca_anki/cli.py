@@ -122,7 +122,8 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
             from nca_anki.build import build  # heavy imports, inside the Ctrl-C guard
 
             options = replace(options, committed=edges.committed(
-                options.source, options.templates, options.out))
+                options.source, options.templates, options.out),
+                render_key=edges.render_key() if options.cache is not None else None)
             with edges.collector_paused():
                 report = build(options, progress)
             if real_clock:

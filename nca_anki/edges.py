@@ -1,6 +1,7 @@
 """The edges a build is handed by the command: the clock (or SOURCE_DATE_EPOCH), the cores
 this process may use, the cycle collector, the terminal (progress bars, output a
-terminal cannot encode), and what the last git commit holds of the outputs. The library
+terminal cannot encode), what the last git commit holds of the outputs, and this user's
+key for the render cache. The library
 itself reads none of them (house style: the clock, the environment and signals are
 resolved at the command).
 """
@@ -13,11 +14,11 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from nca_anki.files import INDEX_FILES, LOCK_NAME
+from nca_anki.files import INDEX_FILES, LOCK_NAME, read_regular
 
 if TYPE_CHECKING:
     from nca_anki.report import Committed
@@ -110,6 +111,48 @@ def tolerant_output() -> None:
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
         except (AttributeError, ValueError):
             pass  # not a text stream we own (a test's capture, say): leave it
+
+
+KEY_BYTES = 32
+
+
+def render_key(environ: Mapping[str, str] = os.environ) -> bytes | None:
+    """The key this user's builds sign the notes they keep in the render cache with
+    (caching/entries.py, ``RenderCache``): 32 random bytes in the user's own cache folder
+    (``$XDG_CACHE_HOME/nca-anki/render.key``, else ``~/.cache/...``), made by the first
+    build, readable by this user alone. It is kept outside the project on purpose: a
+    project's cache folder that came from elsewhere (a shared zip, a restored CI cache)
+    was signed with another key, so the HTML it holds never reaches a deck. None when it
+    cannot be read or made: the build then renders every note."""
+    home = environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = Path(home) / "nca-anki" / "render.key"
+    key: bytes | None
+    try:
+        key = read_regular(path, KEY_BYTES)  # a pipe there is refused, never waited on
+    except FileNotFoundError:
+        key = _new_key(path)
+    except OSError:
+        return None
+    return key if key is not None and len(key) == KEY_BYTES else None
+
+
+def _new_key(path: Path) -> bytes | None:
+    """A new key written to ``path`` (mode 0600); None if it cannot be, or if another
+    build is making it right now (it is read next time)."""
+    key = os.urandom(KEY_BYTES)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(key)
+        try:
+            os.link(temporary, path)  # never replaces a key another build made meanwhile
+        finally:
+            temporary.unlink()
+    except OSError:
+        return None
+    return key
 
 
 def committed(source: Path, templates: Path, out: Path) -> Committed | None:

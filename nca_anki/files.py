@@ -21,13 +21,16 @@ OLD_LOCK_NAME = "nca-anki.lock.json"  # format 1 of the lock, migrated on the ne
 # the environment variable moves it.
 CACHE_FOLDER = ".nca-anki-cache"
 CACHE_ENV = "NCA_ANKI_CACHE_DIR"
-# Inside it: one state file per (source, templates, output) folders, and three folders of
-# entries: parsed source files, what the index read from each deck, the bundle's
-# deflated pieces. Each cache folder, and how its entries' names end.
+# Inside it: one state file per (source, templates, output) folders, and four folders of
+# entries: parsed source files, each topic's rendered notes, what the index read from
+# each deck, the bundle's deflated pieces. Each cache folder, and how its entries' names
+# end.
 PARSED_NAME = "parsed"
+RENDERED_NAME = "rendered"
 DECKS_NAME = "decks"
 PIECES_NAME = "bundle"
-CACHE_FOLDERS = ((PARSED_NAME, ".json"), (DECKS_NAME, ".json"), (PIECES_NAME, ".z"))
+CACHE_FOLDERS = ((PARSED_NAME, ".json"), (RENDERED_NAME, ".z"), (DECKS_NAME, ".json"),
+                 (PIECES_NAME, ".z"))
 # What marks a folder as our cache (https://bford.info/cachedir/): a build works, and
 # deletes entries, only in a folder that has it or that it made.
 CACHE_TAG_NAME = "CACHEDIR.TAG"

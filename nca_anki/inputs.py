@@ -237,28 +237,59 @@ class Inputs:
     global_failure: bool  # settings, templates or lock broken: no topic can be built
 
 
-def read_inputs(options: BuildOptions, renderer: Renderer, now: int, decks: Published
-                ) -> Inputs:
-    """Everything a build reads but the published decks, which it is handed (``decks``,
-    read once: reading/published.py) to recover a lost lock from."""
+@dataclass(frozen=True)
+class Questions:
+    """The first half of the inputs: the question files, the settings, the topics and the
+    note type, everything but the lock. The duplicate check starts on these, while the
+    lock is read (build.py)."""
+
+    config: Config
+    topics: tuple[Topic, ...]
+    files: tuple[ParsedFile, ...]
+    read: _Sources
+    note_type: NoteType | None
+    topic_problems: tuple[Diagnostic, ...]
+    settings_problems: tuple[Diagnostic, ...]  # the settings' and the templates'
+    events: tuple[Diagnostic, ...]  # what the parse cache found
+    parsed: ParseCache
+
+    @property
+    def problems(self) -> list[Diagnostic]:
+        """Every problem found so far."""
+        return [*self.read.problems, *self.topic_problems, *self.settings_problems,
+                *self.read.misnamed, *self.events]
+
+
+def read_questions(options: BuildOptions, renderer: Renderer) -> Questions:
+    """Every question file (parsed, or from the parse cache), the settings, the topics and
+    the note type the templates give."""
     config_path = shown_path(options.source, CONFIG_NAME)
     parsed = ParseCache(cache_folder(options, PARSED_NAME))
     read = _read_sources(options.source, parsed, options.jobs, options.cores)
-    files, sources, digests, problems = read.files, read.found, read.digests, read.problems
-    parse_cache_problems = parsed.problems
     config, config_problems = load_config(options.source, config_path)
-    topics, topic_problems = group_topics(files, config, config_path)
+    topics, topic_problems = group_topics(read.files, config, config_path)
     note_type, template_problems = renderer.note_type(config.language)
+    return Questions(config, topics, read.files, read, note_type, tuple(topic_problems),
+                     (*config_problems, *template_problems), tuple(parsed.problems), parsed)
+
+
+def read_inputs(options: BuildOptions, questions: Questions, now: int, decks: Published
+                ) -> Inputs:
+    """``questions`` and the lock: everything a build reads but the published decks,
+    which it is handed (``decks``, read once: reading/published.py) to recover a lost lock
+    from."""
+    config_path = shown_path(options.source, CONFIG_NAME)
+    read, topics, files, config = questions.read, questions.topics, questions.files, \
+        questions.config
     lock, lock_problems = _read_lock(options.source, now, decks, topics,
                                      options.committed.lock if options.committed else None)
+    topic_problems = questions.topic_problems
     if lock is not None:
         topic_problems = (*topic_problems, *renamed(topics, lock, config, config_path))
-    shared = [*config_problems, *template_problems, *lock_problems, *read.misnamed]
-    events = (*lock_problems, *parse_cache_problems)
+    shared = [*questions.settings_problems, *lock_problems, *read.misnamed]
+    events = (*lock_problems, *questions.events)
     # Without any question file every lock entry would look removed: stop instead.
-    return Inputs(config, topics, tuple(f for f in files if not f.title), sources, digests,
-                   read.images, read.lint, note_type, lock,
-                   (*problems, *topic_problems, *shared, *parse_cache_problems), events,
-                   parsed, diag.has_errors(shared) or not files)
-
-
+    return Inputs(config, topics, tuple(f for f in files if not f.title), read.found,
+                  read.digests, read.images, read.lint, questions.note_type, lock,
+                  (*read.problems, *topic_problems, *shared, *questions.events), events,
+                  questions.parsed, diag.has_errors(shared) or not files)

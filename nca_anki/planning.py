@@ -23,7 +23,7 @@ from pathlib import Path
 
 from nca_anki.diagnostics import Diagnostic, is_about_sources
 from nca_anki.files import CONFIG_NAME
-from nca_anki.inputs import Inputs, shown_path
+from nca_anki.inputs import Inputs, Questions, shown_path
 from nca_anki.publishing.changes import published_decks
 from nca_anki.publishing.manifest import FactsStore, IndexedDeck
 from nca_anki.identity.schema import note_type_changes
@@ -73,12 +73,14 @@ class DuplicateCheck(Meanwhile[list[Diagnostic]]):
         return duplicates(topics)
 
 
-def start_duplicate_check(inputs: Inputs, problems: list[Diagnostic], reusable: set[str],
-                          *, fork: bool) -> DuplicateCheck:
-    """The check of the topics that no error found so far freezes (``fork``: on a
-    second core, meanwhile)."""
-    frozen = _frozen(inputs, problems, reusable, None)
-    return DuplicateCheck([t for t in inputs.topics if t.name not in frozen], fork=fork)
+def start_duplicate_check(questions: Questions, *, fork: bool) -> DuplicateCheck:
+    """The check of the topics that no error in their files freezes (``fork``: on a
+    second core, meanwhile), started before the lock is read and the notes rendered.
+    Should these turn out not to be the topics checked (the lock places questions of a
+    broken file in another topic, a question does not render), ``of`` checks again."""
+    errors = {d.path for d in questions.problems if d.is_error}
+    return DuplicateCheck([t for t in questions.topics if not errors & set(t.paths)],
+                          fork=fork)
 
 
 def decide(options: BuildOptions, inputs: Inputs, rendered: dict[str, list[RenderedNote]],

@@ -60,6 +60,9 @@ class BuildOptions:
     # outputs are not (the CLI asks git: edges.committed): the build then measures every
     # change against it, not against the uncommitted outputs of an edit since undone.
     committed: Committed | None = None
+    # The key this user's builds sign the notes they keep in the render cache with
+    # (edges.render_key); None: no note is taken from the render cache or put in it.
+    render_key: bytes | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)

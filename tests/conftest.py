@@ -79,7 +79,11 @@ def options(**kwargs: Any) -> BuildOptions:
     """Options as the command passes them for the project in the current folder: its
     default folders and cache, and the clock as it is now."""
     return BuildOptions(Path("source"), Path("templates"), Path("dist"),
-                        **{"now": int(time.time()), "cache": CACHE, **kwargs})
+                        **{"now": int(time.time()), "cache": CACHE, "render_key": RENDER_KEY,
+                           **kwargs})
+
+
+RENDER_KEY = b"a test's render cache key, 32 b."  # what edges.render_key gives the command
 
 
 def state_file(root: Path) -> Path:
@@ -111,6 +115,8 @@ def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A command run outside a project copy keeps its cache in the test's own folder, never
     in the checkout (where one test's cache would meet the next one's)."""
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "nca-anki-cache"))
+    # The render cache's key (edges.render_key): the test's own, never the user's.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
 
 
 @pytest.fixture

@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Protocol
 
 import nca_anki.diagnostics as diag
-from nca_anki.caching.entries import DeckFactsCache, DeflateCache, ParseCache
+from nca_anki.caching.entries import DeckFactsCache, DeflateCache, ParseCache, RenderCache
 from nca_anki.caching.replay import recorded
 from nca_anki.caching.state import (Cache, code_digest, dump_cache, folder_digest, load_cache,
                                     remove_old_caches, state_path, sweep_cache, tag_folder,
                                     topic_key)
 from nca_anki.diagnostics import Diagnostic
-from nca_anki.files import CACHE_FOLDERS, CACHE_TAG_NAME, DECKS_NAME, PIECES_NAME
+from nca_anki.files import (CACHE_FOLDERS, CACHE_TAG_NAME, DECKS_NAME, PIECES_NAME,
+                            RENDERED_NAME)
 from nca_anki.identity.assign import by_topic
 from nca_anki.publishing.output import WriteError, write_cache
 from nca_anki.reading.config import Config
@@ -75,6 +76,13 @@ class BuildCache:
             None if folder is None else folder / DECKS_NAME)
         self.pieces = None if options.check else DeflateCache(
             None if folder is None else folder / PIECES_NAME)
+        # Each topic's notes as last rendered: not with --check and --verify either (they
+        # render every note), nor without a cache folder or this user's key to sign them.
+        self.renders = None if options.check or folder is None or not options.render_key \
+            else RenderCache(folder / RENDERED_NAME, options.render_key)
+        if self.renders is not None:
+            self.problems += self.renders.problems  # a file where its folder belongs
+            self.renders.problems = self.problems  # what reading it finds: said, no replay
         self._keys: _Keys | None = None
 
     @staticmethod
@@ -98,6 +106,13 @@ class BuildCache:
                 if (entry := cache.topics.get(t.name)) is not None
                 and entry[0] == self._keys.of(t, lock)
                 and decks.sha256(f"{t.slug}.apkg") == entry[1]}
+
+    def rendered(self) -> tuple[RenderCache, str] | None:
+        """The render cache and the digest of the templates its entries are kept under
+        (after ``reusable``); None: render every note."""
+        if self.renders is None or self._keys is None or not self.renders.usable:
+            return None
+        return self.renders, self._keys.templates
 
     def built(self, deck_file: str, sha256: str | None, facts: DeckFacts | None) -> None:
         """A deck this build packaged: the index need not read it back for its facts."""
@@ -155,6 +170,10 @@ class BuildCache:
             if new != cache:
                 write_cache(state, dump_cache(new).encode())
             inputs.parsed.save(write_cache)
+            if self.renders is not None:  # the entries of topics gone are deleted
+                for topic in inputs.topics:
+                    self.renders.keep(topic.name)
+                self.renders.save(write_cache)
         except WriteError as exc:
             return [diag.warning("W601", exc.path.as_posix(), 0,
                                  f"build cache not saved: {exc.reason}")]

@@ -178,9 +178,11 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
                                 "both sides kept; mark the lock merge=union (see docs/authors.md)"))
     entries: dict[str, tuple[int, LockEntry]] = {}
     topics, files = names["T"], names["F"]
+    # A lock's slots are a handful of strings ("0", "2", "0,2"...): each parsed once.
+    slot_tuples: dict[str, tuple[int, ...]] = {"-": ()}
     for number, (guid, topic_key, part, note_mod, content, source, prompt, slots, file_key,
                  removed, excerpt) in rows:
-        if ("T", topic_key) in ambiguous or ("F", file_key) in ambiguous:
+        if ambiguous and (("T", topic_key) in ambiguous or ("F", file_key) in ambiguous):
             lost += 1
             problems.append(warning("W301", path, number, f"question {guid} names a key two names "
                                     "share (lock lines of two versions?); ignored, the decks "
@@ -194,7 +196,8 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
         entry = LockEntry(guid=guid, topic=topic, part=int(part), content_hash=content,
                           mod=int(note_mod), prompt=excerpt, choices=(), answer=-1, explanation="",
                           removed=None if removed == "-" else int(removed),
-                          slots=() if slots == "-" else tuple(map(int, slots.split(","))),
+                          slots=slot_tuples[slots] if slots in slot_tuples
+                          else slot_tuples.setdefault(slots, tuple(map(int, slots.split(",")))),
                           file=files.get(file_key),
                           source="" if source == "-" else source,
                           prompt_id="" if prompt == "-" else prompt)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import shutil
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import CACHE, options, state_file
+from nca_anki.edges import render_key
+from nca_anki.files import RENDERED_NAME
+from nca_anki.publishing import decks as decks_module
+from nca_anki.reading.published import collection_of, query
 from nca_anki.caching.state import state_path
 from nca_anki.build import build
 from nca_anki.cli import main
@@ -37,6 +43,20 @@ def rendered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return real(self, topic, part, question, layout, **options)
 
     monkeypatch.setattr(Renderer, "note", note)
+    return seen
+
+
+@pytest.fixture
+def packaged(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The deck name of every topic the build packages again."""
+    seen: list[str] = []
+    real = decks_module.build_package
+
+    def build_package(deck, note_type, note_type_mod):
+        seen.append(deck.name)
+        return real(deck, note_type, note_type_mod)
+
+    monkeypatch.setattr(decks_module, "build_package", build_package)
     return seen
 
 
@@ -66,8 +86,152 @@ def test_only_the_edited_topic_is_built_again(project, rendered):
     rendered.clear()
     report = build(options())
     assert report.ok
-    assert set(rendered) == {"AI & Deep Learning Frameworks"} and len(rendered) == 7
+    # Its deck is packaged again; of its seven questions only the edited one is rendered
+    # again: the other six come from the render cache.
+    assert rendered == ["AI & Deep Learning Frameworks"]
     assert [t.changed for t in report.topics] == [1, 0, 0]
+
+
+def _prompts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    seen: list[str] = []
+    real = Renderer.note
+
+    def note(self, topic, part, question, layout, **options):
+        seen.append(question.prompt)
+        return real(self, topic, part, question, layout, **options)
+
+    monkeypatch.setattr(Renderer, "note", note)
+    return seen
+
+
+def _note_fields(root: Path) -> dict[str, list[str]]:
+    """GUID -> fields of every note of every per-topic deck in the output folder."""
+    found: dict[str, list[str]] = {}
+    for deck in sorted((root / "dist").glob("*.apkg")):
+        if deck.name.endswith("_all_topics.apkg"):
+            continue
+        for guid, fields in query(collection_of(deck.read_bytes()),
+                                  "SELECT guid, flds FROM notes"):
+            found[guid] = fields.split("\x1f")
+    return found
+
+
+@pytest.mark.parametrize("change", ["choices template", "report link", "language",
+                                    "show on pick", "shuffle", "deck name"])
+def test_a_note_is_rendered_again_when_anything_its_card_shows_changes(
+        project, monkeypatch, change):
+    """Each input a note's fields come from, changed alone between two builds, renders
+    every note it reaches again, and the decks hold what a build without a cache gives."""
+    assert build(options()).ok
+    toml = project / "source" / "nca-anki.toml"
+    settings_text = toml.read_text(encoding="utf-8") if toml.exists() else ""
+    if change == "choices template":
+        choices = project / "templates" / "choices.html"
+        choices.write_text(choices.read_text(encoding="utf-8") + "<!-- changed -->\n",
+                           encoding="utf-8")
+    elif change == "report link":
+        toml.write_text('report_url = "https://example.org/r?f={fingerprint}"\n'
+                        + settings_text, encoding="utf-8")
+    elif change == "language":
+        toml.write_text('language = "de"\n' + settings_text, encoding="utf-8")
+    elif change == "show on pick":
+        toml.write_text('show_answer_on_pick = true\n' + settings_text, encoding="utf-8")
+    elif change == "shuffle":
+        toml.write_text(settings_text + '\n[shuffle]\n"AI & Deep Learning Frameworks" = false\n',
+                        encoding="utf-8")
+    else:
+        source = project / "source" / AI
+        source.write_text(source.read_text(encoding="utf-8").replace(
+            "AI & Deep Learning Frameworks", "AI and Deep Learning Frameworks", 1),
+            encoding="utf-8")
+    seen = _prompts(monkeypatch)
+    report = build(options())
+    assert report.ok, report.diagnostics
+    assert seen, "nothing was rendered again"
+    cached = _note_fields(project)
+    shutil.rmtree(project / CACHE)
+    seen.clear()
+    assert build(options()).ok
+    assert _note_fields(project) == cached
+
+
+def test_a_damaged_render_cache_entry_is_rendered_again_with_a_warning(project, monkeypatch):
+    assert build(options()).ok
+    entries = sorted((project / CACHE / RENDERED_NAME).glob("*.z"))
+    assert len(entries) == 3  # one per topic
+    for entry in entries:
+        entry.write_bytes(entry.read_bytes()[:40] + b"\x00damage")
+    source = project / "source" / AI
+    source.write_text(source.read_text(encoding="utf-8").replace(
+        "Which NVIDIA GPU architecture first", "Which NVIDIA GPU architecture was the first"),
+        encoding="utf-8")
+    seen = _prompts(monkeypatch)
+    report = build(options())
+    assert report.ok
+    warned = [d for d in report.diagnostics if d.code == "W601"]
+    assert len(warned) == 1 and "render cache entry ignored" in warned[0].message
+    assert len(seen) == 7  # the whole edited topic, rendered again
+    seen.clear()
+    again = build(options())  # the entry was written again whole
+    assert again.ok and not [d for d in again.diagnostics if d.code == "W601"]
+
+
+def test_render_cache_entries_signed_with_another_key_never_reach_a_deck(project, monkeypatch):
+    """A cache folder from elsewhere (a shared zip, a restored CI cache) holds entries
+    signed with another user's key: each is ignored with a warning, and even one whose
+    notes were swapped for hostile HTML leaves the decks what the sources build."""
+    assert build(options()).ok
+    clean = _note_fields(project)
+    for entry in (project / CACHE / RENDERED_NAME).glob("*.z"):
+        head, _, body = zlib.decompress(entry.read_bytes()).decode().partition("\n")
+        notes = json.loads(body)
+        for note in notes:
+            note[1][0] = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
+        entry.write_bytes(zlib.compress(f"{head}\n{json.dumps(notes)}".encode()))
+    source = project / "source" / AI
+    source.write_text(source.read_text(encoding="utf-8").replace(
+        "Which NVIDIA GPU architecture first", "Which NVIDIA GPU architecture was the first"),
+        encoding="utf-8")
+    seen = _prompts(monkeypatch)
+    report = build(options(render_key=b"another user's key, 32 bytes ok"))
+    assert report.ok
+    (warned,) = [d for d in report.diagnostics if d.code == "W601"]
+    assert "not signed by this user's builds" in warned.message
+    assert len(seen) == 7  # the edited topic's notes, all rendered again
+    fields = _note_fields(project)
+    assert not [f for note in fields.values() for f in note if "<script" in f or "onerror" in f]
+    assert len(fields) == len(clean)
+    shutil.rmtree(project / CACHE)
+    assert build(options()).ok
+    assert _note_fields(project) == fields  # what a build without any cache publishes
+
+
+def test_the_render_key_is_made_once_for_this_user_alone(tmp_path):
+    environ = {"XDG_CACHE_HOME": str(tmp_path / "home-cache")}
+    key = render_key(environ)
+    path = tmp_path / "home-cache" / "nca-anki" / "render.key"
+    assert key is not None and len(key) == 32 and path.read_bytes() == key
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert render_key(environ) == key
+    assert render_key({"XDG_CACHE_HOME": str(tmp_path / "other")}) != key
+    path.unlink()
+    os.mkfifo(path)  # a pipe where the key belongs: refused at once, never waited on
+    assert render_key(environ) is None
+    path.unlink()
+    path.write_bytes(b"short")
+    assert render_key(environ) is None  # not a key: no render cache
+    (tmp_path / "file").write_text("x")
+    assert render_key({"XDG_CACHE_HOME": str(tmp_path / "file")}) is None
+
+
+def test_the_render_cache_keeps_one_entry_per_topic_and_drops_a_topic_gone(project):
+    assert build(options()).ok
+    folder = project / CACHE / RENDERED_NAME
+    assert len(list(folder.glob("*.z"))) == 3
+    (project / "source" / AI).unlink()
+    report = build(options())
+    assert report.ok, report.diagnostics
+    assert len(list(folder.glob("*.z"))) == 2
 
 
 def test_a_template_edit_builds_every_topic(project, rendered):
@@ -92,13 +256,17 @@ def test_new_file_times_alone_reuse_everything(project, rendered):
 
 
 @pytest.mark.parametrize("damage", [b"{not json", b'{"format": "other", "topics": {}}', b"[]"])
-def test_a_corrupt_or_foreign_cache_is_ignored_with_a_warning(project, rendered, damage):
+def test_a_corrupt_or_foreign_cache_is_ignored_with_a_warning(project, rendered, packaged,
+                                                             damage):
     assert build(options()).ok
     before = decks(project)
     state_file(project).write_bytes(damage)
     rendered.clear()
+    packaged.clear()
     report = build(options())
-    assert report.ok and len(rendered) == 19
+    # Every topic is packaged again; its notes come from the render cache, whose entries
+    # are checked on their own.
+    assert report.ok and len(packaged) == 3 and rendered == []
     (warned,) = [d for d in report.diagnostics if d.path.endswith(state_file(project).name)]
     assert warned.message.startswith("build cache ignored (")
     assert warned.message.endswith("every topic is built again and the cache rewritten")
@@ -108,7 +276,7 @@ def test_a_corrupt_or_foreign_cache_is_ignored_with_a_warning(project, rendered,
     assert build(options()).ok and rendered == []  # rewritten, trusted again
 
 
-def test_a_deck_changed_or_deleted_in_the_output_is_built_again(project, rendered):
+def test_a_deck_changed_or_deleted_in_the_output_is_built_again(project, packaged):
     assert build(options()).ok
     good = (project / "dist" / "ai-deep-learning-frameworks.apkg").read_bytes()
     (project / "dist" / "ai-deep-learning-frameworks.apkg").write_bytes(b"tampered")
@@ -119,10 +287,10 @@ def test_a_deck_changed_or_deleted_in_the_output_is_built_again(project, rendere
     assert [d.path for d in report.diagnostics if d.is_error] == [
         "dist/ai-deep-learning-frameworks.apkg"]
     (project / "dist" / "ai-deep-learning-frameworks.apkg").unlink()
-    rendered.clear()
+    packaged.clear()
     assert build(options()).ok
-    assert sorted(set(rendered)) == ["AI & Deep Learning Frameworks",
-                                     "Neural Network Applications and Frameworks"]
+    assert sorted(packaged) == ["NCA::AI & Deep Learning Frameworks",
+                                "NCA::Neural Network Applications and Frameworks"]
     assert (project / "dist" / "ai-deep-learning-frameworks.apkg").read_bytes() == good
 
 
@@ -148,12 +316,17 @@ def test_a_setting_change_builds_that_topic_again(project, rendered):
     assert len(set(rendered)) == 3  # the link is on every card
 
 
-def test_deleting_the_cache_only_costs_time(project, rendered):
+def test_deleting_the_cache_only_costs_time(project, rendered, packaged):
     assert build(options()).ok
     before = decks(project)
-    state_file(project).unlink()
-    shutil.rmtree(project / "source" / "__pycache__", ignore_errors=True)
+    state_file(project).unlink()  # the state alone: every topic packaged again
     rendered.clear()
+    packaged.clear()
+    report = build(options())
+    assert report.ok and len(packaged) == 3 and rendered == []
+    assert {t.status for t in report.topics} == {"unchanged"}
+    assert decks(project) == before
+    shutil.rmtree(project / CACHE)  # all of it: every note rendered again too
     report = build(options())
     assert report.ok and len(rendered) == 19
     assert {t.status for t in report.topics} == {"unchanged"}
@@ -198,11 +371,16 @@ def _change(root: Path, step: str, n: int) -> None:
         (root / "source" / "nca-anki.toml").write_text(
             (f'report_url = "https://example.org/{n % 3}?f={{fingerprint}}&l={{line}}"\n'
              if n % 3 else "")
-            + f'[shuffle]\n"{TOPICS[n % 3]}" = {"false" if n % 2 else "true"}\n',
+            + ('language = "fr"\n' if n % 5 == 1 else "")
+            + f'[shuffle]\n"{TOPICS[n % 3]}" = {"false" if n % 2 else "true"}\n'
+            + f'[show_answer_on_pick]\n"{TOPICS[n % 3]}" = {"true" if n % 4 else "false"}\n',
             encoding="utf-8")
     elif step in ("drop cache", "corrupt cache"):
-        found = sorted(p for p in (root / "dist").rglob("*")
-                       if p.is_file() and ".nca-anki" in p.relative_to(root / "dist").as_posix())
+        # Any file of the cache: the state, a parsed file, a topic's rendered notes, a
+        # deck's facts, a piece of the bundle.
+        found = sorted(p for p in (root / CACHE).rglob("*")
+                       if p.is_file() and p.name != "CACHEDIR.TAG")
+        assert found, "the cache holds nothing to damage"
         if found:
             target = found[n % len(found)]
             if step == "drop cache":
@@ -284,7 +462,8 @@ def test_the_output_folder_holds_only_what_is_published(project, cli):
     cache = project / ".nca-anki-cache"
     assert (cache / "CACHEDIR.TAG").read_bytes().startswith(
         b"Signature: 8a477f597d28d172789f06886806bc55")
-    assert sorted(p.name for p in cache.iterdir() if p.is_dir()) == ["bundle", "decks", "parsed"]
+    assert sorted(p.name for p in cache.iterdir() if p.is_dir()) == [
+        "bundle", "decks", "parsed", "rendered"]
     assert [p.name for p in cache.glob("state-*.json")] == [state_file(project).name]
 
 
