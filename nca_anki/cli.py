@@ -119,12 +119,14 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
         if report is None:
             from dataclasses import replace
 
-            from nca_anki.build import build  # heavy imports, inside the Ctrl-C guard
-
-            options = replace(options, committed=edges.committed(
-                options.source, options.templates, options.out),
-                render_key=edges.render_key() if options.cache is not None else None)
+            # The heavy imports too: inside the Ctrl-C guard, and without the collector
+            # (they make tens of thousands of objects that live until the end).
             with edges.collector_paused():
+                from nca_anki.build import build
+
+                options = replace(options, committed=edges.committed(
+                    options.source, options.templates, options.out),
+                    render_key=edges.render_key() if options.cache is not None else None)
                 report = build(options, progress)
             if real_clock:
                 edges.wait_until(report.newest)
