@@ -30,7 +30,6 @@ from nca_anki.planning import (Decision, decide, nothing_built, results, settle,
 from nca_anki.publishing.changes import deck_versions, previous_versions, retired_notes
 from nca_anki.publishing.decks import Decks, Written, stale_bundles, stale_decks, write_decks
 from nca_anki.publishing.index import bundle_name, write_index
-from nca_anki.publishing.preview import write_preview
 from nca_anki.publishing.sink import ComparingSink, Sink
 from nca_anki.publishing.transaction import hold
 from nca_anki.reading.media import MediaFolder
@@ -111,6 +110,8 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path],
         if options.preview is not None:
             assert inputs.note_type is not None
             decision = settle(decision, inputs, options, check)
+            from nca_anki.publishing.preview import write_preview  # only a preview loads it
+
             return _said(write_preview(options.preview, inputs.note_type, decision.plan,
                                        rendered, decision.problems, inputs.config.language),
                          decision)
@@ -214,7 +215,7 @@ def _index(options: BuildOptions, cache: BuildCache, inputs: Inputs, decks: Publ
     statuses, problems = write_index(
         decks, [(t.deck_name, t.name, options.out / f"{t.slug}.apkg") for t in plan.topics],
         versions, parent, slugify(parent), sink, cache.deck_facts, cache.pieces,
-        threads=options.cores)
+        threads=options.cores, scratch=options.scratch)
     return statuses, [*problems, *cache.save_index_caches()]
 
 

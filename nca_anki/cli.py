@@ -111,7 +111,7 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
         preview = Path(args.preview) if args.preview is not None else None
         options = BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
                                now=now, check=args.check or check or preview is not None,
-                               jobs=args.jobs, cores=edges.cores(),
+                               jobs=args.jobs, cores=edges.cores(), scratch=edges.scratch(),
                                cache=arguments.cache_folder(args)[0],
                                strict=args.strict, preview=preview,
                                note_type_change=args.note_type_change)
@@ -126,7 +126,8 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
 
                 options = replace(options, committed=edges.committed(
                     options.source, options.templates, options.out),
-                    render_key=edges.render_key() if options.cache is not None else None)
+                    render_key=edges.render_key()
+                    if options.cache is not None and not options.check else None)
                 report = build(options, progress)
             if real_clock:
                 edges.wait_until(report.newest)

@@ -78,6 +78,27 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+# A scratch file of at most this size goes where memory holds it (``scratch``).
+SCRATCH_ROOM = 1 << 30
+
+
+def scratch() -> Path | None:
+    """A folder for scratch files that memory holds (a tmpfs: ``/dev/shm`` on Linux),
+    when this machine has one that is writable with a gigabyte free; None otherwise (the
+    system's temporary folder, on disk). The bundle is merged there when it is small
+    (package.merge_packages): SQLite writing its pages into the page cache of a disk's
+    file system took a third of the merge (70 ms against 46 ms for 10,000 questions)."""
+    folder = Path("/dev/shm")
+    try:
+        if not (sys.platform.startswith("linux") and folder.is_dir()
+                and os.access(folder, os.W_OK | os.X_OK)):
+            return None
+        room = os.statvfs(folder)
+    except OSError:
+        return None
+    return folder if room.f_bavail * room.f_frsize >= SCRATCH_ROOM else None
+
+
 def wait_until(moment: int) -> None:
     """Return once ``moment`` (a build's newest note time, BuildReport.newest) is past."""
     delay = moment - time.time()

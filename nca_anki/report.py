@@ -44,6 +44,9 @@ class BuildOptions:
     # runs other threads should pass jobs=1, as forking a threaded process is unsafe.
     jobs: int | None = None
     cores: int = 1  # the cores the build may use: its processes, and the bundle's threads
+    # A folder for scratch files that memory holds (the CLI: edges.scratch); None: the
+    # system's temporary folder.
+    scratch: Path | None = None
     # The build cache's folder (caching/), never inside ``out``; None: no cache, every
     # build reads and builds everything.
     cache: Path | None = None

@@ -46,7 +46,7 @@ def _sha(data: bytes) -> str:
 
 
 def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: Pieces | None = None,
-           *, threads: int = 1) -> bytes:
+           *, threads: int = 1, scratch: Path | None = None) -> bytes:
     """Every topic's deck as a subdeck of ``parent``, in one package: the same notes.
     ``pieces``: the deflated pieces of the last bundles; ``threads``: how many deflate
     them (package.py)."""
@@ -60,10 +60,15 @@ def bundle(decks: Sequence[IndexedDeck], parent: str, pieces: Pieces | None = No
     mods = [mod for d in decks for _, mod, _ in d.notes]
     # Every deck's images, once each (a name is its content's hash).
     media = sorted({name: data for d in decks for name, data in d.media_files()}.items())
+    # In memory only when small: at 100,000 questions the merged file is 150 MB.
+    small = sum(len(d.notes) for d in decks) <= SCRATCH_NOTES
     return merge_packages([d.collection for d in decks], parent, description,
                           min(mods, default=0),
                           bundle_stride(max(len(d.notes) for d in decks)), pieces,
-                          threads=threads, media=media)
+                          threads=threads, media=media, scratch=scratch if small else None)
+
+
+SCRATCH_NOTES = 20_000  # the bundle of this many notes is a file of about 25 MB
 
 
 def _latest(decks: Sequence[IndexedDeck]) -> str:
@@ -202,10 +207,10 @@ def changelog(previous: str | None, decks: Sequence[IndexedDeck]) -> str:
 
 def index_files(decks: Sequence[IndexedDeck], parent: str, parent_slug: str,
                 previous_changelog: str | None, pieces: Pieces | None = None,
-                *, threads: int = 1) -> dict[str, bytes]:
+                *, threads: int = 1, scratch: Path | None = None) -> dict[str, bytes]:
     """File name -> bytes of the bundle, manifest, README and changelog."""
     name = bundle_name(parent_slug)
-    data = bundle(decks, parent, pieces, threads=threads)
+    data = bundle(decks, parent, pieces, threads=threads, scratch=scratch)
     return {name: data,
             MANIFEST_NAME: manifest_text(decks, name, data, parent, _latest(decks)).encode(),
             INDEX_NAME: readme(decks, name, data, parent).encode(),
@@ -222,8 +227,8 @@ def _has(published: Published, name: str) -> bool:
 def write_index(published: Published, decks: Sequence[tuple[str, str, Path]],
                 versions: Mapping[str, DeckVersion], parent: str, parent_slug: str,
                 sink: Sink, cache: FactsStore | None = None,
-                pieces: Pieces | None = None, *, threads: int = 1
-                ) -> tuple[dict[str, FileStatus], list[Diagnostic]]:
+                pieces: Pieces | None = None, *, threads: int = 1,
+                scratch: Path | None = None) -> tuple[dict[str, FileStatus], list[Diagnostic]]:
     """Put the bundle, manifest, README and changelog made from the decks as they will
     be published (``decks``: deck name, topic name, file) through ``sink``: each file's
     status, and any problem. A deck this build staged is read from its staged file, any
@@ -263,7 +268,8 @@ def write_index(published: Published, decks: Sequence[tuple[str, str, Path]],
             "missing, but the decks were published before: written again with the newest "
             "version's entry only; restore it from version control for the older entries")))
     try:
-        made = index_files(indexed, parent, parent_slug, previous, pieces, threads=threads)
+        made = index_files(indexed, parent, parent_slug, previous, pieces, threads=threads,
+                           scratch=scratch)
     except (OSError, sqlite3.Error) as exc:  # the bundle is merged in a temporary folder
         where = tempfile.gettempdir()
         return {}, [error("E501", out.as_posix(), 0, f"cannot make the all-topics bundle in the "

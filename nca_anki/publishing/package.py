@@ -159,7 +159,8 @@ def bundle_stride(largest: int) -> int:
 def merge_packages(collections: Sequence[Callable[[], bytes]], parent: str,
                    description: str, oldest: int, stride: int,
                    pieces: Pieces | None = None, *, threads: int = 1,
-                   media: Sequence[tuple[str, bytes]] = ()) -> bytes:
+                   media: Sequence[tuple[str, bytes]] = (),
+                   scratch: Path | None = None) -> bytes:
     """One ``.apkg`` holding every deck, note and card of ``collections`` (each gives the
     collection of a package from ``build_package``, read when it is needed), plus the
     deck ``parent`` with ``description``. Rows are copied as they are, in order. It is a
@@ -176,9 +177,26 @@ def merge_packages(collections: Sequence[Callable[[], bytes]], parent: str,
     study order from its newest time, so an edit, or a question added to one deck,
     leaves the ids of every other row as they were, so most of the file is the same
     bytes as last time and ``pieces`` has most of it deflated already. (Moving the ids
-    keeps the copy a plain one: renumbering them by rank took half the merge.)"""
-    with tempfile.TemporaryDirectory(prefix="nca-anki-bundle-") as folder:
-        path = Path(folder) / "collection.anki2"
+    keeps the copy a plain one: renumbering them by rank took half the merge.)
+
+    ``scratch``: a folder in memory (edges.scratch) to merge in; if the merge fails
+    there (the folder full or gone), it is done again in the system's temporary folder.
+    The bytes are the same either way: it is the same SQLite file."""
+    if scratch is not None:
+        try:
+            return _merged(scratch, collections, parent, description, oldest, stride,
+                           pieces, threads, media)
+        except (OSError, sqlite3.OperationalError):
+            pass
+    return _merged(None, collections, parent, description, oldest, stride, pieces, threads,
+                   media)
+
+
+def _merged(folder: Path | None, collections: Sequence[Callable[[], bytes]], parent: str,
+            description: str, oldest: int, stride: int, pieces: Pieces | None, threads: int,
+            media: Sequence[tuple[str, bytes]]) -> bytes:
+    with tempfile.TemporaryDirectory(prefix="nca-anki-bundle-", dir=folder) as scratch:
+        path = Path(scratch) / "collection.anki2"
         conn = sqlite3.connect(path)
         try:
             conn.execute("PRAGMA journal_mode = OFF")  # a scratch file: no crash safety needed

@@ -32,18 +32,23 @@ from conftest import copy_project
 AI = "nca-ai-deep-learning-frameworks-4.txt"
 
 
-@pytest.fixture
-def rendered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The prompt of every question the build renders."""
+def _renders(monkeypatch: pytest.MonkeyPatch, of) -> list[str]:
+    """``of(topic, question)`` for every note the build renders (not taken from a cache)."""
     seen: list[str] = []
     real = Renderer.note
 
     def note(self, topic, part, question, layout, **options):
-        seen.append(topic.name)
+        seen.append(of(topic, question))
         return real(self, topic, part, question, layout, **options)
 
     monkeypatch.setattr(Renderer, "note", note)
     return seen
+
+
+@pytest.fixture
+def rendered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The topic of every note the build renders."""
+    return _renders(monkeypatch, lambda topic, _: topic.name)
 
 
 @pytest.fixture
@@ -93,15 +98,8 @@ def test_only_the_edited_topic_is_built_again(project, rendered):
 
 
 def _prompts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    seen: list[str] = []
-    real = Renderer.note
-
-    def note(self, topic, part, question, layout, **options):
-        seen.append(question.prompt)
-        return real(self, topic, part, question, layout, **options)
-
-    monkeypatch.setattr(Renderer, "note", note)
-    return seen
+    """The prompt of every note the build renders."""
+    return _renders(monkeypatch, lambda _, question: question.prompt)
 
 
 def _note_fields(root: Path) -> dict[str, list[str]]:

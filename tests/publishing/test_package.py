@@ -175,6 +175,46 @@ def _bundle_rows(decks: list[DeckSpec], stride: int = 10 ** 6) -> dict[str, tupl
     return rows
 
 
+def test_the_bundle_is_the_same_bytes_merged_in_memory_on_disk_or_after_a_failure(
+        tmp_path: Path, monkeypatch) -> None:
+    """Merged in a scratch folder (edges.scratch), in the temporary folder, or in the
+    temporary folder after the scratch folder failed (full, or gone): the same bytes,
+    with the decks' collections each read once more after a failure."""
+    import sqlite3
+
+    from nca_anki.publishing import package
+    from nca_anki.reading.published import collection_of
+    decks = [DeckSpec(f"NCA::Topic {n}", "", tuple(
+        identified(10 * n + k, T0 + k, guid=f"nca-{n}-{k}") for k in range(4)))
+        for n in range(3)]
+    collections = [collection_of(build_package(d, NOTE_TYPE, T0)) for d in decks]
+    reads: list[int] = []
+
+    def readers() -> list:
+        return [lambda n=n, c=c: reads.append(n) or c for n, c in enumerate(collections)]
+
+    on_disk = package.merge_packages(readers(), "NCA", "", T0, 10 ** 6)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    assert package.merge_packages(readers(), "NCA", "", T0, 10 ** 6,
+                                  scratch=scratch) == on_disk
+    assert list(scratch.iterdir()) == []  # nothing left behind
+    assert package.merge_packages(readers(), "NCA", "", T0, 10 ** 6,
+                                  scratch=tmp_path / "gone") == on_disk
+    real = package._merge
+
+    def full(conn, *args):  # what SQLite raises when the folder fills up
+        if tmp_path.as_posix() in conn.execute("PRAGMA database_list").fetchone()[2]:
+            raise sqlite3.OperationalError("database or disk is full")
+        return real(conn, *args)
+
+    monkeypatch.setattr(package, "_merge", full)
+    reads.clear()
+    assert package.merge_packages(readers(), "NCA", "", T0, 10 ** 6,
+                                  scratch=scratch) == on_disk
+    assert sorted(reads) == [0, 1, 2]
+
+
 def test_bundle_ids_are_each_deck_s_own_moved_into_its_range_and_stay_put() -> None:
     """Every card keeps its note, each deck's ids fall in a range of their own, and an
     edit or an added question in one deck leaves every row of the others, and the rows
