@@ -113,8 +113,8 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path],
             from nca_anki.publishing.preview import write_preview  # only a preview loads it
 
             return _said(write_preview(options.preview, inputs.note_type, decision.plan,
-                                       rendered, decision.problems, inputs.config.language),
-                         decision)
+                                       rendered, decision.problems, inputs.config.language,
+                                       inputs.sources), decision)
         sink = kind({options.out / name: file.sha256 for name, file in decks.files.items()})
         outcome = _write(options, cache, inputs, reference, decision, rendered, sink, folders,
                          workers, progress)

@@ -62,6 +62,14 @@ def fill(field: str, *, guid: str, version: str, file: str, line: int) -> str:
         field[at:])
 
 
+def fill_fields(fields: tuple[str, ...], *, guid: str, version: str, file: str, line: int
+                ) -> tuple[str, ...]:
+    """A note's ``fields`` with its report link (in the last, the Source field) filled
+    as ``fill`` fills it: what the decks and the preview both show."""
+    *rest, source = fields
+    return (*rest, fill(source, guid=guid, version=version, file=file, line=line))
+
+
 def without_link(field: str) -> str:
     """``field`` (a Source field) without its report link: what the changelog compares
     to tell a note that only gained or changed its link from one whose question changed."""

@@ -151,28 +151,37 @@ def retired_notes(published: Mapping[str, IndexedDeck], assignment: Assignment
 _MEDIA_NAME_RE = re.compile(r'<img\b[^<>]*?\bsrc="(nca-[0-9a-f]{16}\.[a-z]+)"')
 
 
-def _new_images(deck: IndexedDeck, changed: list[IdentifiedNote]) -> frozenset[str]:
+def _published_fields(deck: IndexedDeck, changed: list[IdentifiedNote]
+                      ) -> dict[str, list[str]]:
+    """GUID -> fields of each of ``changed`` as the published deck holds it: one query of
+    the deck for both questions asked of a changed note below."""
+    if not changed:
+        return {}
+    wanted = {n.guid for n in changed}
+    return {guid: fields.split("\x1f") for guid, fields in query(
+        deck.collection(), "SELECT guid, flds FROM notes") if guid in wanted}
+
+
+def _new_images(deck: IndexedDeck, before: Mapping[str, list[str]],
+                changed: list[IdentifiedNote]) -> frozenset[str]:
     """The GUIDs of ``changed`` whose fields name other images than the published deck's
-    note: an image was edited, added or removed (the changelog says so)."""
+    note (``before``: its fields): an image was edited, added or removed (the changelog
+    says so)."""
     if not deck.media and not any(n.note.media for n in changed):
         return frozenset()  # nearly every deck: no image before or after
-    wanted = {n.guid for n in changed}
-    before = {guid: frozenset(_MEDIA_NAME_RE.findall(fields))
-              for guid, fields in query(
-                  deck.collection(), "SELECT guid, flds FROM notes") if guid in wanted}
+    images = {guid: frozenset(_MEDIA_NAME_RE.findall("\x1f".join(fields)))
+              for guid, fields in before.items()}
     return frozenset(n.guid for n in changed
-                     if before.get(n.guid, frozenset()) != {m.name for m in n.note.media})
+                     if images.get(n.guid, frozenset()) != {m.name for m in n.note.media})
 
 
-def _link_only(deck: IndexedDeck, changed: list[IdentifiedNote]) -> frozenset[str]:
-    """The GUIDs of ``changed`` whose fields are the published note's but for the report
-    link (cards/report_link.py): the link was added, removed, or goes elsewhere."""
-    if not changed:
-        return frozenset()
-    wanted = {n.guid: n for n in changed}
-    return frozenset(guid for guid, fields in query(
-        deck.collection(), "SELECT guid, flds FROM notes") if guid in wanted
-        and _unlinked(fields.split("\x1f")) == _unlinked(wanted[guid].note.fields))
+def _link_only(before: Mapping[str, list[str]], changed: list[IdentifiedNote]
+               ) -> frozenset[str]:
+    """The GUIDs of ``changed`` whose fields are the published note's (``before``) but for
+    the report link (cards/report_link.py): the link was added, removed, or goes
+    elsewhere."""
+    return frozenset(n.guid for n in changed if n.guid in before
+                     and _unlinked(before[n.guid]) == _unlinked(n.note.fields))
 
 
 def _unlinked(fields: Sequence[str]) -> tuple[str, ...]:
@@ -202,12 +211,14 @@ def deck_versions(topics: list[Topic], assignment: Assignment,
             had = {guid: (mod, retired) for guid, mod, retired in deck.notes}
             changed = frozenset(n.guid for n in mine
                                 if n.guid in had and had[n.guid][0] != n.mod)
-            linked = _link_only(deck, [n for n in mine if n.guid in changed])
+            before = _published_fields(deck, [n for n in mine if n.guid in changed])
+            linked = _link_only(before, [n for n in mine if n.guid in changed])
             events = Events(
                 frozenset(n.guid for n in mine if n.guid not in had), changed - linked,
                 frozenset(n.guid for n in gone if n.guid in had and not had[n.guid][1]),
                 deck.note_type_mod != assignment.note_type_mod,
-                _new_images(deck, [n for n in mine if n.guid in changed - linked]), linked)
+                _new_images(deck, before, [n for n in mine if n.guid in changed - linked]),
+                linked)
         state = DeckState({n.guid: n.mod for n in mine}, {n.guid: n.mod for n in gone},
                           assignment.note_type_mod)
         versions[topic.deck_name] = advance(previous.get(topic.deck_name), events, state, now)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import nca_anki.diagnostics as diag
-from nca_anki.cards.report_link import fill
+from nca_anki.cards.report_link import fill_fields
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.parallel import run_tasks
 from nca_anki.publishing.index import deck_facts
@@ -106,10 +106,9 @@ def write_decks(decks: Decks, out: Path, sink: Sink, workers: int, progress: Pro
 
 def _linked(note: IdentifiedNote, files: Mapping[str, str]) -> tuple[str, ...]:
     """The note's fields, its report link (if any) completed (cards/report_link.py)."""
-    *rest, source = note.note.fields
     question = note.note.question
-    return (*rest, fill(source, guid=note.guid, version=day(note.mod),
-                        file=files.get(question.path, question.path), line=question.line))
+    return fill_fields(note.note.fields, guid=note.guid, version=day(note.mod),
+                       file=files.get(question.path, question.path), line=question.line)
 
 
 def stale_bundles(decks: Published, expected: str) -> list[Diagnostic]:

@@ -23,6 +23,7 @@ import base64
 import json
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -35,7 +36,7 @@ import nca_anki.diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.language import DEFAULT_LANGUAGE, direction, preview_words_in
 from nca_anki.publishing.output import WriteError, replace_folder
-from nca_anki.cards.report_link import fill
+from nca_anki.cards.report_link import fill_fields
 from nca_anki.records import (CARD_TEMPLATE_NAME, FIELDS, Disposition, NoteType, Plan,
                               RenderedNote)
 from nca_anki.report import BuildReport, FileStatus, TopicResult
@@ -163,27 +164,30 @@ def _json_script(value: object) -> str:
         .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-def _previewed(note: RenderedNote) -> tuple[str, ...]:
+def _previewed(note: RenderedNote, files: Mapping[str, str]) -> tuple[str, ...]:
     """The note's fields, its report link (if any) completed as far as a preview knows:
-    no GUID or version yet (cards/report_link.py)."""
-    *rest, source = note.fields
-    return (*rest, fill(source, guid="", version="", file=note.question.path,
-                        line=note.question.line))
+    no GUID or version yet; the file as the decks name it (cards/report_link.py)."""
+    question = note.question
+    return fill_fields(note.fields, guid="", version="",
+                       file=files.get(question.path, question.path), line=question.line)
 
 
 def write_preview(site_dir: Path, note_type: NoteType, plan: Plan,
-             rendered: dict[str, list[RenderedNote]], problems: list[Diagnostic],
-             language: str = DEFAULT_LANGUAGE) -> BuildReport:
+                  rendered: dict[str, list[RenderedNote]], problems: list[Diagnostic],
+                  language: str = DEFAULT_LANGUAGE, files: Mapping[str, str] | None = None
+                  ) -> BuildReport:
     """Write the preview site of every topic that builds (publishing/preview.py) into
     ``site_dir``, whole, its own words in ``language``; topics with errors are listed as
-    left out."""
+    left out. ``files``: each question file's path as shown -> its path in the source
+    folder, what a report link names (Inputs.sources)."""
+    files = files or {}
     # The packager (genanki) only for the images: a preview of text alone never loads it.
     from nca_anki.publishing.package import MediaChanged, media_entries
 
     built = list(plan.topics_to(Disposition.BUILD))
     decks = [PreviewDeck(name=t.deck_name, slug=t.slug, files=t.paths, cards=tuple(
         PreviewCard(number=n.question.number, path=n.question.path, line=n.question.line,
-                    fields=_previewed(n), tags=n.tags) for n in rendered[t.name]))
+                    fields=_previewed(n, files), tags=n.tags) for n in rendered[t.name]))
         for t in built]
     errors = Counter(d.path for d in problems if d.is_error)
     missing = [Missing(name=t.deck_name, files=t.paths, errors=sum(errors[p] for p in t.paths))

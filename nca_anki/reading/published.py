@@ -24,6 +24,7 @@ import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from nca_anki.files import is_bundle
 from nca_anki.records import NOTE_TYPE_ID, NoteType, PackagedNote
@@ -108,6 +109,12 @@ class PublishedDeck:
     notes: tuple[PackagedNote, ...]  # in study order; retired notes have no card
 
 
+def _our_model(models_json: str) -> Any:
+    """Our note type in a collection's ``models`` JSON (None if it has none): read_deck
+    and note_type_schema read it the same way."""
+    return json.loads(models_json).get(str(NOTE_TYPE_ID))
+
+
 def read_deck(package: bytes) -> PublishedDeck:
     """The deck in a topic's ``.apkg`` bytes, notes and all (raises one of ``DeckError``
     on bytes that are not one)."""
@@ -116,7 +123,7 @@ def read_deck(package: bytes) -> PublishedDeck:
     try:
         conn.deserialize(data)
         models_json, decks_json = conn.execute("SELECT models, decks FROM col").fetchone()
-        model = json.loads(models_json).get(str(NOTE_TYPE_ID))
+        model = _our_model(models_json)
         decks = {int(k): v for k, v in json.loads(decks_json).items()}
         rows = conn.execute(
             "SELECT n.guid, n.mod, n.flds, n.tags, min(c.did) FROM notes n LEFT JOIN cards c "
@@ -176,7 +183,7 @@ def note_type_schema(decks: Published) -> tuple[str, tuple[str, ...], tuple[str,
     for file in decks.decks():
         try:
             (models,) = query(collection_of(file.bytes()), "SELECT models FROM col")[0]
-            model = json.loads(models).get(str(NOTE_TYPE_ID))
+            model = _our_model(models)
         except DeckError:
             continue
         if isinstance(model, dict):

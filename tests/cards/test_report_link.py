@@ -129,3 +129,17 @@ def test_the_link_changes_each_note_once_and_a_moved_line_changes_none(project):
         "## 2027-01-18")[1].split("\n## ")[0]
     assert "- Changed:" not in latest
     assert "link on the back of 8 cards was added, removed or given a new address" in latest
+
+
+def test_the_preview_s_link_names_the_file_as_the_decks_do(project, cli):
+    """The preview fills the link as far as it knows (no GUID or version yet) and names the
+    question file by its path in the source folder, as the decks' links do (locate reads
+    it back the same way)."""
+    with_report_url(project)
+    assert cli("--preview", "site").status == 0
+    page = (project / "site" / "ai-deep-learning-frameworks.html").read_text(encoding="utf-8")
+    sources = set(re.findall(r"source=([^&\\\\]+)%3A(\d+)", page))
+    assert {file for file, _ in sources} == {AI}
+    assert len(sources) == 7
+    assert build(options()).ok  # the decks name the same file
+    assert {query(href)["source"].rsplit(":", 1)[0] for href in links(project).values()} == {AI}
