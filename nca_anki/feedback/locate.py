@@ -130,7 +130,8 @@ def _history(lines: Sequence[str]) -> dict[str, set[int]]:
     mods: dict[str, set[int]] = {}
     for line in lines:
         fields = line.split(" ", 5)
-        if len(fields) > 4 and fields[0] == "Q" and fields[4].isdigit():
+        if len(fields) > 4 and fields[0] == "Q" and fields[4].isascii() \
+                and fields[4].isdigit():  # "²" is a digit int() refuses
             mods.setdefault(fields[1], set()).add(int(fields[4]))
     return mods
 

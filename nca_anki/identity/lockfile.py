@@ -46,28 +46,35 @@ _HEADER = (f"# nca-anki lock {FORMAT}: each question's lasting identity (GUID, c
            "hashes). Commit it with the source; never edit it by hand.")
 _MARKER_RE = re.compile(r"^(<{7}|={7}|>{7}|\|{7})( |$)")
 _HEX = r"[0-9a-f]"
-def _question_row(line: str) -> tuple[str, ...] | None:
-    """The eleven fields of a question line, or None if it is not one. Split, not a regex,
-    and only cheap checks (a wrong character in a hash can only make it match nothing):
-    a lock of 100,000 questions must load in a blink."""
+def _question_row(line: str) -> list[str] | None:
+    """The twelve fields of a question line ("Q" first), or None if it is not one. Split,
+    not a regex, and only cheap checks (a wrong character in a hash can only make it
+    match nothing): a lock of 100,000 questions must load in a blink."""
     fields = line.split(" ", 11)
     if len(fields) == 11:
         fields.append("")
     if len(fields) != 12:
         return None
-    _, guid, topic, part, mod, content, source, prompt, slots, file_key, removed, excerpt = fields
-    if not (_GUID_RE.fullmatch(guid) and part.isdigit() and mod.isdigit()
+    _, guid, topic, part, mod, content, source, prompt, slots, file_key, removed, _ = fields
+    if not (_GUID_RE.fullmatch(guid) and _digits(part) and _digits(mod)
             and 6 <= len(topic) <= 64
             and len(content) == 16 and len(source) in (1, 16) and len(prompt) in (1, 12)
-            and (slots == "-" or _SLOTS_RE.fullmatch(slots) is not None)
+            and (slots == "-" or len(slots) == 1 and _digits(slots)  # most: "2"
+                 or _SLOTS_RE.fullmatch(slots) is not None)
             and (file_key == "-" or 6 <= len(file_key) <= 64)
-            and (removed == "-" or removed.isdigit())):
+            and (removed == "-" or _digits(removed))):
         return None
-    return (guid, topic, part, mod, content, source, prompt, slots, file_key, removed, excerpt)
+    return fields
+
+
+def _digits(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also takes "²", which int() refuses."""
+    return text.isascii() and text.isdigit()
+
 
 
 # The correct choices' slots: "2", or "0,2" for a question with several answers.
-_SLOTS_RE = re.compile(r"\d(?:,\d){0,9}")
+_SLOTS_RE = re.compile(r"[0-9](?:,[0-9]){0,9}")
 _N_RE = re.compile(rf"^N (?P<hash>{_HEX}{{16}}|-) (?P<mod>\d+)$")
 _T_RE = re.compile(rf"^(?P<kind>[TF]) (?P<key>{_HEX}{{6,64}}) (?P<name>.+)$")
 # Every GUID this tool gives a note (identity/assign.py): a line with anything else was
@@ -114,15 +121,20 @@ def dump_lock(lock: Lock) -> str:
     topics = sorted({e.topic for e in lock.entries})
     files = sorted({e.file for e in lock.entries if e.file})
     lines = [_HEADER, f"N {lock.note_type_hash[:16] or '-'} {lock.note_type_mod}"]
-    known = {**keys(topics), **{f"F{k}": v for k, v in keys(files).items()}}
-    lines += [f"T {known[name]} {name}" for name in topics]
-    lines += [f"F {known['F' + path]} {path}" for path in files]
+    topic_keys, file_keys = keys(topics), keys(files)
+    lines += [f"T {topic_keys[name]} {name}" for name in topics]
+    lines += [f"F {file_keys[path]} {path}" for path in files]
+    slots_text: dict[tuple[int, ...], str] = {(): "-"}  # a handful of distinct ones
     for e in sorted(lock.entries, key=lambda e: (e.topic, e.guid)):
-        head = (f"Q {e.guid} {known[e.topic]} {e.part} {e.mod} {e.content_hash[:16]} "
-                f"{e.source[:16] or '-'} {e.prompt_id[:12] or '-'} "
-                f"{','.join(map(str, e.slots)) or '-'} {known['F' + e.file] if e.file else '-'} "
+        slots = slots_text.get(e.slots) or slots_text.setdefault(
+            e.slots, ",".join(map(str, e.slots)))
+        head = (f"Q {e.guid} {topic_keys[e.topic]} {e.part} {e.mod} {e.content_hash[:16]} "
+                f"{e.source[:16] or '-'} {e.prompt_id[:12] or '-'} {slots} "
+                f"{file_keys[e.file] if e.file else '-'} "
                 f"{'-' if e.removed is None else e.removed}")
-        room = LINE_LIMIT - len(head.encode()) - 1
+        # An ASCII head (always, but for a GUID of a migrated format-1 lock) is as many
+        # bytes as characters; encoding every head was a fifth of writing the lock.
+        room = LINE_LIMIT - (len(head) if head.isascii() else len(head.encode())) - 1
         lines.append(f"{head} {_excerpt(e.prompt, room)}" if room > 4 else head)
     return "\n".join(lines) + "\n"
 
@@ -133,7 +145,7 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
     problems: list[Diagnostic] = []
     names: dict[str, dict[str, str]] = {"T": {}, "F": {}}
     note_type: tuple[int, str] | None = None
-    rows: list[tuple[int, tuple[str, ...]]] = []
+    rows: list[tuple[int, list[str]]] = []
     markers = lost = 0
     ambiguous: set[tuple[str, str]] = set()
     lines = text.split("\n")
@@ -145,7 +157,7 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
                                 "held"))
         lines.pop()
     for number, line in enumerate(lines, start=1):
-        if line[:2] == "Q " and (row := _question_row(line)) is not None:  # most lines
+        if line.startswith("Q ") and (row := _question_row(line)) is not None:  # most lines
             rows.append((number, row))
         elif not line.strip() or line[0] == "#":
             continue
@@ -180,7 +192,7 @@ def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]
     topics, files = names["T"], names["F"]
     # A lock's slots are a handful of strings ("0", "2", "0,2"...): each parsed once.
     slot_tuples: dict[str, tuple[int, ...]] = {"-": ()}
-    for number, (guid, topic_key, part, note_mod, content, source, prompt, slots, file_key,
+    for number, (_, guid, topic_key, part, note_mod, content, source, prompt, slots, file_key,
                  removed, excerpt) in rows:
         if ambiguous and (("T", topic_key) in ambiguous or ("F", file_key) in ambiguous):
             lost += 1

@@ -625,7 +625,9 @@ def _number(value: object, texts: list[str]) -> int | None:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 3 and \
+    # isdecimal, not isdigit: "²" is a digit that int() refuses (an import ended in a
+    # traceback); every decimal digit int() reads ("3", "٣").
+    if isinstance(value, str) and value.strip().isdecimal() and len(value.strip()) <= 3 and \
             not any(t.strip() == value.strip() for t in texts):
         return int(value.strip())
     return None

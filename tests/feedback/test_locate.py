@@ -81,3 +81,13 @@ def test_every_version_that_changed_it_comes_from_the_lock_s_history(project, cl
     [hit] = found(cli, "copy the outputs of a larger")["found"]
     # As first committed (the seeds' lock), then the edit: both from the lock's history.
     assert hit["versions"] == ["2026-11-30", "2027-01-25"]
+
+
+def test_a_lock_line_of_the_history_with_other_digits_is_passed_over():
+    """The lock's history is whatever was committed: a time written "²" (a digit to
+    str.isdigit(), not a number to int()) is no time, never a crash."""
+    from nca_anki.feedback.locate import _history
+
+    guid = "nca-" + "a" * 16
+    assert _history([f"Q {guid} 0a0a0a 1 ² x", f"Q {guid} 0a0a0a 1 1700000000 x",
+                     f"Q {guid} 0a0a0a 1 ①7 x"]) == {guid: {1700000000}}

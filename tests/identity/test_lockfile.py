@@ -222,6 +222,20 @@ def test_a_mistyped_or_tampered_guid_is_not_a_lock_line(guid: str) -> None:
     assert problems[0].message.startswith("not a lock line, ignored: ")
 
 
+@pytest.mark.parametrize("field", [3, 4, 8, 10])  # part, mod, slots, removed
+@pytest.mark.parametrize("digits", ["²", "1²", "٣", "٣,1", "①"])
+def test_a_number_written_in_other_digits_is_not_a_lock_line(field: int, digits: str) -> None:
+    """Python's str.isdigit() takes a superscript two, which int() refuses: a hand-edited
+    or tampered lock line was a crash. Only ASCII digits make a number in a lock line."""
+    fields = ["Q", f"nca-{'a' * 16}", "0a0a0a", "1", str(T0), "0" * 16, "-", "-", "-", "-",
+              "-", "excerpt"]
+    fields[field] = digits
+    text = f"N {'1' * 16} {T0}\nT 0a0a0a Topic\n{' '.join(fields)}\n"
+    loaded, problems = load_lock(text, LOCK_PATH)
+    assert loaded.entries == () and loaded.lines_lost == 1
+    assert problems[0].message.startswith("not a lock line, ignored: ")
+
+
 def test_the_slots_of_a_question_with_several_answers_round_trip() -> None:
     entry = LockEntry(guid="nca-00000000000000c3", topic="T", part=1,
                       content_hash="0123456789abcdef", mod=1_795_970_519, prompt="Which two?",

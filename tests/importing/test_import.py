@@ -375,6 +375,21 @@ def test_broken_inputs_say_where(tmp_path, cli):
     assert "read 3 questions in 1 file: 2 converted, 1 refused" in done.err
 
 
+def test_an_answer_written_in_other_digits_is_read_or_named_never_a_crash(tmp_path, cli):
+    """"²" is a digit to str.isdigit() and not a number to int(): it ended an import in a
+    traceback (exit 3). Decimal digits of any script are an index; other digits are text,
+    which here names no choice."""
+    answers = _write(tmp_path / "in", "digits.json", """[
+  {"question": "Which second?", "options": ["a", "b", "c"], "answer": "²"},
+  {"question": "Which third?", "options": ["a", "b", "c"], "answer": "\u0663"}
+]""")
+    done = cli("import", "--from", "json", str(answers), "--out", str(tmp_path / "source"))
+    assert done.status == 1 and "Traceback" not in done.err
+    assert f"{answers}:2: error[E703]: [0].answer: the answer '²' names none of the 3 " \
+        "choices" in done.err
+    assert "read 2 questions in 1 file: 1 converted, 1 refused" in done.err
+
+
 @pytest.mark.anki
 def test_a_typescript_bank_is_read_never_run_and_code_in_it_is_named(tmp_path, cli):
     """Literals only: what is code (a variable, a ${...}, a spread, a call) is named at its
