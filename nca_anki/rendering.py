@@ -29,18 +29,20 @@ def topic_context(inputs: Inputs, topic: Topic, templates: str) -> str:
     digest of their folder), the topic's names and its settings. (The code and library
     versions are in every cache entry's header.)"""
     config = inputs.config
-    parts = [templates, topic.name, topic.deck_name, topic.slug,
-             str(config.shows_answer_on_pick(topic.name)), config.language, config.report_url]
-    return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    shared = (templates, topic.name, topic.deck_name, topic.slug,
+              config.shows_answer_on_pick(topic.name), config.language, config.report_url)
+    return hashlib.sha256(repr(shared).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def note_key(part: int, question: Question, layout: Layout) -> str:
     """What else a note's rendering reads: its part, its texts (as written) and the layout
     of its choices. Not its number or lines: they only appear in messages, and a note
     with a problem is not cached."""
-    parts = [str(part), question.prompt, *(f"{c.correct:d}{c.text}" for c in question.choices),
-             question.explanation, repr(layout)]
-    return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    # The repr of a tuple quotes each text: no two questions share it, whatever their
+    # texts hold (a separator joined between texts could be in a text too).
+    read = (part, question.prompt, tuple((c.correct, c.text) for c in question.choices),
+            question.explanation, layout)
+    return hashlib.sha256(repr(read).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], workers: int,

@@ -580,3 +580,19 @@ def test_a_cache_folder_holding_someone_elses_files_is_left_alone(project, tmp_p
                for d in report.diagnostics)
     assert sorted((p.relative_to(theirs), p.read_bytes()) for p in theirs.rglob("*")
                   if p.is_file()) == before
+
+
+def test_a_note_s_key_tells_apart_texts_that_join_alike():
+    """The render cache's note key is taken over the texts themselves: a prompt ending in
+    what another question's first choice begins with (a control character between) is
+    another key."""
+    from nca_anki.records import Choice, Layout, Question
+    from nca_anki.rendering import note_key
+
+    layout = Layout(order=(0,), pinned=frozenset(), shuffle=False)
+    a = Question(number=1, prompt="x\x1f1y", choices=(Choice("z", False),), explanation="e")
+    b = Question(number=1, prompt="x", choices=(Choice("y\x1f0z", True),), explanation="e")
+    assert note_key(1, a, layout) != note_key(1, b, layout)
+    moved = Question(number=7, prompt="x\x1f1y", choices=(Choice("z", False, line=40),),
+                     explanation="e", path="other.txt", line=39)  # renumbered, moved
+    assert note_key(1, a, layout) == note_key(1, moved, layout) != note_key(2, a, layout)
