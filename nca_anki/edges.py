@@ -78,7 +78,7 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-# A scratch file of at most this size goes where memory holds it (``scratch``).
+# The room a folder in memory must have free to take scratch files (``scratch``).
 SCRATCH_ROOM = 1 << 30
 
 

@@ -18,6 +18,7 @@ from typing import overload
 
 from nca_anki.caching.state import code_digest, diagnostics_from_json, diagnostics_json
 from nca_anki.diagnostics import Diagnostic, warning
+from nca_anki.files import read_regular
 from nca_anki.reading.published import DeckFacts
 from nca_anki.reading.duplicates import keys_of
 from nca_anki.records import Choice, ParsedFile, Question, QuestionKey
@@ -111,7 +112,9 @@ class _FolderCache:
         if not self.usable:
             return None
         try:
-            return (self.folder / name).read_bytes()
+            # A named pipe or a device among the entries is refused (an error, said by the
+            # caller as a damaged entry), never opened: opening a pipe waits for ever.
+            return read_regular(self.folder / name)
         except FileNotFoundError:
             return None
 
@@ -307,6 +310,7 @@ class DeflateCache(_FolderCache):
 # A note that showed images or had a problem is not kept: it is rendered every time.
 
 _RENDERED_FORMAT = "nca-anki-rendered-1"
+_INFLATED = 64  # an entry inflates about 4 times (rendered HTML and JSON)
 # What rendering gives a note, without its question: its fields, tags, the correct
 # choices' slots and its identity hashes (RenderedNote).
 Rendering = tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...], tuple[str, str, str, str]]
@@ -347,7 +351,12 @@ class RenderCache(_FolderCache):
             data = self._read(name)
             if data is None:
                 return {}, []
-            text = zlib.decompress(data).decode("utf-8")
+            # At most _INFLATED times its size: a foreign entry is not signed until it is
+            # read, and must not fill memory first.
+            inflater = zlib.decompressobj()
+            text = inflater.decompress(data, _INFLATED * len(data)).decode("utf-8")
+            if inflater.unconsumed_tail or not inflater.eof:
+                raise ValueError("it does not inflate to what an entry holds")
             head, _, body = text.partition("\n")
             header = json.loads(head)
             if header.get("format") != _RENDERED_FORMAT or header.get("code") != code_digest() \

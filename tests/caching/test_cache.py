@@ -596,3 +596,40 @@ def test_a_note_s_key_tells_apart_texts_that_join_alike():
     moved = Question(number=7, prompt="x\x1f1y", choices=(Choice("z", False, line=40),),
                      explanation="e", path="other.txt", line=39)  # renumbered, moved
     assert note_key(1, a, layout) == note_key(1, moved, layout) != note_key(2, a, layout)
+
+
+@pytest.mark.parametrize("folder", ["parsed", RENDERED_NAME])
+def test_a_named_pipe_among_the_cache_entries_is_refused_not_waited_on(project, folder):
+    """Opening a named pipe waits for a writer for ever: an entry that is one is
+    ignored with a warning, as a damaged one is, and the build goes on."""
+    assert build(options()).ok
+    entries = sorted((project / CACHE / folder).iterdir())
+    assert len(entries) == 3
+    for entry in entries:
+        entry.unlink()
+        os.mkfifo(entry)
+    css = project / "templates" / "style.css"  # every topic built again: every entry read
+    css.write_text(css.read_text(encoding="utf-8") + "\n/* again */\n", encoding="utf-8")
+    report = build(options())
+    assert report.ok
+    refused = [d for d in report.diagnostics
+               if d.code == "W601" and "not a regular file" in d.message]
+    assert sorted(d.path for d in refused) == [e.relative_to(project).as_posix() for e in entries]
+
+
+def test_a_render_cache_entry_that_inflates_past_its_bound_is_not_inflated(project, monkeypatch):
+    """A foreign entry is only checked once read: one that would inflate to more than an
+    entry can hold (a zip bomb) is refused at the bound, not inflated into memory."""
+    assert build(options()).ok
+    for entry in (project / CACHE / RENDERED_NAME).glob("*.z"):
+        entry.write_bytes(zlib.compress(b"{" + b" " * (50 << 20), 9))  # 50 MB in 50 KB
+    source = project / "source" / AI
+    source.write_text(source.read_text(encoding="utf-8").replace(
+        "Which NVIDIA GPU architecture first", "Which NVIDIA GPU architecture was the first"),
+        encoding="utf-8")
+    seen = _prompts(monkeypatch)
+    report = build(options())
+    assert report.ok
+    (warned,) = [d for d in report.diagnostics if d.code == "W601"]
+    assert "does not inflate to what an entry holds" in warned.message
+    assert len(seen) == 7  # the edited topic, rendered again whole
