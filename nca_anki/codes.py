@@ -170,6 +170,11 @@ _ALL = (
          "converted."),
     Code("E705", "import target exists", "A question file the import would write is already "
          "there; nothing was written. Move it away or import into another folder."),
+    Code("E708", "spreadsheet row unreadable", "A row of a CSV or TSV file cannot be read "
+         "as its header says: a quote opens a cell and is never closed where it should be "
+         "(it would take in the rows after it), a cell is over 1 MiB, or the row has more "
+         "cells than the header names columns; it was not converted, and the rows after it "
+         "were read."),
     Code("W701", "text not converted", "Text in the input that is no question (an "
          "introduction, a heading, a description) was not converted."),
     Code("W702", "converted with a change", "The question was converted, but changed: a "
