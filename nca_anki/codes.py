@@ -188,6 +188,10 @@ _ALL = (
          "keeps the second value, so the first was not read."),
     Code("W706", "file without questions", "A file found by searching a folder given to "
          "import holds no questions (a README, a settings file); it was skipped."),
+    Code("W709", "format guessed", "An input's format was told by its content (its name "
+         "did not say it), and that reading failed, or a second format read it instead: "
+         "which format was guessed, from what, and how to name the right one (--from "
+         "NAME)."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}

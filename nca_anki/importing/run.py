@@ -1,7 +1,8 @@
 """``build_decks.py import``, whole: find the input files (a folder given is searched),
-tell each one's format (detect.py, unless ``--from`` says), read it with its format's
-reader, convert (convert.py), and write the question files and the images they show into
-the output folder, never over a file that is there.
+tell each one's format (``--from``, else its name, else its content: detect.py; a guess
+that reads with errors gives way to another format that reads without any, W709), read
+it with its format's reader, convert (convert.py), and write the question files and the
+images they show into the output folder, never over a file that is there.
 
 One entry point, ``import_banks``, and one table of readers, ``READERS``. Nothing here
 prints: what was written and every problem come back as an ``Imported`` record, and the
@@ -28,7 +29,7 @@ from nca_anki.importing import (aiken, gift, json_bank, markdown, moodle_xml, sp
                                 typescript, yaml_bank)
 from nca_anki.importing.bank import Reading
 from nca_anki.importing.convert import Part, convert
-from nca_anki.importing.detect import bank_files, detect
+from nca_anki.importing.detect import NAMES, Guess, bank_files, by_name, guesses
 from nca_anki.publishing.output import WriteError, write_atomic
 from nca_anki.reading.decode import decode_source
 from nca_anki.reading.images import image_problem, image_type
@@ -147,14 +148,17 @@ def _read(one: _Input, form: str | None, overrides: Mapping[str, str]) -> Readin
     if legacy is not None:
         decoded = replace(decoded, diagnostics=(legacy, *(
             d for d in decoded.diagnostics if d.code != "W101")))
-    kind = form or detect(shown, decoded.text)
-    if kind is None:
-        if one.searched:
-            return Reading(())
+    kind = form or by_name(shown)
+    if kind is not None:
+        reading = READERS[kind](decoded.text, shown, overrides)
+    elif found := guesses(decoded.text):
+        kind, reading = _guessed(found, decoded.text, shown, overrides)
+    elif one.searched:
+        return Reading(())
+    else:
         return Reading((), (diag.error("E701", shown, 0, (
             f"its format is not one this reads ({', '.join(READERS)}), by its name or its "
             "content; if it is one of them, say which with --from FORMAT")),))
-    reading = READERS[kind](decoded.text, shown, overrides)
     if one.searched and not reading.sections and not any(
             d.is_error and d.code in NOT_CONVERTED for d in reading.problems):
         # A README, a settings file: a file of the folder that holds no questions (one
@@ -162,6 +166,55 @@ def _read(one: _Input, form: str | None, overrides: Mapping[str, str]) -> Readin
         return Reading((), (diag.warning("W706", shown, 0, (
             f"read as {kind}, it holds no questions; skipped")),))
     return Reading(reading.sections, (*decoded.diagnostics, *reading.problems))
+
+
+def _guessed(found: list[Guess], text: str, shown: str, overrides: Mapping[str, str]
+             ) -> tuple[str, Reading]:
+    """``text`` read as the format its content speaks for most (``found``, detect.py);
+    if that reading has errors, as the first other format found that reads it without
+    any and reads as many questions. When the first guess failed, a warning (W709) says
+    what was guessed, from what, and how to name the format."""
+    first = found[0]
+    reading = READERS[first.form](text, shown, overrides)
+    if not any(d.is_error for d in reading.problems):
+        return first.form, reading
+    tried = []
+    for other in found[1:]:
+        second = READERS[other.form](text, shown, overrides)
+        if second.sections and _questions(second) >= _questions(reading) and not any(
+                d.is_error for d in second.problems):
+            return other.form, Reading(second.sections, (*second.problems, diag.warning(
+                "W709", shown, 0, (
+                    f"read as {NAMES[other.form]} ({other.evidence}), which reads it without "
+                    f"errors; its content looked like {NAMES[first.form]} first "
+                    f"({first.evidence}), which it is not ({_first_error(reading)}). "
+                    f"{_CHOOSE}"))))
+        tried.append(NAMES[other.form])
+    if reading.sections and all(d.code in NOT_CONVERTED for d in reading.problems
+                                if d.is_error):
+        return first.form, reading  # questions refused one by one: each says why
+    return first.form, Reading(reading.sections, (*reading.problems, diag.warning(
+        "W709", shown, 0, (
+            f"read as {NAMES[first.form]} because its content looks like it "
+            f"({first.evidence}), and that reading has errors"
+            + (f"; read as {' or '.join(tried)}, which it also looks like, it has errors too"
+               if tried else "") + f". {_CHOOSE}"))))
+
+
+_CHOOSE = ("If it is in another format, say which with --from NAME (names: "
+           + ", ".join(READERS) + ")")
+
+
+def _questions(reading: Reading) -> int:
+    """The questions a reading found, read or refused."""
+    return sum(len(s.items) for s in reading.sections) + sum(
+        d.is_error and d.code in NOT_CONVERTED for d in reading.problems)
+
+
+def _first_error(reading: Reading) -> str:
+    first = min(d for d in reading.problems if d.is_error)
+    return f"line {first.line}: {diag.clip(first.message, 80)}" if first.line else \
+        diag.clip(first.message, 80)
 
 
 # Encodings the build's own decoding handles (reading/decode.py: cp1252, then latin-1).

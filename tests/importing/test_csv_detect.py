@@ -11,12 +11,22 @@ tab ``|``, or Excel's ``sep=`` line) is told from the file and said.
 
 from __future__ import annotations
 
+import gc
+import re
+import time
 from pathlib import Path
 
 import pytest
 
-from nca_anki.importing import spreadsheet
+from anki_client import cards_in_deck, html_to_text, import_package, open_collection
+from conftest import REPO
+from nca_anki.build import build
+from nca_anki.importing import detect, spreadsheet
 from nca_anki.reading.parse import parse
+from nca_anki.report import BuildOptions
+
+FORMATS = "markdown, json, typescript, yaml, csv, tsv, aiken, gift, moodle-xml"
+
 
 def _write(folder: Path, name: str, text: str | bytes) -> Path:
     path = folder / name
@@ -166,6 +176,9 @@ SEPARATED = {
     "tabs in a .csv": (
         "bank.csv", "Question\tA\tB\tAnswer\nWhich, if any?\ta, b\tc\tA\n",
         "a tab (it splits", [("Which, if any?", ["*a, b", "c"])]),
+    "semicolons in a .txt": (
+        "bank.txt", "Question;A;B;Answer\nWhich, if any?;a, b;c;A\nWhich next?;d;e;B\n",
+        "';' (it splits", [("Which, if any?", ["*a, b", "c"]), ("Which next?", ["d", "*e"])]),
 }
 
 
@@ -201,3 +214,207 @@ def test_bom_crlf_and_utf16_as_excel_saves_them(tmp_path, cli):
     assert _questions(tmp_path / "out") == [
         ("Which\ntwo lines?", ["*a", "b"], ""), ("Which next?", ["c", "*d"], ""),
         ("Which\ntab one?", ["e", "*f"], ""), ("Which, if any?", ["*g", "h"], "")]
+
+
+# --- item 16: the format told by the content -------------------------------------------------
+
+# Files that look like another format at a glance: (file name, text, the format they are in,
+# the prompts that must arrive).
+MISLEADING = {
+    "JSON-looking Aiken": ("networking.txt", "[Networking]\nWhich layer routes packets?\n"
+                           "A. Network\nB. Transport\nANSWER: A\n\nWhich port is HTTP's?\n"
+                           "A. 80\nB. 22\nANSWER: A\n", "aiken",
+                           ["[Networking]\nWhich layer routes packets?", "Which port is HTTP's?"]),
+    "JSON-looking Aiken, numbered": ("n.txt", "[1] Which layer routes packets?\nA. Network\n"
+                                     "B. Transport\nANSWER: A\n", "aiken",
+                                     ["[1] Which layer routes packets?"]),
+    "CSV-looking Aiken": ("c.txt", "Which of these, if any, is a layer?\nA. Network, third\n"
+                          "B. Transport, fourth\nANSWER: A\n\nWhich, of these, is a port?\n"
+                          "A. 80, HTTP\nB. 22, SSH\nANSWER: A\n", "aiken",
+                          ["Which of these, if any, is a layer?", "Which, of these, is a port?"]),
+    "GIFT-looking Markdown, in a fence": (
+        "rust.txt", "# Rust\n\n#### Q1. What does this match?\n\n```rust\nmatch x {~0, 1} => "
+        "{=y}\n```\n\n- [ ] Nothing\n- [x] Both values\n", "markdown",
+        ["What does this match?\n\n```rust\nmatch x {~0, 1} => {=y}\n```"]),
+    "GIFT-looking Markdown, in code spans": (
+        "js.txt", "#### Which is an empty object: `{}` or `{=}`?\n\n- [x] `{}`\n- [ ] `{=}`\n\n"
+        "#### Which pattern is `{~a}`?\n\n- [x] none\n- [ ] all\n", "markdown",
+        ["Which is an empty object: `{}` or `{=}`?", "Which pattern is `{~a}`?"]),
+    "YAML-looking Markdown": (
+        "volta.txt", '---\nquestion: "Which GPU first had Tensor Cores?"\nexplanation: Volta.\n'
+        "tags: gpu\nlevel: easy\nsource: nvidia\nauthor: me\n---\n\n- [ ] Pascal\n- [x] Volta\n",
+        "markdown", ["Which GPU first had Tensor Cores?"]),
+    "Markdown-looking YAML": (
+        "net.txt", "# Networking\n# ==========\n- question: Which layer routes packets?\n"
+        "  options:\n    - Network\n    - Transport\n  answer: 0\n\n# Ports\n"
+        "- question: Which port is HTTP's?\n  options: ['80', '22']\n  answer: 0\n", "yaml",
+        ["Which layer routes packets?", "Which port is HTTP's?"]),
+    "Markdown that opens like JSON": (
+        "toc.txt", "[[_TOC_]]\n\n## Networking\n\n#### Q1. Which layer routes packets?\n\n"
+        "- [x] Network\n- [ ] Transport\n\n[[Back to top]]\n", "markdown",
+        ["Which layer routes packets?"]),
+    "GIFT with a comment that looks like YAML": (
+        "g.txt", "// source: moodle\n// level: easy\n::Q1:: Which port is HTTP's? {=80 ~22}\n",
+        "gift", ["Which port is HTTP's?"]),
+    "TypeScript with a Markdown comment": (
+        "q.txt", "// # Quiz\n// - [x] not a choice\nexport default [\n  { question: 'Which?', "
+        "options: ['a', 'b'], answer: 0 },\n];\n", "typescript", ["Which?"]),
+}
+
+
+@pytest.mark.parametrize("case", MISLEADING)
+def test_a_misleading_file_is_read_as_what_it_is(tmp_path, cli, case):
+    name, text, form, prompts = MISLEADING[case]
+    path = _write(tmp_path, name, text)
+    done = _import(cli, tmp_path, path)
+    assert done.status == 0, done.err
+    assert [q[0] for q in _questions(tmp_path / "out")] == prompts
+    # Told from the content first, or read by the second guess: said either way.
+    first = detect.guesses(text)[0].form
+    assert first == form or f"read as {detect.NAMES[form]} (" in done.err
+
+
+def test_a_wrong_first_guess_says_what_was_guessed_from_what_and_how_to_choose(tmp_path, cli):
+    toc = _write(tmp_path, "toc.txt", MISLEADING["Markdown that opens like JSON"][1])
+    done = _import(cli, tmp_path, toc)
+    assert f"{toc}: warning[W709]: read as Markdown (2 checkbox choices ('- [ ]', '- [x]'), " \
+        "2 headings), which reads it without errors; its content looked like JSON first (it " \
+        "starts with '[' and ends with ']'), which it is not (line 1: not valid JSON" in done.err
+    assert f"say which with --from NAME (names: {FORMATS})" in done.err
+
+
+def test_a_failed_guess_names_the_format_its_evidence_and_the_way_out(tmp_path, cli):
+    """Before: 'not valid JSON' and nothing else, for a file nobody said was JSON."""
+    broken = _write(tmp_path, "bank.txt", '[{"question": "Which?", "options": ["a" "b"]}]\n')
+    done = _import(cli, tmp_path, broken)
+    assert done.status == 1
+    assert f"{broken}: warning[W709]: read as JSON because its content looks like it (it " \
+        "starts with '[' and ends with ']'), and that reading has errors. If it is in " \
+        f"another format, say which with --from NAME (names: {FORMATS})" in done.err
+    assert f"{broken}:1: error[E701]: not valid JSON" in done.err
+    named = _write(tmp_path, "bank.json", broken.read_text())
+    assert "W709" not in _import(cli, tmp_path, named).err  # its name said JSON
+
+
+# --- linear time ------------------------------------------------------------------------------
+
+def _cpu(call) -> float:  # type: ignore[no-untyped-def]
+    best = float("inf")
+    for _ in range(2):
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.process_time()
+            call()
+            best = min(best, time.process_time() - start)
+        finally:
+            gc.enable()
+    return best
+
+
+HOSTILE = ["`", "```\n", " ", "answer" + " " * 9, "a:", "- ", "/*", '"', '"a\n', 'a"b\n',
+           '"a"b,', '"a,\n"\n', 'x,"""\n', "a,b\n\"c,d\n", ";", "\t", "{=", "::", "\u2028"]
+
+
+@pytest.mark.parametrize("unit", HOSTILE)
+def test_detection_and_the_spreadsheet_reader_take_time_linear_in_the_text(unit):
+    """Growth, not speed (docs/contributing.md): four times the text, about four times the
+    CPU time; a fence of backticks tried at every length took sixteen."""
+    def both(text: str) -> None:
+        detect.guesses(text)
+        spreadsheet.read("Question,A,B,Answer\n" + text, "bank.csv")
+
+    short = _cpu(lambda: both(unit * 5_000))
+    long = _cpu(lambda: both(unit * 20_000))
+    assert long < 8 * max(short, 0.02), (unit, short, long)
+
+
+# --- end to end: into a real collection -------------------------------------------------------
+
+_CHOICE_RE = re.compile(r'<li\b[^>]*><span class="nca-label">([A-J])</span> '
+                        r'<span class="nca-text">(.*?)</span></li>', re.DOTALL)
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _arrived(root: Path) -> dict[str, list[tuple[str, list[str], str]]]:
+    """Build root/out; import every deck into a new collection; each deck's cards as a
+    learner reads them (prompt, sorted choices with "*" before each correct one,
+    explanation), white space squeezed out."""
+    report = build(BuildOptions(root / "out", REPO / "templates", root / "dist",
+                                now=1_800_000_000))
+    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
+    col = open_collection(root / "anki" / "collection.anki2")
+    try:
+        for apkg in sorted((root / "dist").glob("*.apkg")):
+            if not apkg.name.endswith("_all_topics.apkg"):
+                import_package(col, apkg)
+        decks = {}
+        for topic in report.topics:
+            cards = []
+            for card in cards_in_deck(col, topic.deck_name):
+                correct = set(re.findall(r"[A-J]", card.fields["Answer"]))
+                cards.append((_squeezed(html_to_text(card.fields["Prompt"])), sorted(
+                    ("*" if label in correct else "") + _squeezed(html_to_text(html))
+                    for label, html in _CHOICE_RE.findall(card.fields["Choices"])),
+                    _squeezed(html_to_text(card.fields["Explanation"]))))
+            decks[topic.deck_name] = sorted(cards)
+        return decks
+    finally:
+        col.close()
+
+
+def _expected(*cards: tuple[str, list[str], str]) -> list[tuple[str, list[str], str]]:
+    return sorted((_squeezed(p), sorted(_squeezed(c) for c in cs), _squeezed(e))
+                  for p, cs, e in cards)
+
+
+@pytest.mark.anki
+def test_spreadsheets_and_misleading_files_arrive_in_anki_as_written(tmp_path, cli):
+    """Excel's European CSV (a BOM, CRLF, its sep= line, semicolons, decimal commas, a cell
+    over lines with doubled quotes, a U+2028 in a cell, a quote never closed, a cell over
+    1 MiB), Excel's Unicode Text (UTF-16, tabs) and files whose first character misleads,
+    imported without --from, built, and imported into a real collection."""
+    europe = _write(tmp_path, "in/excel-europe.csv", "\r\n".join([
+        "sep=;", "Question;A;B;C;Answer;Explanation",
+        "Which value is 2,5 rounded down?;2;3;2,5;A;Decimal commas stay in their cell.",
+        '"Which line\r\ncomes second?";first;"second ""quoted""";third;B;',
+        "Which has a line separator\u2028in it?;yes;no;;A;",
+        '"Which quote is never closed;a;b;;A;',
+        "Which port does HTTPS use?;443;80;;A;Port 443.",
+        "Which cell is too big?;" + "x" * (3 << 19) + ";b;;A;",
+        "Which protocol is connectionless?;TCP;UDP;;B;", ""]).encode("utf-8-sig"))
+    unicode_text = _write(tmp_path, "in/unicode-text.txt", "\r\n".join([
+        "Question\tOption A\tOption B\tCorrect", "Which GPU first had Tensor Cores?\tPascal\t"
+        "Volta\tB", '"Which two\r\nlines?"\tone\ttwo\tA', ""]).encode("utf-16"))
+    aiken = _write(tmp_path, "in/networking.txt", MISLEADING["JSON-looking Aiken"][1])
+    rust = _write(tmp_path, "in/rust.txt", MISLEADING["GIFT-looking Markdown, in a fence"][1])
+    toc = _write(tmp_path, "in/toc.txt", MISLEADING["Markdown that opens like JSON"][1])
+    done = _import(cli, tmp_path, europe, unicode_text, aiken, rust, toc)
+    assert done.status == 1  # the two rows refused
+    assert f"{europe}:7: error[E708]: a quote (\") opens a cell here" in done.err
+    assert f"{europe}:9: error[E708]: a cell of 1.5 MiB (column 'A')" in done.err
+    assert "read 13 questions in 5 files: 11 converted, 2 refused (spreadsheet row " \
+        "unreadable ×2)" in done.err
+    decks = _arrived(tmp_path)
+    assert decks == {
+        "NCA::Excel Europe": _expected(
+            ("Which value is 2,5 rounded down?", ["*2", "3", "2,5"],
+             "Decimal commas stay in their cell."),
+            ("Which line comes second?", ["first", '*second "quoted"', "third"], ""),
+            ("Which has a line separator\u2028in it?", ["*yes", "no"], ""),
+            ("Which port does HTTPS use?", ["*443", "80"], "Port 443."),
+            ("Which protocol is connectionless?", ["TCP", "*UDP"], "")),
+        "NCA::Unicode Text": _expected(
+            ("Which GPU first had Tensor Cores?", ["Pascal", "*Volta"], ""),
+            ("Which two lines?", ["*one", "two"], "")),
+        "NCA::Networking": _expected(  # the Aiken file's name and toc.txt's heading
+            ("[Networking] Which layer routes packets?", ["*Network", "Transport"], ""),
+            ("Which port is HTTP's?", ["*80", "22"], ""),
+            ("Which layer routes packets?", ["*Network", "Transport"], "[[Back to top]]")),
+        "NCA::Rust": _expected(
+            ("What does this match? match x {~0, 1} => {=y}", ["Nothing", "*Both values"],
+             "")),
+    }
