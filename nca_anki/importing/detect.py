@@ -197,9 +197,12 @@ def _sheet(text: str) -> Guess | None:
     cut = len(text) > _SHEET_SAMPLE
     lines = lines_of(text[:_SHEET_SAMPLE])
     found = separator(lines[:-1] if cut else lines)
-    if found is None or not (found.skip or found.kept >= max(1, 0.8 * found.rows)):
+    if found is None or found.width < 3 and not found.skip:
         return None
-    return Guess("tsv" if found.char == "\t" else "csv", 1000 if found.skip else 2 * found.kept,
+    # Rows that keep the header's cells count; a header of three or more cells alone
+    # counts a little (rows may leave out their last, empty cells).
+    weight = 1000 if found.skip else 2 * found.kept if found.kept >= 0.8 * found.rows else 1
+    return Guess("tsv" if found.char == "\t" else "csv", weight,
                  f"cells separated by {found.name}: {found.why}")
 
 

@@ -44,6 +44,7 @@ class Separator:
     char: str
     why: str  # "the file's first line, 'sep=;', says so", "it splits the header and …"
     skip: int = 0  # lines before the header (Excel's "sep=" line)
+    width: int = 0  # the header's cells
     rows: int = 0  # of the rows after the header that were looked at,
     kept: int = 0  # those with as many cells as the header
 
@@ -82,7 +83,7 @@ def separator(lines: list[str], preferred: str = ",") -> Separator | None:
             why = (f"it splits the header and {kept} of the {len(rows) - 1} rows after it "
                    f"into {width} cells each" if len(rows) > 1 else
                    f"it splits the header into {width} cells")
-            best = (score, Separator(char, why, rows=len(rows) - 1, kept=kept))
+            best = (score, Separator(char, why, 0, width, len(rows) - 1, kept))
     return None if best is None else best[1]
 
 

@@ -256,6 +256,22 @@ MISLEADING = {
     "GIFT with a comment that looks like YAML": (
         "g.txt", "// source: moodle\n// level: easy\n::Q1:: Which port is HTTP's? {=80 ~22}\n",
         "gift", ["Which port is HTTP's?"]),
+    "YAML whose answers look like Markdown's 'Answer: A'": (
+        "y.txt", "- question: Which layer routes packets?\n  choices: [Network, Transport]\n"
+        "  answer: A\n- question: Which port is HTTP's?\n  choices: ['80', '22']\n"
+        "  answer: A\n", "yaml", ["Which layer routes packets?", "Which port is HTTP's?"]),
+    "GIFT whose feedback looks like Markdown headings": (
+        "m.txt", "// Moodle export\n$CATEGORY: $course$/Networking\n\n::Q1:: Which layer "
+        "routes packets? {\n  =Network\n  ~Transport\n  #### The network layer routes.\n}\n",
+        "gift", ["Which layer routes packets?"]),
+    "lettered Markdown, no checkboxes": (
+        "l.txt", "### 1. Which layer routes packets?\nA. Network\nB. Transport\n\n"
+        "**Answer: A**\n", "markdown", ["Which layer routes packets?"]),
+    "CSV whose rows leave out their empty last cells": (
+        "s.txt", "Question,A,B,C,Answer,Explanation\nWhich layer routes packets?,Network,"
+        "Transport,,A\nWhich port is HTTP's?,80,22,443,A,Port 80.\n\"Which, if any?\","
+        '"yes, both",no,,A\n', "csv",
+        ["Which layer routes packets?", "Which port is HTTP's?", "Which, if any?"]),
     "TypeScript with a Markdown comment": (
         "q.txt", "// # Quiz\n// - [x] not a choice\nexport default [\n  { question: 'Which?', "
         "options: ['a', 'b'], answer: 0 },\n];\n", "typescript", ["Which?"]),
