@@ -24,6 +24,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from nca_anki.diagnostics import Diagnostic, clip, error
 from nca_anki.importing.bank import Reading, title_from_name
@@ -68,23 +69,38 @@ def separator(lines: list[str], preferred: str = ",") -> Separator | None:
         return Separator(named["sep"], f"the file's first line, '{lines[0].strip()}', says so", 1)
     sample = lines[:_SNIFFED_LINES]
     csv.field_size_limit(max(sum(map(len, sample)) + 1, CELL_LIMIT))  # a cell's size: E708
-    best: tuple[tuple[int, int, int], Separator] | None = None
-    for rank, char in enumerate(dict.fromkeys((preferred, *SEPARATORS))):
-        reader = csv.reader(sample, delimiter=char, skipinitialspace=True, strict=False)
-        rows = [r for r in reader if any(c.strip() for c in r)]
-        if len(sample) < len(lines) and len(rows) > 1:
-            rows.pop()  # perhaps cut short by the sample's end
-        if not rows or len(rows[0]) < 2:
-            continue
-        width = len(rows[0])
-        kept = sum(len(r) == width for r in rows[1:])
-        score = (kept, width, -rank)
-        if best is None or score > best[0]:
-            why = (f"it splits the header and {kept} of the {len(rows) - 1} rows after it "
-                   f"into {width} cells each" if len(rows) > 1 else
-                   f"it splits the header into {width} cells")
-            best = (score, Separator(char, why, 0, width, len(rows) - 1, kept))
-    return None if best is None else best[1]
+    # Quotes as CSV reads them; then, if that split nothing (a quote in the header never
+    # closed took the sample into one cell), as plain text: _Rows says where it opens.
+    quotings: tuple[Literal[0, 3], ...] = (csv.QUOTE_MINIMAL, csv.QUOTE_NONE)
+    for quoting in quotings:
+        best: tuple[tuple[int, int, int], Separator] | None = None
+        for rank, char in enumerate(dict.fromkeys((preferred, *SEPARATORS))):
+            score, found = _split_by(sample, len(sample) < len(lines), char, quoting)
+            if found is not None and (best is None or (*score, -rank) > best[0]):
+                best = ((*score, -rank), found)
+        if best is not None:
+            return best[1]
+    return None
+
+
+def _split_by(sample: list[str], cut: bool, char: str, quoting: Literal[0, 3]
+              ) -> tuple[tuple[int, int], Separator | None]:
+    """How well ``char`` splits the rows of ``sample`` (its last perhaps ``cut`` short):
+    (rows that keep the header's cells, the header's cells), and the Separator; none if
+    it does not split the header in two."""
+    reader = csv.reader(sample, delimiter=char, skipinitialspace=True, strict=False,
+                        quoting=quoting)
+    rows = [r for r in reader if any(c.strip() for c in r)]
+    if cut and len(rows) > 1:
+        rows.pop()  # perhaps cut short by the sample's end
+    if not rows or len(rows[0]) < 2:
+        return (0, 0), None
+    width = len(rows[0])
+    kept = sum(len(r) == width for r in rows[1:])
+    why = (f"it splits the header and {kept} of the {len(rows) - 1} rows after it into "
+           f"{width} cells each" if len(rows) > 1 else f"it splits the header into {width} "
+           "cells")
+    return (kept, width), Separator(char, why, 0, width, len(rows) - 1, kept)
 
 
 def read(text: str, path: str, overrides: Mapping[str, str] | None = None, *,
@@ -109,10 +125,8 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None, *,
     if header is None:
         return Reading((), (error("E701", path, 1, "is empty; nothing converted"),))
     top, titles = header
-    if titles is None:
-        return Reading((), (*problems, error("E701", path, top, (
-            "the header row cannot be read (see the error at its line); nothing in the "
-            "file was converted"))))
+    if titles is None:  # said
+        return Reading((), tuple(problems))
     table.width = len(titles)
     names = _names(titles)
     rows: list[dict[str, object]] = []
@@ -257,8 +271,7 @@ class _Rows:
         same_line = trouble is not None and trouble.kind == "text" and \
             "\n" not in text[trouble.start:trouble.close]
         if trouble is None or (same_line and not again):  # a character csv refuses
-            self.problems.append(error("E708", self.path, end, (
-                f"cannot be read as a row: {why}; the row was not converted")))
+            self._said(end, f"cannot be read as a row: {why}", 0)
             return end
         if same_line:
             patched, done = [], 0
@@ -290,17 +303,29 @@ class _Rows:
         where = ("is never closed" if cell.kind == "unclosed" else
                  f"closes only on line {start + text.count(chr(10), 0, cell.close) + 1}"
                  + (", with text right after it" if cell.kind == "text" else ""))
-        self.problems.append(error("E708", self.path, at + 1, (
-            f"a quote (\") opens a cell here "
-            f"({clip(text[cell.start:].split(chr(10))[0], 40)!r}) and {where}, so the rows "
-            "after it would be read as that cell's text: this row was not converted"
-            + (f", and the {rest} line{'s' if rest > 1 else ''} after it were read as rows "
-               "of their own" if rest else "")
-            + "; close the quote, or write a quote that is text inside a quoted cell, "
-            'doubled: "He said ""yes"""')))
+        self._said(at + 1, (
+            f"a quote (\") opens a cell here ({clip(text[cell.start:].split(chr(10))[0], 40)!r})"
+            f" and {where}, so the rows after it would be read as that cell's text"), rest,
+            _CLOSE_IT)
         return at + 1
 
+    def _said(self, line: int, what: str, rest: int, how: str = "") -> None:
+        """The error of a row that cannot be read: E708, the rest read on; or, the header's,
+        E701: nothing can be read without it."""
+        if not self.width:
+            self.problems.append(error("E701", self.path, line, (
+                f"the header row: {what}{'; ' + how if how else ''}; nothing in the file was "
+                "converted")))
+            return
+        after = ("" if not rest else ", and the line after it was read as a row of its own"
+                 if rest == 1 else f", and the {rest} lines after it were read as rows of "
+                 "their own")
+        self.problems.append(error("E708", self.path, line, (
+            f"{what}: this row was not converted{after}{'; ' + how if how else ''}")))
 
+
+_CLOSE_IT = ('close the quote, or write a quote that is text inside a quoted cell, doubled: '
+             '"He said ""yes"""')
 _QUOTED_RE = re.compile(r'"(?:[^"]|"")*("?)')
 
 

@@ -118,6 +118,17 @@ def test_a_quote_never_closed_is_an_error_where_it_opens_and_the_rows_after_it_a
     assert "refused (spreadsheet row unreadable" in done.err.splitlines()[-1]
 
 
+def test_a_quote_never_closed_in_the_header_is_said_there(tmp_path, cli):
+    """The header's quote took the whole file into one cell: it was refused as a header
+    with "no separator", though it has three."""
+    sheet = _write(tmp_path, "bank.csv", '"Question,A,B,Answer\nWhich?,a,b,A\nOther?,c,d,B\n')
+    done = _import(cli, tmp_path, sheet)
+    assert done.status == 1
+    assert f'{sheet}:1: error[E701]: the header row: a quote (") opens a cell here ' \
+        "('\"Question,A,B,Answer') and is never closed" in done.err
+    assert "nothing in the file was converted" in done.err and "E708" not in done.err
+
+
 def test_a_quote_that_is_text_stays_text_and_quoted_cells_are_read_as_csv_says(tmp_path, cli):
     sheet = _write(tmp_path, "bank.csv", (
         'Question,A,B,Answer\n"5" or 6?,a,b,A\nWhich "word" here?,c,d,B\n'
