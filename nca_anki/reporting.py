@@ -327,8 +327,7 @@ def _grouped_errors(errors: list[Diagnostic]) -> list[str]:
 def _refused(imported: Imported) -> str:
     """"2 refused (no correct answer ×1, not multiple choice ×1)": the questions left out,
     by reason, the most frequent first; "" if none."""
-    reasons = Counter(CODES[d.code].title for d in imported.problems
-                      if d.is_error and d.code in ("E702", "E703", "E704"))
+    reasons = Counter(CODES[d.code].title for d in imported.refusals)
     if not reasons:
         return ""
     return f"{sum(reasons.values())} refused (" + ", ".join(

@@ -50,7 +50,7 @@ READERS: dict[str, Reader] = {
 }
 
 # The codes of a question left out of the conversion: one error at each one's place.
-NOT_CONVERTED = ("E702", "E703", "E704")
+NOT_CONVERTED = ("E702", "E703", "E704", "E707")  # each a question left out
 INPUT_LIMIT = 256 << 20  # bytes: a bank of 100,000 questions is about 50 MB
 # The build's own limit per image (reading/media.py): what it would refuse is not copied.
 IMAGE_LIMIT = MAX_IMAGE_BYTES
@@ -64,8 +64,13 @@ class Imported:
     inputs: int = 0  # the files read (a folder given: those in it that may be banks)
 
     @property
+    def refusals(self) -> tuple[Diagnostic, ...]:
+        """The errors that each left a question out."""
+        return tuple(d for d in self.problems if d.is_error and d.code in NOT_CONVERTED)
+
+    @property
     def not_converted(self) -> int:
-        return sum(d.code in NOT_CONVERTED for d in self.problems if d.is_error)
+        return len(self.refusals)
 
 
 @dataclass(frozen=True)
