@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from nca_anki.diagnostics import Diagnostic, error, warning
+from nca_anki.records import LABELS
 
 
 @dataclass(frozen=True)
@@ -179,6 +180,16 @@ def a_kind(kind: str) -> str:
 
 
 FEEDBACK_JOINED = "feedback on single answers was added to the explanation, one paragraph each"
+
+
+# More answers than a card could ever show, even with empty ones left out: refused before
+# each is converted (a million "~" in one question took half a minute to read).
+MAX_ANSWERS = 100
+
+
+def too_many(count: int, path: str, line: int) -> Diagnostic:
+    return error("E704", path, line, f"has {count:,} answers; at most {len(LABELS)} are "
+                 "supported; not converted")
 
 
 def choices_problem(choices: list[Choice], path: str, line: int, no_right: str

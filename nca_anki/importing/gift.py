@@ -27,10 +27,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
-from nca_anki.importing.bank import (FEEDBACK_JOINED, FULL_CREDIT, Choice, Credited, Item,
-                                     Reading, Section, category_name, choices_problem, credit,
-                                     credited_choices, html_to_markdown, one_paragraph,
-                                     title_from_name)
+from nca_anki.importing.bank import (FEEDBACK_JOINED, FULL_CREDIT, MAX_ANSWERS, Choice,
+                                     Credited, Item, Reading, Section, category_name,
+                                     choices_problem, credit, credited_choices,
+                                     html_to_markdown, one_paragraph, title_from_name, too_many)
 
 _CATEGORY_RE = re.compile(r"^\s*\$CATEGORY:\s*(?P<path>(?:.*\S)?)\s*$")
 _FORMAT_RE = re.compile(r"^\s*\[(?P<format>html|moodle|plain|markdown)\]", re.I)
@@ -342,8 +342,12 @@ def _choices(answers: str, line_of: Callable[[int], int], html_ok: bool, item: I
     """``item`` with the choices of its ``answers`` ("=right ~wrong ~%50%half"), each
     answer's line given by ``line_of`` its place in them; None if they make no question."""
     path, first = item.path, item.line
+    pieces = _split(answers, "=~")
+    if len(pieces) > MAX_ANSWERS:
+        problems.append(too_many(len(pieces), path, first))
+        return None
     credited, feedback, empty, single = [], [], 0, False
-    for at, piece in _split(answers, "=~"):
+    for at, piece in pieces:
         mark, piece = piece[0], piece[1:]
         single = single or mark == "="  # as Moodle reads it: any '=' makes one answer right
         weight = _WEIGHT_RE.match(piece)

@@ -40,9 +40,10 @@ from typing import NoReturn
 from xml.parsers import expat
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
-from nca_anki.importing.bank import (FEEDBACK_JOINED, Credited, Item, Reading, Section, a_kind,
-                                     category_name, choices_problem, credit, credited_choices,
-                                     html_to_markdown, one_paragraph, title_from_name)
+from nca_anki.importing.bank import (FEEDBACK_JOINED, MAX_ANSWERS, Credited, Item, Reading,
+                                     Section, a_kind, category_name, choices_problem, credit,
+                                     credited_choices, html_to_markdown, one_paragraph,
+                                     title_from_name, too_many)
 from nca_anki.reading.images import image_problem, image_type
 from nca_anki.reading.media import MAX_IMAGE_BYTES
 
@@ -191,8 +192,12 @@ def _question(question: ET.Element, kind: str, path: str,
         return None
     general, more, worse = _text(question.find("generalfeedback"))
     media, bad = {**media, **more}, bad or worse
+    answers = question.findall("answer")
+    if len(answers) > MAX_ANSWERS:
+        problems.append(too_many(len(answers), path, line))
+        return None
     credited, feedback = [], []
-    for answer in question.findall("answer"):
+    for answer in answers:
         text, inner, wrong = _text(answer)
         media, bad = {**media, **inner}, bad or wrong
         value = credit(answer.get("fraction", "0"))

@@ -380,3 +380,17 @@ def test_a_folder_file_whose_only_question_is_damaged_says_so(tmp_path, cli):
     assert "W706" not in done.err
     assert done.err.splitlines()[-1].startswith(
         "read 2 questions in 2 files: 1 converted, 1 refused (question damaged ×1)")
+
+
+@pytest.mark.parametrize("name, text", [
+    ("bank.gift", "::Many:: Which? {=a " + "~b " * 150 + "}\n\n::V:: Next? {=c ~d}\n"),
+    ("bank.xml", _moodle(_multichoice("true", "100", *["0"] * 150, prompt="Many?"),
+                         _multichoice("true", "100", "0", prompt="Next?"))),
+], ids=["GIFT", "Moodle XML"])
+def test_more_answers_than_a_card_holds_are_refused_before_they_are_read(tmp_path, cli, name,
+                                                                         text):
+    bank, done = _imported(cli, tmp_path, name, text)
+    assert done.status == 1
+    line = 1 if name.endswith(".gift") else 3
+    assert f"{bank}:{line}: error[E704]: has 151 answers; at most 10 are supported" in done.err
+    assert [q[0] for q in _questions(tmp_path / "out")] == ["Next?"]
