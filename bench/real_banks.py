@@ -131,8 +131,14 @@ def count_gift(text: str) -> list[Expected]:
             continue
         parts = re.split(r"(?<!\\)(?=[~=])", answers.split("####")[0])
         parts = [q for q in parts if q.strip() and q.strip() not in "~="]
-        choices = [re.sub(r"^[~=](%-?\d+%)?", "", q).split("#")[0].strip() for q in parts]
-        right = {k for k, q in enumerate(parts) if q.startswith("=") or re.match(r"~%[1-9]", q)}
+        choices = [re.sub(r"^[~=](%-?[\d.]+%)?", "", q).split("#")[0].strip() for q in parts]
+        # As Moodle grades them: with an "=" answer, only full credit is right ("~%50%" is
+        # partial credit); without one, every positive weight is.
+        if any(q.startswith("=") for q in parts):
+            right = {k for k, q in enumerate(parts)
+                     if re.match(r"=(?!%)|[~=]%100(\.0*)?%", q)}
+        else:
+            right = {k for k, q in enumerate(parts) if re.match(r"~%0*[1-9]", q)}
         found.append(Expected(prompt, [words(c) for c in choices], right))
     return found
 
@@ -190,13 +196,16 @@ def count_csv(text: str, spec: dict) -> list[Expected]:
 
 def count_moodle_xml(text: str) -> list[Expected]:
     """<question type="multichoice"> and "truefalse": the question text, each answer's
-    text and whether its fraction is positive."""
+    text and whether it is right as Moodle grades it: a fraction of 100 in a question of
+    one answer (<single>, "true" when missing), a positive one in a question of several."""
     import xml.etree.ElementTree as ET
     found = []
     for q in ET.fromstring(text).iter("question"):
         if q.get("type") not in ("multichoice", "truefalse"):
             continue
-        answers = [(a.findtext("text") or "", float(a.get("fraction", "0")) > 0)
+        single = (q.findtext("single") or "true").strip() not in ("false", "0", "")
+        answers = [(a.findtext("text") or "", float(a.get("fraction", "0")) >= 100 if single
+                    or q.get("type") == "truefalse" else float(a.get("fraction", "0")) > 0)
                    for a in q.findall("answer")]
         answers = [(t, r) for t, r in answers if t.strip()]
         found.append(Expected(words(q.findtext("questiontext/text") or ""),

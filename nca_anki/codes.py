@@ -156,13 +156,15 @@ _ALL = (
          "used or saved; builds only take longer."),
     # --- importing a bank (build_decks.py import) -------------------------------------------
     Code("E701", "input unreadable", "An input file to import is missing, unreadable or "
-         "malformed (JSON with a syntax error, GIFT answers that never close, a TypeScript "
-         "file that does not parse or holds no bank); what it says was not converted."),
+         "malformed (JSON or XML with a syntax error, XML that declares entities, a "
+         "TypeScript file that does not parse or holds no bank); what it says was not "
+         "converted."),
     Code("E702", "not a multiple-choice question", "The input holds a question that is not "
          "multiple choice (short answer, numerical, matching, essay) or lacks its text or "
          "choices; it was not converted."),
-    Code("E703", "no correct answer", "The question marks no choice correct, or its answer "
-         "names none of its choices; it was not converted."),
+    Code("E703", "no correct answer", "The question marks no choice correct, its answer "
+         "names none of its choices, or an answer's credit (a GIFT %weight%, a Moodle "
+         "fraction) is no number from -100 to 100; it was not converted."),
     Code("E704", "cannot be written as a question file", "Written in this project's format, "
          "the question would not read back as it was read (a line its format takes as "
          "structure, too many choices), it repeats another word for word, or it holds code "
@@ -170,6 +172,10 @@ _ALL = (
          "converted."),
     Code("E705", "import target exists", "A question file the import would write is already "
          "there; nothing was written. Move it away or import into another folder."),
+    Code("E707", "question damaged", "A question's structure in the input is broken (GIFT "
+         "answers whose '{' never closes or a '}' out of place, a title never closed, two "
+         "questions on one line; a Moodle question element outside the quiz element); it "
+         "was not converted, and the questions after it were read."),
     Code("E708", "spreadsheet row unreadable", "A row of a CSV or TSV file cannot be read "
          "as its header says: a quote opens a cell and is never closed where it should be "
          "(it would take in the rows after it), a cell is over 1 MiB, or the row has more "
@@ -179,7 +185,9 @@ _ALL = (
          "introduction, a heading, a description) was not converted."),
     Code("W702", "converted with a change", "The question was converted, but changed: a "
          "true/false question became two choices, feedback on single answers joined the "
-         "explanation, or an empty answer was left out."),
+         "explanation, an empty answer was left out, an answer of partial credit in a "
+         "question with one right answer counts as wrong, or the credits of its right "
+         "answers do not add up to 100%."),
     Code("W704", "bank read as", "How the importer read a structured bank (JSON, "
          "TypeScript, a spreadsheet): which key or column it took as the prompt, the choices, "
          "the answer (and how an index counts), the explanation and the topic, said once per "

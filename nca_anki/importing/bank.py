@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from nca_anki.diagnostics import Diagnostic, error
+from nca_anki.diagnostics import Diagnostic, error, warning
+from nca_anki.records import LABELS
 
 
 @dataclass(frozen=True)
@@ -181,6 +182,16 @@ def a_kind(kind: str) -> str:
 FEEDBACK_JOINED = "feedback on single answers was added to the explanation, one paragraph each"
 
 
+# More answers than a card could ever show, even with empty ones left out: refused before
+# each is converted (a million "~" in one question took half a minute to read).
+MAX_ANSWERS = 100
+
+
+def too_many(count: int, path: str, line: int) -> Diagnostic:
+    return error("E704", path, line, f"has {count:,} answers; at most {len(LABELS)} are "
+                 "supported; not converted")
+
+
 def choices_problem(choices: list[Choice], path: str, line: int, no_right: str
                     ) -> Diagnostic | None:
     """Why ``choices`` cannot be a multiple-choice question's (fewer than two, or none
@@ -190,3 +201,73 @@ def choices_problem(choices: list[Choice], path: str, line: int, no_right: str
     if not any(c.correct for c in choices):
         return error("E703", path, line, f"{no_right}; not converted")
     return None
+
+
+# --- answers with credit (GIFT's %weight%, Moodle XML's fraction) ----------------------------
+
+# A number as Moodle writes a fraction ("100", "33.33333", "-50", "100.0"; GIFT's "%50%"),
+# in ASCII digits only: float() also takes "nan", "inf", "1_0" and "٥٠".
+_CREDIT_RE = re.compile(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*",
+                        re.ASCII)
+FULL_CREDIT = 100.0
+_CLOSE = 1e-3  # of a percent: "99.9999" is written for 100 by some exporters
+
+
+def credit(raw: str) -> float | None:
+    """The credit ``raw`` gives, in percent of the question's marks (100 full, 50 half, a
+    negative one a penalty), or None if it is no number from -100 to 100."""
+    if not _CREDIT_RE.fullmatch(raw):
+        return None
+    value = float(raw)
+    return value if -FULL_CREDIT - _CLOSE <= value <= FULL_CREDIT + _CLOSE else None
+
+
+@dataclass(frozen=True)
+class Credited:
+    """One answer of a format that grades answers, before the card's right/wrong is
+    decided: its text, its credit in percent and its line."""
+
+    text: str
+    credit: float
+    line: int
+
+
+def credited_choices(answers: list[Credited], single: bool, path: str, line: int
+                     ) -> tuple[list[Choice], list[Diagnostic]]:
+    """The choices a card shows for ``answers``, and what the card changes.
+
+    A single-answer question (Moodle's "one answer only") is right only with an answer of
+    full credit; one of partial credit is counted wrong, which is said at its line, and
+    several of full credit (each alone right in Moodle) are all asked for. In a question
+    of several answers, those with a positive credit are the right ones, as Moodle grades
+    them; Moodle wants their credits to add up to 100%, and says so if not."""
+    notes: list[Diagnostic] = []
+    if single:
+        choices = [Choice(a.text, abs(a.credit - FULL_CREDIT) <= _CLOSE) for a in answers]
+        notes += [warning("W702", path, a.line, f"the answer {_quoted(a.text)} gives "
+                          f"{_percent(a.credit)} (partial credit) in a question with one right "
+                          "answer: the card counts it wrong; only an answer of 100% is right")
+                  for a in answers if _CLOSE < a.credit < FULL_CREDIT - _CLOSE]
+        full = sum(c.correct for c in choices)
+        if full > 1:
+            notes.append(warning("W702", path, line, f"{full} answers give full credit in a "
+                                 "question with one right answer (each alone is right in "
+                                 f"Moodle): the card asks for all {full}"))
+        return choices, notes
+    choices = [Choice(a.text, a.credit > _CLOSE) for a in answers]
+    total = sum(a.credit for a in answers if a.credit > _CLOSE)
+    if any(c.correct for c in choices) and abs(total - FULL_CREDIT) >= 0.5:
+        notes.append(warning("W702", path, line, f"the right answers' credits add up to "
+                             f"{_percent(total)}, not 100% (Moodle refuses such a question): the "
+                             f"card takes all {sum(c.correct for c in choices)} with a "
+                             "positive credit as right"))
+    return choices, notes
+
+
+def _percent(value: float) -> str:
+    return f"{round(value, 5):.10g}%"
+
+
+def _quoted(text: str) -> str:
+    shown = " ".join(text.split())
+    return repr(shown if len(shown) <= 60 else shown[:59] + "…")

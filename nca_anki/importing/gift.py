@@ -22,15 +22,21 @@ what they stand for; "[markdown]" text is kept as Markdown, "[html]" as written.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from nca_anki.diagnostics import Diagnostic, error, warning
-from nca_anki.importing.bank import (FEEDBACK_JOINED, Choice, Item, Reading, Section,
-                                     category_name, choices_problem, html_to_markdown,
-                                     one_paragraph, title_from_name)
+from nca_anki.diagnostics import Diagnostic, clip, error, warning
+from nca_anki.importing.bank import (FEEDBACK_JOINED, FULL_CREDIT, MAX_ANSWERS, Choice,
+                                     Credited, Item, Reading, Section, category_name,
+                                     choices_problem, credit, credited_choices,
+                                     html_to_markdown, one_paragraph, title_from_name, too_many)
 
 _CATEGORY_RE = re.compile(r"^\s*\$CATEGORY:\s*(?P<path>(?:.*\S)?)\s*$")
 _FORMAT_RE = re.compile(r"^\s*\[(?P<format>html|moodle|plain|markdown)\]", re.I)
-_WEIGHT_RE = re.compile(r"^%(?P<weight>-?\d+(?:\.\d+)?)%")
+# An answer's weight, "~%50%": a number (checked by bank.credit), or a word or a number
+# written wrong ("%fifty%", "%50,5%", "%%"), which is reported, not read as the answer's text.
+_WEIGHT_RE = re.compile(r"%(?P<weight>[^%\s]{0,24}|[-+0-9.,\s]{0,24})%")
 # Moodle's embedded-answer (cloze) prefix inside GIFT braces, "{1:MC:" or "{:SHORTANSWER:";
 # its choice kinds are multiple choice, its others (SA, NM, ...) are not.
 _CLOZE_RE = re.compile(r"^\s*\d*:(?P<kind>[A-Z_]+):", re.I)
@@ -55,13 +61,14 @@ def _unescaped(text: str, chars: str, start: int = 0) -> int:
     return -1
 
 
-def _split(text: str, chars: str) -> list[str]:
-    """``text`` cut before each unescaped one of ``chars``; each piece starts with it."""
+def _split(text: str, chars: str) -> list[tuple[int, str]]:
+    """``text`` cut before each unescaped one of ``chars``: each piece (stripped, starting
+    with it) and where it starts."""
     starts, k = [], 0
     while (k := _unescaped(text, chars, k)) >= 0:
         starts.append(k)
         k += 1
-    return [text[a:b].strip() for a, b in zip(starts, [*starts[1:], len(text)])]
+    return [(a, text[a:b].strip()) for a, b in zip(starts, [*starts[1:], len(text)])]
 
 
 def _text(raw: str) -> str:
@@ -79,86 +86,201 @@ def _text(raw: str) -> str:
 
 
 def read(text: str, path: str) -> Reading:
-    problems: list[Diagnostic] = []
-    sections: list[Section] = []
-    title = title_from_name(path)
-    items: list = []
-    block: list[tuple[int, str]] = []
-
-    def finish() -> None:
-        nonlocal title, items
-        if not block:
-            return
-        category = _CATEGORY_RE.match(block[0][1])
-        if category and len(block) == 1:
-            if items:
-                sections.append(Section(title=title, items=tuple(items), path=path))
-            name = category_name(category.group("path"))
-            title, items = name or title_from_name(path), []
-        else:
-            item = _question(block, path, problems)
-            if item is not None:
-                items.append(item)
-        block.clear()
-
+    reader = _Reader(path)
     for number, line in enumerate(text.split("\n"), start=1):
-        if line.lstrip().startswith("//"):
-            continue  # a comment
-        if line.strip():
-            if _CATEGORY_RE.match(line) and not _open(block) or _answered(block):
-                finish()  # a category line, or a line after a whole question: a new block
-            block.append((number, line.rstrip()))
-            if _CATEGORY_RE.match(line) and len(block) == 1:
-                finish()
-        elif not _open(block):  # a blank line ends a question, not inside its answers
-            finish()
-    finish()
-    if items:
-        sections.append(Section(title=title, items=tuple(items), path=path))
-    return Reading(tuple(sections), tuple(problems))
+        reader.take(number, line)
+    reader.finish()
+    if reader.items:
+        reader.sections.append(Section(title=reader.title, items=tuple(reader.items),
+                                       path=path))
+    return Reading(tuple(reader.sections), tuple(reader.problems))
 
 
-def _answered(block: list[tuple[int, str]]) -> bool:
-    """Whether ``block`` holds a whole question already: its answers opened and closed.
-    The next line starts another, blank line or not (Moodle needs one; authors forget)."""
-    joined = "\n".join(line for _, line in block)
-    start = _unescaped(joined, "{")
-    return start >= 0 and _unescaped(joined, "}", start) >= 0
+@dataclass
+class _Block:
+    """The lines of one question (or category line, or description) as they are read, and
+    where its answers stand: "none" before their '{', "open" inside, "closed" after '}'."""
+
+    lines: list[tuple[int, str]] = field(default_factory=list)
+    state: str = "none"
+    opened: int = 0  # the index in ``lines`` of the line holding the last '{'
+    sets: int = 0  # answer sets opened ({…} … {…} is a cloze question)
+    blank: int = 0  # the index in ``lines`` after the last blank line inside the answers
+    damage: tuple[int, str] | None = None  # the first brace or title out of place
+    cut_by: int = 0  # the line of the question that began while the answers were open
 
 
-def _open(block: list[tuple[int, str]]) -> bool:
-    """Whether the answers of the question in ``block`` are still open (a "{" not closed)."""
-    joined = "\n".join(line for _, line in block)
-    start = _unescaped(joined, "{")
-    return start >= 0 and _unescaped(joined, "}", start) < 0
+class _Reader:
+    """GIFT's lines -> blocks -> questions, in one pass. A blank line ends a question, but
+    not inside its answers (authors put blank lines there); a question also ends where
+    its answers close (authors forget the blank line). While answers are open, a line
+    that begins another question (a '::title::', a $CATEGORY, a second '{') ends them
+    unclosed: that question is an error at its '{', and the next one is read."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.problems: list[Diagnostic] = []
+        self.sections: list[Section] = []
+        self.title = title_from_name(path)
+        self.items: list[Item] = []
+        self.block = _Block()
+
+    def take(self, number: int, line: str) -> None:
+        stripped = line.strip()
+        if stripped.startswith("//"):
+            return  # a comment
+        block = self.block
+        if not stripped:
+            if block.state == "open":
+                block.blank = len(block.lines)
+            else:
+                self.finish()
+            return
+        category = _CATEGORY_RE.match(line) is not None
+        starts = category or stripped.startswith("::")
+        braces, damage = _scan(stripped)
+        if block.state == "open" and (starts or "{" in braces):
+            self._cut(number, starts)
+        elif block.lines and (block.state == "closed" or starts):
+            self.finish()
+        self._add(number, line, braces, damage)
+        if category and len(self.block.lines) == 1:
+            self.finish()
+
+    def _cut(self, number: int, starts: bool) -> None:
+        """End the open block before the question that begins at ``number``: with it go
+        the lines of its text above that line (after the last answer or blank line)."""
+        block = self.block
+        cut = len(block.lines)
+        if not starts:  # "Next question? {" on a line of its own: its text may be above
+            floor = max(block.opened + 1, block.blank)
+            while cut > floor and not block.lines[cut - 1][1].lstrip().startswith(
+                    ("=", "~", "#")):
+                cut -= 1
+        moved = block.lines[cut:]
+        del block.lines[cut:]
+        block.cut_by = moved[0][0] if moved else number
+        self.finish()
+        for moved_number, moved_line in moved:  # no braces: they would have closed or cut
+            self._add(moved_number, moved_line, [], "")
+
+    def _add(self, number: int, line: str, braces: list[str], damage: str) -> None:
+        block = self.block
+        block.lines.append((number, line.rstrip()))
+        if damage and block.damage is None:
+            block.damage = (number, damage)
+        for brace in braces:
+            if brace == "{" and block.state != "open":
+                block.state, block.opened, block.sets = "open", len(block.lines) - 1, \
+                    block.sets + 1
+            elif brace == "}" and block.state == "open":
+                block.state = "closed"
+            elif block.damage is None:
+                block.damage = (number, _BRACE_DAMAGE[brace, block.state])
+                block.state = "closed" if brace == "}" else block.state
+
+    def finish(self) -> None:
+        block, self.block = self.block, _Block()
+        if not block.lines:
+            return
+        category = _CATEGORY_RE.match(block.lines[0][1])
+        if category and len(block.lines) == 1:
+            if self.items:
+                self.sections.append(Section(title=self.title, items=tuple(self.items),
+                                             path=self.path))
+            name = category_name(category.group("path"))
+            self.title, self.items = name or title_from_name(self.path), []
+            return
+        item = _question(block, self.path, self.problems)
+        if item is not None:
+            self.items.append(item)
 
 
-def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic]
-              ) -> Item | None:
-    first = block[0][0]
-    whole = "\n".join(line for _, line in block)
-    body = whole.strip()
-    if body.startswith("::"):
-        end = body.find("::", 2)
-        body = body[end + 2:] if end >= 0 else body
-    open_at = _unescaped(body, "{")
+_BRACE_DAMAGE = {
+    ("}", "none"): "a '}' that closes no '{' (the answers' '{' is missing, or a '}' in the "
+                   "text is not written '\\}'); the question was not converted",
+    ("}", "closed"): "a '}' after the answers have closed (a '}' in the text is written "
+                     "'\\}'); the question was not converted",
+    ("{", "open"): "a '{' inside the answers (a '{' in an answer is written '\\{', and the "
+                   "next question starts on a line of its own); the question was not "
+                   "converted",
+}
+_TITLE_DAMAGE = ("the title's '::' does not close on its line, before the answers' '{' "
+                 "(write '::title::'; a ':', '{' or '}' in a title is written '\\:', '\\{', "
+                 "'\\}'); the question was not converted")
+
+
+def _scan(stripped: str) -> tuple[list[str], str]:
+    """The unescaped braces of a line, in order, after its '::title::' if it begins with
+    one; and what is wrong with that title ("")."""
+    start, damage = 0, ""
+    if stripped.startswith("::"):
+        end = _title_end(stripped)
+        if end < 0 or _unescaped(stripped[:end], "{}", 2) >= 0:
+            damage = _TITLE_DAMAGE
+        else:
+            start = end + 2
+    braces, k = [], start
+    while (k := _unescaped(stripped, "{}", k)) >= 0:
+        braces.append(stripped[k])
+        k += 1
+    return braces, damage
+
+
+def _title_end(text: str) -> int:
+    """Where the '::' that closes a title opened at the start of ``text`` is (-1: none)."""
+    k = 2
+    while (k := _unescaped(text, ":", k)) >= 0:
+        if text.startswith("::", k):
+            return k
+        k += 1
+    return -1
+
+
+def _question(block: _Block, path: str, problems: list[Diagnostic]) -> Item | None:
+    first = block.lines[0][0]
+    if block.damage is not None:
+        problems.append(error("E707", path, *block.damage))
+        return None
+    if block.state == "open":
+        where = (f"before the next question begins at line {block.cut_by}" if block.cut_by
+                 else "by the end of the file")
+        problems.append(error("E707", path, block.lines[block.opened][0], "the answers' '{' "
+                              f"never closes {where}; the question was not converted (close "
+                              "its answers with '}')"))
+        return None
+    whole = "\n".join(line for _, line in block.lines)
+    head = len(whole) - len(whole.lstrip())
+    if whole.startswith("::", head):
+        head += _title_end(whole[head:]) + 2
+    open_at = _unescaped(whole, "{", head)
     if open_at < 0:
         problems.append(warning("W701", path, first, "text without answers ({…}) is a "
                                 f"description, not a question, and was not converted: "
-                                f"{' '.join(body.split())[:60]!r}"))
+                                f"{' '.join(whole[head:].split())[:60]!r}"))
         return None
-    close_at = _unescaped(body, "}", open_at)
-    if close_at < 0:
-        problems.append(error("E701", path, first, "the answers' '{' never closes; the "
-                              "question was not converted"))
+    close_at = _unescaped(whole, "}", open_at)
+    if whole[close_at + 1:].lstrip().startswith("::"):
+        problems.append(error("E707", path, first, "another question ('::…') begins on the "
+                              "line where this one's answers close; put it on a line of its "
+                              "own; neither was converted"))
         return None
-    before, answers, after = body[:open_at], body[open_at + 1:close_at].strip(), \
-        body[close_at + 1:].strip()
-    if _unescaped(after, "{") >= 0:
+    if block.sets > 1:
         problems.append(error("E702", path, first, "two sets of answers ({…} … {…}) in one "
                               "question: a cloze question (Moodle reads only one set), not one "
                               "multiple-choice question; split it in two; not converted"))
         return None
+    return _converted(block, whole, (head, open_at, close_at), path, problems)
+
+
+def _converted(block: _Block, whole: str, cuts: tuple[int, int, int], path: str,
+               problems: list[Diagnostic]) -> Item | None:
+    """The question of a block whose answers open and close once, at ``cuts``: where its
+    text begins, its '{' and its '}'."""
+    first = block.lines[0][0]
+    head, open_at, close_at = cuts
+    before, answers, after = whole[head:open_at], whole[open_at + 1:close_at], \
+        whole[close_at + 1:].strip()
     fmt = _FORMAT_RE.match(before)
     html_ok = True  # Moodle's own format (the default) and [html] take HTML
     if fmt:
@@ -169,13 +291,16 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
     if not _text(before) and not after:
         problems.append(error("E702", path, first, "no question text; not converted"))
         return None
+    skipped = len(answers) - len(answers.lstrip())
+    answers = answers.strip()
     cloze = _CLOZE_RE.match(answers)
     if cloze:  # Moodle's embedded-answer syntax written in GIFT: {1:MC:~a~=b}
         if cloze["kind"].upper() not in _CLOZE_CHOICE:
-            problems.append(error("E702", path, first, f"an embedded-answer ({cloze['kind']}) "
-                                  "question, not multiple choice; not converted"))
+            problems.append(error("E702", path, first, "an embedded-answer "
+                                  f"({clip(cloze['kind'], 40)}) question, not multiple "
+                                  "choice; not converted"))
             return None
-        answers = answers[cloze.end():]
+        answers, skipped = answers[cloze.end():], skipped + cloze.end()
     kind = _not_multiple_choice(answers)
     if kind:
         problems.append(error("E702", path, first, f"{kind} question, not multiple choice; "
@@ -185,43 +310,88 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
     k = _general_feedback(answers)
     if k >= 0:
         answers, general = answers[:k], html_to_markdown(_text(answers[k + 4:]), html_ok)
-    word = answers.split("#", 1)[0].strip().upper()
+    word = _before_feedback(answers).strip().upper()
     if word in _TRUE_FALSE:
         truth = _TRUE_FALSE[word]
         problems.append(warning("W702", path, first, "a true/false question became two "
                                 "choices, 'True' and 'False'"))
         return Item(prompt=prompt, explanation=general, path=path, line=first,
                     choices=(Choice("True", truth), Choice("False", not truth)))
-    choices, feedback, empty = [], [], 0
-    for piece in _split(answers, "=~"):
-        right = piece[0] == "="
-        piece = piece[1:]
+    lines = _Lines(block)
+    return _choices(answers, lambda at: lines.at(open_at + 1 + skipped + at), html_ok,
+                    Item(prompt=prompt, choices=(), explanation=general, path=path,
+                         line=first), problems)
+
+
+class _Lines:
+    """The line of a character of a block's joined text."""
+
+    def __init__(self, block: _Block) -> None:
+        self.numbers = [number for number, _ in block.lines]
+        self.starts, k = [], 0
+        for _, line in block.lines:
+            self.starts.append(k)
+            k += len(line) + 1
+
+    def at(self, offset: int) -> int:
+        return self.numbers[bisect_right(self.starts, offset) - 1]
+
+
+def _choices(answers: str, line_of: Callable[[int], int], html_ok: bool, item: Item,
+             problems: list[Diagnostic]) -> Item | None:
+    """``item`` with the choices of its ``answers`` ("=right ~wrong ~%50%half"), each
+    answer's line given by ``line_of`` its place in them; None if they make no question."""
+    path, first = item.path, item.line
+    pieces = _split(answers, "=~")
+    if len(pieces) > MAX_ANSWERS:
+        problems.append(too_many(len(pieces), path, first))
+        return None
+    credited, feedback, empty, single = [], [], 0, False
+    for at, piece in pieces:
+        mark, piece = piece[0], piece[1:]
+        single = single or mark == "="  # as Moodle reads it: any '=' makes one answer right
         weight = _WEIGHT_RE.match(piece)
+        value = FULL_CREDIT if mark == "=" else 0.0
         if weight:
-            right = float(weight.group("weight")) > 0
-            piece = piece[weight.end():]
+            parsed = credit(weight["weight"].replace(",", "."))
+            if parsed is None:
+                problems.append(error("E703", path, line_of(at), f"the weight "
+                                      f"{weight[0]!r} of an answer is no number from -100 to "
+                                      "100 (a percentage of the marks, '%50%'); the question "
+                                      "was not converted"))
+                return None
+            value, piece = parsed, piece[weight.end():]
         cut = _unescaped(piece, "#")
         text, note = (piece[:cut], piece[cut + 1:]) if cut >= 0 else (piece, "")
         if not _text(text):
             empty += 1  # "~=" or "~~": nothing between two marks; Moodle skips it too
             continue
         shown = html_to_markdown(_text(text), html_ok)
-        choices.append(Choice(one_paragraph(shown), right))
+        credited.append(Credited(one_paragraph(shown), value, line_of(at)))
         if _text(note):
             feedback.append(f"{shown}: {html_to_markdown(_text(note), html_ok)}")
-    if (problem := choices_problem(choices, path, first, "no answer is right ('=' or a "
-                                   "positive %weight%)")) is not None:
+    choices, notes = credited_choices(credited, single, path, first)
+    no_right = ("no answer is fully right ('=' without a weight, or '%100%')" if single else
+                "no answer is right ('=' or a positive %weight%)")
+    if (problem := choices_problem(choices, path, first, no_right)) is not None:
         problems.append(problem)
         return None
+    problems.extend(notes)
     if empty:
         problems.append(warning("W702", path, first, f"{empty} empty answer"
                                 f"{'s' if empty > 1 else ''} (nothing between two of its "
                                 "'~'/'=' marks) left out"))
     if feedback:
         problems.append(warning("W702", path, first, FEEDBACK_JOINED))
-    explanation = "\n\n".join(p for p in (general, *feedback) if p)
-    return Item(prompt=prompt, choices=tuple(choices), explanation=explanation, path=path,
-                line=first)
+    explanation = "\n\n".join(p for p in (item.explanation, *feedback) if p)
+    return Item(prompt=item.prompt, choices=tuple(choices), explanation=explanation,
+                path=path, line=first)
+
+
+def _before_feedback(answers: str) -> str:
+    """``answers`` up to its first unescaped '#' (feedback, or a numerical question's)."""
+    k = _unescaped(answers, "#")
+    return answers if k < 0 else answers[:k]
 
 
 def _general_feedback(answers: str) -> int:
@@ -242,7 +412,7 @@ def _not_multiple_choice(answers: str) -> str:
     body = answers[:k] if (k := _general_feedback(answers)) >= 0 else answers
     if "->" in body:
         return "a matching"
-    word = body.split("#", 1)[0].strip().upper()
+    word = _before_feedback(body).strip().upper()
     if word in _TRUE_FALSE:
         return ""
     if _unescaped(body, "~") < 0:

@@ -12,14 +12,22 @@
         <answer fraction="0" format="html"><text>Pascal</text></answer>
       </question>
 
-``multichoice`` (a positive fraction marks a right answer, so several answers of 50 each
-are all right) and ``truefalse`` (two choices) are converted, with the images they carry
-(``<file encoding="base64">``, shown as ``@@PLUGINFILE@@/name``), each checked as a real
-image of a type cards show, and written beside the question files; every other type is
-refused by name, a ``description`` is text that is no question. Text in Moodle's HTML
+``multichoice`` and ``truefalse`` (two choices) are converted. In a question with one
+right answer (``<single>true</single>``, Moodle's default) only an answer of fraction 100
+is right; one of partial credit is counted wrong, with a warning at its line. In one of
+several answers (``<single>false</single>``) each answer of a positive fraction is right,
+as Moodle grades it (bank.credited_choices). The images a question carries
+(``<file encoding="base64">``, shown as ``@@PLUGINFILE@@/name``) are each checked as a
+real image of a type cards show, and written beside the question files. Every other type
+is refused by name; a ``description`` is text that is no question. Text in Moodle's HTML
 (``html``, ``moodle_auto_format``; CDATA or escaped) becomes Markdown as GIFT's does;
-``plain_text`` and ``markdown`` are kept. The standard library's parser reads the file:
-it never fetches an external entity, and its expat refuses entity expansion bombs.
+``plain_text`` and ``markdown`` are kept.
+
+The standard library's expat reads the file, through handlers of our own that note each
+element's true line (a ``<question`` inside a comment, a CDATA section or a processing
+instruction is no element, and counts no line of its own), refuse any entity declaration
+(no bank needs one; entity bombs and external entities come that way), an entity defined
+outside the file, and elements nested deeper than a bank ever nests them.
 """
 
 from __future__ import annotations
@@ -28,34 +36,77 @@ import base64
 import binascii
 import re
 import xml.etree.ElementTree as ET
+from typing import NoReturn
+from xml.parsers import expat
 
-from nca_anki.diagnostics import Diagnostic, error, warning
-from nca_anki.importing.bank import (FEEDBACK_JOINED, Choice, Item, Reading, Section, a_kind,
-                                     category_name, choices_problem, html_to_markdown,
-                                     one_paragraph, title_from_name)
+from nca_anki.diagnostics import Diagnostic, clip, error, warning
+from nca_anki.importing.bank import (FEEDBACK_JOINED, MAX_ANSWERS, Credited, Item, Reading,
+                                     Section, a_kind, category_name, choices_problem, credit,
+                                     credited_choices, html_to_markdown, one_paragraph,
+                                     title_from_name, too_many)
 from nca_anki.reading.images import image_problem, image_type
 from nca_anki.reading.media import MAX_IMAGE_BYTES
 
-_QUESTION_RE = re.compile(r"<question\b")
-_CDATA_RE = re.compile(r"<!\[CDATA\[.*?(?:\]\]>|\Z)", re.S)  # never closed: to the end
 _EMBEDDED_RE = re.compile(r"@@PLUGINFILE@@/([^\"'\s)>]+)")
+# Deeper than any bank nests its elements (quiz/question/answer/feedback/text is five);
+# text in HTML is escaped or in CDATA, which is no element.
+MAX_DEPTH = 64
 
 
-def _question_lines(text: str) -> list[int]:
-    """The line of each <question> element, in order (none inside CDATA counted)."""
-    spans = [(m.start(), m.end()) for m in _CDATA_RE.finditer(text)]
-    lines: list[int] = []
-    k = last = 0
-    line = 1
-    for match in _QUESTION_RE.finditer(text):
-        while k < len(spans) and spans[k][1] <= match.start():
-            k += 1
-        if k < len(spans) and spans[k][0] <= match.start() < spans[k][1]:
-            continue
-        line += text.count("\n", last, match.start())  # counted on from the one before
-        last = match.start()
-        lines.append(line)
-    return lines
+class _Refused(Exception):
+    """A document the reader will not read, at a line."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line, self.message = line, message
+
+
+class _Tree:
+    """A document as ElementTree elements, with the line each element starts at."""
+
+    def __init__(self, text: str) -> None:
+        self.lines: dict[ET.Element, int] = {}
+        self._builder = ET.TreeBuilder()
+        self._depth = 0
+        parser = self._parser = expat.ParserCreate()
+        parser.buffer_text = True
+        parser.StartElementHandler = self._start
+        parser.EndElementHandler = self._end
+        parser.CharacterDataHandler = self._builder.data
+        parser.EntityDeclHandler = self._entity
+        parser.UnparsedEntityDeclHandler = self._entity
+        parser.SkippedEntityHandler = self._skipped
+        parser.ExternalEntityRefHandler = self._external
+        try:
+            parser.Parse(text, True)
+        except expat.ExpatError as exc:
+            raise _Refused(exc.lineno, f"not valid XML: {expat.ErrorString(exc.code)} "
+                           f"(column {exc.offset + 1})") from None
+        self.root = self._builder.close()
+
+    def _start(self, tag: str, attributes: dict[str, str]) -> None:
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            raise _Refused(self._parser.CurrentLineNumber, f"elements nested more than "
+                           f"{MAX_DEPTH} deep, as no Moodle bank nests them")
+        self.lines[self._builder.start(tag, attributes)] = self._parser.CurrentLineNumber
+
+    def _end(self, tag: str) -> None:
+        self._depth -= 1
+        self._builder.end(tag)
+
+    def _entity(self, name: str, *_: object) -> NoReturn:
+        raise _Refused(self._parser.CurrentLineNumber, "it declares an entity "
+                       f"({clip(name, 40)!r}); a question bank needs none, and entities are "
+                       "how XML bombs and external files come in")
+
+    def _skipped(self, name: str, *_: object) -> NoReturn:
+        raise _Refused(self._parser.CurrentLineNumber, f"the entity &{clip(name, 40)}; is defined "
+                       "outside the file, which is never read")
+
+    def _external(self, *_: object) -> NoReturn:
+        raise _Refused(self._parser.CurrentLineNumber, "it refers to an external entity, "
+                       "which is never read")
 
 
 def _text(element: ET.Element | None) -> tuple[str, dict[str, bytes], str]:
@@ -68,18 +119,19 @@ def _text(element: ET.Element | None) -> tuple[str, dict[str, bytes], str]:
     files: dict[str, bytes] = {}
     for carried in element.findall("file"):
         name = carried.get("name", "")
+        shown = repr(clip(name, 60))
         try:
             data = base64.b64decode("".join((carried.text or "").split()), validate=True)
         except (binascii.Error, ValueError):
-            return "", {}, f"its embedded file {name!r} is not valid base64"
+            return "", {}, f"its embedded file {shown} is not valid base64"
         kind = image_type(data)
         if kind is None or not name or "/" in name or name.startswith("."):
-            return "", {}, (f"its embedded file {name!r} is not an image of a type cards show "
+            return "", {}, (f"its embedded file {shown} is not an image of a type cards show "
                             "(PNG, JPEG, GIF, WebP or SVG, by its bytes)")
         if len(data) > MAX_IMAGE_BYTES:
-            return "", {}, f"its embedded image {name!r} is larger than {MAX_IMAGE_BYTES:,} bytes"
+            return "", {}, f"its embedded image {shown} is larger than {MAX_IMAGE_BYTES:,} bytes"
         if why := image_problem(data, kind):
-            return "", {}, f"its embedded image {name!r} cannot be shown on a card: {why}"
+            return "", {}, f"its embedded image {shown} cannot be shown on a card: {why}"
         files[name] = data
     raw = _EMBEDDED_RE.sub(lambda m: m[1], raw)
     if form in ("html", "moodle_auto_format"):
@@ -89,20 +141,24 @@ def _text(element: ET.Element | None) -> tuple[str, dict[str, bytes], str]:
 
 def read(text: str, path: str) -> Reading:
     try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        line = exc.position[0] if exc.position else 0
-        return Reading((), (error("E701", path, line, f"not valid XML: {exc}; nothing in the "
-                                  "file was converted"),))
+        tree = _Tree(text)
+    except _Refused as refused:
+        return Reading((), (error("E701", path, refused.line, f"{refused.message}; nothing "
+                                  "in the file was converted"),))
+    root = tree.root
     if root.tag != "quiz":
         return Reading((), (error("E701", path, 1, f"not a Moodle XML bank (its root is "
-                                  f"<{root.tag}>, not <quiz>); nothing converted"),))
-    lines = _question_lines(text)
+                                  f"<{clip(root.tag, 40)}>, not <quiz>); nothing converted"),))
     problems: list[Diagnostic] = []
     sections: list[Section] = []
     title, items = title_from_name(path), list[Item]()
-    for number, question in enumerate(root.iter("question")):
-        line = lines[number] if number < len(lines) else 0
+    inside = set(root.findall("question"))
+    for question in root.iter("question"):
+        line = tree.lines[question]
+        if question not in inside:
+            problems.append(error("E707", path, line, "a <question> that is not directly "
+                                  "inside <quiz>, where Moodle reads questions; not converted"))
+            continue
         kind = question.get("type", "")
         if kind == "category":
             name = category_name(question.findtext("category/text") or "")
@@ -110,7 +166,7 @@ def read(text: str, path: str) -> Reading:
                 sections.append(Section(title=title, items=tuple(items), path=path))
             title, items = name or title_from_name(path), []
             continue
-        item = _question(question, kind, path, line, problems)
+        item = _question(question, kind, path, (line, tree.lines), problems)
         if item is not None:
             items.append(item)
     if items:
@@ -118,38 +174,45 @@ def read(text: str, path: str) -> Reading:
     return Reading(tuple(sections), tuple(problems))
 
 
-def _question(question: ET.Element, kind: str, path: str, line: int,
-              problems: list[Diagnostic]) -> Item | None:
+def _question(question: ET.Element, kind: str, path: str,
+              place: tuple[int, dict[ET.Element, int]], problems: list[Diagnostic]
+              ) -> Item | None:
+    line, lines = place
     prompt, media, bad = _text(question.find("questiontext"))
     if kind == "description":
         problems.append(warning("W701", path, line, "a description, not a question, was not "
                                 f"converted: {' '.join(prompt.split())[:60]!r}"))
         return None
     if kind not in ("multichoice", "truefalse"):
-        problems.append(error("E702", path, line, f"{a_kind(kind or 'untyped')} question, not "
-                              "multiple choice; not converted"))
+        problems.append(error("E702", path, line, f"{a_kind(clip(kind, 40) or 'untyped')} "
+                              "question, not multiple choice; not converted"))
         return None
     if not prompt and not bad:
         problems.append(error("E702", path, line, "no question text; not converted"))
         return None
     general, more, worse = _text(question.find("generalfeedback"))
     media, bad = {**media, **more}, bad or worse
-    choices, feedback = [], []
-    for answer in question.findall("answer"):
+    answers = question.findall("answer")
+    if len(answers) > MAX_ANSWERS:
+        problems.append(too_many(len(answers), path, line))
+        return None
+    credited, feedback = [], []
+    for answer in answers:
         text, inner, wrong = _text(answer)
         media, bad = {**media, **inner}, bad or wrong
-        try:
-            right = float(answer.get("fraction", "0")) > 0
-        except ValueError:
-            problems.append(error("E703", path, line, f"an answer's fraction "
-                                  f"{answer.get('fraction')!r} is not a number; not converted"))
+        value = credit(answer.get("fraction", "0"))
+        if value is None:
+            problems.append(error("E703", path, lines[answer], f"an answer's fraction "
+                                  f"{clip(answer.get('fraction', ''), 40)!r} is no number from "
+                                  "-100 to 100 (the percentage of the marks it gives); not "
+                                  "converted"))
             return None
         if kind == "truefalse":
             text = {"true": "True", "false": "False"}.get(text.strip().casefold(), text)
         if not text:
             continue
         text = one_paragraph(text)
-        choices.append(Choice(text, right))
+        credited.append(Credited(text, value, lines[answer]))
         note, extra, why = _text(answer.find("feedback"))
         media, bad = {**media, **extra}, bad or why
         if note:
@@ -157,12 +220,25 @@ def _question(question: ET.Element, kind: str, path: str, line: int,
     if bad:
         problems.append(error("E704", path, line, f"{bad}; not converted"))
         return None
-    if (problem := choices_problem(choices, path, line, "no answer has a positive "
-                                   "fraction")) is not None:
+    single = kind == "truefalse" or _single(question)
+    choices, notes = credited_choices(credited, single, path, line)
+    if (problem := choices_problem(choices, path, line, "no answer has the fraction 100"
+                                   if single else "no answer has a positive fraction"
+                                   )) is not None:
         problems.append(problem)
         return None
+    problems.extend(notes)
     if feedback:
         problems.append(warning("W702", path, line, FEEDBACK_JOINED))
     return Item(prompt=prompt, choices=tuple(choices), path=path, line=line,
                 explanation="\n\n".join(p for p in (general, *feedback) if p),
                 media=tuple(sorted(media.items())))
+
+
+def _single(question: ET.Element) -> bool:
+    """Whether a multichoice question takes one answer, as Moodle reads <single>: "true"
+    when it is missing; "false", "0" or empty for several."""
+    single = question.findtext("single")
+    return single is None or single.strip().casefold() not in ("false", "0", "")
+
+

@@ -431,6 +431,7 @@ def test_moodle_xml_with_categories_fractions_feedback_and_embedded_images(tmp_p
   </question>
   <question type="multichoice">
     <questiontext format="html"><text>Which two are fabrics?</text></questiontext>
+    <single>false</single>
     <answer fraction="50"><text>NVLink</text></answer>
     <answer fraction="-50"><text>CUDA</text></answer>
     <answer fraction="50"><text>InfiniBand</text></answer>
@@ -459,8 +460,8 @@ def test_moodle_xml_with_categories_fractions_feedback_and_embedded_images(tmp_p
 """)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 1
-    assert f"{bank}:23: error[E702]: a matching question, not multiple choice" in done.err
-    assert f"{bank}:32: error[E704]: its embedded file 'x.png' is not an image" in done.err
+    assert f"{bank}:24: error[E702]: a matching question, not multiple choice" in done.err
+    assert f"{bank}:33: error[E704]: its embedded file 'x.png' is not an image" in done.err
     assert _questions(tmp_path / "out") == [
         ("GPU basics", "Which GPU first had **Tensor Cores**?", ["*Volta", "Pascal"],
          "Volta, 2017.\n\nVolta: Right."),
@@ -477,7 +478,7 @@ def test_moodle_xml_with_categories_fractions_feedback_and_embedded_images(tmp_p
      '&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;'
      '&c;&c;&c;&c;&c;&c;"><!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;"><!ENTITY f "&e;&e;&e;'
      '&e;&e;&e;&e;&e;&e;&e;"><!ENTITY g "&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;">]>\n<quiz>&g;</quiz>',
-     "error[E701]: not valid XML"),
+     ":2: error[E701]: it declares an entity ('a')"),
     ("<html><body/></html>", ":1: error[E701]: not a Moodle XML bank (its root is <html>"),
 ], ids=["cut short", "an entity bomb", "not a quiz"])
 def test_broken_or_hostile_xml_is_an_error(tmp_path, cli, text, says):

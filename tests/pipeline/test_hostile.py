@@ -165,7 +165,15 @@ def _texts() -> list[tuple[str, object, str]]:
         ("HTML a browser never shows", finds(bank._UNSEEN_RE), "<head>"),
         ("HTML a browser never shows", finds(bank._UNSEEN_RE), "<style>"),
         ("a GIFT category", lambda t: gift._CATEGORY_RE.match("$CATEGORY: a" + t + "b"), " "),
-        ("Moodle XML's CDATA", finds(moodle_xml._CDATA_RE), "<![CDATA["),
+        ("a Moodle XML bank", lambda t: moodle_xml.read(f"<quiz>{t}</quiz>", "q.xml"),
+         "<!-- <question -->\n"),
+        ("a Moodle XML bank", lambda t: moodle_xml.read(
+            f"<quiz><question type='description'><questiontext><text>{t}</text>"
+            "</questiontext></question></quiz>", "q.xml"), "<![CDATA[<question]]>"),
+        ("GIFT answers never closed", lambda t: gift.read("Q? {" + t, "q.gift"), "\n~a"),
+        ("GIFT answers never closed", lambda t: gift.read(t, "q.gift"), "::Q:: a? {\n"),
+        ("GIFT answers never closed", lambda t: gift.read(t, "q.gift"), "~a {"),
+        ("GIFT escapes", lambda t: gift.read("Q? {=a ~" + t + "}", "q.gift"), "\\{"),
         ("a lettered choice", lambda t: lettered._CHOICE_RE.match("A. a" + t + "b"), " "),
         ("a numbered question", lambda t: lettered._NUMBERED_RE.match("1. a" + t + "b"), " "),
         ("a heading", lambda t: md_import._HEADING_RE.match("# a" + t + "b"), " "),
