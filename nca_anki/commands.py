@@ -198,8 +198,12 @@ def _report_form(argv: list[str], prog: str) -> int:
     args = _parse(parser, argv)
     if isinstance(args, int):
         return args
-    from nca_anki.feedback.report_form import REPORT_URL, write_form
+    from nca_anki.feedback.report_form import (report_url, repository_problem, toml_string,
+                                               write_form)
 
+    if problem := repository_problem(args.repository):
+        print(f"--repository: error: {problem}; nothing was written", file=sys.stderr)
+        return 2
     try:
         path, written = write_form(Path(args.project))
     except FileExistsError as exc:
@@ -207,10 +211,10 @@ def _report_form(argv: list[str], prog: str) -> int:
               "the form by hand)", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"{args.project}: error: cannot write the form: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(f"{exc.filename or args.project}: error: cannot write the form: "
+              f"{exc.strerror or exc}", file=sys.stderr)
         return 1
     print(f"{path.as_posix()} {'written' if written else 'already there'}")
     print("Set in source/nca-anki.toml:")
-    print(f'report_url = "{REPORT_URL.format(repository=args.repository)}"')
+    print(f"report_url = {toml_string(report_url(args.repository))}")
     return 0

@@ -158,19 +158,14 @@ def render_key(environ: Mapping[str, str] = os.environ) -> bytes | None:
 
 
 def _new_key(path: Path) -> bytes | None:
-    """A new key written to ``path`` (mode 0600); None if it cannot be, or if another
-    build is making it right now (it is read next time)."""
+    """A new key written to ``path`` (mode 0600, whole, never through a link:
+    output.write_new); None if it cannot be, or if another build is making it right now
+    (it is read next time)."""
+    from nca_anki.publishing.output import write_new
+
     key = os.urandom(KEY_BYTES)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}")
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "wb") as file:
-            file.write(key)
-        try:
-            os.link(temporary, path)  # never replaces a key another build made meanwhile
-        finally:
-            temporary.unlink()
+        write_new(path, key, mode=0o600)  # never replaces a key another build made meanwhile
     except OSError:
         return None
     return key
