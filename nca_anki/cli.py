@@ -47,18 +47,44 @@ def main(argv: Sequence[str] | None = None, prog: str = "build_decks.py") -> int
     printed (``| head -1``, ``| true``) ends every command quietly with
     edges.OUTPUT_CLOSED, never a traceback. Only printing is cut short: what a command
     writes to files is written before its report is printed, whole, as it would have
-    been (a build publishes, or not, by its own verdict; transaction.py)."""
+    been (a build publishes, or not, by its own verdict; transaction.py). Likewise a
+    Ctrl-C while the report prints, or one that lands in a finalizer, where Python would
+    swallow it with a traceback and go on (``_Swallowed``): it ends the command with 130."""
     edges.tolerant_output()
+    swallowed = _Swallowed(sys.unraisablehook)
+    sys.unraisablehook = swallowed
     try:
         status = _command(list(sys.argv[1:] if argv is None else argv), prog)
         edges.flush_output()
+        if swallowed.interrupted and status != 130:
+            raise KeyboardInterrupt
     except BrokenPipeError:
         return edges.output_closed()
     except KeyboardInterrupt:  # Ctrl-C while the report prints: whatever was built is whole
         with contextlib.suppress(OSError, ValueError):
             print("interrupted", file=sys.stderr, flush=True)
         return 130
+    finally:
+        sys.unraisablehook = swallowed.previous
     return status
+
+
+class _Swallowed:
+    """A ``sys.unraisablehook`` that keeps quiet about a KeyboardInterrupt raised where
+    Python cannot pass it on (a ``__del__`` or a weak reference's callback, run when a
+    last reference goes or by the cycle collector at any allocation) and remembers it;
+    anything else goes to ``previous``. The command then ends as interrupted, once what
+    it was doing is done (a build is whole either way)."""
+
+    def __init__(self, previous: Callable[[Any], object]) -> None:
+        self.previous = previous
+        self.interrupted = False
+
+    def __call__(self, info: Any) -> object:
+        if info.exc_type is KeyboardInterrupt:
+            self.interrupted = True
+            return None
+        return self.previous(info)
 
 
 def _command(argv: list[str], prog: str) -> int:

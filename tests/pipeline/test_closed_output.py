@@ -320,3 +320,32 @@ def test_every_command_s_help_names_the_status_of_a_closed_output(cli, command):
     shown = cli(*command, "-h")
     assert shown.status == 0
     assert "\n  141  the output was closed before all of it was printed" in shown.out
+
+
+class _CtrlCInAFinalizer:
+    """An object whose finalizer is where a Ctrl-C lands: Python swallows the
+    KeyboardInterrupt raised there, printing "Exception ignored in ..." and a traceback."""
+
+    def __del__(self) -> None:
+        signal.raise_signal(signal.SIGINT)
+        for _ in range(100):  # the handler runs at the loop's first turn, in here
+            pass
+
+
+@pytest.mark.parametrize("command", [[], ["locate", "gradient"]], ids=["build", "locate"])
+def test_a_ctrl_c_that_lands_in_a_finalizer_ends_the_command_as_interrupted(
+        project, cli, monkeypatch, command):
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        pytest.skip("Ctrl-C is not Python's KeyboardInterrupt in this test run")
+    import nca_anki.cli as cli_module
+    real = cli_module.edges.flush_output
+
+    def flush_output() -> None:  # as the report's last line goes out
+        _CtrlCInAFinalizer()
+        real()
+
+    monkeypatch.setattr(cli_module.edges, "flush_output", flush_output)
+    run = cli(*command)
+    assert run.status == 130, run.err
+    assert run.err.endswith("interrupted\n")
+    assert "Traceback" not in run.err and "Exception ignored" not in run.err
