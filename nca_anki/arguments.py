@@ -10,10 +10,15 @@ import argparse
 import errno
 from collections.abc import Callable
 import os
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from nca_anki import __version__
 from nca_anki.files import CACHE_ENV, CACHE_FOLDER
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 EXIT_CODES = """exit status:
   0    built (or, with --check/--verify, nothing to rebuild)
@@ -21,12 +26,25 @@ EXIT_CODES = """exit status:
        or warnings about the sources with --strict
   2    usage error: a bad option, or an unusable --source, --templates or --out
   3    a bug of ours, reported in one line, without a traceback
-  130  interrupted (Ctrl-C): nothing half-written is left behind"""
+  130  interrupted (Ctrl-C): nothing half-written is left behind
+  141  the output was closed before all of it was printed (| head): the decks
+       are written, or not, as the report would have said; nothing half-written"""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, except that help, usage and the version are printed as the rest
+    is: a closed output (``-h | head -1``) reaches cli.main as BrokenPipeError, which
+    ends the command quietly with its own status, where argparse would drop the error
+    and exit 0 as if everything had been shown."""
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        if message:
+            (file or sys.stderr).write(message)
 
 
 def build_parser(prog: str) -> argparse.ArgumentParser:
     """The options, one line of help each (docs/authors.md, "Building", says more)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=prog,
         description="Build one Anki deck (.apkg) per topic from the question files in SOURCE."
                     f"\n\n{prog} import INPUT... --out DIR [--from FORMAT] converts a bank in "
@@ -77,11 +95,13 @@ IMPORT_EXIT_CODES = """exit status:
   0    every question converted and written
   1    something not converted (each is named), or nothing written
   2    usage error
-  3    a bug of ours, reported in one line, without a traceback"""
+  3    a bug of ours, reported in one line, without a traceback
+  141  the output was closed before all of it was printed (| head): the files
+       are written all the same, each whole"""
 
 
 def import_parser(prog: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=f"{prog} import",
         description="Convert question banks in another format into question files in this "
                     "project's format, one per topic part (docs/importing.md).",

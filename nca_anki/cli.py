@@ -1,9 +1,11 @@
 """Command line: parse arguments, run ``build``, print the report, set the exit status.
 
 Exit status: 0 built (warnings allowed), 1 errors in the input (or an output that could
-not be written), 2 usage errors, 3 a bug of ours. Nothing here raises to the user: no
+not be written), 2 usage errors, 3 a bug of ours, 130 interrupted, 141 the output closed
+before the report was all printed (``| head``). Nothing here raises to the user: no
 tracebacks, not even for Ctrl-C while the libraries load (the pipeline is imported inside
-``main``) or for a terminal that cannot show a deck's name.
+``main``) or while the report prints, for a terminal that cannot show a deck's name, or
+for a reader that stopped reading.
 
 A rebuild with nothing changed is answered from the cache before the pipeline is even
 loaded (replay.py). ``--watch`` keeps the process, and so the loaded libraries, and
@@ -21,7 +23,7 @@ import json
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -39,9 +41,54 @@ __all__ = ["main", "program_name", "run"]
 
 def main(argv: Sequence[str] | None = None, prog: str = "build_decks.py") -> int:
     """Run the command with ``argv`` (without the program); ``prog`` names it in usage
-    and ``--version`` (``run`` passes the name it was started by)."""
+    and ``--version`` (``run`` passes the name it was started by).
+
+    The one place that owns the output: a stdout or stderr closed before everything was
+    printed (``| head -1``, ``| true``) ends every command quietly with
+    edges.OUTPUT_CLOSED, never a traceback. Only printing is cut short: what a command
+    writes to files is written before its report is printed, whole, as it would have
+    been (a build publishes, or not, by its own verdict; transaction.py). Likewise a
+    Ctrl-C while the report prints, or one that lands in a finalizer, where Python would
+    swallow it with a traceback and go on (``_Swallowed``): it ends the command with 130."""
     edges.tolerant_output()
-    argv = list(sys.argv[1:] if argv is None else argv)
+    swallowed = _Swallowed(sys.unraisablehook)
+    sys.unraisablehook = swallowed
+    try:
+        status = _command(list(sys.argv[1:] if argv is None else argv), prog)
+        edges.flush_output()
+        if swallowed.interrupted and status != 130:
+            raise KeyboardInterrupt
+    except BrokenPipeError:
+        return edges.output_closed()
+    except KeyboardInterrupt:  # Ctrl-C while the report prints: whatever was built is whole
+        with contextlib.suppress(OSError, ValueError):
+            print("interrupted", file=sys.stderr, flush=True)
+        return 130
+    finally:
+        sys.unraisablehook = swallowed.previous
+    return status
+
+
+class _Swallowed:
+    """A ``sys.unraisablehook`` that keeps quiet about a KeyboardInterrupt raised where
+    Python cannot pass it on (a ``__del__`` or a weak reference's callback, run when a
+    last reference goes or by the cycle collector at any allocation) and remembers it;
+    anything else goes to ``previous``. The command then ends as interrupted, once what
+    it was doing is done (a build is whole either way)."""
+
+    def __init__(self, previous: Callable[[Any], object]) -> None:
+        self.previous = previous
+        self.interrupted = False
+
+    def __call__(self, info: Any) -> object:
+        if info.exc_type is KeyboardInterrupt:
+            self.interrupted = True
+            return None
+        return self.previous(info)
+
+
+def _command(argv: list[str], prog: str) -> int:
+    """The command ``argv`` names, run; its exit status."""
     if argv[:1] == ["import"]:
         return _import(argv[1:], prog)
     if argv[:1] in (["locate"], ["stats"], ["report-form"]):
@@ -165,18 +212,21 @@ def _watch(args: argparse.Namespace) -> int:
     or `timeout`, ends it at any moment with exit status 0 and no traceback: between
     builds the last build is complete, and a build it interrupts publishes nothing
     (transaction.py). A bug of ours ends it as it ends any build (exit 3)."""
-    stop = _StopOnce()
+    stop = _Stop()
     previous: dict[signal.Signals, Any] = {}
+    unraisable = sys.unraisablehook
     try:
+        sys.unraisablehook = stop.unraisable(unraisable)
         for number in (signal.SIGINT, signal.SIGTERM):
             previous[number] = signal.signal(number, stop)
-        status = _watch_loop(args)
+        status = _watch_loop(args, stop)
     except KeyboardInterrupt:
         status = 130
     finally:
-        stop.stopping = True  # a second signal while it ends is not another interrupt
+        stop.requested = True  # a second signal while it ends is not another interrupt
         for number, handler in previous.items():
             signal.signal(number, handler)
+        sys.unraisablehook = unraisable
     if status == 130:  # interrupted, between builds or in one
         with contextlib.suppress(OSError, ValueError):
             print("stopped watching", file=sys.stderr, flush=True)
@@ -184,20 +234,43 @@ def _watch(args: argparse.Namespace) -> int:
     return status
 
 
-class _StopOnce:
-    """A signal handler that interrupts (KeyboardInterrupt) once; a signal that arrives
-    while the watch is already stopping is ignored, so none escapes as a traceback."""
+class _Stop:
+    """The watch's handler of SIGINT and SIGTERM. The first signal asks it to stop
+    (``requested``) and interrupts what runs (KeyboardInterrupt); a later one is ignored,
+    so none escapes as a traceback while it ends.
+
+    A signal can land in a finalizer (a ``__del__`` or a weak reference's callback, run
+    when a last reference goes, or by the cycle collector at any allocation: after a
+    build, its garbage is collected while the report prints). Python cannot pass an
+    exception on from there: it prints "Exception ignored in ..." with a traceback and
+    goes on, and the stop would be lost. ``unraisable`` keeps that silent, and ``check``,
+    at each step of the watch (a build done, a report printed, each look at the files),
+    ends it then."""
 
     def __init__(self) -> None:
-        self.stopping = False
+        self.requested = False
 
     def __call__(self, signum: int, frame: object) -> None:
-        if not self.stopping:
-            self.stopping = True
+        if not self.requested:
+            self.requested = True
             raise KeyboardInterrupt
 
+    def check(self) -> None:
+        """Interrupt now if a stop was asked for and swallowed on its way."""
+        if self.requested:
+            raise KeyboardInterrupt
 
-def _watch_loop(args: argparse.Namespace) -> int:
+    def unraisable(self, previous: Callable[[Any], object]) -> Callable[[Any], object]:
+        """A ``sys.unraisablehook`` silent about this stop's KeyboardInterrupt, and as
+        ``previous`` about anything else."""
+        def hook(info: Any) -> object:
+            if self.requested and info.exc_type is KeyboardInterrupt:
+                return None
+            return previous(info)
+        return hook
+
+
+def _watch_loop(args: argparse.Namespace, stop: _Stop) -> int:
     """The watch's builds and waits; 130 once interrupted (any moment), 3 on a bug. Each
     rebuild says first what changed in the report since the last, and its report ends
     with the errors and the verdict, the last lines on the screen while the watch waits."""
@@ -209,13 +282,15 @@ def _watch_loop(args: argparse.Namespace) -> int:
     outcome = _run(args, check=False, replayed=replayed)
     before: tuple[Diagnostic, ...] | None = None  # what the builds so far have found
     while not isinstance(outcome, int):
+        stop.check()
         if before is not None:
             for line in reporting.changes(before, outcome.diagnostics,
                                           reporting.unchecked(outcome)):
                 print(line, file=sys.stderr)
         _print_report(outcome, args)
+        stop.check()
         before = reporting.known(before or (), outcome)
-        current = wait_for_change(seen, source, templates)
+        current = wait_for_change(seen, source, templates, stop.check)
         changed = changed_files(seen, current)
         named = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more"
                                           if len(changed) > 3 else "")
@@ -273,6 +348,9 @@ def run() -> NoReturn:
     module teardown still run. Only the command does this: a caller of ``main`` in its
     own process keeps its collector as it was."""
     status = main(prog=program_name(sys.argv[0]))
+    # Nothing is left to interrupt: a Ctrl-C while the interpreter shuts down would only
+    # print a traceback from its teardown.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.freeze()
     sys.exit(status)
 

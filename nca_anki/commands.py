@@ -3,7 +3,8 @@
 the work is the feedback stage's.
 
 Exit status: 0 done; 1 nothing found (locate), an export unreadable (stats, which reads
-the others), or a form not written; 2 usage error; 3 a bug of ours, in one line.
+the others), or a form not written; 2 usage error; 3 a bug of ours, in one line; 141 the
+output closed before it was all printed (cli.main).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nca_anki import edges
+from nca_anki.arguments import Parser
 
 if TYPE_CHECKING:
     from nca_anki.feedback.stats import Stats
@@ -24,13 +26,13 @@ _EXIT = """exit status:
   0    done
   1    nothing found, an export unreadable, or a file not written (each is named)
   2    usage error
-  3    a bug of ours, reported in one line, without a traceback"""
+  3    a bug of ours, reported in one line, without a traceback
+  141  the output was closed before all of it was printed (| head -1)"""
 
 
 def _parser(prog: str, name: str, description: str) -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(prog=f"{prog} {name}", description=description,
-                                   epilog=_EXIT,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    return Parser(prog=f"{prog} {name}", description=description, epilog=_EXIT,
+                  formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def run(name: str, argv: Sequence[str], prog: str) -> int:
@@ -41,6 +43,8 @@ def run(name: str, argv: Sequence[str], prog: str) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the output closed while it printed: cli.main ends quietly
+        raise
     except Exception as exc:  # noqa: BLE001 - a bug of ours: say so plainly, without a traceback
         from nca_anki.reporting import internal_error
 
@@ -198,8 +202,12 @@ def _report_form(argv: list[str], prog: str) -> int:
     args = _parse(parser, argv)
     if isinstance(args, int):
         return args
-    from nca_anki.feedback.report_form import REPORT_URL, write_form
+    from nca_anki.feedback.report_form import (report_url, repository_problem, toml_string,
+                                               write_form)
 
+    if problem := repository_problem(args.repository):
+        print(f"--repository: error: {problem}; nothing was written", file=sys.stderr)
+        return 2
     try:
         path, written = write_form(Path(args.project))
     except FileExistsError as exc:
@@ -207,10 +215,10 @@ def _report_form(argv: list[str], prog: str) -> int:
               "the form by hand)", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"{args.project}: error: cannot write the form: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(f"{exc.filename or args.project}: error: cannot write the form: "
+              f"{exc.strerror or exc}", file=sys.stderr)
         return 1
     print(f"{path.as_posix()} {'written' if written else 'already there'}")
     print("Set in source/nca-anki.toml:")
-    print(f'report_url = "{REPORT_URL.format(repository=args.repository)}"')
+    print(f"report_url = {toml_string(report_url(args.repository))}")
     return 0

@@ -45,22 +45,69 @@ class ProgressBars:
 
         tqdm.tqdm.monitor_interval = 0  # no monitor thread: the build forks workers
         waited = time.monotonic() - self.started
-        self.bar = tqdm.tqdm(total=total, desc=stage, unit=" questions", file=self.stream,
-                             leave=False, dynamic_ncols=True,
-                             delay=max(0.0, PROGRESS_AFTER_SECONDS - waited))
+        with _output_may_be_gone():
+            self.bar = tqdm.tqdm(total=total, desc=stage, unit=" questions", file=self.stream,
+                                 leave=False, dynamic_ncols=True,
+                                 delay=max(0.0, PROGRESS_AFTER_SECONDS - waited))
 
     def advance(self, done: int) -> None:
         if self.bar is not None:
-            self.bar.update(done)
+            with _output_may_be_gone():
+                self.bar.update(done)
 
     def note(self, message: str) -> None:
         self.close()
-        print(message, file=self.stream, flush=True)
+        with _output_may_be_gone():
+            print(message, file=self.stream, flush=True)
 
     def close(self) -> None:
         if self.bar is not None:
-            self.bar.close()
+            with _output_may_be_gone():
+                self.bar.close()
             self.bar = None
+
+
+@contextlib.contextmanager
+def _output_may_be_gone() -> Iterator[None]:
+    """What the build shows while it runs is for the eye only: a stream closed meanwhile
+    (a closed pipe, a terminal gone) must not stop the build, which then publishes as it
+    would have; the command finds the stream closed when it prints the report."""
+    try:
+        yield
+    except (OSError, ValueError):
+        pass
+
+
+# The exit status of a command whose output was closed before it was all printed (a
+# reader such as ``| head -1`` that stopped reading): a shell's for a command that
+# SIGPIPE ended, 128 + 13.
+OUTPUT_CLOSED = 141
+
+
+def flush_output() -> None:
+    """Write out what stdout and stderr still hold, while a closed output can still be
+    told (BrokenPipeError) rather than found by the interpreter as it exits."""
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+
+
+def output_closed() -> int:
+    """After a BrokenPipeError: whatever stdout and stderr still hold, and anything
+    printed later, goes to the null device (os.dup2), so nothing is written to a closed
+    pipe again and the interpreter's own flush at exit finds nothing to complain about;
+    OUTPUT_CLOSED. The recommended pattern of Python's documentation (signal module,
+    "Note on SIGPIPE")."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return OUTPUT_CLOSED
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(AttributeError, OSError, ValueError):
+                os.dup2(null, stream.fileno())
+    finally:
+        os.close(null)
+    return OUTPUT_CLOSED
 
 
 def clock() -> tuple[int, bool]:
@@ -158,19 +205,14 @@ def render_key(environ: Mapping[str, str] = os.environ) -> bytes | None:
 
 
 def _new_key(path: Path) -> bytes | None:
-    """A new key written to ``path`` (mode 0600); None if it cannot be, or if another
-    build is making it right now (it is read next time)."""
+    """A new key written to ``path`` (mode 0600, whole, never through a link:
+    output.write_new); None if it cannot be, or if another build is making it right now
+    (it is read next time)."""
+    from nca_anki.publishing.output import write_new
+
     key = os.urandom(KEY_BYTES)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}")
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "wb") as file:
-            file.write(key)
-        try:
-            os.link(temporary, path)  # never replaces a key another build made meanwhile
-        finally:
-            temporary.unlink()
+        write_new(path, key, mode=0o600)  # never replaces a key another build made meanwhile
     except OSError:
         return None
     return key

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from nca_anki.files import CONFIG_NAME, image_files, question_files
@@ -63,16 +64,20 @@ def changed_files(before: Snapshot, after: Snapshot) -> list[str]:
     return sorted(p for p in old.keys() | new.keys() if old.get(p) != new.get(p))
 
 
-def wait_for_change(seen: Snapshot, source: Path, templates: Path) -> Snapshot:
+def wait_for_change(seen: Snapshot, source: Path, templates: Path,
+                    check: Callable[[], None] = lambda: None) -> Snapshot:
     """Return once the watched files differ from ``seen`` and have then held still for one
     poll (an editor may save in several steps, a checkout touches many files): the state
-    the next build will read. Ctrl-C raises KeyboardInterrupt, as anywhere."""
+    the next build will read. Ctrl-C raises KeyboardInterrupt, as anywhere; ``check``,
+    called after each pause, may raise it too (a stop asked for meanwhile)."""
     current = seen
     while current == seen:
         _sleep(POLL_SECONDS)
+        check()
         current = snapshot(source, templates)
     while True:
         _sleep(POLL_SECONDS)
+        check()
         later = snapshot(source, templates)
         if later == current:
             return current

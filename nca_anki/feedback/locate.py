@@ -9,8 +9,15 @@ file and its text's hash, or its prompt), and the query is
 - a **fingerprint** (12 hex digits): the question whose fingerprint it is now; if none
   (the question was edited since the learner's version), the GUID that the published
   decks' report links pair with it, then that GUID's question;
-- otherwise **words**: every question whose prompt, choices or explanation holds them
-  (case and spacing aside).
+- otherwise **words**: every question whose prompt, choices or explanation holds them,
+  as the card shows them or as they are written. A learner quotes the card, where
+  Markdown is rendered (`` `nvidia-smi` `` shows as nvidia-smi, ``**FP32**`` as FP32, a
+  link as its text, ``\\*`` as ``*``, ``&amp;`` as ``&``): each question's texts are
+  rendered as the build renders them (cards/markup.py) and read back as the text a
+  card shows. Both sides are compared folded (``fold``): Unicode compatibility forms
+  (NFKC: a no-break space is a space, "ﬁ" is "fi", "…" is "..."), case, curly and
+  straight quotes, dashes, invisible characters (a zero-width space, a soft hyphen) and
+  spacing aside.
 
 For each question found: its path and line, its current text, its GUID, and the days of
 the deck versions that changed it (a version is the UTC date of a change). Those come
@@ -21,10 +28,13 @@ git; edges.lock_history), every change time the question's lock line ever had.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import unescape
+from html.parser import HTMLParser
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from nca_anki.files import LOCK_NAME, question_files, read_regular
@@ -35,6 +45,9 @@ from nca_anki.reading.decode import decode_source
 from nca_anki.reading.parse import parse
 from nca_anki.reading.published import DeckError, Published, collection_of, query
 from nca_anki.records import LABELS, LockEntry, Question, answer_key, prompt_id
+
+if TYPE_CHECKING:
+    from nca_anki.cards.markup import Markdown
 
 GUID_RE = re.compile(r"nca-[0-9a-f]{16}")
 FINGERPRINT_RE = re.compile(r"[0-9a-f]{12}")
@@ -159,6 +172,83 @@ def _linked_guid(fingerprint: str, published: Published) -> str:
     return ""
 
 
+# What a quote copied from a card, or typed, may have in place of what the source has:
+# typographic quotes and apostrophes for straight ones, and any dash for a hyphen.
+_SAME = str.maketrans({**dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u02bc\u00b4", "'"),
+                       **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", '"'),
+                       **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-")})
+
+
+def fold(text: str) -> str:
+    """``text`` as words are compared: NFKC, without format characters (Unicode's Cf:
+    zero-width spaces and joiners, soft hyphens, direction marks, a byte order mark),
+    case-folded, typographic quotes and dashes as their plain forms, and every run of
+    white space one space. Linear in the text."""
+    if text.isascii():
+        return " ".join(text.casefold().split())
+    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    text = "".join(c for c in text if unicodedata.category(c) != "Cf").translate(_SAME)
+    return " ".join(text.split())
+
+
+class _Shown(HTMLParser):
+    """The text a card shows of a field's HTML: its characters (references decoded), a
+    space where a block, a line break or a cell ends, nothing for an inline tag (so
+    ``<strong>FP</strong>32`` is "FP32"). An image shows no text."""
+
+    _BREAKS = frozenset({"p", "br", "li", "ul", "ol", "pre", "blockquote", "hr", "table",
+                         "thead", "tbody", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5",
+                         "h6", "div"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: object) -> None:
+        if tag in self._BREAKS:
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.handle_starttag(tag, ())
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def shown_text(html: str) -> str:
+    """The text a card shows of ``html`` (a field as cards/markup.py renders it)."""
+    if "<" not in html and "&" not in html:
+        return html
+    reader = _Shown()
+    reader.feed(html)
+    reader.close()
+    return "".join(reader.parts)
+
+
+def _card_words(markdown: Markdown, q: Question) -> str:
+    """The prompt, the choices and the explanation as the card shows them, folded."""
+    shown = [markdown.inline(q.prompt).html, *(markdown.inline(c.text).html for c in q.choices),
+             markdown.block(q.explanation).html]
+    return fold(" ".join(shown_text(html) for html in shown))
+
+
+def _by_words(wanted: str, questions: Sequence[tuple[str, str, Question]]) -> list[int]:
+    """The questions whose words, as the card shows them or as written, hold ``wanted``
+    (both folded)."""
+    from nca_anki.cards.markup import Markdown  # its sanitiser: only for a search by words
+
+    words = fold(wanted)
+    if not words:
+        return []
+    markdown = Markdown()
+    hits = []
+    for i, (_, _, q) in enumerate(questions):
+        written = fold(" ".join((q.prompt, *(c.text for c in q.choices), q.explanation)))
+        if words in written or words in _card_words(markdown, q):
+            hits.append(i)
+    return hits
+
+
 def locate(query_text: str, source: Path, published: Published,
            history: Sequence[str] = ()) -> Search:
     """Every question ``query_text`` names (module docstring)."""
@@ -184,10 +274,7 @@ def locate(query_text: str, source: Path, published: Published,
             said.append(f"{wanted} is the question as a published deck has it; it has "
                         f"changed since (its GUID is {guid})")
     else:
-        words = " ".join(wanted.casefold().split())
-        hits = [i for i, (_, _, q) in enumerate(questions) if words and words in " ".join(
-            " ".join((q.prompt, *(c.text for c in q.choices), q.explanation)).casefold()
-            .split())]
+        hits = _by_words(wanted, questions)
     changes = _history(history)
     found = []
     for i in sorted(hits):

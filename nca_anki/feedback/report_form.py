@@ -10,7 +10,12 @@ what is wrong.
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
+
+from nca_anki.files import read_regular
+from nca_anki.publishing.output import write_new
 
 FORM_PATH = Path(".github") / "ISSUE_TEMPLATE" / "question.yml"
 
@@ -77,17 +82,52 @@ def form() -> str:
 
 def write_form(project: Path) -> tuple[Path, bool]:
     """Write the form into ``project``: (its path, whether it was written). An identical
-    form is left as it is; raises FileExistsError for a different file in its place
-    (never overwritten: it may be the authors' own), OSError if it cannot be written."""
+    form is left as it is; raises FileExistsError for anything else in its place, a link
+    included (never overwritten, never written through: it may be the authors' own),
+    OSError if it cannot be written. Whole or absent (output.write_new)."""
     path = project / FORM_PATH
-    text = form()
-    if path.is_symlink() or path.exists():
-        if path.is_file() and not path.is_symlink() and \
-                path.read_bytes() == text.encode("utf-8"):
+    data = form().encode("utf-8")
+    if os.path.lexists(path):
+        if path.is_file() and not path.is_symlink() and read_regular(path) == data:
             return path, False
         raise FileExistsError(str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
+    try:
+        write_new(path, data)
+    except FileExistsError as exc:  # put there meanwhile, or a file where a folder goes
+        raise FileExistsError(str(exc.filename2 or exc.filename or path)) from None
     return path, True
+
+
+# A repository on GitHub: its owner (a user or an organisation: letters, digits and
+# hyphens, not at either end, at most 39) and its name (letters, digits, ".", "-" and
+# "_", at most 100, never "." or "..").
+REPOSITORY_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?"
+                           r"/(?!\.\.?\Z)[A-Za-z0-9._-]{1,100}")
+
+
+def repository_problem(repository: str) -> str:
+    """Why ``repository`` is no GitHub OWNER/NAME; "" if it is one."""
+    if REPOSITORY_RE.fullmatch(repository):
+        return ""
+    return (f"{repository!r} is not a GitHub repository: give OWNER/NAME, as in its address "
+            "https://github.com/OWNER/NAME (the owner: letters, digits and hyphens; "
+            "the name: letters, digits, '.', '-' and '_')")
+
+
+def report_url(repository: str) -> str:
+    """The report_url for ``repository`` (checked by repository_problem)."""
+    return REPORT_URL.format(repository=repository)
+
+
+def toml_string(value: str) -> str:
+    """``value`` as a TOML basic string, quotes and escapes included: what a printed
+    settings line holds can never end its string early or break the line."""
+    escaped = []
+    for char in value:
+        if char in ('"', "\\"):
+            escaped.append("\\" + char)
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            escaped.append(f"\\u{ord(char):04X}")
+        else:
+            escaped.append(char)
+    return '"' + "".join(escaped) + '"'

@@ -96,9 +96,7 @@ def import_banks(inputs: Sequence[str], form: str | None, out: Path, topic: str 
     images = {target: source for part in result.parts for source, target in part.images}
     carried = {target: data for part in result.parts for target, data in part.embedded}
     taken = [name for name in (*(p.name for p in result.parts), *images, *carried)
-             if (out / name).exists() and not (name in images and _same_file(
-                 Path(images[name]), out / name)) and not (name in carried and read_regular(
-                     out / name, IMAGE_LIMIT)[0] == carried[name])]
+             if _taken(out / name, images.get(name), carried.get(name))]
     problems += [diag.error("E705", (out / name).as_posix(), 0, "is already there; nothing "
                             "was written: move it away, or import into another folder "
                             "(--out DIR)") for name in taken]
@@ -299,6 +297,18 @@ def _write(part: Part, out: Path) -> Diagnostic | None:
     except WriteError as exc:
         return diag.error("E501", exc.path.as_posix(), 0, exc.reason)
     return None
+
+
+def _taken(target: Path, image: str | None, carried: bytes | None) -> bool:
+    """Whether something is at ``target`` that an import must not write over: anything,
+    a link even to nowhere included, except a regular file that already holds the image
+    to copy (``image``: its path) or the ``carried`` bytes, imported before."""
+    if not os.path.lexists(target):
+        return False
+    if target.is_symlink():
+        return True
+    return not (image is not None and _same_file(Path(image), target)
+                or carried is not None and read_regular(target, IMAGE_LIMIT)[0] == carried)
 
 
 def _same_file(source: Path, target: Path) -> bool:

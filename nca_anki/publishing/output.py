@@ -7,6 +7,7 @@ is not rewritten (the file and its time stay as they are). Errors come back as m
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -37,32 +38,69 @@ def write_atomic(path: Path, data: bytes, durable: bool = True) -> bool:
     ``durable``: on disk (fsync) before it replaces the old file, so a power cut leaves
     one or the other; a cache, checked whenever it is read, need not wait for that."""
     try:
-        if path.is_file() and path.read_bytes() == data:
+        if path.is_file() and not path.is_symlink() and path.read_bytes() == data:
             return False
     except OSError:
         pass  # unreadable: try to replace it, and report the write error if that fails
     tmp_name = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as tmp:
-            tmp.write(data)
-            tmp.flush()
-            if durable:
-                os.fsync(tmp.fileno())
-        os.chmod(tmp_name, 0o644)
-        os.replace(tmp_name, path)
+        tmp_name = _temporary(path, data, durable, 0o644)
+        os.replace(tmp_name, path)  # a link in its place is replaced, never followed
         tmp_name = None
     except OSError as exc:
         raise WriteError(path, f"cannot write: {exc.strerror or exc}; {_remedy(exc)} "
                          "(the previous file, if any, is unchanged)") from exc
     finally:
         if tmp_name is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp_name)
-            except OSError:
-                pass
     return True
+
+
+def write_new(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write ``data`` to ``path``, which must not exist: a file, a folder or a link there
+    (even one pointing nowhere) raises FileExistsError and is left as it is; other
+    failures raise OSError. As ``write_atomic``: whole or absent, through a temporary
+    file of a name no one can guess, so nothing is ever written through a link planted
+    at a name known in advance. The temporary file is linked to ``path`` (which fails if
+    anything is there, with no moment between the look and the write); on a file system
+    without hard links it is renamed once nothing is seen there."""
+    tmp_name = _temporary(path, data, True, mode)
+    try:
+        try:
+            os.link(tmp_name, path)
+        except FileExistsError:
+            raise
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV,
+                                 errno.EMLINK, errno.ENOSYS):
+                raise
+            if os.path.lexists(path):
+                raise FileExistsError(errno.EEXIST, "File exists", str(path)) from exc
+            os.rename(tmp_name, path)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+
+
+def _temporary(path: Path, data: bytes, durable: bool, mode: int) -> str:
+    """A new file beside ``path``, holding ``data`` with ``mode``, named
+    ".<name>.<8 random characters>.tmp" and created exclusively (mkstemp: O_EXCL, so
+    never through a link); its name. Deleted again if it cannot be written whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as tmp:
+            tmp.write(data)
+            tmp.flush()
+            if durable:
+                os.fsync(tmp.fileno())
+        os.chmod(tmp_name, mode)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+    return tmp_name
 
 
 def _remedy(exc: OSError) -> str:

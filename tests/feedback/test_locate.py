@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from pathlib import Path
+
+import pytest
 
 from conftest import edit, options
 from nca_anki.build import build
@@ -91,3 +94,97 @@ def test_a_lock_line_of_the_history_with_other_digits_is_passed_over():
     guid = "nca-" + "a" * 16
     assert _history([f"Q {guid} 0a0a0a 1 ² x", f"Q {guid} 0a0a0a 1 1700000000 x",
                      f"Q {guid} 0a0a0a 1 ①7 x"]) == {guid: {1700000000}}
+
+
+# A topic whose questions are written with Markdown, as authors write them; each quote
+# below is what a learner copies from the card (or types), where the Markdown is rendered.
+_MARKED = """GPU Tools — Questions and Answers
+Question 1: Which command lists the GPUs, as `nvidia-smi` does, with **FP32** throughput?
+- `nvidia-smi -L`
+- `lspci` (Correct answer)
+- *none of them*
+Correct answer: `lspci`
+See [the driver's manual](https://example.org/manual) for \\*all\\* flags &amp; options.
+Question 2: What is the \u201cbatch size\u201d of a run that trains on 64\u00a0samples at once?
+- 64 (Correct answer)
+- 32
+Correct answer: 64
+The ba\u00adtch size is the number of sam\u200bples per step.
+Question 3: Which library is the café's favourite?
+- cuDNN (Correct answer)
+- none
+Correct answer: cuDNN
+It's used by PyTorch and TensorFlow.
+"""
+
+
+def _marked(tmp_path) -> str:
+    source = tmp_path / "marked"
+    source.mkdir()
+    (source / "gpu-tools.txt").write_text(_MARKED, encoding="utf-8")
+    return str(source)
+
+
+@pytest.mark.parametrize("quote, number", [
+    ("as nvidia-smi does, with FP32 throughput", 1),  # code and bold, as the card shows them
+    ("nvidia-smi -L", 1),
+    ("none of them", 1),  # emphasis
+    ("see the driver's manual for *all* flags & options", 1),  # a link, escapes, an entity
+    ("See the driver\u2019s manual", 1),  # a curly apostrophe for a straight one
+    ("as `nvidia-smi` does, with **FP32**", 1),  # the source as written still finds it
+    ('the "batch size" of a run', 2),  # straight quotes for curly ones
+    ("trains on 64 samples at once", 2),  # a space for a no-break space
+    ("trains on\n64   samples", 2),  # other spacing
+    ("the batch size is the number of samples per step", 2),  # no soft hyphen, no ZWSP
+    ("the cafe\u0301\u2019s favourite", 3),  # NFD, typed on another keyboard
+    ("THE CAFÉ'S FAVOURITE", 3),  # case
+    ("It\u2019s used by PyTorch", 3),
+    ("used by Py\u00adTorch", 3),  # a soft hyphen in the quote
+    ("\uff30y\uff34orch and TensorFlow", 3),  # full-width letters (NFKC)
+])
+def test_a_learner_s_quote_of_the_card_finds_the_question(tmp_path, cli, quote, number):
+    run = found(cli, quote, "--source", _marked(tmp_path))
+    assert [f["number"] for f in run["found"]] == [number], (quote, run)
+
+
+def test_a_quote_that_is_not_on_the_card_is_not_found(tmp_path, cli):
+    source = _marked(tmp_path)
+    for quote in ("nvidia-smi -X", "FP64 throughput", "https://example.org/manual flags"):
+        assert found(cli, quote, "--source", source)["found"] == [], quote
+
+
+def test_the_words_of_every_question_are_compared_in_time_linear_in_the_bank(tmp_path):
+    """Growth, not speed: four times the questions, about four times the CPU time."""
+    import gc
+    import time
+
+    from nca_anki.feedback.locate import locate
+    from nca_anki.reading.published import read_published
+
+    def bank(count: int) -> Path:
+        source = tmp_path / f"bank-{count}"
+        source.mkdir()
+        for topic in range(count // 100):
+            (source / f"topic-{topic}.txt").write_text(f"Topic {topic}\n" + "".join(
+                f"Question {q + 1}: Which **flag** `-x{topic}-{q}` does [this](https://e.org)"
+                f" do, \u201cquoted\u201d?\n- `a{q}` (Correct answer)\n- *b{q}*\n"
+                f"Correct answer: `a{q}`\nSee &amp; read {q}.\n" for q in range(100)),
+                encoding="utf-8")
+        return source
+
+    def cpu(source: Path) -> float:
+        best = float("inf")
+        for _ in range(2):
+            gc.collect()
+            gc.disable()
+            try:
+                start = time.process_time()
+                assert not locate("no such words at all", source,
+                                  read_published(tmp_path / "none")).found
+                best = min(best, time.process_time() - start)
+            finally:
+                gc.enable()
+        return best
+
+    short, long = cpu(bank(300)), cpu(bank(1200))
+    assert long < 8 * max(short, 0.05), (short, long)

@@ -327,6 +327,26 @@ def test_a_file_already_there_is_never_overwritten(tmp_path, cli):
     assert sorted(p.name for p in (tmp_path / "source").iterdir()) == ["cuda-programming-1.txt"]
 
 
+@pytest.mark.parametrize("points_to", ["a file", "nothing"])
+def test_a_link_where_a_file_goes_is_already_there_and_never_written_through(
+        tmp_path, cli, points_to):
+    """A link at the name of a question file to write, to a file or to nowhere, counts as
+    a file already there: nothing is written, through it or over it."""
+    outside = tmp_path / "outside.txt"
+    if points_to == "a file":
+        outside.write_text("not the tool's\n", encoding="utf-8")
+    link = tmp_path / "source" / "cuda-programming-1.txt"
+    link.parent.mkdir()
+    link.symlink_to(outside)
+    done = _imported(tmp_path, cli, "markdown", *INPUTS["markdown"])
+    assert done.status == 1
+    assert f"{link}: error[E705]: is already there; nothing was written" in done.err
+    assert link.is_symlink()
+    assert (outside.read_text(encoding="utf-8") == "not the tool's\n" if points_to == "a file"
+            else not outside.exists())
+    assert [p.name for p in link.parent.iterdir()] == ["cuda-programming-1.txt"]
+
+
 @pytest.mark.anki
 def test_inputs_with_one_title_are_the_parts_of_one_topic(tmp_path, cli):
     for k in (1, 2):

@@ -251,3 +251,52 @@ def test_a_stop_at_any_moment_ends_the_watch_with_status_0_and_no_traceback(
     # Whatever the moment, nothing half-published is left (transaction.py).
     dist = project / "dist"
     assert not dist.exists() or not [p.name for p in dist.iterdir() if p.name.startswith(".")]
+
+
+class _SignalInAFinalizer:
+    """An object whose finalizer is where a SIGTERM lands: Python swallows an exception
+    raised in a finalizer (a ``__del__``, run when the last reference goes or by the
+    collector, which runs them at any allocation: after a build, while its report
+    prints), printing "Exception ignored in ..." and a traceback."""
+
+    def __del__(self) -> None:
+        signal.raise_signal(signal.SIGTERM)
+        for _ in range(100):  # the handler runs at the loop's first turn, in here
+            pass
+
+
+@pytest.mark.parametrize("where", ["build", "report", "wait"])
+def test_a_stop_that_lands_in_a_finalizer_still_ends_the_watch_quietly(
+        project, cli, monkeypatch, where):
+    polls = 0
+
+    def sleep(seconds: float) -> None:
+        nonlocal polls
+        polls += 1
+        if where == "wait" and polls == 1:
+            _SignalInAFinalizer()
+        assert polls < 50, "the stop was lost: the watch goes on"
+
+    real_print, real_committed = cli_module._print_report, cli_module.edges.committed
+
+    def print_report(*args, **kwargs):
+        if where == "report":
+            _SignalInAFinalizer()
+        return real_print(*args, **kwargs)
+
+    def committed(*args, **kwargs):  # inside the build's guard
+        if where == "build":
+            _SignalInAFinalizer()
+        return real_committed(*args, **kwargs)
+
+    monkeypatch.setattr(watch, "_sleep", sleep)
+    monkeypatch.setattr(cli_module, "_print_report", print_report)
+    monkeypatch.setattr(cli_module.edges, "committed", committed)
+    run = cli("--watch")
+    assert run.status == 0, run.err
+    assert run.err.endswith("stopped watching\n"), run.err
+    assert "Traceback" not in run.err and "Exception ignored" not in run.err
+    assert polls < 2  # it stopped at its next step, without waiting for a change
+    # A build the stop landed in was finished, and published whole.
+    assert (project / "dist" / AI_DECK).is_file()
+    assert not [p.name for p in (project / "dist").iterdir() if p.name.startswith(".")]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from nca_anki.publishing.output import (WriteError, inside, remove_stale_temporaries, write_atomic,
-                                        write_cache)
+                                        write_cache, write_new)
 
 SUFFIX = ("; check that the folder is writable (the previous file, if any, is unchanged)")
 
@@ -171,3 +171,45 @@ def test_a_full_disk_says_to_free_space(tmp_path: Path, monkeypatch) -> None:
     assert raised.value.reason == ("cannot write: No space left on device; free space on that "
                                    "disk and build again (the previous file, if any, is "
                                    "unchanged)")
+
+
+def test_a_link_at_the_target_is_replaced_never_written_through(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.write_bytes(b"same")
+    folder = tmp_path / "dist"
+    folder.mkdir()
+    for name, data in (("deck.apkg", b"new"), ("same.apkg", b"same")):
+        (folder / name).symlink_to(outside)
+        assert write_atomic(folder / name, data) is True
+        assert not (folder / name).is_symlink() and (folder / name).read_bytes() == data
+    assert outside.read_bytes() == b"same"
+
+
+@pytest.mark.parametrize("there", ["a file", "a link to a file", "a link to nothing",
+                                   "a folder"])
+def test_a_new_file_is_never_written_over_or_through_what_is_there(tmp_path: Path,
+                                                                   there: str) -> None:
+    outside = tmp_path / "outside"
+    outside.write_bytes(b"not ours")
+    target = tmp_path / "out" / "form.yml"
+    target.parent.mkdir()
+    if there == "a file":
+        target.write_bytes(b"theirs")
+    elif there == "a folder":
+        target.mkdir()
+    else:
+        target.symlink_to(outside if there == "a link to a file" else tmp_path / "nowhere")
+    with pytest.raises(FileExistsError):
+        write_new(target, b"ours")
+    assert outside.read_bytes() == b"not ours" and not (tmp_path / "nowhere").exists()
+    assert [p.name for p in target.parent.iterdir()] == ["form.yml"]  # no temporary left
+    if there == "a file":
+        assert target.read_bytes() == b"theirs"
+
+
+def test_a_new_file_is_whole_with_its_mode_and_leaves_no_temporary(tmp_path: Path) -> None:
+    target = tmp_path / "a" / "b" / "render.key"
+    write_new(target, b"k" * 32, mode=0o600)
+    assert target.read_bytes() == b"k" * 32
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert [p.name for p in target.parent.iterdir()] == ["render.key"]
