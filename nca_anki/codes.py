@@ -183,6 +183,10 @@ _ALL = (
          "keeps the second value, so the first was not read."),
     Code("W706", "file without questions", "A file found by searching a folder given to "
          "import holds no questions (a README, a settings file); it was skipped."),
+    Code("W707", "header read leniently", "A line whose numbering is damaged (\"9 What …\", "
+         "\"9.What\", \"Q9 What\") was read as a question's header, because its number is the "
+         "next one and choices and an answer line follow; write it as \"9. What …\" to be "
+         "sure."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}
