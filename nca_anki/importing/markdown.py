@@ -32,7 +32,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from nca_anki.diagnostics import Diagnostic, error, warning
+from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import lettered
 from nca_anki.importing.bank import (HRULE_RE, NUMBERING_RE, Choice, Item, Reading, Section,
                                      title_from_name)
@@ -180,21 +180,36 @@ def _fences_under_choices(text: str) -> str:
 _Q_LINE_RE = re.compile(r"^\s{0,3}(?:\*\*)?(?:Q|Question)\s*#?\s*\d+\s*[.:)]\s*\S", re.I)
 
 
-def _questions_without_headings(text: str) -> str:
+def _questions_without_headings(text: str, path: str, problems: list[Diagnostic]) -> str:
     """``text`` with each "Q67. What …?" line that a list of choices follows written as a
     heading, line for line: some quizzes number a question without a heading mark, often
     right under the previous one's reference line (an ATX heading may interrupt a
-    paragraph, so the line above stays where it was)."""
+    paragraph, so the line above stays where it was). A line whose numbering is damaged
+    ("9 What …", "Q9 What …") is one too when its number is the next (W707)."""
     lines = text.split("\n")
     fence = False
+    last = None  # the number of the last question's header
     for k, line in enumerate(lines):
         if _FENCE_RE.match(line):
             fence = not fence
-        if fence or not _Q_LINE_RE.match(line):
+        if fence:
             continue
         nxt = next((x for x in lines[k + 1:k + 4] if x.strip()), "")
-        if _TASK_RE.match(nxt):
-            lines[k] = f"#### {line.strip()}"
+        header = _HEADING_RE.match(line) or _TASK_RE.match(nxt)
+        numbered = lettered._LOOSE_RE.match(_HEADING_RE.sub(r"\g<text>", line)) \
+            if header else None
+        if numbered is None or not numbered.group("number").isascii():
+            continue
+        number = int(numbered.group("number"))
+        if _HEADING_RE.match(line) or _ORDERED_RE.match(line):
+            last = number
+        elif _Q_LINE_RE.match(line):
+            lines[k], last = f"#### {line.strip()}", number
+        elif last is not None and number == last + 1:
+            problems.append(warning("W707", path, k + 1, f"{clip(line)!r} was read as question "
+                                    f"{number}'s header, though its numbering is not "
+                                    f"\"{number}. \"; write it so to be sure"))
+            lines[k], last = f"#### {numbered.group('text')}", number
     return "\n".join(lines)
 
 
@@ -321,7 +336,8 @@ def _headed(text: str, blocks: list[_Block]) -> str:
 def read(text: str, path: str) -> Reading:
     written = text.split("\n")  # as the author wrote it, for what the problems quote
     text, front = _front_matter(text)
-    text = _questions_without_headings(_fences_under_choices(text))
+    lifted: list[Diagnostic] = []
+    text = _questions_without_headings(_fences_under_choices(text), path, lifted)
     front_prompt = next((front[k] for k in _FRONT_PROMPT_KEYS if front.get(k)), "")
     front_explanation = next((front[k] for k in _FRONT_EXPLANATION_KEYS if front.get(k)), "")
     blocks = _blocks(text)
@@ -329,7 +345,7 @@ def read(text: str, path: str) -> Reading:
     if headed != text:  # numbered questions, now headings: their blocks again
         text, blocks = headed, _blocks(headed)
     lines = text.split("\n")
-    problems: list[Diagnostic] = []
+    problems: list[Diagnostic] = list(lifted)
     items: list[Item] = []
     title = ""
     segments: list[list[_Block]] = [[]]
@@ -381,7 +397,10 @@ def read(text: str, path: str) -> Reading:
             problems.append(error("E702", path, extra.start + 1,
                                   "a second list of '- [ ]' choices under one heading: it was "
                                   "not converted; give each question its own heading"))
-            explanation_end = min(explanation_end, extra.start)
+            # The paragraph right above it is that question's text, not this one's.
+            above = body[later - 1] if later - 1 > first else None
+            explanation_end = min(explanation_end, above.start if above is not None
+                                  and above.kind == "paragraph" else extra.start)
         explanation = _without_navigation(_text(lines, choices_block.end, explanation_end))
         if front_prompt and not items and not heading:
             # One question a file, its text in the front matter: "question: …".

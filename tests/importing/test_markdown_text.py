@@ -308,3 +308,66 @@ def test_the_text_arrives_on_the_cards_of_a_real_collection(tmp_path, cli):
     assert nine.fields["Explanation"] == "<p>Because of that.</p>"
     [eight] = [c for c in quiz if c.fields["Prompt"] == "What is eight?"]
     assert eight.fields["Explanation"] == "<p>Because it is.</p>"
+
+
+CHECKBOX_DAMAGED = {
+    "headings": """# Quiz
+
+#### Q8. What is eight?
+- [x] eight
+- [ ] nine
+
+Because it is.
+
+{header} What happens here?
+- [ ] this
+- [x] that
+
+#### Q10. Last one?
+- [x] x
+- [ ] y
+""",
+    "an ordered list": """# Quiz
+
+8. What is eight?
+   - [x] eight
+   - [ ] nine
+
+   Because it is.
+
+{header} What happens here?
+   - [ ] this
+   - [x] that
+
+10. Last one?
+    - [x] x
+    - [ ] y
+""",
+}
+
+
+@pytest.mark.parametrize("shape", CHECKBOX_DAMAGED)
+@pytest.mark.parametrize("header", ["9", "Q9", "9 -"])
+def test_a_checkbox_question_with_damaged_numbering_is_read_with_a_warning(
+        tmp_path, cli, shape, header):
+    bank, done = _import(cli, tmp_path, "quiz.md",
+                         CHECKBOX_DAMAGED[shape].replace("{header}", header))
+    assert done.status == 0, done.err
+    assert f"{bank}:9: warning[W707]: '{header} What happens here?' was read as question 9's" \
+        in done.err, done.err
+    assert _questions(tmp_path / "source") == [
+        ("What is eight?", ["*eight", "nine"], "Because it is."),
+        ("What happens here?", ["this", "*that"], ""),
+        ("Last one?", ["*x", "y"], "")]
+
+
+@pytest.mark.parametrize("shape", CHECKBOX_DAMAGED)
+def test_a_checkbox_question_out_of_sequence_is_refused_and_not_explained_away(
+        tmp_path, cli, shape):
+    bank, done = _import(cli, tmp_path, "quiz.md",
+                         CHECKBOX_DAMAGED[shape].replace("{header}", "19"))
+    assert done.status == 1
+    assert f"{bank}:10: error[E702]: a second list of '- [ ]' choices" in done.err, done.err
+    assert _questions(tmp_path / "source") == [
+        ("What is eight?", ["*eight", "nine"], "Because it is."),
+        ("Last one?", ["*x", "y"], "")]
