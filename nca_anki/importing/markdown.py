@@ -57,23 +57,17 @@ def _blocks(text: str) -> list[_Block]:
     from markdown_it import MarkdownIt  # the renderer's engine, loaded when it is used
 
     tokens = MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(text)
-    blocks: list[_Block] = []
-    for k, token in enumerate(tokens):
+    found: list[tuple[_Block, list[tuple[int, int]]]] = []  # each block, a list's items
+    for token in tokens:  # one pass: a list's items are the items read after it opens
+        if token.level == 1 and token.type == "list_item_open" and token.map and found:
+            found[-1][1].append((token.map[0], token.map[1]))
         if token.level != 0 or token.map is None or token.nesting == -1:
             continue
         kind = token.type.removesuffix("_open")
-        items: list[tuple[int, int]] = []
-        if kind in ("bullet_list", "ordered_list"):
-            depth = 0
-            for inner in tokens[k + 1:]:
-                if inner.level == 0:
-                    break
-                if inner.type == "list_item_open" and inner.level == 1 and inner.map:
-                    items.append((inner.map[0], inner.map[1]))
-                depth += inner.nesting
         level = int(token.tag[1]) if kind == "heading" else 0
-        blocks.append(_Block(kind, token.map[0], token.map[1], level, tuple(items)))
-    return blocks
+        found.append((_Block(kind, token.map[0], token.map[1], level), []))
+    return [_Block(b.kind, b.start, b.end, b.level, tuple(items)) if items else b
+            for b, items in found]
 
 
 def _heading_text(lines: list[str], heading: _Block) -> str:
@@ -138,6 +132,7 @@ def _fences_under_choices(text: str) -> str:
     (``- [ ] A`` then a ```` ``` ```` line) indented under it, as the author meant: the
     block belongs to that choice. Line for line, so every line keeps its number."""
     lines = text.split("\n")
+    never: dict[str, int] = {}  # a fence -> a line after which no fence closes it
     k = 0
     while k < len(lines) - 1:
         task = _TASK_RE.match(lines[k])
@@ -162,9 +157,12 @@ def _fences_under_choices(text: str) -> str:
         if task and fence and len(lines[at]) - len(lines[at].lstrip()) < len(
                 task.group("lead")):
             mark = fence.group("fence")
-            end = next((j for j in range(at + 1, len(lines))
-                        if lines[j].strip().startswith(mark[0] * len(mark))
-                        and not lines[j].strip().strip(mark[0])), None)
+            end = None if never.get(mark, len(lines)) <= at else next(
+                (j for j in range(at + 1, len(lines))
+                 if lines[j].strip().startswith(mark[0] * len(mark))
+                 and not lines[j].strip().strip(mark[0])), None)
+            if end is None:  # no fence as long closes after here: none will after a later one
+                never[mark] = min(never.get(mark, len(lines)), at)
             if end is not None:
                 pad = " " * len(task.group("lead"))
                 indent = len(lines[at]) - len(lines[at].lstrip())
