@@ -123,6 +123,7 @@ def _outside_code(text: str) -> str:
 
 _OPEN_TAG_RE = re.compile(r"^<(" + _STRUCTURE_TAGS + r")(?:\s[^<>]*)?>", re.I)
 _CLOSE_TAG_RE = re.compile(r"</(" + _STRUCTURE_TAGS + r")>$", re.I)
+_LEFT_OPEN_RE = re.compile(r"^</" + _STRUCTURE_TAGS + r">\s*", re.I)
 
 
 def _unwrapped(text: str) -> str:
@@ -139,6 +140,7 @@ def _unwrapped(text: str) -> str:
                 text = text[:-2].rstrip()
             elif count % 2 and text.startswith(mark):
                 text = text[2:].lstrip()
+        text = _LEFT_OPEN_RE.sub("", text)  # "</b> What": what closed the numbering
         opening, closing = _OPEN_TAG_RE.match(text), _CLOSE_TAG_RE.search(text)
         if opening and closing and opening[1].lower() == closing[1].lower():
             text = text[opening.end():closing.start()].strip()

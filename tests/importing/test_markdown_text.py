@@ -175,7 +175,7 @@ A. builds
 B. nothing
 **Answer: A. It sets up <b>self</b>**
 
-3. Why:
+### <b>Q3.</b> Why:
 1. first reason
 2. second reason
 A. yes
