@@ -55,7 +55,7 @@ def _written(out: Path) -> list[str]:
     "a figure of the memory hierarchy, registers to DRAM, drawn for chapter 3 of the"
     " course notes and exported from the slides without renaming, version 2 final.png",
     "\u200b" * 90 + ".png",
-])
+], ids=["300 letters", "400 bytes", "a sentence", "zero-width spaces"])
 def test_an_embedded_image_with_a_name_no_file_system_takes_is_written_named_safely(
         tmp_path, cli, name):
     bank = tmp_path / "bank.xml"
