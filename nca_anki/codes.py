@@ -196,6 +196,10 @@ _ALL = (
          "keeps the second value, so the first was not read."),
     Code("W706", "file without questions", "A file found by searching a folder given to "
          "import holds no questions (a README, a settings file); it was skipped."),
+    Code("W707", "header read leniently", "A line whose numbering is damaged (\"9 What …\", "
+         "\"9.What\", \"Q9 What\") was read as a question's header, because its number is the "
+         "next one and choices and an answer line follow; write it as \"9. What …\" to be "
+         "sure."),
     Code("W709", "format guessed", "An input's format was told by its content (its name "
          "did not say it), and that reading failed, or a second format read it instead: "
          "which format was guessed, from what, and how to name the right one (--from "

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import quote, unquote, urlsplit
@@ -43,7 +43,8 @@ class Part:
 
 # An image in Markdown, "![what it shows](path)" or "(<path with spaces>)", optionally
 # with a title after the path.
-_IMAGE_RE = re.compile(r'(!\[[^\]]*\]\(\s*)(<[^>\n]+>|[^)\s]+)')
+# (No "[" in the text between the brackets: "![" written 10,000 times is searched once.)
+_IMAGE_RE = re.compile(r'(!\[[^\]\[]*\]\(\s*)(<[^>\n]+>|[^)\s]+)')
 IMAGES_FOLDER = "images"
 
 
@@ -53,12 +54,72 @@ class Conversion:
     problems: tuple[Diagnostic, ...]  # an error at the input place of each question left out
 
 
+class _Images:
+    """The images a conversion copies or writes, each named once in the output folder:
+    its name there by where the input names it, the names taken (kept as sets and counts,
+    so naming the ten-thousandth image costs what naming the first did), the embedded
+    ones' bytes, and why any cannot go with its question."""
+
+    def __init__(self, image_problem: Callable[[str, str], str],
+                 unwritable: Mapping[str, str]) -> None:
+        self.problem = image_problem
+        self.unwritable = unwritable  # a name in the output folder -> why it was not written
+        self.target: dict[str, str] = {}  # each image as the input names it -> in the output
+        self.source: dict[str, str] = {}  # the other way, by the name as the texts quote it
+        self.carried: dict[str, bytes] = {}  # each embedded image, by its source key
+        self.taken: set[str] = set()
+        self.tries: dict[str, int] = {}  # a name -> the last number tried after it
+
+    def name(self, source: str) -> str:
+        """``source``'s path in the output folder: its file's name, made safe, and numbered
+        ("grid-2.png") if another image has it."""
+        name = safe_name(PurePosixPath(source).name)
+        stem, dot, ext = name.rpartition(".")
+        target, k = f"{IMAGES_FOLDER}/{name}", self.tries.get(name, 1)
+        while target in self.taken:
+            k += 1
+            target = f"{IMAGES_FOLDER}/{stem or ext}-{k}{dot}{ext if stem else ''}"
+        self.tries[name] = k
+        self.taken.add(target)
+        self.target[source] = target
+        self.source[quote(target)] = source
+        return target
+
+    def shown(self, text: str) -> list[tuple[str, str]]:
+        """The images ``text`` (a question file's) shows: (source, target), sorted."""
+        found = {self.source[m[2]] for m in _IMAGE_RE.finditer(text) if m[2] in self.source}
+        return sorted((source, self.target[source]) for source in found)
+
+
+# A file's name in the output's images/ folder: at most this many bytes (a file system
+# takes 255; an image in Moodle XML may be named by a sentence), without control
+# characters, and never hidden or "..".
+NAME_LIMIT = 120
+
+
+def safe_name(name: str) -> str:
+    """``name`` as an image file's name in the output folder (see NAME_LIMIT): as it is
+    if it is safe, else cleaned, and cut with a digest of the whole name kept unique."""
+    clean = re.sub(r"[\x00-\x1f\x7f/]", "_", name).lstrip(".").strip() or "image"
+    if clean == name and len(name.encode("utf-8", "surrogatepass")) <= NAME_LIMIT:
+        return name
+    stem, dot, ext = clean.rpartition(".")
+    if not stem or len(ext) > 8 or not ext.isalnum():
+        stem, dot, ext = clean, "", ""
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    room = NAME_LIMIT - len(digest) - 1 - len(f"{dot}{ext}".encode())
+    cut = stem.encode("utf-8", "surrogatepass")[:room].decode("utf-8", "ignore")
+    return f"{cut}-{digest}{dot}{ext}"
+
+
 def convert(readings: list[Reading], *, topic: str | None = None,
-            image_problem: Callable[[str, str], str] = lambda input, image: "not there"
-            ) -> Conversion:
+            image_problem: Callable[[str, str], str] = lambda input, image: "not there",
+            unwritable: Mapping[str, str] | None = None) -> Conversion:
     """The question files of ``readings``; ``image_problem(input, image)`` tells why an
     image a question of ``input`` shows cannot be copied, or "" if it can (the command
-    looks on disk: run.py)."""
+    looks on disk: run.py); ``unwritable`` why an image could not be written to its
+    path in the output folder (a question showing it is then left out, said at its
+    place)."""
     problems: list[Diagnostic] = [d for r in readings for d in r.problems]
     topics: dict[str, tuple[str, list[list[Item]]]] = {}
     for reading in readings:
@@ -67,14 +128,13 @@ def convert(readings: list[Reading], *, topic: str | None = None,
             key = title.casefold()
             topics.setdefault(key, (title, []))[1].append(list(section.items))
     parts: list[Part] = []
-    images: dict[str, str] = {}  # each image as the input names it -> in the output folder
-    carried: dict[str, bytes] = {}  # each embedded image, by its source key (see _with_images)
+    images = _Images(image_problem, unwritable or {})
     for title, sections in topics.values():
         seen: dict[tuple[str, tuple[str, ...]], Item] = {}
         for number, items in enumerate(sections, start=1):
             kept = []
             for item in map(_clean, items):
-                item, missing = _with_images(item, images, image_problem, carried)
+                item, missing = _with_images(item, images)
                 if missing:
                     problems.append(error("E704", item.path, item.line,
                                           f"{item.place}{missing}; not converted"))
@@ -93,20 +153,19 @@ def convert(readings: list[Reading], *, topic: str | None = None,
             text, written, part_problems = _written(title, number, kept, name)
             problems += part_problems
             if written:
-                shown = sorted((src, to) for src, to in images.items()
-                               if f"]({quote(to)}" in text)
+                shown = images.shown(text)
+                carried = images.carried
                 parts.append(Part(name, title, number, text, written,
                                   tuple((s, t) for s, t in shown if s not in carried),
                                   tuple((t, carried[s]) for s, t in shown if s in carried)))
     return Conversion(tuple(parts), tuple(sort_diagnostics(problems)))
 
 
-def _with_images(item: Item, images: dict[str, str],
-                 image_problem: Callable[[str, str], str],
-                 carried: dict[str, bytes] | None = None) -> tuple[Item, str]:
+def _with_images(item: Item, images: _Images) -> tuple[Item, str]:
     """``item`` with each image it shows by a relative path named where the command copies
     it (``images/<name>`` in the output folder), recorded in ``images``; or why an image
-    cannot go with it (not there, or on the web: cards are studied offline)."""
+    cannot go with it (not there, on the web: cards are studied offline; or it could not
+    be written)."""
     folder = PurePosixPath(item.path).parent
     media = dict(item.media)
     missing = ""
@@ -121,24 +180,21 @@ def _with_images(item: Item, images: dict[str, str],
             return match[0]
         written = urlsplit(written).path or written  # "images/001.png?raw=true": the file
         source = (folder / unquote(written)).as_posix()
-        if unquote(written) in media and carried is not None:  # carried inside the input
+        if unquote(written) in media:  # carried inside the input
             data = media[unquote(written)]
             source = f"embedded:{hashlib.sha256(data).hexdigest()}/{unquote(written)}"
-            carried[source] = data
-        if source not in images:
-            if source not in (carried or {}) and (problem := image_problem(item.path, source)):
+            images.carried[source] = data
+        if source not in images.target:
+            if source not in images.carried and (problem := images.problem(item.path, source)):
                 missing = missing or f"shows the image {written!r}, which {problem}"
                 return match[0]
-            name = PurePosixPath(source).name
-            taken = set(images.values())
-            stem, dot, ext = name.rpartition(".")
-            k = 1
-            target = f"{IMAGES_FOLDER}/{name}"
-            while target in taken:
-                k += 1
-                target = f"{IMAGES_FOLDER}/{stem or ext}-{k}{dot}{ext if stem else ''}"
-            images[source] = target
-        return f"{match[1]}{quote(images[source])}"
+            images.name(source)
+        target = images.target[source]
+        if target in images.unwritable:
+            missing = missing or (f"shows the image {written!r}, which could not be written "
+                                  f"as {target}: {images.unwritable[target]}")
+            return match[0]
+        return f"{match[1]}{quote(target)}"
 
     def texts(text: str) -> str:
         return _IMAGE_RE.sub(moved, text) if "![" in text else text

@@ -17,8 +17,9 @@ line, or one that names a letter it has no choice for, is reported at its line.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from nca_anki.diagnostics import Diagnostic, error
+from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing.bank import HRULE_RE, NUMBERING_RE, Choice, Item
 
 LETTERS = "ABCDEFGHIJ"
@@ -41,8 +42,23 @@ _LETTER_FIRST_RE = re.compile(r"^\(?(?P<letters>[A-Ja-j](?:\s*(?:,|&)\s*[A-Ja-j]
                               r"(?:$|(?:\)|[.:—–-])(?:\s+|$))(?P<rest>.*)$")
 # Its text without the closing "#"s: _question takes them off (see markdown.py's).
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*)$")
-_NUMBERED_RE = re.compile(r"^\s{0,3}(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?\d{1,4}\s*[.):]\s+"
-                          r"(?:\*\*|__)?(?P<text>\S(?:.*\S)?)\s*$", re.I)
+# "12. Which …", "**Q3.** What …": its text keeps the emphasis it opens (_header unwraps it).
+_NUMBERED_RE = re.compile(r"^\s{0,3}(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?(?P<number>\d{1,4})\s*"
+                          r"[.):](?:\*\*|__)?\s+(?P<text>\S(?:.*\S)?)\s*$", re.I)
+# A header whose numbering is damaged: "9 What …", "9.What", "9 - What", "Q9 What", "**9** What".
+_LOOSE_RE = re.compile(r"^\s{0,3}(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?(?P<number>\d{1,4})"
+                       r"(?:\*\*|__)?(?:[ \t]*[-–—.:),]+[ \t]*|[ \t]+)"
+                       r"(?P<text>(?:\*\*|__)?[^\W\d_`\"'(¿¡].*|[`\"'(¿¡].*)$", re.I)
+# The HTML elements quiz repositories write around their structure (<details>, <summary>,
+# <p>, <b>, <br>, an <a name> anchor). Only these are read as tags, and only to find the
+# structure: anything else that looks like one ("std::vector<int>", "<pod-name>",
+# "kernel<<<1, 1>>>") is text, and every text is taken from the line as written.
+_STRUCTURE_TAGS = (r"(?:a|b|strong|i|em|u|s|p|br|hr|div|span|details|summary|h[1-6]|center|"
+                   r"font|small|big|code|kbd|tt|mark|sup|sub|blockquote|section)")
+_TAG_RE = re.compile(r"</?" + _STRUCTURE_TAGS + r"(?:\s[^<>]*)?/?>", re.I)
+_MARKUP_RE = re.compile(_TAG_RE.pattern + r"|\*\*|__", re.I)
+# An opening fence; "```code```" on one line is inline code (a backtick fence's info has none).
+_FENCE_RE = re.compile(r"^\s*(?P<fence>`{3,}(?=[^`]*$)|~{3,})")
 # What a <summary> says: a line of tags with only these words is structure, not text.
 _SUMMARY_WORDS = frozenset({"", "answer", "answers", "show answer", "show the answer",
                             "reveal answer", "solution", "show solution", "click to expand",
@@ -53,16 +69,116 @@ _SUMMARY_WORDS = frozenset({"", "answer", "answers", "show answer", "show the an
 
 
 def _plain(line: str) -> str:
-    """A line without heading marks, emphasis marks and HTML tags, for matching."""
-    text = re.sub(r"<[^>]+>", "", line).replace("**", "").replace("__", "").strip()
-    return re.sub(r"^#{1,6}\s+", "", text)
+    """A line without heading marks, emphasis marks and structure tags, for matching."""
+    return _plain_at(line)[0]
+
+
+def _plain_at(line: str) -> tuple[str, list[int]]:
+    """``_plain(line)``, and where each of its characters is in ``line``: what follows a
+    match is then taken from the line as written."""
+    pieces, places, at = [], list[int](), 0
+    for markup in _MARKUP_RE.finditer(line):
+        pieces.append(line[at:markup.start()])
+        places.extend(range(at, markup.start()))
+        at = markup.end()
+    pieces.append(line[at:])
+    places.extend(range(at, len(line)))
+    text = "".join(pieces)
+    lead = re.match(r"\s*(?:#{1,6}\s+)?", text)
+    start = lead.end() if lead else 0
+    text = text[start:].rstrip()
+    return text, places[start:start + len(text)]
+
+
+def _written_from(line: str, plain: str, places: list[int], at: int) -> str:
+    """What follows ``plain[at:]`` in ``line`` as written (tags, code and all), without the
+    emphasis or tag the structure before it opened."""
+    return _unwrapped(line[places[at]:]) if at < len(plain) else ""
+
+
+def _outside_code(text: str) -> str:
+    """``text`` without its code spans (a run of backticks to the next run as long), found
+    in one pass."""
+    runs = [(m.start(), m.end()) for m in re.finditer(r"`+", text)]
+    later: dict[int, list[int]] = {}  # a run's length -> the runs of that length, in order
+    for k, (start, end) in enumerate(runs):
+        later.setdefault(end - start, []).append(k)
+    seen = dict.fromkeys(later, 0)
+    kept, at, k = [], 0, 0
+    while k < len(runs):
+        length = runs[k][1] - runs[k][0]
+        same = later[length]
+        while seen[length] < len(same) and same[seen[length]] <= k:
+            seen[length] += 1
+        if seen[length] < len(same):  # closed by the next run as long
+            close = same[seen[length]]
+            kept.append(text[at:runs[k][0]])
+            at = runs[close][1]
+            k = close + 1
+        else:
+            k += 1
+    kept.append(text[at:])
+    return "".join(kept)
+
+
+_OPEN_TAG_RE = re.compile(r"^<(" + _STRUCTURE_TAGS + r")(?:\s[^<>]*)?>", re.I)
+_CLOSE_TAG_RE = re.compile(r"</(" + _STRUCTURE_TAGS + r")>$", re.I)
+_LEFT_OPEN_RE = re.compile(r"^</" + _STRUCTURE_TAGS + r">\s*", re.I)
+
+
+def _unwrapped(text: str) -> str:
+    """``text`` without the emphasis ("**…**") or tag ("<b>…</b>") that wraps all of it, or
+    that something taken off before it opened (a "**" or "</b>" left without its pair)."""
+    text = text.strip()
+    while True:
+        before = text
+        for mark in ("**", "__"):
+            count = _outside_code(text).count(mark)
+            if count == 2 and text.startswith(mark) and text.endswith(mark) and len(text) > 4:
+                text = text[2:-2].strip()
+            elif count % 2 and text.endswith(mark):
+                text = text[:-2].rstrip()
+            elif count % 2 and text.startswith(mark):
+                text = text[2:].lstrip()
+        text = _LEFT_OPEN_RE.sub("", text)  # "</b> What": what closed the numbering
+        opening, closing = _OPEN_TAG_RE.match(text), _CLOSE_TAG_RE.search(text)
+        if opening and closing and opening[1].lower() == closing[1].lower():
+            text = text[opening.end():closing.start()].strip()
+        elif opening and f"</{opening[1].lower()}" not in text.lower():
+            text = text[opening.end():].lstrip()
+        elif closing and f"<{closing[1].lower()}" not in text[:closing.start()].lower():
+            text = text[:closing.start()].rstrip()
+        if text == before:
+            return text
 
 
 def _is_tag_line(line: str) -> bool:
-    """``<details><summary><b>Answer</b></summary>``, ``<p>``, ``</details>``: a line of
-    HTML tags around nothing but a summary's word."""
-    return "<" in line and re.sub(r"<[^>]+>|[*_:]", "", line).strip().casefold() \
+    """``<details><summary><b>Answer</b></summary>``, ``<p>``, ``</details>``, a comment: a
+    line of structure tags around nothing but a summary's word."""
+    stripped = line.strip()
+    if stripped.startswith("<!--") and stripped.endswith("-->"):
+        return True
+    return "<" in line and re.sub(r"[*_:]", "", _TAG_RE.sub("", line)).strip().casefold() \
         in _SUMMARY_WORDS
+
+
+def _code_lines(lines: list[str]) -> list[bool]:
+    """Whether each line is in a fenced code block, its fences too: such a line is text,
+    never structure (a "# comment" is no heading). A fence never closed is taken as none
+    (the read-back names it)."""
+    code = [False] * len(lines)
+    opened, at = "", 0
+    for k, line in enumerate(lines):
+        if not opened:
+            fence = _FENCE_RE.match(line)
+            if fence:
+                opened, at = fence.group("fence"), k
+            continue
+        stripped = line.strip()
+        if stripped.startswith(opened) and not stripped.strip(opened[0]):
+            code[at:k + 1] = [True] * (k + 1 - at)
+            opened = ""
+    return code
 
 
 def has_lettered(text: str) -> bool:
@@ -72,61 +188,208 @@ def has_lettered(text: str) -> bool:
         1 for line in lines if _CHOICE_RE.match(line)) >= 2
 
 
+def _is_start(line: str) -> bool:
+    return bool(_HEADING_RE.match(line) or (_NUMBERED_RE.match(line)
+                                            and not _CHOICE_RE.match(line))) \
+        and not _ANSWER_RE.match(_plain(line))  # "#### Answer: D" ends no question
+
+
+def _number(line: str) -> int | None:
+    """The number a question's header gives it ("### 12. Which", "Q3: What"), if any."""
+    heading = _HEADING_RE.match(line)
+    text = _TAG_RE.sub("", heading.group("text")) if heading else line
+    loose = _LOOSE_RE.match(text.strip())
+    return int(loose.group("number")) if loose and loose.group("number").isascii() else None
+
+
+@dataclass(frozen=True)
+class _Lines:
+    """A file's lines, which are code, and, for each line, where the next first choice
+    ("A. …") and the next answer line (or <details>) outside code are: found once, so that
+    asking whether some lines hold a question's body costs nothing."""
+
+    lines: list[str]
+    code: list[bool]
+    next_first: list[int]
+    next_answer: list[int]
+
+    @classmethod
+    def of(cls, lines: list[str]) -> _Lines:
+        code = _code_lines(lines)
+        first, answer = [len(lines)] * (len(lines) + 1), [len(lines)] * (len(lines) + 1)
+        for k in range(len(lines) - 1, -1, -1):
+            first[k], answer[k] = first[k + 1], answer[k + 1]
+            if code[k]:
+                continue
+            choice = _CHOICE_RE.match(lines[k])
+            if choice and choice.group("letter") in "Aa":
+                first[k] = k
+            elif _ANSWER_RE.match(_plain(lines[k])) or _is_tag_line(lines[k]):
+                answer[k] = k
+        return cls(lines, code, first, answer)
+
+    def answered(self, start: int, end: int) -> bool:
+        """Whether lines ``start`` to ``end`` hold lettered choices, from A, and an answer
+        line (or a <details> block) under them: a question's body."""
+        first = self.next_first[start]
+        return first < end and self.next_answer[first + 1] < end
+
+
+def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[int, bool]]:
+    """Where each question starts, and whether it is read: its header, or a line whose
+    numbering is damaged ("9 What …") but that the next number and a question's body
+    under it show to be one (read with a warning, W707; out of sequence: an error, E702,
+    at its line, never more of the question before it)."""
+    lines, code = text.lines, text.code
+    strict = [k for k, line in enumerate(lines) if not code[k] and _is_start(line)]
+    limits = iter([*strict[1:], len(lines)])
+    found: list[tuple[int, bool]] = []
+    last, number, body = -1, None, False  # the last start, its number, its choices seen
+    following = {k: next(limits) for k in strict}
+    nxt = strict[0] if strict else len(lines)
+    for k, line in enumerate(lines):
+        if k in following:
+            given = _number(line)
+            if last >= 0 and not body and number is not None and given != number + 1 \
+                    and not _HEADING_RE.match(line):
+                continue  # "1. first step" in a numbered question's prompt: its text
+            found.append((k, True))
+            last, number, body, nxt = k, given, False, following[k]
+            continue
+        if code[k]:
+            continue
+        if _CHOICE_RE.match(line):
+            body = True
+            continue
+        loose = _LOOSE_RE.match(line)
+        if not loose or (last >= 0 and not body and number is not None) \
+                or _ANSWER_RE.match(_plain(line)) or not text.answered(k + 1, nxt):
+            continue
+        given = int(loose.group("number")) if loose.group("number").isascii() else -1
+        expected = number + 1 if number is not None else 1
+        shown = clip(line)
+        if given == expected:
+            problems.append(warning("W707", path, k + 1, f"{shown!r} was read as question "
+                                    f"{given}'s header, though its numbering is not "
+                                    f"\"{given}. \"; write it so to be sure"))
+        else:
+            problems.append(error("E702", path, k + 1, f"{shown!r} looks like a question's "
+                                  f"header (choices and an answer follow), but its numbering "
+                                  f"is damaged and {given} is not the next number "
+                                  f"({expected}); not converted: write it as "
+                                  f"\"{expected}. …\""))
+        found.append((k, given == expected))
+        last, number, body = k, given, False
+    return found
+
+
 def read(text: str, path: str, start_lines: set[int] | None = None
          ) -> tuple[list[Item], list[Diagnostic]]:
     lines = text.split("\n")
-    starts = [k for k, line in enumerate(lines)
-              if (_HEADING_RE.match(line) or (_NUMBERED_RE.match(line)
-                                              and not _CHOICE_RE.match(line)))
-              and not _ANSWER_RE.match(_plain(line))]  # "#### Answer: D" ends no question
-    items: list[Item] = []
+    whole = _Lines.of(lines)
+    code = whole.code
     problems: list[Diagnostic] = []
-    for n, start in enumerate(starts):
-        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
-        block = lines[start:end]
-        if not any(_CHOICE_RE.match(line) for line in block):
-            continue  # a heading with no choices under it: a title, an introduction
-        item, problem = _question(block, start, path)
+    starts = _starts(whole, path, problems)
+    # A numbered line with no choices under it is a list in the text, not a question.
+    starts = [(k, ok) for n, (k, ok) in enumerate(starts)
+              if n == 0 or _HEADING_RE.match(lines[k]) or not ok or any(
+                  _CHOICE_RE.match(lines[j]) and not code[j] for j in range(
+                      k + 1, starts[n + 1][0] if n + 1 < len(starts) else len(lines)))]
+    items: list[Item] = []
+    for n, (start, ok) in enumerate(starts):
+        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+        if not ok or not any(_CHOICE_RE.match(line) and not code[start + j]
+                               for j, line in enumerate(lines[start:end])):
+            continue  # refused above; or a heading with no choices under it: a title
+        item, said = _question(whole, start, end, path)
         if item is not None:
             items.append(item)
-        if problem is not None:
-            problems.append(problem)
+        problems += said
     return items, problems
 
 
-def _question(block: list[str], start: int, path: str) -> tuple[Item | None, Diagnostic | None]:
-    heading = _HEADING_RE.match(block[0])
-    head = heading or _NUMBERED_RE.match(block[0])
-    assert head is not None
-    text = head.group("text").rstrip().rstrip("#").rstrip() if heading else head.group("text")
-    first = NUMBERING_RE.sub("", _plain(text), count=1)
-    k = 1
-    prompt = [first]
-    while k < len(block) and not _CHOICE_RE.match(block[k]):
-        prompt.append(block[k])
+def _header(line: str) -> str:
+    """A question's header as its prompt's first line: without its heading marks, its
+    numbering and the emphasis or tags around all of it; the rest as written."""
+    heading = _HEADING_RE.match(line)
+    if heading is None:
+        numbered = _NUMBERED_RE.match(line) or _LOOSE_RE.match(line)
+        assert numbered is not None
+        return _breaks_as_spaces(_unwrapped(numbered.group("text")))
+    text = re.sub(r"[ \t]+#+[ \t]*$", "", heading.group("text").rstrip())  # a closing "##"
+    text = re.sub(r"^(?:<a\b[^<>]*>\s*</a>\s*)+", "", text.strip())  # an anchor to link to
+    for opening in ("", "**", "__", "<b>", "<strong>"):
+        if text.startswith(opening):
+            numbered = _NUMBERED_RE.match(text[len(opening):])
+            if numbered or NUMBERING_RE.match(text[len(opening):]):
+                text = numbered.group("text") if numbered else NUMBERING_RE.sub(
+                    "", text[len(opening):], count=1)
+                break
+    return _breaks_as_spaces(_unwrapped(text))
+
+
+def _breaks_as_spaces(text: str) -> str:
+    """A header's "<br>"s, outside its code, as the spaces they show as on one line."""
+    if "<" not in text:
+        return text
+    pieces = re.split(r"(`+[^`]*`+)", text)  # code spans at the odd places
+    return "".join(piece if k % 2 else re.sub(r"\s*<br\s*/?>\s*", " ", piece, flags=re.I)
+                   for k, piece in enumerate(pieces))
+
+
+def _question(text: _Lines, start: int, end: int, path: str
+              ) -> tuple[Item | None, list[Diagnostic]]:
+    lines, code = text.lines, text.code
+    k = start + 1
+    prompt = [_header(lines[start])]
+    while k < end and (code[k] or not _CHOICE_RE.match(lines[k])):
+        prompt.append(lines[k])
         k += 1
+    letters, choices, found, k = _choices(text, k, end)
+    rest, said = _rest(text, k, end, path)
+    at = start + 1
+    if found is None:
+        return None, [error("E703", path, at, "a question with lettered choices but no answer "
+                            "line (\"Answer: B\") under them; not converted"), *said]
+    answer, more = found
+    picked = {a.upper() for a in re.findall(r"[A-Ja-j]", answer)}
+    if not picked <= set(letters):
+        return None, [error("E703", path, at, f"the answer {answer!r} names a letter none of "
+                            f"the {len(letters)} choices has; not converted"), *said]
+    explanation = "\n".join(([more] if more else []) + rest).strip()
+    explanation = re.sub(r"^(?:\*\*|__)?explanation(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?\s*", "",
+                         explanation, flags=re.I).strip()
+    return Item(prompt="\n".join(prompt).strip(), explanation=explanation, path=path, line=at,
+                choices=tuple(Choice("\n".join(text).strip(), letter in picked)
+                              for letter, text in zip(letters, choices))), said
+
+
+def _choices(text: _Lines, k: int, end: int
+             ) -> tuple[list[str], list[list[str]], tuple[str, str] | None, int]:
+    """The lettered choices from line ``k`` on, the answer under them (its letters and what
+    follows them on its line, as written), and the line after it."""
+    lines, code = text.lines, text.code
     choices: list[list[str]] = []
     letters: list[str] = []
-    answer = ""
-    rest: list[str] = []
-    while k < len(block):
-        line = block[k]
-        plain = _plain(line)
-        choice = _CHOICE_RE.match(line)
-        found = _ANSWER_RE.match(plain)
-        if found and not answer:
-            answer = found.group("letters")
-            if found.group("rest").strip():
-                rest.append(found.group("rest").strip())
+    while k < end:
+        line = lines[k]
+        if code[k]:  # code under a choice: the choice's, line for line
+            if choices:
+                choices[-1].append(line)
             k += 1
-            break
-        if _is_tag_line(line):  # <details><summary>Answer</summary>
-            k += 1
-            answer, more = _from_details(block, k)
-            if answer:
-                k = more
-                break
             continue
+        plain, places = _plain_at(line)
+        found = _ANSWER_RE.match(plain)
+        if found:
+            return letters, choices, (found.group("letters"), _written_from(
+                line, plain, places, found.start("rest"))), k + 1
+        if _is_tag_line(line):  # <details><summary>Answer</summary>
+            answer, after = _from_details(text, k + 1, end)
+            if answer:
+                return letters, choices, answer, after
+            k += 1
+            continue
+        choice = _CHOICE_RE.match(line)
         if choice and len(letters) < len(LETTERS) and \
                 choice.group("letter").upper() == LETTERS[len(letters)]:
             letters.append(choice.group("letter").upper())
@@ -134,36 +397,42 @@ def _question(block: list[str], start: int, path: str) -> tuple[Item | None, Dia
         elif choices and line.strip():
             choices[-1].append(line.strip() if not line.startswith("    ") else line)
         k += 1
-    rest += [text for text in block[k:] if not _is_tag_line(text) and not HRULE_RE.match(text)]
-    at = start + 1
-    if not answer:
-        return None, error("E703", path, at, "a question with lettered choices but no answer "
-                           "line (\"Answer: B\") under them; not converted")
-    picked = {a.upper() for a in re.findall(r"[A-Ja-j]", answer)}
-    if not picked <= set(letters):
-        return None, error("E703", path, at, f"the answer {answer!r} names a letter none of "
-                           f"the {len(letters)} choices has; not converted")
-    explanation = "\n".join(rest).strip()
-    explanation = re.sub(r"^(?:\*\*|__)?explanation(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?\s*", "",
-                         explanation, flags=re.I).strip()
-    return Item(prompt="\n".join(prompt).strip(), explanation=explanation, path=path, line=at,
-                choices=tuple(Choice("\n".join(text).strip(), letter in picked)
-                              for letter, text in zip(letters, choices))), None
+    return letters, choices, None, k
 
 
-def _from_details(block: list[str], k: int) -> tuple[str, int]:
-    """The answer written first inside a <details> block that starts at line ``k``, and the
-    line after that answer; ("", k) if the block does not start with one."""
-    while k < len(block) and (not block[k].strip() or _is_tag_line(block[k])):
+def _rest(text: _Lines, k: int, end: int, path: str) -> tuple[list[str], list[Diagnostic]]:
+    """The explanation's lines from line ``k`` on (structure tags and rules outside code
+    left out), up to a question written there under no header it could be read by:
+    that one is an error at its line, never more of this question's explanation."""
+    lines, code = text.lines, text.code
+    stop = text.next_first[k]
+    if stop < end and text.answered(stop, end):
+        top = stop  # the paragraph above its choices: its text
+        while top > k and lines[top - 1].strip() and not code[top - 1]:
+            top -= 1
+        shown = clip(lines[top] if top < stop else lines[stop])
+        said = [error("E702", path, top + 1, (
+            f"a question ({shown!r}) with choices and an answer line but no header that "
+            "reads as one (\"12. What …\" or a heading); not converted, and not added to "
+            "the explanation before it: give it a header"))]
+    else:
+        top, said = end, []
+    return [line for j, line in enumerate(lines[k:top], start=k)
+            if code[j] or not (_is_tag_line(line) or HRULE_RE.match(line))], said
+
+
+def _from_details(text: _Lines, k: int, end: int) -> tuple[tuple[str, str] | None, int]:
+    """The answer written first inside a <details> block that starts at line ``k`` (its
+    letters and what follows them on its line, as written), and the line after that
+    answer; (None, k) if the block does not start with one."""
+    lines, code = text.lines, text.code
+    while k < end and not code[k] and (not lines[k].strip() or _is_tag_line(lines[k])):
         k += 1
-    if k >= len(block):
-        return "", k
-    plain = _plain(block[k])
+    if k >= end or code[k]:
+        return None, k
+    plain, places = _plain_at(lines[k])
     found = _ANSWER_RE.match(plain) or _LETTER_FIRST_RE.match(plain)
     if not found:
-        return "", k
-    rest = found.group("rest").strip()
-    if rest:
-        block[k] = rest
-        return found.group("letters"), k
-    return found.group("letters"), k + 1
+        return None, k
+    return (found.group("letters"), _written_from(lines[k], plain, places,
+                                                  found.start("rest"))), k + 1

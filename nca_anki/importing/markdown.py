@@ -32,7 +32,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from nca_anki.diagnostics import Diagnostic, error, warning
+from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import lettered
 from nca_anki.importing.bank import (HRULE_RE, NUMBERING_RE, Choice, Item, Reading, Section,
                                      title_from_name)
@@ -57,23 +57,17 @@ def _blocks(text: str) -> list[_Block]:
     from markdown_it import MarkdownIt  # the renderer's engine, loaded when it is used
 
     tokens = MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(text)
-    blocks: list[_Block] = []
-    for k, token in enumerate(tokens):
+    found: list[tuple[_Block, list[tuple[int, int]]]] = []  # each block, a list's items
+    for token in tokens:  # one pass: a list's items are the items read after it opens
+        if token.level == 1 and token.type == "list_item_open" and token.map and found:
+            found[-1][1].append((token.map[0], token.map[1]))
         if token.level != 0 or token.map is None or token.nesting == -1:
             continue
         kind = token.type.removesuffix("_open")
-        items: list[tuple[int, int]] = []
-        if kind in ("bullet_list", "ordered_list"):
-            depth = 0
-            for inner in tokens[k + 1:]:
-                if inner.level == 0:
-                    break
-                if inner.type == "list_item_open" and inner.level == 1 and inner.map:
-                    items.append((inner.map[0], inner.map[1]))
-                depth += inner.nesting
         level = int(token.tag[1]) if kind == "heading" else 0
-        blocks.append(_Block(kind, token.map[0], token.map[1], level, tuple(items)))
-    return blocks
+        found.append((_Block(kind, token.map[0], token.map[1], level), []))
+    return [_Block(b.kind, b.start, b.end, b.level, tuple(items)) if items else b
+            for b, items in found]
 
 
 def _heading_text(lines: list[str], heading: _Block) -> str:
@@ -138,6 +132,7 @@ def _fences_under_choices(text: str) -> str:
     (``- [ ] A`` then a ```` ``` ```` line) indented under it, as the author meant: the
     block belongs to that choice. Line for line, so every line keeps its number."""
     lines = text.split("\n")
+    never: dict[str, int] = {}  # a fence -> a line after which no fence closes it
     k = 0
     while k < len(lines) - 1:
         task = _TASK_RE.match(lines[k])
@@ -162,9 +157,12 @@ def _fences_under_choices(text: str) -> str:
         if task and fence and len(lines[at]) - len(lines[at].lstrip()) < len(
                 task.group("lead")):
             mark = fence.group("fence")
-            end = next((j for j in range(at + 1, len(lines))
-                        if lines[j].strip().startswith(mark[0] * len(mark))
-                        and not lines[j].strip().strip(mark[0])), None)
+            end = None if never.get(mark, len(lines)) <= at else next(
+                (j for j in range(at + 1, len(lines))
+                 if lines[j].strip().startswith(mark[0] * len(mark))
+                 and not lines[j].strip().strip(mark[0])), None)
+            if end is None:  # no fence as long closes after here: none will after a later one
+                never[mark] = min(never.get(mark, len(lines)), at)
             if end is not None:
                 pad = " " * len(task.group("lead"))
                 indent = len(lines[at]) - len(lines[at].lstrip())
@@ -180,21 +178,36 @@ def _fences_under_choices(text: str) -> str:
 _Q_LINE_RE = re.compile(r"^\s{0,3}(?:\*\*)?(?:Q|Question)\s*#?\s*\d+\s*[.:)]\s*\S", re.I)
 
 
-def _questions_without_headings(text: str) -> str:
+def _questions_without_headings(text: str, path: str, problems: list[Diagnostic]) -> str:
     """``text`` with each "Q67. What …?" line that a list of choices follows written as a
     heading, line for line: some quizzes number a question without a heading mark, often
     right under the previous one's reference line (an ATX heading may interrupt a
-    paragraph, so the line above stays where it was)."""
+    paragraph, so the line above stays where it was). A line whose numbering is damaged
+    ("9 What …", "Q9 What …") is one too when its number is the next (W707)."""
     lines = text.split("\n")
     fence = False
+    last = None  # the number of the last question's header
     for k, line in enumerate(lines):
         if _FENCE_RE.match(line):
             fence = not fence
-        if fence or not _Q_LINE_RE.match(line):
+        if fence:
             continue
         nxt = next((x for x in lines[k + 1:k + 4] if x.strip()), "")
-        if _TASK_RE.match(nxt):
-            lines[k] = f"#### {line.strip()}"
+        header = _HEADING_RE.match(line) or _TASK_RE.match(nxt)
+        numbered = lettered._LOOSE_RE.match(_HEADING_RE.sub(r"\g<text>", line)) \
+            if header else None
+        if numbered is None or not numbered.group("number").isascii():
+            continue
+        number = int(numbered.group("number"))
+        if _HEADING_RE.match(line) or _ORDERED_RE.match(line):
+            last = number
+        elif _Q_LINE_RE.match(line):
+            lines[k], last = f"#### {line.strip()}", number
+        elif last is not None and number == last + 1:
+            problems.append(warning("W707", path, k + 1, f"{clip(line)!r} was read as question "
+                                    f"{number}'s header, though its numbering is not "
+                                    f"\"{number}. \"; write it so to be sure"))
+            lines[k], last = f"#### {numbered.group('text')}", number
     return "\n".join(lines)
 
 
@@ -321,7 +334,8 @@ def _headed(text: str, blocks: list[_Block]) -> str:
 def read(text: str, path: str) -> Reading:
     written = text.split("\n")  # as the author wrote it, for what the problems quote
     text, front = _front_matter(text)
-    text = _questions_without_headings(_fences_under_choices(text))
+    lifted: list[Diagnostic] = []
+    text = _questions_without_headings(_fences_under_choices(text), path, lifted)
     front_prompt = next((front[k] for k in _FRONT_PROMPT_KEYS if front.get(k)), "")
     front_explanation = next((front[k] for k in _FRONT_EXPLANATION_KEYS if front.get(k)), "")
     blocks = _blocks(text)
@@ -329,7 +343,7 @@ def read(text: str, path: str) -> Reading:
     if headed != text:  # numbered questions, now headings: their blocks again
         text, blocks = headed, _blocks(headed)
     lines = text.split("\n")
-    problems: list[Diagnostic] = []
+    problems: list[Diagnostic] = list(lifted)
     items: list[Item] = []
     title = ""
     segments: list[list[_Block]] = [[]]
@@ -381,7 +395,10 @@ def read(text: str, path: str) -> Reading:
             problems.append(error("E702", path, extra.start + 1,
                                   "a second list of '- [ ]' choices under one heading: it was "
                                   "not converted; give each question its own heading"))
-            explanation_end = min(explanation_end, extra.start)
+            # The paragraph right above it is that question's text, not this one's.
+            above = body[later - 1] if later - 1 > first else None
+            explanation_end = min(explanation_end, above.start if above is not None
+                                  and above.kind == "paragraph" else extra.start)
         explanation = _without_navigation(_text(lines, choices_block.end, explanation_end))
         if front_prompt and not items and not heading:
             # One question a file, its text in the front matter: "question: …".

@@ -28,7 +28,7 @@ from nca_anki.files import NotRegularFile, TooLarge, read_regular as read_file
 from nca_anki.importing import (aiken, gift, json_bank, markdown, moodle_xml, spreadsheet,
                                 typescript, yaml_bank)
 from nca_anki.importing.bank import Reading
-from nca_anki.importing.convert import Part, convert
+from nca_anki.importing.convert import Conversion, Part, convert
 from nca_anki.importing.detect import NAMES, Guess, bank_files, by_name, guesses
 from nca_anki.publishing.output import WriteError, write_atomic
 from nca_anki.reading.decode import decode_source
@@ -90,9 +90,12 @@ def import_banks(inputs: Sequence[str], form: str | None, out: Path, topic: str 
     found = _inputs(inputs, out, problems)
     readings = [_read(one, form, overrides or {}) for one in found]
     roots = {one.path.as_posix(): one.root for one in found}
-    result = convert(readings, topic=topic,
-                     image_problem=lambda given, image: _image_problem(roots[given], image))
-    problems += result.problems
+
+    def converted(unwritable: Mapping[str, str] | None = None) -> Conversion:
+        return convert(readings, topic=topic, unwritable=unwritable, image_problem=lambda
+                       given, image: _image_problem(roots[given], image))
+
+    result = converted()
     images = {target: source for part in result.parts for source, target in part.images}
     carried = {target: data for part in result.parts for target, data in part.embedded}
     taken = [name for name in (*(p.name for p in result.parts), *images, *carried)
@@ -102,12 +105,20 @@ def import_banks(inputs: Sequence[str], form: str | None, out: Path, topic: str 
                             "(--out DIR)") for name in taken]
     written: list[Part] = []
     if not taken:
+        fresh, failed = _write_images(images, carried, out)
+        if failed:  # the questions that show them are left out, each said at its place
+            result = converted(failed)
+            shown = {t for part in result.parts for t in (*(t for _, t in part.images),
+                                                          *(t for t, _ in part.embedded))}
+            for target in fresh - shown:
+                (out / target).unlink(missing_ok=True)
         for part in result.parts:
-            failed = _write(part, out)
-            if failed is not None:
-                problems.append(failed)
+            failure = _write(part, out)
+            if failure is not None:
+                problems.append(failure)
                 break
             written.append(part)
+    problems += result.problems
     read = sum(len(s.items) for r in readings for s in r.sections) + sum(
         d.code in NOT_CONVERTED and d.is_error for r in readings for d in r.problems)
     return Imported(tuple(written), diag.sort_diagnostics(problems), read, len(found))
@@ -281,19 +292,37 @@ def _image_problem(root: Path, image: str) -> str:
     return ""
 
 
+def _write_images(images: Mapping[str, str], carried: Mapping[str, bytes], out: Path
+                  ) -> tuple[set[str], dict[str, str]]:
+    """Write every image the question files show (copied from beside the input, or carried
+    inside it, checked by its reader): the targets written that were not there before, and
+    why each one that failed was not written (it went away meanwhile, the disk is full)."""
+    fresh: set[str] = set()
+    failed: dict[str, str] = {}
+    for target in sorted({*images, *carried}):
+        if target in carried:
+            data, problem = carried[target], ""
+        else:
+            data, problem = read_regular(Path(images[target]), IMAGE_LIMIT)
+        if problem:
+            failed[target] = problem
+            continue
+        there = (out / target).exists()
+        try:
+            write_atomic(out / target, data)
+        except WriteError as exc:
+            failed[target] = exc.reason
+            continue
+        if not there:
+            fresh.add(target)
+    return fresh, failed
+
+
 def _write(part: Part, out: Path) -> Diagnostic | None:
-    """Write one question file and the images it shows; the error if that failed."""
+    """Write one question file (its images are written: _write_images); the error if that
+    failed."""
     try:
-        for source, target in part.images:
-            data, problem = read_regular(Path(source), IMAGE_LIMIT)
-            if problem:
-                raise OSError(problem)
-            write_atomic(out / target, data)
-        for target, data in part.embedded:  # checked by the reader (moodle_xml.py)
-            write_atomic(out / target, data)
         write_atomic(out / part.name, part.text.encode("utf-8"))
-    except OSError as exc:  # an image that went away meanwhile
-        return diag.error("E501", (out / part.name).as_posix(), 0, f"not written: {exc}")
     except WriteError as exc:
         return diag.error("E501", exc.path.as_posix(), 0, exc.reason)
     return None
