@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.reading.duplicates import question_key
+from nca_anki.reading.seen import invisibles, named, seen
 from nca_anki.records import Choice, ParsedFile, Question
 
 TITLE_SUFFIX = "Questions and Answers"
@@ -109,7 +110,7 @@ def _where_they_differ(a: str, b: str, room: int = 30) -> tuple[str, str]:
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.split())
+    return seen(text)
 
 
 def _unhide(raw: str) -> tuple[str, str]:
@@ -663,19 +664,12 @@ class _Parser:
             self.error("E117", draft.line, f"Question {draft.number} has only one choice; "
                        "a multiple-choice question needs at least two")
             ok = False
-        # Choices and the answer compare exactly, as the card shows them: spacing aside
-        # (and Unicode's composed form: decode.py made every text NFC), never case-folded
+        # Choices and the answer compare as the learner sees them (reading/seen.py):
+        # spacing, invisible characters and Unicode's two forms aside, never case-folded
         # ("declare -a" and "declare -A" are two commands).
-        texts = [_norm(c.text) for c in draft.choices]
-        for i, text in enumerate(texts):
-            if text and text in texts[:i]:
-                first = draft.choices[texts.index(text)]
-                # Two copies of one choice: the card judges the unmarked copy wrong.
-                self.error("E118",
-                           draft.choices[i].line, f"Question {draft.number} lists the choice "
-                           f"{_first_line(draft.choices[i].text)!r} twice (also at line "
-                           f"{first.line}); delete one")
-                ok = False
+        texts = [seen(c.text) for c in draft.choices]
+        if not self.check_twice(draft, texts):
+            ok = False
         if not draft.answers:
             self.error("E120",
                        draft.line, f"Question {draft.number} has no 'Correct answer: <choice>' "
@@ -693,18 +687,34 @@ class _Parser:
                         explanation=explanation, path=self.path, line=draft.line,
                         explanation_line=explained_at)
 
+    def check_twice(self, draft: _Draft, texts: list[str]) -> bool:
+        """An error at each choice the learner sees twice: the card would judge the
+        unmarked copy wrong. False if there is one."""
+        first_at: dict[str, int] = {}
+        ok = True
+        for i, text in enumerate(texts):
+            at = first_at.setdefault(text, i)
+            if not text or at == i:
+                continue
+            first, again = draft.choices[at], draft.choices[i]
+            self.error("E118", again.line, f"Question {draft.number} lists the choice "
+                       f"{clip(_first_line(again.text))!r} twice (also at line {first.line})"
+                       f"{_how_alike(first.text, again.text)}; delete one")
+            ok = False
+        return ok
+
     def check_answers(self, draft: _Draft, texts: list[str]) -> bool:
         """Whether the choices marked '(Correct answer)' and the 'Correct answer:' lines
         name the same choices, one line per marked choice; an error at each place that
         differs. A line names a choice by its text, or (for a choice that carries code) by
         its first line."""
-        firsts = [_norm(_first_line(c.text)) for c in draft.choices]
+        firsts = [seen(_first_line(c.text)) for c in draft.choices]
         marked = [i for i, c in enumerate(draft.choices) if c.correct]
         named: dict[int, int] = {}  # choice index -> the line that names it
         unresolved: list[tuple[str, int]] = []
         ok = True
         for text, line in draft.answers:
-            wanted = _norm(text)
+            wanted = seen(text)
             # The choices it names by their text, else by their first line (choices over
             # code can share one, ":" say): the marked one among them if there is one.
             named_by = [i for i, t in enumerate(texts) if t == wanted] \
@@ -740,7 +750,7 @@ class _Parser:
         unnamed = [i for i in marked if i not in named]
         for text, line in unresolved:
             ok = False
-            near = [i for i in unnamed if _norm(text).casefold() == firsts[i].casefold()]
+            near = [i for i in unnamed if seen(text).casefold() == firsts[i].casefold()]
             if len(near) == 1 or len(unnamed) == 1:
                 at = near[0] if near else unnamed[0]
                 unnamed.remove(at)
@@ -787,8 +797,19 @@ class _Parser:
 
 def repeat_key(question: Question) -> tuple[str, tuple[str, ...]]:
     """What two questions share when one repeats the other word for word: the prompt and
-    the set of choices (as parsed: without the spaces around them)."""
-    return question.prompt, tuple(sorted(c.text for c in question.choices))
+    the set of choices, as the learner sees them (reading/seen.py)."""
+    return seen(question.prompt), tuple(sorted(seen(c.text) for c in question.choices))
+
+
+def _how_alike(first: str, again: str) -> str:
+    """What makes two texts the learner sees as one differ, said in a message ("" if
+    nothing but the spaces around them)."""
+    hidden = invisibles(first + again)
+    if hidden:
+        return f"; they differ only in invisible characters ({named(hidden)})"
+    if " ".join(first.split()) != " ".join(again.split()):
+        return "; they differ only in how their characters are encoded (NFC and NFD)"
+    return "; they differ only in spacing" if first.strip() != again.strip() else ""
 
 
 def parse(text: str, path: str) -> ParseResult:
