@@ -38,9 +38,17 @@ _REFERENCE_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za
 
 
 def seen(text: str) -> str:
-    """``text`` as a learner sees it (module docstring): equal keys, the same text."""
+    """``text`` of a question as a learner sees it on the card (module docstring): equal
+    keys, the same text."""
     if "&" in text:
         text = _REFERENCE_RE.sub(lambda m: html.unescape(m.group()), text)
+    return seen_name(text)
+
+
+def seen_name(text: str) -> str:
+    """A name shown as written, never as markup (a topic, a deck, a key of the settings),
+    as a reader sees it: as ``seen``, but ``&amp;`` stays the five characters it is, as
+    Anki's deck list shows it."""
     if text.isascii():
         return " ".join(text.split())
     text = _IGNORABLE_RE.sub("", text)
