@@ -44,7 +44,7 @@ TITLE_SUFFIX = "Questions and Answers"
 _SEPARATORS = ("—", "–", "-", "--", "―")
 _DASHES = "—–-―‒−"
 
-_SUFFIX_RE = re.compile(r"\s*" + re.escape(TITLE_SUFFIX) + r"\s*$", re.IGNORECASE)
+_SUFFIX_FOLDED = TITLE_SUFFIX.casefold()
 # (The name is greedy up to its last non-space: "lazy, then spaces" tried every space.)
 _PART_RE = re.compile(r"^(?P<name>(?:.*\S)?)\s+(?P<part>\d{1,4})$")
 _QUESTION_RE = re.compile(r"^Question\s+(?P<number>\d{1,6})\s*[:.]\s*(?P<prompt>.*)$")
@@ -68,6 +68,55 @@ _ANSWER_RE = re.compile(r"^Correct\s+answer\s*:\s*(?P<text>.*)$", re.IGNORECASE)
 # Inside a block, a line is code, never structure. (lint.py finds the languages with it.)
 FENCE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}(?=[^`\n]*$)|~{3,})[ \t]*(?P<info>[^\s`]*)",
                       re.MULTILINE)
+
+
+# The suffix as it is mistyped: another dash or none, "&", "+" or "n" for "and", "Q&A", a
+# singular, a slip of a letter or two ("Questons"), a closing stop. Tried on the title's
+# last characters only (where the suffix is), so a long line costs nothing.
+_NEAR_SUFFIX_RE = re.compile(
+    r"(?:^|\s)(?P<written>(?:[-–—―‒−:|]{1,2}\s*)?(?:q\s*(?:&|and|\+|n|/)\s*a(?:'?s)?|"
+    r"(?P<q>[^\W\d_]{5,12})\s*(?:&amp;|&|and|\+|'?n'?|/)\s*(?P<a>[^\W\d_]{4,10}))"
+    r"\s*[.:!]?)\s*$", re.IGNORECASE)
+_SUFFIX_ROOM = 60  # characters: the longest mistyped suffix and its dash, with spaces
+
+
+def _near_suffix(line: str) -> tuple[int, str] | None:
+    """Where a mistyped '— Questions and Answers' starts at the end of ``line``, and the
+    suffix as written; None if the line does not end with one."""
+    line = line.rstrip()
+    offset = max(0, len(line) - _SUFFIX_ROOM)
+    found = _NEAR_SUFFIX_RE.search(line, offset)
+    if found is None:
+        return None
+    if found["q"]:
+        from rapidfuzz.distance import DamerauLevenshtein  # only for such a line
+        if DamerauLevenshtein.distance(found["q"].casefold(), "questions") > 2 \
+                or DamerauLevenshtein.distance(found["a"].casefold(), "answers") > 2:
+            return None
+    return found.start("written"), found["written"].strip()
+
+
+def _suffix_at(line: str) -> int | None:
+    """Where '— Questions and Answers' (in any case) that ends ``line`` starts, with the
+    spaces before it; None if it does not end so. (A search for ``\\s*Questions…$`` tried
+    every space of a long run of them: time that grew with the square of the line.)"""
+    line = line.rstrip()
+    end = len(line) - len(TITLE_SUFFIX)
+    if end < 0 or line[end:].casefold() != _SUFFIX_FOLDED:
+        return None
+    return len(line[:end].rstrip())
+
+
+def without_suffix(name: str) -> str:
+    """A topic's name as a title line would give it if the line were read as meant: no
+    '— Questions and Answers' (as written or mistyped) at its end, and no part number."""
+    exact = _suffix_at(name)
+    name = name[:exact] if exact is not None else name
+    near = _near_suffix(name)
+    name = name[: near[0]] if near is not None else name
+    name = name.rstrip().rstrip(_DASHES + ":| ")
+    found = _PART_RE.match(name)
+    return found["name"].strip() if found else name
 
 
 def _first_line(text: str) -> str:
@@ -261,12 +310,23 @@ class _Parser:
                       number, "title is not on the first line; blank lines before it ignored")
         if hidden:
             self.warn("W105", number, _invisible(hidden, "the title"))
-        suffix = _SUFFIX_RE.search(line)
-        if not suffix:
-            self.warn("W110", number, f"title line does not end with '— {TITLE_SUFFIX}'; "
-                      "the whole line is taken as the title")
-            return number, number, line
-        title = line[: suffix.start()].strip()
+        suffix = _suffix_at(line)
+        if suffix is None:
+            near = _near_suffix(line)
+            if near is None:
+                self.warn("W110", number, f"title line does not end with '— {TITLE_SUFFIX}'; "
+                          "the whole line is taken as the title")
+                return number, number, line
+            start, written = near
+            # Read as the suffix, not as part of the topic's name: taken whole, the line
+            # would make a new deck of this file's questions.
+            self.warn("W110", number, f"title ends with {written!r}, read as '— "
+                      f"{TITLE_SUFFIX}' (the deck keeps its name); write '— {TITLE_SUFFIX}'")
+            title = line[:start].rstrip().rstrip(_DASHES + ":| ").strip()
+            if not title:
+                self.error("E111", number, "title is empty")
+            return number, number, title
+        title = line[:suffix].strip()
         head, _, last = title.rpartition(" ")
         if title and title[-1] in "".join(_SEPARATORS):
             title = title.rstrip("".join(_SEPARATORS) + " ")
@@ -288,7 +348,11 @@ class _Parser:
     def title_key(self, text: str) -> str:
         """``text`` compared as a title: without the suffix, trailing separators, case,
         spacing, or the difference between dashes."""
-        text = _SUFFIX_RE.sub("", text)
+        exact = _suffix_at(text)
+        text = text[:exact] if exact is not None else text
+        near = _near_suffix(text)
+        if near is not None:
+            text = text[: near[0]]
         while True:
             trimmed = text.rstrip().rstrip(_DASHES)
             if self.damaged_separator and trimmed.endswith(" " + self.damaged_separator):
@@ -320,7 +384,7 @@ class _Parser:
             prompt = _unhide(self.lines[prompt_at])[0] if prompt_at is not None else ""
             if _header(prompt) or _ANSWER_RE.match(prompt) or _CHOICE_RE.match(prompt):
                 continue  # part of a question, not a footer
-            if not same and not _SUFFIX_RE.search(text) \
+            if not same and _suffix_at(text) is None and _near_suffix(text) is None \
                     and _norm(prompt) not in self.prompts(start):
                 # "See Topic 3" at the end of an explanation is explanation, not another
                 # part's footer: that needs its whole title line or one of the prompts.
@@ -355,10 +419,11 @@ class _Parser:
         theirs, ours = _PART_RE.match(key), _PART_RE.match(wanted)
         if theirs and ours and theirs.group("name") == ours.group("name"):
             return True
-        suffix = _SUFFIX_RE.search(text)
-        if not suffix:
-            return False
-        head = text[: suffix.start()].rstrip()
+        suffix = _suffix_at(text)
+        if suffix is None:
+            near = _near_suffix(text)
+            return near is not None and near[1][:1] in f"{_DASHES}:|"
+        head = text[:suffix].rstrip()
         sep = self.damaged_separator
         return head.rstrip(_DASHES) != head or (bool(sep) and head.endswith(f" {sep}"))
 

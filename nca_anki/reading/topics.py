@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.reading.config import Config, deck_name_problem
-from nca_anki.reading.parse import repeat_key
+from nca_anki.reading.parse import repeat_key, without_suffix
 from nca_anki.reading.seen import seen_name
 from nca_anki.records import Lock, ParsedFile, Topic
 
@@ -140,6 +140,56 @@ def renamed(topics: Sequence[Topic], lock: Lock, config: Config, config_path: st
                     f"{clip(old)!r}; to rename the topic, confirm it in {config_path}: "
                     f"[renamed] \"{old}\" = \"{topic.name}\"")))
     return problems
+
+
+def moved_by_title(topics: Sequence[Topic], lock: Lock, config: Config, config_path: str,
+                   sources: Mapping[str, str]) -> list[Diagnostic]:
+    """E123 at the title of each file whose published questions its title would move to a
+    new deck, when the two titles differ only in how the line ends: the suffix mistyped,
+    or not read at all, so that it (or the part number) became part of the topic's name
+    ("Foo 2 - Questions & Answers" taken whole, or read at last as "Foo"). Learners would
+    get a second deck and the first would stop changing. A move the author means is
+    confirmed in the settings, as a rename is ([renamed] "old" = "new")."""
+    published = {e.topic for e in lock.entries if e.removed is None}
+    placed: dict[str, tuple[str, int]] = {}  # file in the lock -> its topic and part
+    for entry in lock.entries:
+        if entry.removed is None and entry.file is not None:
+            placed.setdefault(entry.file, (entry.topic, entry.part))
+    problems = []
+    for topic in topics:
+        if topic.name in published:
+            continue
+        for member in topic.files:
+            was, part = placed.get(sources.get(member.path, ""), ("", 0))
+            if not was or was == topic.name \
+                    or config.renamed_to(was) == seen_name(topic.name) \
+                    or not _only_the_end_differs(was, topic.name, part):
+                continue
+            confirm = f"[renamed] \"{was}\" = \"{topic.name}\""
+            fix = (f"write the title as '{clip(was)} {part} — Questions and Answers'; if the "
+                   f"new deck is meant, confirm it in {config_path}: {confirm}"
+                   if without_suffix(was) == was else  # an old title read whole before
+                   f"the line's end is now read as the suffix; to publish the questions "
+                   f"under the new name, confirm it in {config_path}: {confirm}")
+            problems.append(error("E123", member.path, member.title_line, (
+                f"title makes topic {clip(topic.name)!r}, but this file's questions are "
+                f"published in {clip(was)!r}: the titles differ only in how the line ends "
+                f"(the '— Questions and Answers' or the part number). Built so, learners "
+                f"would get a second deck and the first would stop changing: {fix}")))
+    return problems
+
+
+def _only_the_end_differs(was: str, now: str, part: int) -> bool:
+    """Whether topic names ``was`` and ``now`` are one title read two ways at its end."""
+    def key(name: str) -> str:
+        return seen_name(without_suffix(name)).casefold()
+
+    old, new = key(was), key(now)
+    if old == new:
+        return True
+    whole = seen_name(now).casefold()  # the whole line taken as the name: "foo 2 — q's"
+    stem = f"{seen_name(was).casefold()} {part}"
+    return whole.startswith(stem) and not whole[len(stem):len(stem) + 1].isdigit()
 
 
 def slugify(name: str) -> str:
