@@ -20,6 +20,13 @@ markup** (``**alpha**`` shows bold, a difference the learner sees; and what mark
 to is the card stage's decision, where ``__init__`` and ``4*8*2`` stay literal, so the
 reading stage cannot say that two texts render alike without rendering them, and a false
 "same" would stop a valid deck).
+
+An invisible character inside a text is not warned about by itself: most have a use a
+reader never sees but does benefit from (a zero-width joiner in an emoji or an Indic word,
+a non-joiner in Persian, a soft hyphen in a long German word, a bidi mark in Arabic, a
+zero-width space between Thai words). The build speaks of one where it changes what a
+comparison decides (two choices listed as one, E118, names it); at the start of a
+structural line it is W105 (parse.py).
 """
 
 from __future__ import annotations
