@@ -169,23 +169,8 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
         problems.append(error("E203", display, _line_of(text, "parent_deck"),
                               f"parent_deck {why}"))
         parent = DEFAULT_PARENT_DECK
-    names = data.get("deck_names", {})
-    clean: dict[str, str] = {}
-    if not isinstance(names, dict):
-        problems.append(error("E203", display, _line_of(text, "deck_names")
-                              or _section_line(text, "deck_names"),
-                              "deck_names must be a table of \"topic\" = \"deck name\""))
-        names = {}
     lines: dict[tuple[str, str], int] = {}
-    for topic, name in names.items():
-        why = "must be a string" if not isinstance(name, str) else deck_name_problem(name)
-        if why:
-            problems.append(error("E203", display, _line_of(text, topic),
-                                  f"deck name for {topic!r} {why}"))
-        elif _keyed(lines, "deck_names", topic, text, display, problems):
-            # A deck's name in one Unicode form: Anki tells "Café" composed and decomposed
-            # apart, and would give learners a second deck.
-            clean[seen_name(topic)] = unicodedata.normalize("NFC", " ".join(name.split()))
+    clean = _deck_names(data.get("deck_names", {}), text, display, lines, problems)
     shuffle, shuffle_problems = _shuffle_table(data.get("shuffle", {}), text, display,
                                                lines=lines)
     on_pick = data.get("show_answer_on_pick", {})
@@ -224,6 +209,27 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
                    acknowledged, MappingProxyType(dict(renamed)), language, report_url,
                    key_lines=MappingProxyType(lines)),
             (*problems, *shuffle_problems, *flip_problems, *ack_problems))
+
+
+def _deck_names(names: object, text: str, display: str, lines: dict[tuple[str, str], int],
+                problems: list[Diagnostic]) -> dict[str, str]:
+    """[deck_names]: topic (as a reader sees it) -> deck name, each checked."""
+    clean: dict[str, str] = {}
+    if not isinstance(names, dict):
+        problems.append(error("E203", display, _line_of(text, "deck_names")
+                              or _section_line(text, "deck_names"),
+                              "deck_names must be a table of \"topic\" = \"deck name\""))
+        return clean
+    for topic, name in names.items():
+        why = "must be a string" if not isinstance(name, str) else deck_name_problem(name)
+        if why:
+            problems.append(error("E203", display, _line_of(text, topic),
+                                  f"deck name for {topic!r} {why}"))
+        elif _keyed(lines, "deck_names", topic, text, display, problems):
+            # A deck's name in one Unicode form: Anki tells "Café" composed and decomposed
+            # apart, and would give learners a second deck.
+            clean[seen_name(topic)] = unicodedata.normalize("NFC", " ".join(name.split()))
+    return clean
 
 
 _SETTINGS = ("parent_deck", "language", "report_url", "deck_names", "shuffle",
