@@ -70,6 +70,10 @@ _ALL = (
          "unnamed choice, a choice named twice)."),
     Code("E122", "broken reference", "An image or link in a question that cannot be used "
          "(missing file, not an image, too big, outside the source folder)."),
+    Code("E123", "title moves published questions", "A title that would put a file's "
+         "published questions in a new deck because its end ('— Questions and Answers', the "
+         "part number) was mistyped or not read: write the title as before, or confirm the "
+         "new deck in nca-anki.toml [renamed]."),
     Code("W120", "no explanation", "The question has no explanation after its answer: the "
          "back of the card only names the answer."),
     Code("W121", "numbering", "A question is numbered out of sequence."),

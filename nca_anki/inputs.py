@@ -29,7 +29,7 @@ from nca_anki.reading.lint import long_answers
 from nca_anki.reading.media import images_key
 from nca_anki.reading.parse import parse
 from nca_anki.reading.published import Published
-from nca_anki.reading.topics import group_topics, renamed
+from nca_anki.reading.topics import group_topics, moved_by_title, renamed
 from nca_anki.records import Lock, NoteType, ParsedFile, Topic
 from nca_anki.report import BuildOptions
 
@@ -285,7 +285,8 @@ def read_inputs(options: BuildOptions, questions: Questions, now: int, decks: Pu
                                      options.committed.lock if options.committed else None)
     topic_problems = questions.topic_problems
     if lock is not None:
-        topic_problems = (*topic_problems, *renamed(topics, lock, config, config_path))
+        topic_problems = (*topic_problems, *renamed(topics, lock, config, config_path),
+                          *moved_by_title(topics, lock, config, config_path, read.found))
     shared = [*questions.settings_problems, *lock_problems, *read.misnamed]
     events = (*lock_problems, *questions.events)
     # Without any question file every lock entry would look removed: stop instead.

@@ -21,7 +21,8 @@ from nca_anki.publishing.index import deck_facts
 from nca_anki.publishing.output import WriteError, inside
 from nca_anki.publishing.package import MediaChanged, build_package
 from nca_anki.publishing.sink import Sink
-from nca_anki.publishing.versions import DeckVersion, day, description, updated_tag
+from nca_anki.publishing.versions import (UPDATED_TAG, DeckVersion, day, description,
+                                          updated_tag)
 from nca_anki.reading.published import DeckFacts, Published
 from nca_anki.records import (Assignment, DeckSpec, IdentifiedNote, NoteType, PackagedNote,
                               Topic)
@@ -74,8 +75,14 @@ def write_decks(decks: Decks, out: Path, sink: Sink, workers: int, progress: Pro
         notes = (*(PackagedNote(guid=n.guid, mod=n.mod, fields=_linked(n, decks.files),
                                 tags=(*n.note.tags, updated_tag(n.mod)))
                    for n in live), *retired.get(topic.name, ()))
-        text = description(topic.name, [f.part for f in topic.files], len(live),
-                           decks.versions[topic.deck_name])
+        version = decks.versions[topic.deck_name]
+        # What the description's searches find: counted on the notes as packaged.
+        tag = UPDATED_TAG + version.version
+        removed = set(version.removed)
+        text = description(topic.name, [f.part for f in topic.files], len(live), version,
+                           tagged=sum(updated_tag(n.mod) == tag for n in live),
+                           withdrawn=sum(n.guid in removed
+                                         for n in retired.get(topic.name, ())))
         media = tuple({m.name: m for n in live for m in n.note.media}.values())
         try:
             data = build_package(DeckSpec(topic.deck_name, text, notes, media),

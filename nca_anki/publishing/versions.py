@@ -203,17 +203,43 @@ def _sorted(guids: Iterable[str]) -> tuple[str, ...]:
 
 
 def description(topic: str, parts: Sequence[int], questions: int, version: DeckVersion,
-                ) -> str:
-    """The deck's description (HTML), shown on its overview screen in Anki."""
+                *, tagged: int | None = None, withdrawn: int | None = None) -> str:
+    """The deck's description (HTML), shown on its overview screen in Anki. ``tagged``:
+    how many of the deck's notes carry the version's ``nca::updated::`` tag; ``withdrawn``:
+    how many of its retired notes this version withdrew (both default to what the record
+    says). Each search it offers finds what it says it finds: a version that changed no
+    note (the layout only) offers none."""
     noun = "part" if len(parts) == 1 else "parts"
     said = ", ".join(str(p) for p in parts)
     return "".join((
         f"<p>{questions} multiple-choice question{'s' if questions != 1 else ''} on "
         f"{escape(topic)} ({noun} {said}).</p>",
         f"<p><b>Version {version.version}</b>: {escape(version.summary())} "
-        f"See what changed: search <code>tag:{UPDATED_TAG}{version.version}</code>.</p>",
+        f"{_what_changed(version, tagged, withdrawn)}</p>",
         "<p>To update, import the newer .apkg of this deck with Anki's default options: "
         "your cards and their review history are kept. Withdrawn questions are tagged "
         f"<code>{RETIRED_TAG}</code>.</p>",
         "<p>Built by nca-anki.</p>",
     ))
+
+
+def _what_changed(version: DeckVersion, tagged: int | None, withdrawn: int | None) -> str:
+    """The searches that show what ``version`` changed, or why there is none."""
+    if tagged is None:
+        tagged = len(version.added) + len(version.changed) + len(version.updated) \
+            + len(version.report)
+    if withdrawn is None:
+        withdrawn = len(version.removed)
+    said = []
+    if tagged:
+        said.append(f"See what changed: search <code>tag:{UPDATED_TAG}{version.version}</code>.")
+    if withdrawn:
+        said.append(f"{'Withdrawn' if not tagged else 'What it withdrew'}: search "
+                    f"<code>tag:{RETIRED_TAG}</code> (every withdrawn question, these "
+                    "among them).")
+    if said:
+        return " ".join(said)
+    if version.layout:
+        return ("This version changed only the card's layout: no question changed, so "
+                "there is nothing to search for.")
+    return "No question changed in this version."

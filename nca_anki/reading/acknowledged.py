@@ -30,6 +30,7 @@ the authors' judgement of the file, not of one question. The path as the report 
 from __future__ import annotations
 
 import bisect
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
@@ -66,7 +67,9 @@ def acknowledge(diagnostics: Sequence[Diagnostic], acknowledged: Sequence[Acknow
     the settings file ``settings``."""
     files = files or {}
     by_question = {(a.code, a.question): a for a in acknowledged if not a.file}
-    by_file = {(a.code, a.file): a for a in acknowledged if a.file}
+    # A path in one Unicode form, as the file names are compared (a macOS file system
+    # gives them decomposed; the settings may hold them composed).
+    by_file = {(a.code, _nfc(a.file)): a for a in acknowledged if a.file}
     used: set[Acknowledgement] = set()
     shown = []
     for d in diagnostics:
@@ -74,7 +77,8 @@ def acknowledge(diagnostics: Sequence[Diagnostic], acknowledged: Sequence[Acknow
         if not d.is_error:
             ack = by_question.get((d.code, d.question)) if d.question else None
             if ack is None and d.path in files:
-                ack = by_file.get((d.code, files[d.path])) or by_file.get((d.code, d.path))
+                ack = by_file.get((d.code, _nfc(files[d.path]))) \
+                    or by_file.get((d.code, _nfc(d.path)))
         if ack is None:
             shown.append(d)
         else:
@@ -90,3 +94,7 @@ def acknowledge(diagnostics: Sequence[Diagnostic], acknowledged: Sequence[Acknow
                 "was found: the question was edited (acknowledge it again if the warning "
                 "still stands) or the warning is gone; delete this entry")))
     return shown, removed
+
+
+def _nfc(path: str) -> str:
+    return path if path.isascii() else unicodedata.normalize("NFC", path)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
@@ -40,6 +41,7 @@ from nca_anki.language import DEFAULT_LANGUAGE, LANGUAGES
 from nca_anki.codes import CODES
 from nca_anki.diagnostics import Diagnostic, error
 from nca_anki.files import CONFIG_NAME, read_regular
+from nca_anki.reading.seen import seen_name
 from nca_anki.records import REPORT_PLACEHOLDERS, Acknowledgement
 
 DEFAULT_PARENT_DECK = "NCA"
@@ -63,14 +65,27 @@ class Config:
     # The address of the "Report a problem" link on every card's back, with placeholders
     # (cards/report_link.py); "": no link.
     report_url: str = ""
+    # (table, topic key) -> the key's line in the settings file, for what is said of it.
+    key_lines: Mapping[tuple[str, str], int] = field(
+        default_factory=lambda: MappingProxyType({}))
+
+    # The tables' topic keys are held as a reader sees them (reading/seen.py): a key typed
+    # in another Unicode form, or with an invisible character, names the same topic.
+    def deck_name(self, topic: str) -> str:
+        """The deck name [deck_names] gives ``topic``, else the topic's own name."""
+        return self.deck_names.get(seen_name(topic), topic)
 
     def shuffles(self, topic: str) -> bool:
         """Whether the cards of ``topic`` may show its choices in another order."""
-        return self.shuffle.get(topic, True)
+        return self.shuffle.get(seen_name(topic), True)
 
     def shows_answer_on_pick(self, topic: str) -> bool:
         """Whether picking a choice of ``topic``'s cards shows the answer at once."""
-        return self.show_on_pick.get(topic, self.show_on_pick.get("", False))
+        return self.show_on_pick.get(seen_name(topic), self.show_on_pick.get("", False))
+
+    def renamed_to(self, old: str) -> str:
+        """The topic [renamed] confirms ``old`` was renamed to ("" if none), as seen."""
+        return self.renamed.get(seen_name(old), "")
 
 
 def _line_of(text: str, key: str) -> int:
@@ -80,6 +95,17 @@ def _line_of(text: str, key: str) -> int:
         if pattern.match(line):
             return number
     return 0
+
+
+def _key_line(text: str, section: str, key: str) -> int:
+    """The line where ``key`` is assigned in the table ``section`` (the first after its
+    header), else anywhere, else the header's line."""
+    start = _section_line(text, section)
+    pattern = re.compile(r"^\s*(?:" + re.escape(key) + r'|"' + re.escape(key) + r'")\s*=')
+    for number, line in enumerate(text.splitlines()[start:], start=start + 1):
+        if pattern.match(line):
+            return number
+    return _line_of(text, key) or start
 
 
 def _section_line(text: str, section: str) -> int:
@@ -143,28 +169,18 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
         problems.append(error("E203", display, _line_of(text, "parent_deck"),
                               f"parent_deck {why}"))
         parent = DEFAULT_PARENT_DECK
-    names = data.get("deck_names", {})
-    clean: dict[str, str] = {}
-    if not isinstance(names, dict):
-        problems.append(error("E203", display, _line_of(text, "deck_names")
-                              or _section_line(text, "deck_names"),
-                              "deck_names must be a table of \"topic\" = \"deck name\""))
-        names = {}
-    for topic, name in names.items():
-        why = "must be a string" if not isinstance(name, str) else deck_name_problem(name)
-        if why:
-            problems.append(error("E203", display, _line_of(text, topic),
-                                  f"deck name for {topic!r} {why}"))
-        else:
-            clean[topic] = " ".join(name.split())
-    shuffle, shuffle_problems = _shuffle_table(data.get("shuffle", {}), text, display)
+    lines: dict[tuple[str, str], int] = {}
+    clean = _deck_names(data.get("deck_names", {}), text, display, lines, problems)
+    shuffle, shuffle_problems = _shuffle_table(data.get("shuffle", {}), text, display,
+                                               lines=lines)
     on_pick = data.get("show_answer_on_pick", {})
     flips: Mapping[str, bool]
     flip_problems: tuple[Diagnostic, ...]
     if isinstance(on_pick, bool):
         flips, flip_problems = MappingProxyType({"": on_pick}), ()
     else:
-        flips, flip_problems = _shuffle_table(on_pick, text, display, "show_answer_on_pick")
+        flips, flip_problems = _shuffle_table(on_pick, text, display, "show_answer_on_pick",
+                                              lines=lines)
     acknowledged, ack_problems = _acknowledged(data.get("acknowledged", []), text, display)
     renamed = data.get("renamed", {})
     if not isinstance(renamed, dict) or not all(
@@ -173,6 +189,7 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
                               or _section_line(text, "renamed"),
                               "renamed must be a table of \"old topic\" = \"new topic\""))
         renamed = {}
+    renamed = {seen_name(old): seen_name(new) for old, new in renamed.items()}
     language = data.get("language", DEFAULT_LANGUAGE)
     if not isinstance(language, str) or language not in LANGUAGES:
         offered = ", ".join(f"{code} ({LANGUAGES[code][0]})" for code in LANGUAGES)
@@ -187,9 +204,32 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
                               f"report_url {why}; see docs/study-groups.md, \"Reports from "
                               "learners\""))
         report_url = ""
-    return (Config(" ".join(parent.split()), MappingProxyType(clean), shuffle, flips,
-                   acknowledged, MappingProxyType(dict(renamed)), language, report_url),
+    parent = unicodedata.normalize("NFC", " ".join(parent.split()))
+    return (Config(parent, MappingProxyType(clean), shuffle, flips,
+                   acknowledged, MappingProxyType(dict(renamed)), language, report_url,
+                   key_lines=MappingProxyType(lines)),
             (*problems, *shuffle_problems, *flip_problems, *ack_problems))
+
+
+def _deck_names(names: object, text: str, display: str, lines: dict[tuple[str, str], int],
+                problems: list[Diagnostic]) -> dict[str, str]:
+    """[deck_names]: topic (as a reader sees it) -> deck name, each checked."""
+    clean: dict[str, str] = {}
+    if not isinstance(names, dict):
+        problems.append(error("E203", display, _line_of(text, "deck_names")
+                              or _section_line(text, "deck_names"),
+                              "deck_names must be a table of \"topic\" = \"deck name\""))
+        return clean
+    for topic, name in names.items():
+        why = "must be a string" if not isinstance(name, str) else deck_name_problem(name)
+        if why:
+            problems.append(error("E203", display, _line_of(text, topic),
+                                  f"deck name for {topic!r} {why}"))
+        elif _keyed(lines, "deck_names", topic, text, display, problems):
+            # A deck's name in one Unicode form: Anki tells "Café" composed and decomposed
+            # apart, and would give learners a second deck.
+            clean[seen_name(topic)] = unicodedata.normalize("NFC", " ".join(name.split()))
+    return clean
 
 
 _SETTINGS = ("parent_deck", "language", "report_url", "deck_names", "shuffle",
@@ -277,9 +317,11 @@ def _acknowledgement_problem(entry: object) -> str | None:
     return None
 
 
-def _shuffle_table(table: object, text: str, display: str, name: str = "shuffle"
+def _shuffle_table(table: object, text: str, display: str, name: str = "shuffle", *,
+                   lines: dict[tuple[str, str], int] | None = None
                    ) -> tuple[Mapping[str, bool], tuple[Diagnostic, ...]]:
-    """A table of "topic" = true or false (``shuffle``, ``show_answer_on_pick``)."""
+    """A table of "topic" = true or false (``shuffle``, ``show_answer_on_pick``), keyed
+    by each topic as a reader sees it; each key's line put in ``lines``."""
     if not isinstance(table, dict):
         return MappingProxyType({}), (error("E203",
             display, _line_of(text, name) or _section_line(text, name),
@@ -289,5 +331,23 @@ def _shuffle_table(table: object, text: str, display: str, name: str = "shuffle"
     problems = [error("E203", display, _line_of(text, topic), f"{name} for {topic!r} must be true "
                       f"or false, not {value!r}")
                 for topic, value in table.items() if not isinstance(value, bool)]
-    return (MappingProxyType({t: v for t, v in table.items() if isinstance(v, bool)}),
-            tuple(problems))
+    lines = {} if lines is None else lines
+    kept = {seen_name(t): v for t, v in table.items()
+            if isinstance(v, bool) and _keyed(lines, name, t, text, display, problems)}
+    return MappingProxyType(kept), tuple(problems)
+
+
+def _keyed(lines: dict[tuple[str, str], int], table: str, key: str, text: str, display: str,
+           problems: list[Diagnostic]) -> bool:
+    """Record ``key``'s line in ``lines``; False, with an error, when another key of the
+    table names the same topic as a reader sees it (typed in another Unicode form, say)."""
+    line = _key_line(text, table, key)
+    seen_key = seen_name(key)
+    if (table, seen_key) in lines:
+        problems.append(error("E203", display, line, f"[{table}] names {key!r} twice (also at "
+                              f"line {lines[table, seen_key]}), written in two ways that look "
+                              "the same (another Unicode form, an invisible character or "
+                              "another space); delete one"))
+        return False
+    lines[table, seen_key] = line
+    return True

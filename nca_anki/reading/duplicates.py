@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from nca_anki.diagnostics import Diagnostic, warning
+from nca_anki.reading.seen import seen
 from nca_anki.records import ParsedFile, Question, QuestionKey, Topic
 
 if TYPE_CHECKING:
@@ -68,7 +69,10 @@ correct used use using typically commonly most term refers
 
 
 def _words(text: str) -> str:
-    return " ".join(sorted({w for w in _WORD_RE.findall(text.casefold()) if w not in _FILLER}))
+    """The content words of ``text`` as the learner reads them (invisible characters
+    inside a word do not split it: reading/seen.py)."""
+    return " ".join(sorted({w for w in _WORD_RE.findall(seen(text).casefold())
+                            if w not in _FILLER}))
 
 
 class _Stems:

@@ -37,13 +37,14 @@ from dataclasses import dataclass, field
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.reading.duplicates import question_key
+from nca_anki.reading.seen import invisibles, named, seen
 from nca_anki.records import Choice, ParsedFile, Question
 
 TITLE_SUFFIX = "Questions and Answers"
 _SEPARATORS = ("—", "–", "-", "--", "―")
 _DASHES = "—–-―‒−"
 
-_SUFFIX_RE = re.compile(r"\s*" + re.escape(TITLE_SUFFIX) + r"\s*$", re.IGNORECASE)
+_SUFFIX_FOLDED = TITLE_SUFFIX.casefold()
 # (The name is greedy up to its last non-space: "lazy, then spaces" tried every space.)
 _PART_RE = re.compile(r"^(?P<name>(?:.*\S)?)\s+(?P<part>\d{1,4})$")
 _QUESTION_RE = re.compile(r"^Question\s+(?P<number>\d{1,6})\s*[:.]\s*(?P<prompt>.*)$")
@@ -67,6 +68,55 @@ _ANSWER_RE = re.compile(r"^Correct\s+answer\s*:\s*(?P<text>.*)$", re.IGNORECASE)
 # Inside a block, a line is code, never structure. (lint.py finds the languages with it.)
 FENCE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}(?=[^`\n]*$)|~{3,})[ \t]*(?P<info>[^\s`]*)",
                       re.MULTILINE)
+
+
+# The suffix as it is mistyped: another dash or none, "&", "+" or "n" for "and", "Q&A", a
+# singular, a slip of a letter or two ("Questons"), a closing stop. Tried on the title's
+# last characters only (where the suffix is), so a long line costs nothing.
+_NEAR_SUFFIX_RE = re.compile(
+    r"(?:^|\s)(?P<written>(?:[-–—―‒−:|]{1,2}\s*)?(?:q\s*(?:&|and|\+|n|/)\s*a(?:'?s)?|"
+    r"(?P<q>[^\W\d_]{5,12})\s*(?:&amp;|&|and|\+|'?n'?|/)\s*(?P<a>[^\W\d_]{4,10}))"
+    r"\s*[.:!]?)\s*$", re.IGNORECASE)
+_SUFFIX_ROOM = 60  # characters: the longest mistyped suffix and its dash, with spaces
+
+
+def _near_suffix(line: str) -> tuple[int, str] | None:
+    """Where a mistyped '— Questions and Answers' starts at the end of ``line``, and the
+    suffix as written; None if the line does not end with one."""
+    line = line.rstrip()
+    offset = max(0, len(line) - _SUFFIX_ROOM)
+    found = _NEAR_SUFFIX_RE.search(line, offset)
+    if found is None:
+        return None
+    if found["q"]:
+        from rapidfuzz.distance import DamerauLevenshtein  # only for such a line
+        if DamerauLevenshtein.distance(found["q"].casefold(), "questions") > 2 \
+                or DamerauLevenshtein.distance(found["a"].casefold(), "answers") > 2:
+            return None
+    return found.start("written"), found["written"].strip()
+
+
+def _suffix_at(line: str) -> int | None:
+    """Where '— Questions and Answers' (in any case) that ends ``line`` starts, with the
+    spaces before it; None if it does not end so. (A search for ``\\s*Questions…$`` tried
+    every space of a long run of them: time that grew with the square of the line.)"""
+    line = line.rstrip()
+    end = len(line) - len(TITLE_SUFFIX)
+    if end < 0 or line[end:].casefold() != _SUFFIX_FOLDED:
+        return None
+    return len(line[:end].rstrip())
+
+
+def without_suffix(name: str) -> str:
+    """A topic's name as a title line would give it if the line were read as meant: no
+    '— Questions and Answers' (as written or mistyped) at its end, and no part number."""
+    exact = _suffix_at(name)
+    name = name[:exact] if exact is not None else name
+    near = _near_suffix(name)
+    name = name[: near[0]] if near is not None else name
+    name = name.rstrip().rstrip(_DASHES + ":| ")
+    found = _PART_RE.match(name)
+    return found["name"].strip() if found else name
 
 
 def _first_line(text: str) -> str:
@@ -109,7 +159,7 @@ def _where_they_differ(a: str, b: str, room: int = 30) -> tuple[str, str]:
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.split())
+    return seen(text)
 
 
 def _unhide(raw: str) -> tuple[str, str]:
@@ -260,12 +310,23 @@ class _Parser:
                       number, "title is not on the first line; blank lines before it ignored")
         if hidden:
             self.warn("W105", number, _invisible(hidden, "the title"))
-        suffix = _SUFFIX_RE.search(line)
-        if not suffix:
-            self.warn("W110", number, f"title line does not end with '— {TITLE_SUFFIX}'; "
-                      "the whole line is taken as the title")
-            return number, number, line
-        title = line[: suffix.start()].strip()
+        suffix = _suffix_at(line)
+        if suffix is None:
+            near = _near_suffix(line)
+            if near is None:
+                self.warn("W110", number, f"title line does not end with '— {TITLE_SUFFIX}'; "
+                          "the whole line is taken as the title")
+                return number, number, line
+            start, written = near
+            # Read as the suffix, not as part of the topic's name: taken whole, the line
+            # would make a new deck of this file's questions.
+            self.warn("W110", number, f"title ends with {written!r}, read as '— "
+                      f"{TITLE_SUFFIX}' (the deck keeps its name); write '— {TITLE_SUFFIX}'")
+            title = line[:start].rstrip().rstrip(_DASHES + ":| ").strip()
+            if not title:
+                self.error("E111", number, "title is empty")
+            return number, number, title
+        title = line[:suffix].strip()
         head, _, last = title.rpartition(" ")
         if title and title[-1] in "".join(_SEPARATORS):
             title = title.rstrip("".join(_SEPARATORS) + " ")
@@ -287,7 +348,11 @@ class _Parser:
     def title_key(self, text: str) -> str:
         """``text`` compared as a title: without the suffix, trailing separators, case,
         spacing, or the difference between dashes."""
-        text = _SUFFIX_RE.sub("", text)
+        exact = _suffix_at(text)
+        text = text[:exact] if exact is not None else text
+        near = _near_suffix(text)
+        if near is not None:
+            text = text[: near[0]]
         while True:
             trimmed = text.rstrip().rstrip(_DASHES)
             if self.damaged_separator and trimmed.endswith(" " + self.damaged_separator):
@@ -319,7 +384,7 @@ class _Parser:
             prompt = _unhide(self.lines[prompt_at])[0] if prompt_at is not None else ""
             if _header(prompt) or _ANSWER_RE.match(prompt) or _CHOICE_RE.match(prompt):
                 continue  # part of a question, not a footer
-            if not same and not _SUFFIX_RE.search(text) \
+            if not same and _suffix_at(text) is None and _near_suffix(text) is None \
                     and _norm(prompt) not in self.prompts(start):
                 # "See Topic 3" at the end of an explanation is explanation, not another
                 # part's footer: that needs its whole title line or one of the prompts.
@@ -354,10 +419,11 @@ class _Parser:
         theirs, ours = _PART_RE.match(key), _PART_RE.match(wanted)
         if theirs and ours and theirs.group("name") == ours.group("name"):
             return True
-        suffix = _SUFFIX_RE.search(text)
-        if not suffix:
-            return False
-        head = text[: suffix.start()].rstrip()
+        suffix = _suffix_at(text)
+        if suffix is None:
+            near = _near_suffix(text)
+            return near is not None and near[1][:1] in f"{_DASHES}:|"
+        head = text[:suffix].rstrip()
         sep = self.damaged_separator
         return head.rstrip(_DASHES) != head or (bool(sep) and head.endswith(f" {sep}"))
 
@@ -663,19 +729,12 @@ class _Parser:
             self.error("E117", draft.line, f"Question {draft.number} has only one choice; "
                        "a multiple-choice question needs at least two")
             ok = False
-        # Choices and the answer compare exactly, as the card shows them: spacing aside
-        # (and Unicode's composed form: decode.py made every text NFC), never case-folded
+        # Choices and the answer compare as the learner sees them (reading/seen.py):
+        # spacing, invisible characters and Unicode's two forms aside, never case-folded
         # ("declare -a" and "declare -A" are two commands).
-        texts = [_norm(c.text) for c in draft.choices]
-        for i, text in enumerate(texts):
-            if text and text in texts[:i]:
-                first = draft.choices[texts.index(text)]
-                # Two copies of one choice: the card judges the unmarked copy wrong.
-                self.error("E118",
-                           draft.choices[i].line, f"Question {draft.number} lists the choice "
-                           f"{_first_line(draft.choices[i].text)!r} twice (also at line "
-                           f"{first.line}); delete one")
-                ok = False
+        texts = [seen(c.text) for c in draft.choices]
+        if not self.check_twice(draft, texts):
+            ok = False
         if not draft.answers:
             self.error("E120",
                        draft.line, f"Question {draft.number} has no 'Correct answer: <choice>' "
@@ -693,18 +752,34 @@ class _Parser:
                         explanation=explanation, path=self.path, line=draft.line,
                         explanation_line=explained_at)
 
+    def check_twice(self, draft: _Draft, texts: list[str]) -> bool:
+        """An error at each choice the learner sees twice: the card would judge the
+        unmarked copy wrong. False if there is one."""
+        first_at: dict[str, int] = {}
+        ok = True
+        for i, text in enumerate(texts):
+            at = first_at.setdefault(text, i)
+            if not text or at == i:
+                continue
+            first, again = draft.choices[at], draft.choices[i]
+            self.error("E118", again.line, f"Question {draft.number} lists the choice "
+                       f"{clip(_first_line(again.text))!r} twice (also at line {first.line})"
+                       f"{_how_alike(first.text, again.text)}; delete one")
+            ok = False
+        return ok
+
     def check_answers(self, draft: _Draft, texts: list[str]) -> bool:
         """Whether the choices marked '(Correct answer)' and the 'Correct answer:' lines
         name the same choices, one line per marked choice; an error at each place that
         differs. A line names a choice by its text, or (for a choice that carries code) by
         its first line."""
-        firsts = [_norm(_first_line(c.text)) for c in draft.choices]
+        firsts = [seen(_first_line(c.text)) for c in draft.choices]
         marked = [i for i, c in enumerate(draft.choices) if c.correct]
         named: dict[int, int] = {}  # choice index -> the line that names it
         unresolved: list[tuple[str, int]] = []
         ok = True
         for text, line in draft.answers:
-            wanted = _norm(text)
+            wanted = seen(text)
             # The choices it names by their text, else by their first line (choices over
             # code can share one, ":" say): the marked one among them if there is one.
             named_by = [i for i, t in enumerate(texts) if t == wanted] \
@@ -740,7 +815,7 @@ class _Parser:
         unnamed = [i for i in marked if i not in named]
         for text, line in unresolved:
             ok = False
-            near = [i for i in unnamed if _norm(text).casefold() == firsts[i].casefold()]
+            near = [i for i in unnamed if seen(text).casefold() == firsts[i].casefold()]
             if len(near) == 1 or len(unnamed) == 1:
                 at = near[0] if near else unnamed[0]
                 unnamed.remove(at)
@@ -787,8 +862,19 @@ class _Parser:
 
 def repeat_key(question: Question) -> tuple[str, tuple[str, ...]]:
     """What two questions share when one repeats the other word for word: the prompt and
-    the set of choices (as parsed: without the spaces around them)."""
-    return question.prompt, tuple(sorted(c.text for c in question.choices))
+    the set of choices, as the learner sees them (reading/seen.py)."""
+    return seen(question.prompt), tuple(sorted(seen(c.text) for c in question.choices))
+
+
+def _how_alike(first: str, again: str) -> str:
+    """What makes two texts the learner sees as one differ, said in a message ("" if
+    nothing but the spaces around them)."""
+    hidden = invisibles(first + again)
+    if hidden:
+        return f"; they differ only in invisible characters ({named(hidden)})"
+    if " ".join(first.split()) != " ".join(again.split()):
+        return "; they differ only in how their characters are encoded (NFC and NFD)"
+    return "; they differ only in spacing" if first.strip() != again.strip() else ""
 
 
 def parse(text: str, path: str) -> ParseResult:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.reading.config import Config, deck_name_problem
-from nca_anki.reading.parse import repeat_key
+from nca_anki.reading.parse import repeat_key, without_suffix
+from nca_anki.reading.seen import seen_name
 from nca_anki.records import Lock, ParsedFile, Topic
 
 _REPEAT_RE = re.compile(r"\b(?P<phrase>\w+(?:\s+\w+){0,5}?)\s+(?P=phrase)\b", re.IGNORECASE)
@@ -126,7 +127,7 @@ def renamed(topics: Sequence[Topic], lock: Lock, config: Config, config_path: st
         if topic.name in published:
             continue
         key = _name_key(topic.name)
-        near = [old for old in gone if config.renamed.get(old) != topic.name and (
+        near = [old for old in gone if config.renamed_to(old) != seen_name(topic.name) and (
             _name_key(old) == key or min(len(key), len(_name_key(old))) >= 8
             and re.sub(r"\d", "", key) != re.sub(r"\d", "", _name_key(old))
             and _a_typo_apart(key, _name_key(old)))]
@@ -141,6 +142,56 @@ def renamed(topics: Sequence[Topic], lock: Lock, config: Config, config_path: st
     return problems
 
 
+def moved_by_title(topics: Sequence[Topic], lock: Lock, config: Config, config_path: str,
+                   sources: Mapping[str, str]) -> list[Diagnostic]:
+    """E123 at the title of each file whose published questions its title would move to a
+    new deck, when the two titles differ only in how the line ends: the suffix mistyped,
+    or not read at all, so that it (or the part number) became part of the topic's name
+    ("Foo 2 - Questions & Answers" taken whole, or read at last as "Foo"). Learners would
+    get a second deck and the first would stop changing. A move the author means is
+    confirmed in the settings, as a rename is ([renamed] "old" = "new")."""
+    published = {e.topic for e in lock.entries if e.removed is None}
+    placed: dict[str, tuple[str, int]] = {}  # file in the lock -> its topic and part
+    for entry in lock.entries:
+        if entry.removed is None and entry.file is not None:
+            placed.setdefault(entry.file, (entry.topic, entry.part))
+    problems = []
+    for topic in topics:
+        if topic.name in published:
+            continue
+        for member in topic.files:
+            was, part = placed.get(sources.get(member.path, ""), ("", 0))
+            if not was or was == topic.name \
+                    or config.renamed_to(was) == seen_name(topic.name) \
+                    or not _only_the_end_differs(was, topic.name, part):
+                continue
+            confirm = f"[renamed] \"{was}\" = \"{topic.name}\""
+            fix = (f"write the title as '{clip(was)} {part} — Questions and Answers'; if the "
+                   f"new deck is meant, confirm it in {config_path}: {confirm}"
+                   if without_suffix(was) == was else  # an old title read whole before
+                   f"the line's end is now read as the suffix; to publish the questions "
+                   f"under the new name, confirm it in {config_path}: {confirm}")
+            problems.append(error("E123", member.path, member.title_line, (
+                f"title makes topic {clip(topic.name)!r}, but this file's questions are "
+                f"published in {clip(was)!r}: the titles differ only in how the line ends "
+                f"(the '— Questions and Answers' or the part number). Built so, learners "
+                f"would get a second deck and the first would stop changing: {fix}")))
+    return problems
+
+
+def _only_the_end_differs(was: str, now: str, part: int) -> bool:
+    """Whether topic names ``was`` and ``now`` are one title read two ways at its end."""
+    def key(name: str) -> str:
+        return seen_name(without_suffix(name)).casefold()
+
+    old, new = key(was), key(now)
+    if old == new:
+        return True
+    whole = seen_name(now).casefold()  # the whole line taken as the name: "foo 2 — q's"
+    stem = f"{seen_name(was).casefold()} {part}"
+    return whole.startswith(stem) and not whole[len(stem):len(stem) + 1].isdigit()
+
+
 def slugify(name: str) -> str:
     """A safe file name stem: ASCII letters, digits and single hyphens only."""
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
@@ -150,7 +201,7 @@ def slugify(name: str) -> str:
 
 def deck_for(name: str, config: Config) -> tuple[str, str]:
     """The full deck name and the file slug of the topic called ``name``."""
-    leaf = config.deck_names.get(name, name)
+    leaf = config.deck_name(name)
     return f"{config.parent_deck}::{leaf}", slugify(leaf)
 
 
@@ -175,6 +226,26 @@ def repeats_across_parts(members: Sequence[ParsedFile]) -> list[Diagnostic]:
                 problems.append(error("E130", member.path, question.line, (
                     f"Question {question.number} repeats Question {first[1]} of "
                     f"{first[0].path} (line {first[2]}) word for word; delete one")))
+    return problems
+
+
+def _unmatched_settings(config: Config, config_path: str, names: list[str]
+                        ) -> list[Diagnostic]:
+    """W201 at each key of a topic table in the settings that names no topic, at its line:
+    a deck name, shuffling or show-on-pick that would silently not apply. A key that is
+    one of the topics but for case or punctuation says which."""
+    topics = {seen_name(n): n for n in names}
+    plain = {_plain(n): n for n in names}
+    problems = []
+    for section, table in (("deck_names", config.deck_names), ("shuffle", config.shuffle),
+                           ("show_answer_on_pick", config.show_on_pick)):
+        for key in sorted(set(table) - set(topics) - {""}):
+            near = plain.get(_plain(key))
+            hint = (f"; did you mean {near!r}? Write the topic's name as the build prints "
+                    "it" if near else f"; topics: {', '.join(names)}")
+            problems.append(warning("W201", config_path, config.key_lines.get((section, key), 0),
+                                    f"[{section}] names topic {key!r}, which no source file "
+                                    f"has{hint}"))
     return problems
 
 
@@ -204,7 +275,7 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
                                       later.path, later.title_line,
                                       f"part {later.part} of topic {clip(name)!r} "
                                       f"is also in {earlier.path}; give each part its own number"))
-        leaf = config.deck_names.get(name, name)
+        leaf = config.deck_name(name)
         why = deck_name_problem(leaf)
         if why:
             for member in members:
@@ -216,11 +287,7 @@ def group_topics(files: tuple[ParsedFile, ...], config: Config, config_path: str
         deck_name, slug = deck_for(name, config)
         topics.append(Topic(name=name, deck_name=deck_name, slug=slug, files=tuple(members)))
 
-    for section, table in (("deck_names", config.deck_names), ("shuffle", config.shuffle)):
-        for key in sorted(set(table) - set(by_name)):
-            problems.append(warning("W201",
-                                    config_path, 0, f"[{section}] names topic {key!r}, which "
-                                    f"no source file has; topics: {', '.join(sorted(by_name))}"))
+    problems += _unmatched_settings(config, config_path, sorted(by_name))
 
     problems += _near_names(topics)
     by_slug: dict[str, list[Topic]] = {}

@@ -50,6 +50,7 @@ STAGES = {
     "nca_anki.reading.topics": set(),
     "nca_anki.reading.lint": set(),
     "nca_anki.reading.duplicates": set(),  # rapidfuzz is loaded when the check runs
+    "nca_anki.reading.seen": set(),
     "nca_anki.reading.acknowledged": set(),
     "nca_anki.reading.media": set(),
     "nca_anki.reading.images": set(),  # expat, from the standard library
