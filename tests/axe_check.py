@@ -10,6 +10,7 @@ document, and returns each violation with the nodes it found.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -46,10 +47,16 @@ def require_axe() -> str:
             if os.environ.get("CI"):
                 pytest.fail(why + "; accessibility tests must not be skipped under CI")
             pytest.skip(why)
-        done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=AXE_DIR,
-                              capture_output=True, text=True, timeout=300, check=False)
-        if done.returncode != 0 or not AXE.exists():
-            pytest.fail(f"npm ci in {AXE_DIR} failed: {done.stderr[-800:]}")
+        # The suite runs on every core (pytest-xdist): one worker installs, the others wait
+        # for it on the lock and then find the file there.
+        with (AXE_DIR / ".install.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not AXE.exists():
+                done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"],
+                                      cwd=AXE_DIR, capture_output=True, text=True, timeout=300,
+                                      check=False)
+                if done.returncode != 0 or not AXE.exists():
+                    pytest.fail(f"npm ci in {AXE_DIR} failed: {done.stderr[-800:]}")
     return AXE.read_text(encoding="utf-8")
 
 

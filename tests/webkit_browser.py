@@ -28,6 +28,7 @@ import itertools
 import os
 import shutil
 import subprocess
+import threading
 from typing import TYPE_CHECKING, Any, Literal
 
 from card_browser import _HEAD, _MEDIA_TYPES, _SWAP_JS, CardHtml, CardServer, body_class
@@ -97,26 +98,68 @@ class WebKitDisplay:
         self.process.wait(timeout=30)
 
 
+_SESSION_TRIES = 3
+_SESSION_WAIT = 90  # seconds for WebKitWebDriver to answer "new session"
+
+
+def _start_session(display: WebKitDisplay) -> WebDriver:
+    """A new MiniBrowser session. Rarely (once in a whole run on a loaded machine,
+    2026-12-04) WebKitWebDriver never answers the "new session" request, with no MiniBrowser
+    left running, and Selenium waits for that answer for ever. The request gets a limit: a
+    driver that has not answered by then is killed, which ends the request with an error,
+    and the start is made again with a new driver; a browser that never starts still fails
+    the test, after three tries."""
+    from selenium import webdriver
+    from selenium.webdriver.webkitgtk.options import Options
+    from selenium.webdriver.webkitgtk.service import Service
+
+    failures: list[str] = []
+    for _ in range(_SESSION_TRIES):
+        options = Options()
+        options.binary_location = minibrowser() or ""
+        options.add_argument("--automation")
+        service = Service(executable_path=WEBDRIVER,
+                          env={**os.environ, "DISPLAY": display.name})
+        started: list[WebDriver] = []
+        errors: list[BaseException] = []
+
+        def start(options: Options = options, service: Service = service,
+                  started: list[WebDriver] = started,
+                  errors: list[BaseException] = errors) -> None:
+            try:
+                started.append(webdriver.WebKitGTK(options=options, service=service))
+            except BaseException as error:  # noqa: BLE001 - handed to the test's thread
+                errors.append(error)
+
+        starting = threading.Thread(target=start, daemon=True)
+        starting.start()
+        starting.join(_SESSION_WAIT)
+        if started:
+            return started[0]
+        if starting.is_alive():  # no answer: end the driver, and with it the request
+            if service.process is not None:
+                service.process.kill()
+            starting.join(30)
+            failures.append(f"no answer in {_SESSION_WAIT} s")
+        else:
+            failures.append(f"{type(errors[0]).__name__}: {errors[0]}"[:300])
+        service.stop()
+    raise RuntimeError(f"MiniBrowser did not start in {_SESSION_TRIES} tries: {failures}")
+
+
 class WebKitReviewer:
     """One simulated client session in its own MiniBrowser (its own storage)."""
 
     def __init__(self, display: WebKitDisplay, server: CardServer, *,
                  mode: Literal["desktop", "mobile"], night: bool = False,
                  viewport: tuple[int, int] = (390, 700)) -> None:
-        from selenium import webdriver
-        from selenium.webdriver.webkitgtk.options import Options
-        from selenium.webdriver.webkitgtk.service import Service
 
         if mode not in ("desktop", "mobile"):
             raise ValueError(f"mode must be 'desktop' or 'mobile', not {mode!r}")
         self.mode, self.night, self.server = mode, night, server
         self._prefix = f"webkit-{next(_sessions)}"
         self._shown = 0
-        options = Options()
-        options.binary_location = minibrowser() or ""
-        options.add_argument("--automation")
-        service = Service(executable_path=WEBDRIVER, env={**os.environ, "DISPLAY": display.name})
-        self.driver: WebDriver = webdriver.WebKitGTK(options=options, service=service)
+        self.driver: WebDriver = _start_session(display)
         # A command the browser never answers fails the test in a minute, never hangs it.
         self.driver.command_executor.client_config.timeout = 60
         try:
