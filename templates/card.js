@@ -38,6 +38,7 @@ window.NcaMcq = (function () {
      place (event.code), since Option+2 types "™" on a Mac. */
   var KEY_NAME = /Mac|iPhone|iPad/.test(navigator.platform || "") ? "Option" : "Alt";
   var T = {};  /* the card's words, from start() */
+  var DIR = "ltr";  /* their direction: the card's dir (language.py) */
 
   /* The card's word ``key`` with its {placeholders} filled in. */
   function say(key, values) {
@@ -175,6 +176,8 @@ window.NcaMcq = (function () {
       list.appendChild(item);
       var label = item.querySelector(".nca-label");
       if (label) label.textContent = LABELS.charAt(i);
+      var text = item.querySelector(".nca-text");  /* the authors' words: their own direction */
+      if (text && !text.hasAttribute("dir")) text.setAttribute("dir", "auto");
       item.setAttribute("data-nca-position", String(i));
       tappable(item);  /* the back's too: a tap there is no grade by AnkiMobile's tap zones */
       if (front) {
@@ -208,6 +211,7 @@ window.NcaMcq = (function () {
     if (on && !note) {
       note = document.createElement("span");
       note.className = "nca-struck-note tappable";
+      note.setAttribute("dir", DIR);  /* the card's words in a choice of another direction */
       note.textContent = " (" + say("struck") + ")";
       (item.querySelector(".nca-text") || item).appendChild(note);
     } else if (!on && note) {
@@ -526,6 +530,7 @@ window.NcaMcq = (function () {
   function mark(item, text, kind) {
     var badge = document.createElement("span");
     badge.className = "nca-mark nca-mark-" + kind + " tappable";
+    badge.setAttribute("dir", DIR);  /* the card's words, in a choice of any direction */
     badge.textContent = text;
     (item.querySelector(".nca-text") || item).appendChild(badge);
   }
@@ -715,6 +720,7 @@ window.NcaMcq = (function () {
       if (!root || root.getAttribute("data-nca-started")) return;
       root.setAttribute("data-nca-started", side);
       T = text && typeof text === "object" ? text : {};
+      DIR = root.getAttribute("dir") === "rtl" ? "rtl" : "ltr";
       var original = root.innerHTML;
       try {
         if (side === "front") front(root); else back(root);
