@@ -38,6 +38,7 @@ window.NcaMcq = (function () {
      place (event.code), since Option+2 types "™" on a Mac. */
   var KEY_NAME = /Mac|iPhone|iPad/.test(navigator.platform || "") ? "Option" : "Alt";
   var T = {};  /* the card's words, from start() */
+  var DIR = "ltr";  /* their direction: the card's dir (language.py) */
 
   /* The card's word ``key`` with its {placeholders} filled in. */
   function say(key, values) {
@@ -175,6 +176,8 @@ window.NcaMcq = (function () {
       list.appendChild(item);
       var label = item.querySelector(".nca-label");
       if (label) label.textContent = LABELS.charAt(i);
+      var text = item.querySelector(".nca-text");  /* the authors' words: their own direction */
+      if (text && !text.hasAttribute("dir")) text.setAttribute("dir", "auto");
       item.setAttribute("data-nca-position", String(i));
       tappable(item);  /* the back's too: a tap there is no grade by AnkiMobile's tap zones */
       if (front) {
@@ -208,6 +211,7 @@ window.NcaMcq = (function () {
     if (on && !note) {
       note = document.createElement("span");
       note.className = "nca-struck-note tappable";
+      note.setAttribute("dir", DIR);  /* the card's words in a choice of another direction */
       note.textContent = " (" + say("struck") + ")";
       (item.querySelector(".nca-text") || item).appendChild(note);
     } else if (!on && note) {
@@ -526,6 +530,7 @@ window.NcaMcq = (function () {
   function mark(item, text, kind) {
     var badge = document.createElement("span");
     badge.className = "nca-mark nca-mark-" + kind + " tappable";
+    badge.setAttribute("dir", DIR);  /* the card's words, in a choice of any direction */
     badge.textContent = text;
     (item.querySelector(".nca-text") || item).appendChild(badge);
   }
@@ -545,17 +550,63 @@ window.NcaMcq = (function () {
     return found;
   }
 
+  /* ``text`` with each lone surrogate (half of a pair, on its own) as U+FFFD: what
+     encodeURIComponent takes without throwing. */
+  function wellFormed(text) {
+    if (typeof text.toWellFormed === "function") return text.toWellFormed();
+    var out = "";
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i);
+      var low = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+      if (c >= 0xd800 && c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+        out += text.charAt(i) + text.charAt(i + 1);
+        i++;
+      } else {
+        out += c >= 0xd800 && c <= 0xdfff ? "\ufffd" : text.charAt(i);
+      }
+    }
+    return out;
+  }
+
+  /* The first ``limit`` characters of ``text`` as a reader counts them: grapheme clusters
+     (an emoji of several people, a flag, a letter and its accents are one each), where the
+     engine has Intl.Segmenter; else code points. Never half of a surrogate pair. */
+  function cut(text, limit) {
+    text = wellFormed(text);
+    var Segmenter = window.Intl && window.Intl.Segmenter;
+    if (typeof Segmenter === "function") {
+      try {
+        var segments = new Segmenter(undefined, { granularity: "grapheme" }).segment(text);
+        var each = segments[Symbol.iterator](), end = 0;
+        for (var n = 0; n < limit; n++) {
+          var next = each.next();
+          if (next.done) return text;
+          end = next.value.index + next.value.segment.length;
+        }
+        return text.slice(0, end);
+      } catch (e) { /* the code points below */ }
+    }
+    var at = 0;
+    for (var k = 0; k < limit && at < text.length; k++) {
+      var code = text.charCodeAt(at);
+      at += code >= 0xd800 && code <= 0xdbff ? 2 : 1;  /* well formed: its pair follows */
+    }
+    return text.slice(0, at);
+  }
+
   /* The "Report a problem" link (report_url): its address gains the learner's pick and
      the verdict, so the author sees what was chosen. Without a script it has neither. */
   function report(root, picked, outcome) {
     var link = root.querySelector("a.nca-report[data-nca-report]");
     if (!link) return;
     var values = {
-      pick: picked.map(function (text) { return text.slice(0, 120); }).join(" | "),
+      pick: picked.map(function (text) { return cut(text, 120); }).join(" | "),
       verdict: outcome
     };
     link.setAttribute("href", link.getAttribute("data-nca-report").replace(
-      /\{(pick|verdict)\}/g, function (whole, name) { return encodeURIComponent(values[name]); }));
+      /\{(pick|verdict)\}/g, function (whole, name) {
+        return encodeURIComponent(wellFormed(values[name]));
+      }));
   }
 
   function back(root) {
@@ -635,8 +686,14 @@ window.NcaMcq = (function () {
       }
     }
     verdict.classList.add(!picks.length ? "nca-verdict-none" : allRight ? "nca-verdict-right" : "nca-verdict-wrong");
-    report(root, picks.map(function (source) { return written[source]; }),
-           !picks.length ? "none" : allRight ? "right" : "wrong");
+    /* Whatever befalls the link, the verdict is shown: a link that cannot be given the
+       pick keeps the address it came with. */
+    try {
+      report(root, picks.map(function (source) { return written[source]; }),
+             !picks.length ? "none" : allRight ? "right" : "wrong");
+    } catch (error) {
+      if (window.console) window.console.warn("nca-anki card: the report link is left without the pick:", error);
+    }
     /* The verdict is a live region (role=status). One that arrives filled in is not
        announced: empty it now, write the result a moment later, and a screen reader
        reads the change. */
@@ -663,6 +720,7 @@ window.NcaMcq = (function () {
       if (!root || root.getAttribute("data-nca-started")) return;
       root.setAttribute("data-nca-started", side);
       T = text && typeof text === "object" ? text : {};
+      DIR = root.getAttribute("dir") === "rtl" ? "rtl" : "ltr";
       var original = root.innerHTML;
       try {
         if (side === "front") front(root); else back(root);
