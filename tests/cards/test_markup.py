@@ -4,11 +4,10 @@ them, in the prompt, a choice and the explanation (issue 21)."""
 from __future__ import annotations
 
 
-import gc
-import time
 
 import pytest
 
+from growth import least_cpu
 from nca_anki.cards.markup import Markdown, cleaner
 from nca_anki.cards.render import Renderer
 from nca_anki.cards.shuffle import as_written
@@ -177,22 +176,10 @@ def test_math_and_identifiers_stay_as_written(renderer: Renderer, where: str) ->
 
 def cpu_seconds(text: str) -> float:
     """The least CPU time of two renderings of ``text`` (the engine made beforehand, and
-    no cache between them), with Python's garbage collector paused: its full collections
-    come more often as a long rendering's objects pile up, which made a linear rendering
-    measure 8.1x for 4x the text once in CI (it measures 3.9x without them)."""
+    no cache between them), with Python's garbage collector paused (tests/growth.py)."""
     markdown = Markdown()
     assert markdown.engine is not None
-    best = float("inf")
-    for _ in range(2):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.process_time()
-            markdown._block(text)
-            best = min(best, time.process_time() - start)
-        finally:
-            gc.enable()
-    return best
+    return least_cpu(lambda: markdown._block(text))
 
 
 @pytest.mark.parametrize("unit", ["![", "[", "\\(", "\\[", "<sub>", "<sup>x", "http://a",

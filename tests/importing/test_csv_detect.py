@@ -11,13 +11,12 @@ tab ``|``, or Excel's ``sep=`` line) is told from the file and said.
 
 from __future__ import annotations
 
-import gc
 import re
-import time
 from pathlib import Path
 
 import pytest
 
+from growth import least_cpu
 from anki_client import cards_in_deck, html_to_text, import_package, open_collection
 from conftest import REPO
 from nca_anki.build import build
@@ -325,18 +324,6 @@ def test_a_failed_guess_names_the_format_its_evidence_and_the_way_out(tmp_path, 
 
 # --- linear time ------------------------------------------------------------------------------
 
-def _cpu(call) -> float:  # type: ignore[no-untyped-def]
-    best = float("inf")
-    for _ in range(2):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.process_time()
-            call()
-            best = min(best, time.process_time() - start)
-        finally:
-            gc.enable()
-    return best
 
 
 HOSTILE = ["`", "```\n", " ", "answer" + " " * 9, "a:", "- ", "/*", '"', '"a\n', 'a"b\n',
@@ -351,8 +338,8 @@ def test_detection_and_the_spreadsheet_reader_take_time_linear_in_the_text(unit)
         detect.guesses(text)
         spreadsheet.read("Question,A,B,Answer\n" + text, "bank.csv")
 
-    short = _cpu(lambda: both(unit * 5_000))
-    long = _cpu(lambda: both(unit * 20_000))
+    short = least_cpu(lambda: both(unit * 5_000))
+    long = least_cpu(lambda: both(unit * 20_000))
     assert long < 8 * max(short, 0.02), (unit, short, long)
 
 

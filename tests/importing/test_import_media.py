@@ -6,13 +6,12 @@ images takes time linear in their number, as does reading Markdown."""
 from __future__ import annotations
 
 import base64
-import gc
-import time
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
+from growth import least_cpu
 from nca_anki.importing.bank import Choice, Item, Reading, Section
 from nca_anki.importing import convert as convert_module
 from nca_anki.importing.convert import convert
@@ -121,20 +120,6 @@ def test_an_image_in_a_markdown_bank_with_a_long_name_is_copied_named_safely(tmp
 
 # --- item 20: linear in the number of questions and images ----------------------------------
 
-def _cpu(call) -> float:  # type: ignore[no-untyped-def]
-    """The least CPU time of two calls, with the garbage collector paused (as
-    tests/pipeline/test_hostile.py measures)."""
-    best = float("inf")
-    for _ in range(2):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.process_time()
-            call()
-            best = min(best, time.process_time() - start)
-        finally:
-            gc.enable()
-    return best
 
 
 def _images(count: int, same_name: bool) -> list[Reading]:
@@ -153,7 +138,7 @@ def test_naming_images_is_linear_in_their_number(same_name):
         done = convert(_images(count, same_name), image_problem=lambda given, image: "")
         assert sum(len(p.images) for p in done.parts) == count
 
-    short, long = _cpu(lambda: run(1_000)), _cpu(lambda: run(4_000))
+    short, long = least_cpu(lambda: run(1_000)), least_cpu(lambda: run(4_000))
     assert long < 8 * max(short, 0.05), (short, long)
 
 
@@ -190,7 +175,7 @@ def test_reading_markdown_is_linear_in_its_questions(shape):
         return lambda: markdown.read(text, "bank.md")
 
     assert len(markdown.read(_bank(20, shape), "bank.md").sections[0].items) == 20
-    short, long = _cpu(run(2_000)), _cpu(run(8_000))
+    short, long = least_cpu(run(2_000)), least_cpu(run(8_000))
     assert long < 8 * max(short, 0.05), (short, long)
 
 
@@ -203,7 +188,7 @@ def test_hostile_markdown_is_linear(what):
             + HOSTILE[what] * count
         return lambda: convert([markdown.read(text, "bank.md")])
 
-    short, long = _cpu(run(5_000)), _cpu(run(20_000))
+    short, long = least_cpu(run(5_000)), least_cpu(run(20_000))
     assert long < 8 * max(short, 0.05), (short, long)
 
 
@@ -227,6 +212,6 @@ def _texts() -> list[tuple[str, object, str]]:
 @pytest.mark.parametrize("what, call, unit", _texts(),
                          ids=[f"{what}-{unit!r}" for what, _, unit in _texts()])
 def test_every_new_text_path_is_linear(what, call, unit):
-    short = _cpu(lambda: call(unit * 20_000))
-    long = _cpu(lambda: call(unit * 80_000))
+    short = least_cpu(lambda: call(unit * 20_000))
+    long = least_cpu(lambda: call(unit * 80_000))
     assert long < 8 * max(short, 0.05), (what, unit, short, long)

@@ -11,12 +11,12 @@ import resource
 import shutil
 import subprocess
 import sys
-import gc
 import time
 from pathlib import Path
 
 import pytest
 
+from growth import least_cpu
 from conftest import REPO
 from images import png
 
@@ -119,20 +119,6 @@ def test_build_time_grows_linearly_with_a_hostile_line(tmp_path, unit, field):
     assert long < 8 * short, (unit, field, short, long)
 
 
-def _cpu(call) -> float:  # type: ignore[no-untyped-def]
-    """The least CPU time of two calls, with the garbage collector paused (its full
-    collections grow with the objects a long text leaves: tests/cards/test_markup.py)."""
-    best = float("inf")
-    for _ in range(2):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.process_time()
-            call()
-            best = min(best, time.process_time() - start)
-        finally:
-            gc.enable()
-    return best
 
 
 def _texts() -> list[tuple[str, object, str]]:
@@ -186,8 +172,8 @@ def _texts() -> list[tuple[str, object, str]]:
 def test_every_text_path_is_linear(what, call, unit):
     """Growth, not speed: four times the text is about four times the CPU time when the
     path is linear, sixteen when quadratic (each of these took minutes at 100,000)."""
-    short = _cpu(lambda: call(unit * 20_000))
-    long = _cpu(lambda: call(unit * 80_000))
+    short = least_cpu(lambda: call(unit * 20_000))
+    long = least_cpu(lambda: call(unit * 80_000))
     assert long < 8 * max(short, 0.05), (what, unit, short, long)
 
 

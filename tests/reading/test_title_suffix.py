@@ -5,10 +5,10 @@ confirms it (issue 45, 7)."""
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
+from growth import least_cpu
 from nca_anki.reading.config import Config
 from nca_anki.reading.parse import parse
 from nca_anki.reading.topics import group_topics, moved_by_title
@@ -50,13 +50,6 @@ def test_a_footer_with_the_same_mistyped_suffix_is_no_card_text(title: str) -> N
     assert result.file.questions[0].explanation == "Because."
 
 
-def _cpu(call) -> float:  # type: ignore[no-untyped-def]
-    best = float("inf")
-    for _ in range(2):
-        start = time.process_time()
-        call()
-        best = min(best, time.process_time() - start)
-    return best
 
 
 @pytest.mark.parametrize("suffix", ["— Questions and Answers", "- Questions & Answers",
@@ -69,7 +62,7 @@ def test_a_title_line_is_read_in_time_linear_in_its_length(suffix: str) -> None:
                           f"Foo {' ' * spaces}2 {suffix}"))
         parse(text, "q.txt")
 
-    short, long = _cpu(lambda: read(50_000)), _cpu(lambda: read(200_000))
+    short, long = least_cpu(lambda: read(50_000)), least_cpu(lambda: read(200_000))
     assert long < 8 * max(short, 0.05), (short, long)
 
 
