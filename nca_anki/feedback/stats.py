@@ -20,6 +20,12 @@ topic's mean; flagged questions come first, the largest excess first. A question
 fewer learners than ``min_learners`` is not shown at all (counted only): a handful of
 learners says nothing about one question and could point at who they are. Nothing here
 ever edits a question.
+
+An export comes from someone else and is read as if hostile (docs/study-groups.md): its
+collection is inflated in pieces into a temporary file within a bound (INFLATE_*), only
+plain tables of Anki's shape are read (no view, virtual table or computed column), through
+a read-only connection whose steps are bounded (STEPS_*), and a damaged value refuses
+the export with a message, never a crash.
 """
 
 from __future__ import annotations
