@@ -345,8 +345,10 @@ def test_reading_an_export_grows_linearly_with_its_reviews(tmp_path):
 
 
 def _learners(tmp_path: Path, count: int, **kwargs: object) -> list[str]:
+    """Exports "for older Anki versions" (deflate, no zstd), of ``count`` learners."""
     return [str(export(tmp_path / f"learner-{n}.apkg", collection(
-        tmp_path, crt=n + 1, **kwargs))) for n in range(count)]  # type: ignore[arg-type]
+        tmp_path, crt=n + 1, **kwargs), zstd=False))  # type: ignore[arg-type]
+        for n in range(count)]
 
 
 def test_too_few_learners_is_no_all_clear(tmp_path):
