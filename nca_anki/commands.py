@@ -3,8 +3,8 @@
 the work is the feedback stage's.
 
 Exit status: 0 done; 1 nothing found (locate), an export unreadable (stats, which reads
-the others), or a form not written; 2 usage error; 3 a bug of ours, in one line; 141 the
-output closed before it was all printed (cli.main).
+the others) or nothing stats could judge, or a form not written; 2 usage error; 3 a bug
+of ours, in one line; 141 the output closed before it was all printed (cli.main).
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ from nca_anki import edges
 from nca_anki.arguments import Parser
 
 if TYPE_CHECKING:
-    from nca_anki.feedback.stats import Stats
+    from nca_anki.feedback.stats import LearnerReviews, Stats
 
 _EXIT = """exit status:
   0    done
-  1    nothing found, an export unreadable, or a file not written (each is named)
+  1    nothing found, an export unreadable, nothing stats could judge, or a file not
+       written (each is named)
   2    usage error
   3    a bug of ours, reported in one line, without a traceback
   141  the output was closed before all of it was printed (| head -1)"""
@@ -132,7 +133,7 @@ def _stats(argv: list[str], prog: str) -> int:
         print("stats: error: --min-learners must be 1 or more, --top 0 or more",
               file=sys.stderr)
         return 2
-    from nca_anki.feedback.stats import ExportError, item_stats, read_export
+    from nca_anki.feedback.stats import item_stats
     from nca_anki.files import LOCK_NAME, read_regular
     from nca_anki.identity.lockfile import load_lock
 
@@ -149,24 +150,61 @@ def _stats(argv: list[str], prog: str) -> int:
               file=sys.stderr)
         return 2
     guids = frozenset(e.guid for e in lock.entries)
+    exports, failed = _read_exports(args.exports, guids)
+    result = item_stats(exports, lock.entries, args.min_learners)
+    if args.json:
+        print(json.dumps({"learners": result.learners, "duplicate_exports": result.same,
+                          "unreadable_exports": failed,
+                          "exports_without_reviews": result.without_reviews,
+                          "min_learners": result.min_learners,
+                          "hidden_questions": result.hidden, "judged": result.judged,
+                          "questions": [i.to_json() for i in result.items]},
+                         indent=1, ensure_ascii=False))
+        if not result.judged:
+            print(f"stats: {_nothing_judged(result)}", file=sys.stderr)
+    else:
+        print("\n".join(_stats_text(result, args.top)))
+    return 1 if failed or not result.judged else 0
+
+
+def _read_exports(names: list[str], guids: frozenset[str]) -> tuple[list[LearnerReviews], int]:
+    """Each export's reviews, and how many could not be read (each named on stderr, as is
+    each with no review of these decks)."""
+    from nca_anki.feedback.stats import ExportError, limit_sqlite_heap, read_export
+
+    limit_sqlite_heap()
     exports, failed = [], 0
-    for name in args.exports:
+    for name in names:
         try:
             exports.append(read_export(Path(name), guids))
         except (ExportError, OSError) as exc:
             failed += 1
             said = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             print(f"{name}: error: {said}; left out", file=sys.stderr)
-    result = item_stats(exports, lock.entries, args.min_learners)
-    if args.json:
-        print(json.dumps({"learners": result.learners, "duplicate_exports": result.same,
-                          "unreadable_exports": failed, "min_learners": result.min_learners,
-                          "hidden_questions": result.hidden,
-                          "questions": [i.to_json() for i in result.items]},
-                         indent=1, ensure_ascii=False))
+            continue
+        if not exports[-1].questions:
+            print(f"{name}: warning: no review of this project's questions (the published "
+                  "deck itself, or exported without \"Include scheduling information\"?); "
+                  "not counted", file=sys.stderr)
+    return exports, failed
+
+
+def _nothing_judged(result: Stats) -> str:
+    """Why no question could be judged, and what to do (never an all-clear)."""
+    learners = (f"{result.learners} learner(s) reviewed these decks"
+                + (f" ({result.without_reviews} export(s) held no review of them)"
+                   if result.without_reviews else ""))
+    if result.items:
+        why = (f"the {len(result.items)} question(s) reviewed by at least "
+               f"{result.min_learners} learners are each the only one of their topic, and "
+               "a question is judged against the others of its topic")
     else:
-        print("\n".join(_stats_text(result, args.top)))
-    return 1 if failed else 0
+        why = (f"a question is judged once at least {result.min_learners} learners "
+               f"(--min-learners) reviewed it, and {learners}: no question had that many")
+        learners = ""
+    return (f"Nothing could be judged: {why}{'; ' + learners if learners else ''}. Collect "
+            "more learners' exports, or pass a lower --min-learners N (fewer learners say "
+            "less, and are easier to recognise).")
 
 
 def _stats_text(result: Stats, top: int) -> list[str]:
@@ -179,10 +217,17 @@ def _stats_text(result: Stats, top: int) -> list[str]:
         lines.append(f"{result.unknown} reviewed note(s) the lock does not know "
                      "(another project's decks?), left out")
     flagged = [i for i in result.items if i.flagged]
+    if result.without_reviews:
+        lines.append(f"{result.without_reviews} export(s) without a review of these decks, "
+                     "not counted")
+    if result.alone and result.judged:
+        lines.append(f"{result.alone} question(s) the only one of their topic shown: not "
+                     "judged")
     lines.append("")
     lines.append(f"Likely flawed ({len(flagged)}): check the key, the choices and the "
                  "wording; build_decks.py locate GUID shows each" if flagged else
-                 "No question stands out from its topic.")
+                 "No question stands out from its topic." if result.judged else
+                 _nothing_judged(result))
     for item in flagged:
         lines += [f"  {item.guid}  {item.file}  {item.excerpt}", f"    {item.evidence()}"]
     others = [i for i in result.items if not i.flagged][:top]

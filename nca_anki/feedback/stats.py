@@ -20,19 +20,31 @@ topic's mean; flagged questions come first, the largest excess first. A question
 fewer learners than ``min_learners`` is not shown at all (counted only): a handful of
 learners says nothing about one question and could point at who they are. Nothing here
 ever edits a question.
+
+An export comes from someone else and is read as if hostile (docs/study-groups.md): its
+collection is inflated in pieces into a temporary file within a bound (INFLATE_*), only
+plain tables of Anki's shape are read (no view, virtual table or computed column), through
+a read-only connection whose steps are bounded (STEPS_*), and a damaged value refuses
+the export with a message, never a crash.
 """
 
 from __future__ import annotations
 
-import io
 import math
+import os
+import re
 import sqlite3
 import stat
 import statistics
+import struct
+import tempfile
 import zipfile
+import zlib
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import IO
 from pathlib import Path
 
 from nca_anki.records import LockEntry
@@ -40,10 +52,31 @@ from nca_anki.records import LockEntry
 MIN_LEARNERS = 5
 MARGIN = 0.15  # how far above its topic's mean a question's failure rate must surely be
 Z = 1.96  # 95%
-# Bytes a collection may inflate to: a real one of 100,000 cards with years of reviews is
-# a few hundred MB; a "zip bomb" is refused at this size.
-INFLATED_LIMIT = 4 << 30
+# What a collection may inflate to: real exports inflate 7 to 9 times their size, so at
+# most INFLATE_RATIO times the export's size (a small export: INFLATE_FLOOR), and never
+# more than INFLATE_CAP; past that it is refused as a "zip bomb". It is inflated in pieces
+# into a temporary file, never whole into memory.
+INFLATE_RATIO = 50
+INFLATE_FLOOR = 64 << 20
+INFLATE_CAP = 2 << 30
+_CHUNK = 1 << 20
+_ZSTD_WINDOW = 1 << 27  # zstd's own default; Anki's frames use 2 MiB
+# SQLite's bounds on a collection: the longest value it hands over, and the work of the
+# reading (virtual-machine steps): STEPS_BASE and STEPS_PER_BYTE per byte of the
+# collection, many times what a real one takes (0.03 a byte) and linear in its size.
+VALUE_LIMIT = 64 << 20
+STEPS_BASE = 20_000_000
+STEPS_PER_BYTE = 16
+_STEP_GRAIN = 10_000
+# The process's SQLite heap while stats reads (set by the command: SQLite lets a process
+# lower it, never raise it again).
+HEAP_LIMIT = 256 << 20
 _COLLECTIONS = ("collection.anki21b", "collection.anki21", "collection.anki2")
+# The tables read and the columns each must have; each must be a plain table whose id is
+# its row id (no view, no virtual table, no column computed when read).
+_TABLES = {"col": ("crt",), "notes": ("id", "guid"), "cards": ("id", "nid", "lapses"),
+           "revlog": ("id", "cid", "ease", "type")}
+_AGAIN = "in Anki, Tools > Check Database, then export again"
 
 
 class ExportError(Exception):
@@ -58,68 +91,207 @@ class LearnerReviews:
     key: tuple[int, int]  # (creation time, first review id): the same collection twice
 
 
-def _collection(path: Path) -> bytes:
+def inflated_limit(size: int) -> int:
+    """The most bytes the collection of an export of ``size`` bytes may inflate to."""
+    return min(INFLATE_CAP, max(INFLATE_FLOOR, INFLATE_RATIO * size))
+
+
+def _member(archive: zipfile.ZipFile) -> zipfile.ZipInfo:
+    names = set(archive.namelist())
+    name = next((n for n in _COLLECTIONS if n in names), None)
+    if name is None:
+        raise ExportError("not an Anki export: it holds no collection")
+    info = archive.getinfo(name)
+    if info.flag_bits & 0x1:
+        raise ExportError(f"its {name} is encrypted (Anki never encrypts an export)")
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise ExportError(f"its {name} is compressed with method {info.compress_type}, "
+                          "which Anki never uses (only stored or deflated)")
+    return info
+
+
+def _copy(source: IO[bytes], out: IO[bytes], limit: int) -> int:
+    """Copy ``source`` to ``out`` in pieces, refusing more than ``limit`` bytes."""
+    total = 0
+    while chunk := source.read(_CHUNK):
+        total += len(chunk)
+        if total > limit:
+            raise ExportError(
+                f"its collection inflates past {limit} bytes ({INFLATE_RATIO} times the "
+                f"export's size, at least {INFLATE_FLOOR >> 20} MiB, at most "
+                f"{INFLATE_CAP >> 30} GiB; real ones inflate under 10 times): refused as "
+                "a zip bomb")
+        out.write(chunk)
+    return total
+
+
+def _inflate(path: Path, into: Path) -> int:
+    """Write the collection of the export at ``path`` into ``into``; its size."""
     if not stat.S_ISREG(path.stat().st_mode):  # a pipe would never end: never opened
         raise ExportError("not a regular file (a folder, a pipe or a device)")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = set(archive.namelist())
-            name = next((n for n in _COLLECTIONS if n in names), None)
-            if name is None:
-                raise ExportError("not an Anki export: it holds no collection")
-            info = archive.getinfo(name)
-            if info.file_size > INFLATED_LIMIT:
-                raise ExportError(f"its collection is {info.file_size} bytes; at most "
-                                  f"{INFLATED_LIMIT} are read")
-            with archive.open(info) as stream:
-                data = stream.read(INFLATED_LIMIT + 1)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as exc:
-        raise ExportError(f"not an Anki export (not a readable zip: {exc})") from None
-    if name == "collection.anki21b":
-        import zstandard
-
+    with open(path, "rb") as file:
+        limit = inflated_limit(os.fstat(file.fileno()).st_size)
         try:
-            reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data))
-            data = reader.read(INFLATED_LIMIT + 1)
-        except zstandard.ZstdError as exc:
-            raise ExportError(f"its collection cannot be decompressed ({exc})") from None
-    if len(data) > INFLATED_LIMIT:
-        raise ExportError(f"its collection inflates past {INFLATED_LIMIT} bytes")
-    if not data.startswith(b"SQLite format 3\x00") or len(data) < 100:
-        raise ExportError("its collection is not an SQLite database")
-    # Current Anki keeps its collection in WAL mode (header bytes 18 and 19 are 2); a
-    # database read from memory has no WAL file, so it is read in the rollback mode (1).
-    return data[:18] + b"\x01\x01" + data[20:] if data[18:20] == b"\x02\x02" else data
+            with zipfile.ZipFile(file) as archive:
+                info = _member(archive)
+                with archive.open(info) as stream, open(into, "wb") as out:
+                    if info.filename != "collection.anki21b":
+                        return _copy(stream, out, limit)
+                    import zstandard
+
+                    try:
+                        reader = zstandard.ZstdDecompressor(
+                            max_window_size=_ZSTD_WINDOW).stream_reader(
+                                stream, read_size=_CHUNK, closefd=False)
+                        return _copy(reader, out, limit)
+                    except zstandard.ZstdError as exc:
+                        raise ExportError(
+                            f"its collection cannot be decompressed ({exc})") from None
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError,
+                NotImplementedError, RuntimeError, ValueError, struct.error) as exc:
+            raise ExportError(f"not an Anki export (not a readable zip: {exc})") from None
+
+
+def _sqlite_file(into: Path) -> None:
+    """Check the SQLite header; current Anki keeps its collection in WAL mode (header
+    bytes 18 and 19 are 2), read here without a WAL file, in the rollback mode (1)."""
+    with open(into, "r+b") as file:
+        head = file.read(100)
+        if len(head) < 100 or not head.startswith(b"SQLite format 3\x00"):
+            raise ExportError("its collection is not an SQLite database")
+        if head[18:20] == b"\x02\x02":
+            file.seek(18)
+            file.write(b"\x01\x01")
+
+
+def _check_schema(conn: sqlite3.Connection) -> None:
+    """The tables read must be what Anki writes: plain tables with the columns read, each
+    id its row id; a view (a recursive one never ends), a virtual table or a column
+    computed on reading could run anything."""
+    kinds = {name: (kind, sql) for name, kind, sql in conn.execute(
+        "SELECT name, type, sql FROM sqlite_master "
+        "WHERE name IN ('col', 'notes', 'cards', 'revlog')")}
+    for table, columns in _TABLES.items():
+        kind, sql = kinds.get(table, (None, None))
+        if kind is None:
+            raise ExportError(f"its collection has no table {table}: not an Anki "
+                              "collection")
+        if kind != "table" or not re.match(r"\s*CREATE\s+TABLE\b", str(sql), re.I):
+            raise ExportError(f"its {table} is a {kind if kind != 'table' else 'virtual table'}"
+                              ", not a table as Anki writes it: not read")
+        info = {row[1].lower(): row for row in conn.execute(f"PRAGMA table_xinfo({table})")}
+        missing = [c for c in columns if c not in info]
+        if missing:
+            raise ExportError(f"its table {table} has no column {missing[0]}: not an "
+                              "Anki collection")
+        if any(row[6] for row in info.values()):  # hidden: computed on reading
+            raise ExportError(f"its table {table} has a computed column: not read")
+        if "id" in columns and not _row_id(conn, table, info["id"]):
+            raise ExportError(f"its table {table}'s id is not its row id, as Anki has "
+                              "it: not read")
+
+
+def _row_id(conn: sqlite3.Connection, table: str, id_column: tuple[object, ...]) -> bool:
+    """Whether ``id`` is an alias of the table's row id (INTEGER PRIMARY KEY, no other
+    key column, not WITHOUT ROWID nor DESC: both would give the key an index)."""
+    keys = [row for row in conn.execute(f"PRAGMA table_info({table})") if row[5]]
+    return (len(keys) == 1 and keys[0] == id_column[:6] and str(id_column[2]).upper()
+            == "INTEGER" and not any(row[3] == "pk" for row in
+                                     conn.execute(f"PRAGMA index_list({table})")))
+
+
+@contextmanager
+def _bounded(db: Path, size: int) -> Iterator[sqlite3.Connection]:
+    """A read-only connection to ``db`` whose work is bounded (module constants)."""
+    conn = sqlite3.connect(f"{db.as_uri()}?mode=ro&immutable=1", uri=True)
+    try:
+        conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, VALUE_LIMIT)
+        for pragma in ("trusted_schema = OFF", "cell_size_check = ON", "query_only = ON",
+                       "mmap_size = 0"):
+            conn.execute(f"PRAGMA {pragma}")
+        left = [(STEPS_BASE + STEPS_PER_BYTE * size) // _STEP_GRAIN]
+
+        def step() -> int:
+            left[0] -= 1
+            return left[0] < 0
+
+        conn.set_progress_handler(step, _STEP_GRAIN)
+        try:
+            yield conn
+        except sqlite3.OperationalError:
+            if left[0] < 0:
+                raise ExportError("reading its collection takes far more work than its "
+                                  f"size calls for ({size} bytes): stopped") from None
+            raise
+    finally:
+        conn.close()
+
+
+def _whole(value: object, what: str, low: int = -(1 << 63)) -> int:
+    """``value`` if it is a whole number of at least ``low`` (SQLite's integers), or
+    ExportError naming the damaged value."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= low:
+        return value
+    shown = repr(value)
+    shown = shown if len(shown) <= 40 else shown[:40] + "…"
+    raise ExportError(f"its collection holds a damaged value: {what} is {shown}, not a "
+                      f"whole number{' of at least 0' if low == 0 else ''} as Anki writes "
+                      f"it ({_AGAIN})")
+
+
+# Each card's first graded review (type 0-3: learning, review, relearning, filtered; 4
+# is a manual reschedule, with no grade), and its lapses. One grouped pass over the
+# reviews (SQLite takes a bare column from the row min() picks), then each card and its
+# note by row id, in that order (CROSS JOIN keeps it: a planted sqlite_stat1 cannot turn
+# it into a loop over every card for each review): n log n, whatever the indexes.
+_FIRST_GRADES = (
+    "SELECT n.guid, c.lapses, first.ease FROM (SELECT cid, ease, min(id) FROM revlog "
+    "WHERE ease IN (1, 2, 3, 4) AND type IN (0, 1, 2, 3) GROUP BY cid) first "
+    "CROSS JOIN cards c ON c.id = first.cid CROSS JOIN notes n ON n.id = c.nid "
+    "WHERE n.guid LIKE 'nca-%'")
+
+
+def _reviews(conn: sqlite3.Connection, guids: frozenset[str]) -> LearnerReviews:
+    _check_schema(conn)
+    created = conn.execute("SELECT crt FROM col").fetchone()
+    if created is None:
+        raise ExportError(f"its collection has no settings row (col) ({_AGAIN})")
+    first = conn.execute("SELECT min(id) FROM revlog").fetchone()[0]
+    found: dict[str, tuple[int, int]] = {}
+    for guid, lapses, grade in conn.execute(_FIRST_GRADES):
+        if isinstance(guid, str) and guid in guids:
+            found[guid] = (int(grade), _whole(lapses, "a card's lapses", 0))
+    return LearnerReviews(found, (_whole(created[0], "its creation time (col.crt)"),
+                                  0 if first is None else
+                                  _whole(first, "its first review's id")))
+
+
+def limit_sqlite_heap() -> None:
+    """Hold SQLite's heap in this process to HEAP_LIMIT (a schema of millions of tables
+    is parsed whole before any query): for a process that reads exports (the stats
+    command), as SQLite never lets the limit rise again."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute(f"PRAGMA hard_heap_limit = {HEAP_LIMIT}")
+    finally:
+        conn.close()
 
 
 def read_export(path: Path, guids: frozenset[str]) -> LearnerReviews:
     """The reviews of the questions ``guids`` in the export at ``path`` (raises
-    ExportError, or OSError if the file cannot be read)."""
-    data = _collection(path)
-    conn = sqlite3.connect(":memory:")
-    try:
-        conn.deserialize(data)
-        conn.execute("PRAGMA query_only = 1")
-        created = conn.execute("SELECT crt FROM col").fetchone()
-        first = conn.execute("SELECT min(id) FROM revlog").fetchone()
-        found: dict[str, tuple[int, int]] = {}
-        # Each card's first graded review (type 0-3: learning, review, relearning,
-        # filtered; 4 is a manual reschedule, with no grade), and its lapses. One grouped
-        # pass over the reviews (SQLite takes a bare column from the row min() picks), so
-        # an export without Anki's index on revlog.cid is read in n log n, not n².
-        rows = conn.execute(
-            "SELECT n.guid, c.lapses, first.ease FROM notes n JOIN cards c ON c.nid = n.id "
-            "JOIN (SELECT cid, ease, min(id) FROM revlog WHERE ease BETWEEN 1 AND 4 "
-            "AND type BETWEEN 0 AND 3 GROUP BY cid) first ON first.cid = c.id "
-            "WHERE n.guid LIKE 'nca-%'")
-        for guid, lapses, grade in rows:
-            if guid in guids and grade is not None:
-                found[guid] = (int(grade), int(lapses or 0))
-    except (sqlite3.Error, TypeError, ValueError) as exc:
-        raise ExportError(f"its collection cannot be read ({exc})") from None
-    finally:
-        conn.close()
-    return LearnerReviews(found, (int((created or (0,))[0] or 0), int((first or (0,))[0] or 0)))
+    ExportError, or OSError if the file cannot be read). The collection is inflated into
+    a temporary file, removed at the end."""
+    with tempfile.TemporaryDirectory(prefix="nca-anki-stats-") as folder:
+        db = Path(folder) / "collection.db"
+        size = _inflate(path, db)
+        _sqlite_file(db)
+        try:
+            with _bounded(db, size) as conn:
+                return _reviews(conn, guids)
+        except (sqlite3.Error, MemoryError) as exc:
+            why = "more memory than SQLite is given" if isinstance(exc, MemoryError) \
+                else exc
+            raise ExportError(f"its collection cannot be read ({why})") from None
 
 
 @dataclass(frozen=True)
@@ -167,6 +339,14 @@ class Stats:
     hidden: int  # questions reviewed by fewer learners than the threshold
     unknown: int  # reviewed notes of ours the lock does not know (another project's?)
     min_learners: int
+    without_reviews: int = 0  # exports with no review of the lock's questions: no learner
+    alone: int = 0  # questions shown that are the only one of their topic: not compared
+
+    @property
+    def judged(self) -> int:
+        """How many questions were compared with others of their topic: none means the
+        report says nothing of the decks, and must not read as an all-clear."""
+        return len(self.items) - self.alone
 
 
 def wilson_low(failures: int, n: int) -> float:
@@ -189,6 +369,8 @@ def item_stats(exports: Sequence[LearnerReviews], entries: Sequence[LockEntry],
             continue
         seen.add(export.key)
         counted.append(export)
+    empty = sum(not export.questions for export in counted)
+    counted = [export for export in counted if export.questions]
     learners: dict[str, int] = defaultdict(int)
     failed: dict[str, int] = defaultdict(int)
     lapses: dict[str, int] = defaultdict(int)
@@ -219,5 +401,6 @@ def item_stats(exports: Sequence[LearnerReviews], entries: Sequence[LockEntry],
             wilson_low(failed[guid], learners[guid]) >= mean + MARGIN))
     items.sort(key=lambda i: (not i.flagged, -(i.low - i.topic_rate) if i.flagged else -i.z,
                               -i.rate, i.guid))
-    return Stats(len(counted), len(exports) - len(counted), tuple(items),
-                 len(learners) - len(shown), len(unknown), min_learners)
+    return Stats(len(counted), len(exports) - len(counted) - empty, tuple(items),
+                 len(learners) - len(shown), len(unknown), min_learners, empty,
+                 sum(len(by_topic[lock[guid].topic]) == 1 for guid in shown))
