@@ -104,8 +104,9 @@ class Roles:
     def _choices_said(self) -> str:
         if self.choices is None:
             return f"{_names(self.flat, len(self.flat))} as the choices"
-        said = f"{self.choices!r} as the choices" + (
-            f" (or {_names(self.choice_keys[1:])})" if len(self.choice_keys) > 1 else "")
+        others = (*self.choice_keys[1:], *self.flat)
+        said = f"{self.choices!r} as the choices" + (f" (or {_names(others)})" if others
+                                                     else "")
         inner = [f"{key!r} as its {part}" for key, part in (
             (self.label, "label"), (self.text, "text"), (self.flag, "mark")) if key]
         if inner:
@@ -149,6 +150,9 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
                    "--map KEY=choices; nothing converted")
             return None
     choice_keys = _choice_keys(choices, choice_fits, given)
+    if choices is not None:  # a question of the bank may still write its choices flat
+        flat = _flat_beside(objects, [k for k in keys if k not in given and k not in
+                                      choice_keys])
     taken = {*choice_keys, *flat, *empty}
     texts = Counter(k for o in objects for k, v in o.items()
                     if k not in taken and isinstance(v, str) and v.strip())
@@ -200,6 +204,14 @@ def _split(overrides: Mapping[str, str], keys: Counter[str]
         elif not dot and role.startswith("choice-"):
             inner[key] = role
     return given, inner
+
+
+def _flat_beside(objects: list[dict[str, object]], keys: list[str]) -> tuple[str, ...]:
+    """Flat choice keys (``A: true``, ``B: false``) of the objects that have no list of
+    choices, if they are there."""
+    flat = cv.flat_keys(keys)
+    held = sum(sum(cv.choice_text(o.get(k)) is not None for k in flat) >= 2 for o in objects)
+    return flat if len(flat) >= 2 and held else ()
 
 
 def _choice_keys(choices: str | None, fits: Counter[str], given: Mapping[str, str]

@@ -177,6 +177,9 @@ class Structured:
                    roles.choices or "")
         value = obj.get(key)
         listed = cv.choice_list(value)
+        if listed is None and roles.flat and sum(
+                cv.choice_text(obj.get(k)) is not None for k in roles.flat) >= 2:
+            return self._flat(obj, roles)  # this one's choices are written flat
         if listed is None:
             if value is None:
                 self.fail("E702", where, f"no choices ({' or '.join(map(repr, roles.choice_keys))}"
