@@ -143,7 +143,7 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     choices = _pick(given, "choices", choice_fits, len(objects))
     flat: tuple[str, ...] = ()
     if choices is None:
-        flat = cv.flat_keys(keys)
+        flat = cv.flat_keys(k for k in keys if k not in given)
         if len(flat) < 2:
             refuse("found a list of objects but none of their keys holds a list of choices "
                    f"(keys: {', '.join(repr(k) for k in list(keys)[:8])}); say which is with "
