@@ -25,7 +25,7 @@ _ONE_RE = re.compile(_ONE, re.I)
 _JOIN_RE = re.compile(r"\s*(?:[,;/&+、，]|(?:" + "|".join(
     re.escape(j) for j in _JOINERS) + r")(?=[\s(])|\s)\s*", re.I)
 # What may follow an answer's letters as a remark: a link, or a separator and any text.
-_REMARK_RE = re.compile(r"\s*(?:(?:https?://|www\.)\S*|[-–—:|(\[]|\.\s|\n|\s{2,}|$)")
+_REMARK_RE = re.compile(r"\s*(?:(?:https?://|www\.)\S*|[-–—:;,|(\[]|\.\s|\n|\s{2,}|$)")
 
 
 def choice_text(value: object) -> str | None:
@@ -186,3 +186,12 @@ def flat_keys(keys: Iterable[str]) -> tuple[str, ...]:
     while len(ordered) in by_place:
         ordered.append(by_place[len(ordered)])
     return tuple(ordered)
+
+
+_QUOTES = "'\"`‘’“”«»„「」"
+
+
+def loose(text: str) -> str:
+    """A text as a choice's is compared loosely: white space collapsed, the quotes and
+    the full stop around it gone, case folded ("'Two\n  words.'" is "two words")."""
+    return " ".join(text.split()).strip(_QUOTES).strip().rstrip(".").strip(_QUOTES).casefold()

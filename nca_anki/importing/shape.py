@@ -334,6 +334,10 @@ def _text_index(value: object, texts: list[str], letters: list[str]) -> int | No
     folded = [k for k, t in enumerate(texts) if t.casefold() == text.casefold()]
     if len(folded) == 1:
         return folded[0]
+    near = [k for k, t in enumerate(texts) if cv.loose(t) == cv.loose(text)] \
+        if len(text) > 1 else []
+    if len(near) == 1:
+        return near[0]  # the same words, spaced or quoted otherwise
     labelled = [k for k, x in enumerate(letters[:len(texts)]) if x == text.upper()]
     if len(labelled) == 1:
         return labelled[0]  # a choice's own label: "B", "1" of {value: "1", label: …}

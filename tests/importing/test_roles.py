@@ -206,7 +206,8 @@ def test_yaml_booleans_as_choices_are_true_and_false(tmp_path, cli):
     ("A and C", {0, 2}), ("A & C", {0, 2}), ("A, C", {0, 2}), ("AC", {0, 2}),
     ("(A) and (C)", {0, 2}), ("A y C", {0, 2}), ("A и C", {0, 2}), ("a; c", {0, 2}),
     ("B https://example.org/ref", {1}), ("B - the others are nouns", {1}),
-    ("C. Because it runs.", {2}), ("D (page 12)", {3})])
+    ("C. Because it runs.", {2}), ("D (page 12)", {3}), ("B;", {1}),
+    ("A, C; not sure about C", {0, 2})])
 def test_answers_written_in_words(tmp_path, cli, answer, right):
     bank = _write(tmp_path, "bank.json", json.dumps([
         {"question": "Which are verbs?", "choices": ["run", "table", "jump", "blue"],
@@ -215,6 +216,19 @@ def test_answers_written_in_words(tmp_path, cli, answer, right):
     assert done.status == 0, done.err
     (_, choices, _), = _questions(tmp_path / "out")
     assert {k for k, c in enumerate(choices) if c.startswith("*")} == right
+
+
+def test_an_answer_text_spaced_or_quoted_otherwise_names_its_choice(tmp_path, cli):
+    bank = _write(tmp_path, "bank.json", json.dumps([
+        {"question": "Which traits help a founder?", "correctAnswer": "patience,\n   grit",
+         "options": [{"label": "a", "text": "'luck, money'"},
+                     {"label": "b", "text": "'patience, grit.'"}]},
+        {"question": "Which is a vowel?", "correctAnswer": "“e”",
+         "options": [{"label": "a", "text": "e"}, {"label": "b", "text": "k"}]}]))
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 0, done.err
+    assert [q[1] for q in _questions(tmp_path / "out")] == [
+        ["'luck, money'", "*'patience, grit.'"], ["*e", "k"]]
 
 
 def test_a_letter_beyond_j_is_read_and_the_refusal_says_why(tmp_path, cli):
