@@ -13,9 +13,10 @@ import string
 from collections.abc import Iterable
 
 LETTERS = string.ascii_uppercase  # a choice's letter: A … Z
-# Cells that hold no choice: what spreadsheets and exports put in an unused column.
-_PLACEHOLDERS = frozenset({"", "n/a", "n.a.", "#n/a", "na.", "-", "--", "---", "—", "–",
-                           "…", "...", "null", "undefined", "nil"})
+# Cells that hold no choice: what spreadsheets and exports put in an unused column. The
+# marks (a dash) only in a row's cells: in a list they may be real choices ("-", "+").
+_PLACEHOLDERS = frozenset({"", "n/a", "n.a.", "#n/a", "null", "undefined", "nil"})
+_MARKS = frozenset({"-", "--", "---", "—", "–", "…", "..."})
 # Words between two letters of one answer: "A and C", "A y C", "A и C", "A e C", "A und C".
 _JOINERS = ("and", "y", "e", "et", "und", "en", "i", "и", "і", "та", "или", "和", "与",
             "及", "plus")
@@ -38,9 +39,23 @@ def choice_text(value: object) -> str | None:
     return None
 
 
-def is_placeholder(text: str) -> bool:
-    """Whether a choice's text is no choice: an empty cell, ``N/A``, ``-``, ``—``."""
-    return text.strip().casefold() in _PLACEHOLDERS
+def is_placeholder(text: str, *, cells: bool = True) -> bool:
+    """Whether a choice's text is no choice: empty, ``N/A``, and in a row's cells ``-``
+    or ``—``."""
+    said = text.strip().casefold()
+    return said in _PLACEHOLDERS or (cells and said in _MARKS)
+
+
+def unused(texts: list[str], marks: list[bool], *, cells: bool) -> set[int]:
+    """The places of the placeholders after a question's last real choice that are not
+    its answer: unused choices, no choices (a true/false row's ``N/A`` cells)."""
+    drop: set[int] = set()
+    for k in range(len(texts) - 1, -1, -1):
+        if not is_placeholder(texts[k], cells=cells):
+            break
+        if not marks[k]:
+            drop.add(k)
+    return drop
 
 
 def letters_in(text: str, count: int) -> list[int] | None:

@@ -165,6 +165,10 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     text, flag, label = _choice_parts(objects, choice_keys, inner)
     shapes = _Shapes(choices, flat, text, label)
     answers = _answer_keys(objects, keys, taken, given, shapes)
+    if label is not None and not _labels_named(objects, answers, shapes):
+        # {id: 1, …} choices whose answer is an index from 0: the ids are no labels
+        label = None
+        shapes = _Shapes(choices, flat, text, None)
     taken.update(answers)
     explanation = _given(given, "explanation") or _named(
         [k for k in keys if k not in taken and _mostly_text(objects, k)], "explanation")
@@ -355,6 +359,20 @@ def _answer_keys(objects: list[dict[str, object]], keys: Counter[str], taken: se
               and not any(w in cv.norm(k) for w in _NOT_ANSWER)]
     fitting = [k for _, k in sorted(worded) if _names_choices(objects, k, shapes)]
     return (*exact, *fitting)
+
+
+def _labels_named(objects: list[dict[str, object]], answers: tuple[str, ...],
+                  shapes: _Shapes) -> bool:
+    """Whether every answer that is a number names a label of its question's choices (or
+    there is none): else the numbers are indexes, and the labels only numbers."""
+    for o in objects:
+        labels = shapes.labels(o)
+        for value in as_list(answer_of(o, answers)):
+            said = str(value).strip() if isinstance(value, (int, str)) and not isinstance(
+                value, bool) else ""
+            if said.isdecimal() and said not in labels and value not in (shapes.texts(o) or []):
+                return False
+    return True
 
 
 def _stem_rank(key: str, role: str) -> int | None:

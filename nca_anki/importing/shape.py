@@ -32,6 +32,9 @@ from nca_anki.importing.roles import ROLES, Roles, answer_of, as_list, infer, nu
 __all__ = ["ROLES", "Path_", "Structured", "find_lists", "path_text"]
 
 Path_ = tuple[object, ...]
+# A question's choices as written: their texts, their marks (None: the answer key says),
+# their letters or labels, and whether they are a row's cells (flat keys, columns).
+_Listed = tuple[list[str], list[bool] | None, list[str], bool]
 # An answer written as a letter: "B", "b", "(B)", "B)", "B.", "Option B", "Choice B".
 _LETTER_RE = re.compile(r"^(?:option|choice|answer)?\s*\(?([A-Za-z])[).:]?$", re.I)
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
@@ -141,8 +144,8 @@ class Structured:
             self._listed(obj, where, roles)
         if listed is None:
             return None
-        texts, marks, letters = listed
-        if sum(not cv.is_placeholder(t) for t in texts) < 2:
+        texts, marks, letters, cells = listed
+        if sum(not cv.is_placeholder(t, cells=cells) for t in texts) < 2:
             self.fail("E702", where, "no choices: not a multiple-choice question (a fill-in "
                       "or a short answer?)" if not texts else "only one choice")
             return None
@@ -157,22 +160,21 @@ class Structured:
             if picked is None:
                 return None
             marks = [k in picked for k in range(len(texts))]
-        kept = [k for k, (t, m) in enumerate(zip(texts, marks)) if m or not cv.is_placeholder(t)]
+        drop = cv.unused(texts, marks, cells=cells)
+        kept = [k for k in range(len(texts)) if k not in drop]
         if len(kept) < 2:
             self.fail("E702", where, "only one choice besides placeholders (N/A, -)")
             return None
         return (tuple(Choice(texts[k], marks[k]) for k in kept),
                 [letters[k] if k < len(letters) else "" for k in kept])
 
-    def _flat(self, obj: dict[str, object], roles: Roles
-              ) -> tuple[list[str], None, list[str]]:
+    def _flat(self, obj: dict[str, object], roles: Roles) -> _Listed:
         keys = [k for k in roles.flat if (t := cv.choice_text(obj.get(k))) is not None
                 and t.strip()]
         texts = [str(cv.choice_text(obj[k])).strip() for k in keys]
-        return texts, None, [cv.LETTERS[cv.flat_place(k)] for k in keys]
+        return texts, None, [cv.LETTERS[cv.flat_place(k)] for k in keys], True
 
-    def _listed(self, obj: dict[str, object], where: Path_, roles: Roles
-                ) -> tuple[list[str], list[bool] | None, list[str]] | None:
+    def _listed(self, obj: dict[str, object], where: Path_, roles: Roles) -> _Listed | None:
         key = next((k for k in roles.choice_keys if cv.choice_list(obj.get(k)) is not None),
                    roles.choices or "")
         value = obj.get(key)
@@ -204,8 +206,9 @@ class Structured:
         if found is None and re.search(r"incorrect|wrong|distract|other", cv.norm(key)) \
                 and isinstance(right := answer_of(obj, roles.answers), str):
             # {"correct_answer": …, "incorrect_answers": […]}: the right one, then the rest
-            return [right.strip(), *texts], [True] + [False] * len(texts), list(cv.LETTERS)
-        return texts, found, letters
+            return ([right.strip(), *texts], [True] + [False] * len(texts), list(cv.LETTERS),
+                    False)
+        return texts, found, letters, False
 
     def _one(self, c: object, roles: Roles, where: Path_) -> tuple[str, bool] | None:
         """One choice's text and whether it is marked right."""

@@ -181,6 +181,27 @@ def test_placeholder_cells_are_no_choices_and_true_false_rows_read(tmp_path, cli
         ("Which is no cipher?", ["AES", "*n/a", "ChaCha20"], "")]
 
 
+def test_a_dash_in_a_list_is_a_choice_and_a_trailing_na_is_none(tmp_path, cli):
+    bank = _write(tmp_path, "ops.json", json.dumps([
+        {"question": "Which operator adds?", "options": ["*", "+", "-"], "answer": 1},
+        {"question": "Which operator subtracts?", "options": ["-", "/", "N/A"],
+         "answer": 0}]))
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 0, done.err
+    assert [q[1] for q in _questions(tmp_path / "out")] == [["*", "*+", "-"], ["*-", "/"]]
+
+
+def test_numbered_choice_ids_with_an_index_from_0_are_no_labels(tmp_path, cli):
+    bank = _write(tmp_path, "ids.json", json.dumps([
+        {"question": "Which is prime?", "answerIndex": 0,
+         "options": [{"id": 1, "text": "7"}, {"id": 2, "text": "8"}, {"id": 3, "text": "9"}]},
+        {"question": "Which is even?", "answerIndex": 2,
+         "options": [{"id": 1, "text": "3"}, {"id": 2, "text": "5"}, {"id": 3, "text": "6"}]}]))
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 0, done.err
+    assert [q[1] for q in _questions(tmp_path / "out")] == [["*7", "8", "9"], ["3", "5", "*6"]]
+
+
 def test_yaml_booleans_as_choices_are_true_and_false(tmp_path, cli):
     bank = _write(tmp_path, "tf.yaml", """
 - question: Water boils at 100 °C at sea level.
