@@ -210,3 +210,16 @@ def loose(text: str) -> str:
     """A text as a choice's is compared loosely: white space collapsed, the quotes and
     the full stop around it gone, case folded ("'Two\n  words.'" is "two words")."""
     return " ".join(text.split()).strip(_QUOTES).strip().rstrip(".").strip(_QUOTES).casefold()
+
+
+_LINK_RE = re.compile(r"https?://|www\.", re.I)
+
+
+def without_link(text: str) -> str:
+    """An answer's text without the reference link after it ("Lisbon https://…",
+    "Lisbon (https://…)"); the text itself if it has none."""
+    found = _LINK_RE.search(text)
+    if found is None:
+        return text
+    before = text[:found.start()].rstrip().rstrip("([").rstrip().rstrip("-–—:;,").rstrip()
+    return before or text

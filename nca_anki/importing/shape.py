@@ -238,7 +238,11 @@ class Structured:
 
     def _answer_one(self, one: object, texts: list[str], letters: list[str], roles: Roles,
                     where: Path_) -> set[int] | None:
+        if isinstance(one, bool):
+            one = cv.choice_text(one)  # true: the choice "True"
         index = _text_index(one, texts, letters)
+        if index is None and isinstance(one, str) and (bare := cv.without_link(one)) != one:
+            index = _text_index(bare, texts, letters)  # "Lisbon https://…"
         if index is not None:
             return {index}
         number = number_of(one, texts)

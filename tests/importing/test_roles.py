@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from nca_anki.build import build
-from nca_anki.importing.choice_values import letters_in
+from nca_anki.importing.choice_values import letters_in, loose, restates, without_link
 from nca_anki.report import BuildOptions
 from nca_anki.reading.parse import parse
 
@@ -252,6 +252,21 @@ def test_an_answer_text_spaced_or_quoted_otherwise_names_its_choice(tmp_path, cl
         ["'luck, money'", "*'patience, grit.'"], ["*e", "k"]]
 
 
+def test_an_answer_text_with_a_link_and_a_boolean_answer(tmp_path, cli):
+    bank = _write(tmp_path, "bank.yaml", """
+- question: Which city is Portugal's capital?
+  options: [Porto, Lisbon]
+  answer: Lisbon - https://example.org/portugal
+- question: Light is faster than sound.
+  options: [true, false]
+  answer: true
+""")
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 0, done.err
+    assert [q[1] for q in _questions(tmp_path / "out")] == [["Porto", "*Lisbon"],
+                                                            ["*True", "False"]]
+
+
 def test_a_letter_beyond_j_is_read_and_the_refusal_says_why(tmp_path, cli):
     texts = [f"port {n}" for n in range(20, 32)]  # twelve choices: A … L
     bank = _write(tmp_path, "bank.json", json.dumps([
@@ -274,6 +289,9 @@ def test_reading_answers_in_words_is_linear():
     def run(n: int) -> None:
         letters_in("A, " * n + "B and " * n + "(C)", 26)
         letters_in("A" + " " * n + "x", 26)
+        without_link("word " * n + "(" * n + "www")
+        restates("Answer: " + ": " * n + "B", ["x " * n], ["B"])
+        loose("'" * n + " a " * n + "." * n)
     assert least_cpu(lambda: run(4000)) < 8 * least_cpu(lambda: run(1000)) + 0.01
 
 
