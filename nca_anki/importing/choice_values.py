@@ -148,6 +148,8 @@ def choice_list(value: object) -> list[object] | None:
         items: list[object] = value  # type: ignore[assignment]
         if len(items) < 2:
             return None
+        if (by_letter := lettered(items)) is not None:
+            return list(by_letter.values())  # [{"A": "Paris"}, {"B": "Rome"}]
         if all(type(v) is str or type(v) is bool or marked(v) is not None for v in items) \
                 and (any(type(v) is not bool for v in items) or items in ([True, False],
                                                                           [False, True])):
@@ -159,6 +161,19 @@ def choice_list(value: object) -> list[object] | None:
             isinstance(v, (str, bool)) for v in value.values()) and _by_letter(value):
         return list(value.values())
     return None
+
+
+def lettered(items: list[object]) -> dict[str, object] | None:
+    """A list of one-key objects by letter (``[{"A": "Paris"}, {"B": "Rome"}]``) as one
+    object of texts by letter; None if it is not one."""
+    ones = [c for c in items if isinstance(c, dict) and len(c) == 1]
+    if len(ones) != len(items):
+        return None
+    merged = {str(k): v for c in ones for k, v in c.items()}
+    if len(merged) != len(items) or not all(isinstance(v, (str, bool)) for v in
+                                             merged.values()) or not _by_letter(merged):
+        return None
+    return merged
 
 
 def _by_letter(value: dict[str, object]) -> bool:

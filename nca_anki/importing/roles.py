@@ -233,7 +233,7 @@ def _choice_parts(objects: list[dict[str, object]], choice_keys: tuple[str, ...]
                   inner: Mapping[str, str]) -> tuple[str | None, str | None, str | None]:
     """A choice object's text key, mark key and label key, over every choice of the bank."""
     lists = [[c for c in listed if isinstance(c, dict)] for o in objects for k in choice_keys
-             if isinstance(listed := o.get(k), list)]
+             if isinstance(listed := o.get(k), list) and cv.lettered(listed) is None]
     lists = [one for one in lists if one]
     flat = [c for one in lists for c in one]
     if not flat or (all(cv.marked(c) is not None for c in flat) and not inner):

@@ -178,6 +178,8 @@ class Structured:
         key = next((k for k in roles.choice_keys if cv.choice_list(obj.get(k)) is not None),
                    roles.choices or "")
         value = obj.get(key)
+        if isinstance(value, list) and (by_letter := cv.lettered(value)) is not None:
+            value = by_letter
         listed = cv.choice_list(value)
         if listed is None and roles.flat and sum(
                 cv.choice_text(obj.get(k)) is not None for k in roles.flat) >= 2:

@@ -94,6 +94,19 @@ def test_an_index_label_and_an_answer_key_among_empty_bookkeeping_keys(tmp_path,
         ("Which cable is fastest?", ["coax", "twisted pair", "*fibre"], "")]
 
 
+def test_one_key_choice_objects_by_letter(tmp_path, cli):
+    bank = _write(tmp_path, "caps.json", json.dumps([
+        {"question": "Which is Italy's capital?", "options": [{"A": "Milan"}, {"B": "Rome"}],
+         "answer": "B"},
+        {"question": "Which is Spain's capital?", "options": [{"A": "Madrid"}, {"B": "Seville"},
+                                                              {"C": "Bilbao"}],
+         "answer": "A"}]))
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 0, done.err
+    assert [q[1] for q in _questions(tmp_path / "out")] == [
+        ["Milan", "*Rome"], ["*Madrid", "Seville", "Bilbao"]]
+
+
 def test_map_reaches_keys_inside_the_choice_objects(tmp_path, cli):
     """Both strings could be the text; --map options.caption=choice-text says which, and
     options.tag=choice-label which is the label the answer names."""
