@@ -119,8 +119,9 @@ def import_parser(prog: str) -> argparse.ArgumentParser:
                         type=_mapping(ROLES),
                         help="in a JSON, YAML, TypeScript or spreadsheet bank, read KEY (a "
                              f"key or column) as ROLE: {', '.join(ROLES)} (answer0/answer1: "
-                             "an index counted from 0/1); a key inside the choice objects as "
-                             "CHOICES.KEY, e.g. options.label=choice-text; repeat for more keys")
+                             "an index counted from 0/1); a key inside nested objects as a path, "
+                             "e.g. options.label=choice-text, meta.why=explanation; repeat for "
+                             "more keys")
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="where the question files go (source, or a new folder)")
     parser.add_argument("--topic", metavar="NAME",

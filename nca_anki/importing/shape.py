@@ -73,6 +73,7 @@ class Structured:
         if not lists:
             return ()
         objects = [o for found in lists for _, o in found.objects if isinstance(o, dict)]
+        _lift(objects, self.overrides)
         roles = infer(objects, self.overrides, lambda message: self.problems.append(
             error("E701", self.path, self.line_of(()), message)))
         if roles is None:
@@ -321,6 +322,21 @@ def _humane(key: str) -> str:
 
 
 # --- helpers -----------------------------------------------------------------------------------
+
+def _lift(objects: list[dict[str, object]], overrides: Mapping[str, str]) -> None:
+    """A --map key path into a nested object of the question (``meta.why=explanation``)
+    made a key of the question itself, so a role can be given to it."""
+    for key, role in overrides.items():
+        if "." not in key or role.startswith("choice-"):
+            continue
+        parts = key.split(".")
+        for o in objects:
+            value: object = o
+            for part in parts:
+                value = value.get(part) if isinstance(value, dict) else None
+            if value is not None and key not in o:
+                o[key] = value
+
 
 def _empty(value: object) -> bool:
     return value is None or value in ("", [], {}) or (isinstance(value, str)

@@ -124,6 +124,19 @@ def test_map_reaches_keys_inside_the_choice_objects(tmp_path, cli):
         ("Which animal barks?", ["*dog", "cow"], "")]
 
 
+def test_map_reaches_a_key_inside_a_nested_object_of_the_question(tmp_path, cli):
+    bank = _write(tmp_path, "nested.json", json.dumps([
+        {"question": "Which metal is liquid at room temperature?", "options": ["iron", "mercury"],
+         "answer": 1, "meta": {"source": "ch. 2", "why": "Mercury melts at -39 °C."}},
+        {"question": "Which metal is lightest?", "options": ["lithium", "lead"],
+         "answer": 0, "meta": {"source": "ch. 3", "why": "Lithium floats on water."}}]))
+    done = _run(cli, tmp_path, str(bank), "--map", "meta.why=explanation")
+    assert done.status == 0, done.err
+    assert "'meta.why' as the explanation" in done.err
+    assert [q[2] for q in _questions(tmp_path / "out")] == [
+        "Mercury melts at -39 °C.", "Lithium floats on water."]
+
+
 def test_choice_objects_with_an_id_a_text_and_a_flag(tmp_path, cli):
     bank = _write(tmp_path, "flags.yaml", """
 - id: q1
