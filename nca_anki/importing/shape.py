@@ -7,15 +7,11 @@ its values can be a prompt (text) and one can be the choices: a list of at least
 a list of objects each with a text, an object of texts by letter (``{"A": …, "B": …}``),
 or flat keys ``A`` … ``J`` / ``option1`` … / ``optionA`` … (a spreadsheet's row).
 
-Which key plays which part is decided once for the whole bank (``Roles``), from the values
-first and the key's name second, and said once (W704) so the author can check it; ``--map
-KEY=ROLE`` overrides any of it. The answer may be a 0- or 1-based index (the base decided
-over the whole bank: a 0 anywhere means from 0, an index equal to a question's number of
-choices means from 1; if neither, the bank could be read two ways, and the author is asked
-to say which rather than the importer guessing), a letter, a choice's text, a list of
-these, or a true flag on each correct choice object. An answer given as text is compared
-with the choices' texts before it is read as a number, so a choice "2" is never mistaken
-for an index.
+Which key plays which part is decided once for the whole bank (importing/roles.py), from
+the values first and the key's name second, and said once (W704) so the author can check
+it; ``--map KEY=ROLE`` overrides any of it. What one value says (a placeholder, a boolean,
+an answer in words) is importing/choice_values.py's; here each question is read with the
+bank's roles, and each one that cannot be is named at its place.
 """
 
 from __future__ import annotations
