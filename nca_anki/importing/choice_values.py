@@ -238,3 +238,11 @@ def without_link(text: str) -> str:
         return text
     before = text[:found.start()].rstrip().rstrip("([").rstrip().rstrip("-–—:;,").rstrip()
     return before or text
+
+
+def wrong_answers(key: str, value: object) -> bool:
+    """Whether ``value`` is a trivia bank's list of the wrong answers beside the right one
+    (``incorrect_answers: ["False"]``): one text is enough there."""
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(c, str) for c in value) and re.search(
+        r"incorrect|wrong|distract|other", norm(key)) is not None

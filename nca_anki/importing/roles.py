@@ -51,7 +51,7 @@ _STEMS = {
                "正确", "正確", "正解"),
     "explanation": ("explan", "explic", "rational", "justif", "comment", "feedback",
                     "reason", "erklär", "erklaer", "begründ", "поясн", "объясн", "коммент",
-                    "解释", "解析", "解釋", "说明", "說明", "解説"),
+                    "解释", "解析", "解釋", "说明", "說明", "解説", "solution"),
 }
 _NOT_ANSWER = ("user", "my", "selected", "chosen", "given", "student", "incorrect", "wrong",
                "count", "score", "type", "explan", "points")
@@ -139,7 +139,7 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     empty = tuple(k for k in keys if all(_blank(o.get(k)) for o in objects))
     given, inner = _split(overrides, keys)
     choice_fits = Counter(k for o in objects for k, v in o.items()
-                          if cv.choice_list(v) is not None)
+                          if cv.choice_list(v) is not None or cv.wrong_answers(k, v))
     choices = _pick(given, "choices", choice_fits, len(objects))
     flat: tuple[str, ...] = ()
     if choices is None:

@@ -178,6 +178,9 @@ class Structured:
         if isinstance(value, list) and (by_letter := cv.lettered(value)) is not None:
             value = by_letter
         listed = cv.choice_list(value)
+        trivia = re.search(r"incorrect|wrong|distract|other", cv.norm(key)) is not None
+        if listed is None and isinstance(value, list) and cv.wrong_answers(key, value):
+            listed = value  # one wrong answer beside the right one: a true/false question
         if listed is None and roles.flat and sum(
                 cv.choice_text(obj.get(k)) is not None for k in roles.flat) >= 2:
             return self._flat(obj, roles)  # this one's choices are written flat
@@ -202,8 +205,8 @@ class Structured:
                                            for c in listed):
             letters = [str(c[roles.label]).strip().upper() for c in listed]  # type: ignore[index]
         found: list[bool] | None = marks if any(marks) else None
-        if found is None and re.search(r"incorrect|wrong|distract|other", cv.norm(key)) \
-                and isinstance(right := answer_of(obj, roles.answers), str):
+        if found is None and trivia and isinstance(right := answer_of(obj, roles.answers),
+                                                   str):
             # {"correct_answer": …, "incorrect_answers": […]}: the right one, then the rest
             return ([right.strip(), *texts], [True] + [False] * len(texts), list(cv.LETTERS),
                     False)
@@ -271,8 +274,8 @@ def _question_like(obj: object) -> bool:
     if not isinstance(obj, dict):
         return False
     has_text = any(isinstance(v, str) and v.strip() for v in obj.values())
-    has_choices = any(cv.choice_list(v) is not None for v in obj.values()) or \
-        len(cv.flat_keys(obj)) >= 2
+    has_choices = any(cv.choice_list(v) is not None or cv.wrong_answers(k, v)
+                      for k, v in obj.items()) or len(cv.flat_keys(obj)) >= 2
     return has_text and has_choices
 
 

@@ -293,6 +293,33 @@ def test_an_answer_text_with_a_link_and_a_boolean_answer(tmp_path, cli):
                                                             ["*True", "False"]]
 
 
+def test_a_trivia_true_false_question_with_one_wrong_answer(tmp_path, cli):
+    bank = _write(tmp_path, "trivia.json", json.dumps({"results": [
+        {"category": "Nature", "question": "Spiders have eight legs.",
+         "correct_answer": "True", "incorrect_answers": ["False"]},
+        {"category": "Nature", "question": "Which is a reptile?", "correct_answer": "gecko",
+         "incorrect_answers": ["frog", "newt"]},
+        {"category": "Nature", "question": "Which is no answer?", "correct_answer": "x",
+         "incorrect_answers": []}]}))
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 1
+    assert "[2].incorrect_answers: not a list of at least two choices" in done.err
+    assert [q[1] for q in _questions(tmp_path / "out")] == [
+        ["*True", "False"], ["*gecko", "frog", "newt"]]
+
+
+def test_a_trivia_bank_of_true_false_questions_only(tmp_path, cli):
+    bank = _write(tmp_path, "tf.json", json.dumps({"results": [
+        {"question": "Owls can see in the dark.", "correct_answer": "True",
+         "incorrect_answers": ["False"]},
+        {"question": "Bats are birds.", "correct_answer": "False",
+         "incorrect_answers": ["True"]}]}))
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 0, done.err
+    assert [q[1] for q in _questions(tmp_path / "out")] == [["*True", "False"],
+                                                            ["*False", "True"]]
+
+
 def test_a_letter_beyond_j_is_read_and_the_refusal_says_why(tmp_path, cli):
     texts = [f"port {n}" for n in range(20, 32)]  # twelve choices: A … L
     bank = _write(tmp_path, "bank.json", json.dumps([
