@@ -117,9 +117,11 @@ def import_parser(prog: str) -> argparse.ArgumentParser:
                              f"content): {', '.join(formats)}")
     parser.add_argument("--map", action="append", default=[], metavar="KEY=ROLE",
                         type=_mapping(ROLES),
-                        help="in a JSON, TypeScript or spreadsheet bank, read KEY (a key or "
-                             f"column) as ROLE: {', '.join(ROLES)} (answer0/answer1: an index "
-                             "counted from 0/1); repeat for more keys")
+                        help="in a JSON, YAML, TypeScript or spreadsheet bank, read KEY (a "
+                             f"key or column) as ROLE: {', '.join(ROLES)} (answer0/answer1: "
+                             "an index counted from 0/1); a key inside nested objects as a path, "
+                             "e.g. options.label=choice-text, meta.why=explanation; repeat for "
+                             "more keys")
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="where the question files go (source, or a new folder)")
     parser.add_argument("--topic", metavar="NAME",

@@ -192,10 +192,11 @@ _ALL = (
          "explanation, an empty answer was left out, an answer of partial credit in a "
          "question with one right answer counts as wrong, or the credits of its right "
          "answers do not add up to 100%."),
-    Code("W704", "bank read as", "How the importer read a structured bank (JSON, "
-         "TypeScript, a spreadsheet): which key or column it took as the prompt, the choices, "
-         "the answer (and how an index counts), the explanation and the topic, said once per "
-         "bank; --map KEY=ROLE overrides it."),
+    Code("W704", "bank read as", "How the importer read a structured bank (JSON, YAML, "
+         "TypeScript, a spreadsheet): which key or column it took as the prompt, the choices "
+         "(inside choice objects: the text, the label and the mark), the answer (and how an "
+         "index counts), the explanation and the topic, said once per bank; --map KEY=ROLE "
+         "overrides it, --map CHOICES.KEY=choice-text a key inside the choice objects."),
     Code("W705", "key written twice", "An object in a JSON bank has the same key twice; JSON "
          "keeps the second value, so the first was not read."),
     Code("W706", "file without questions", "A file found by searching a folder given to "

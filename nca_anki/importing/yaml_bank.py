@@ -83,6 +83,8 @@ def _values(root, path: str) -> tuple[object, dict[Path_, int], list[Diagnostic]
             except yaml.YAMLError as exc:  # a tag that would build an object
                 raise _Refused(line, f"{path_text(where)}: {getattr(exc, 'problem', exc)}; "
                                "this reads plain data only") from None
+            if isinstance(scalar, bool) and node.value.casefold() not in ("true", "false"):
+                scalar = node.value  # YAML 1.1's yes/no/on/off: the word as written
             put(scalar if isinstance(scalar, (str, int, float, bool)) or scalar is None
                 else str(scalar))
     return out[0], lines, problems

@@ -220,8 +220,8 @@ def test_what_is_not_converted_is_named_at_its_place(tmp_path, cli):
     # How the bank was read is said once, in full, with what was left out.
     assert ("prep-bank.json:1: warning[W704]: read 3 question objects: 'question' as the "
             "prompt; 'options' as the choices; 'correct' as the correct choice, counted from 0 "
-            "(an answer is 0); 'answer' as the correct choice where 'correct' is not there; "
-            "'explanation' as the explanation; left out 'id'; if that is wrong") in json_run.err
+            "(an answer is 0); 'answer' where 'correct' is empty; "
+            "'explanation' as the explanation; left out 'id'; if a key is read wrong") in json_run.err
 
 
 def _write(folder: Path, name: str, text: str) -> Path:

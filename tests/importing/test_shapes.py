@@ -580,7 +580,7 @@ def test_choice_objects_with_their_own_letters(tmp_path, cli):
 """)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert "each choice's 'label' as its letter" in done.err
+    assert "each choice's 'label' as its label and 'text' as its text" in done.err
     assert _questions(tmp_path / "out")[0][2] == ["Bigtable", "*BigQuery"]
 
 

@@ -95,6 +95,8 @@ STAGES = {
     "nca_anki.feedback.locate": set(),
     "nca_anki.feedback.stats": set(),
     "nca_anki.importing.shape": set(),
+    "nca_anki.importing.roles": set(),
+    "nca_anki.importing.choice_values": set(),
     "nca_anki.importing.detect": set(),
     "nca_anki.importing.spreadsheet": set(),
     "nca_anki.importing.lettered": set(),

@@ -1,0 +1,508 @@
+"""Which key of a structured bank's question objects plays which part, decided once for
+the whole bank from the values first and the key's name second (importing/shape.py reads
+the questions with it).
+
+The parts: the prompt, the choices (a list, an object by letter, or flat keys), inside
+choice objects their text, their label (a letter or an index equal to the choice's
+place: ``{value: "B", label: "/boot"}``) and their mark (``isCorrect``), the answer (an
+index, whose base is decided over the bank, a letter, a text, a list of these), the
+explanation and the topic. A key empty in every object (``null``, ``""``) plays no part,
+so it never hides the key that holds the answer. ``--map KEY=ROLE`` overrides any of it,
+keys inside choice objects as ``CHOICES.KEY`` (``--map options.label=choice-text``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from nca_anki.importing import choice_values as cv
+
+ROLES = ("prompt", "choices", "answer", "answer0", "answer1", "explanation", "topic",
+         "ignore", "choice-text", "choice-label", "choice-mark")
+_ANSWER_ROLES = ("answer", "answer0", "answer1")
+
+# Names that say a key's part, compared by ``cv.norm``; earlier is likelier.
+HINTS = {
+    "prompt": ("question", "prompt", "questiontext", "stem", "query", "q", "text", "title",
+               "body", "content", "pregunta", "pergunta", "frage", "вопрос", "问题", "題目",
+               "题目"),
+    "choices": ("choices", "options", "answers", "alternatives", "answeroptions",
+                "responses", "opts", "possibleanswers", "answerchoices", "variants",
+                "opciones", "opcoes", "opções", "alternativas", "варианты", "选项", "選項"),
+    "answer": ("correct", "answer", "correctanswer", "correctanswers", "correctanswerindex",
+               "correctindex", "correctoption", "correctoptions", "correctchoice",
+               "rightanswer", "solution", "key", "answerkey", "answerindex", "right",
+               "respuesta", "resposta", "ответ", "答案"),
+    "explanation": ("explanation", "rationale", "feedback", "reason", "explain", "why",
+                    "answerexplanation", "explanations", "solutionexplanation", "details",
+                    "description", "reference", "notes", "note", "comments", "comment",
+                    "justification", "reasoning", "remark", "remarks", "explicacion",
+                    "explicación", "explicacao", "explicação", "erklärung", "пояснение",
+                    "объяснение", "解释", "解析", "解釋", "说明", "context"),
+    "topic": ("category", "topic", "domain", "section", "subject", "module", "chapter",
+              "area", "objective"),
+}
+# Parts of names that say a part when the whole name is no hint: "_RightAnswerIndexD",
+# "answerExplanation", "explicacao_texto"; and what makes a name no answer ("UserAnswer").
+_STEMS = {
+    "answer": ("correct", "right", "answer", "solution", "respuesta", "resposta", "correta",
+               "réponse", "reponse", "antwort", "richtig", "ответ", "правильн", "答案",
+               "正确", "正確", "正解"),
+    "explanation": ("explan", "explic", "rational", "justif", "comment", "feedback",
+                    "reason", "erklär", "erklaer", "begründ", "поясн", "объясн", "коммент",
+                    "解释", "解析", "解釋", "说明", "說明", "解説", "solution"),
+}
+_NOT_ANSWER = ("user", "my", "selected", "chosen", "given", "student", "incorrect", "wrong",
+               "count", "score", "type", "explan", "points")
+# A choice object's text, and its "this one is correct" flag.
+_TEXT_HINTS = ("text", "value", "label", "content", "option", "answer", "body", "title",
+               "choice", "texto", "texte")
+_FLAG_HINTS = ("correct", "iscorrect", "iscorrectanswer", "isanswer", "right", "isright",
+               "answer", "valid", "istrue", "true")
+_SHOWN = 3  # left-out keys named in W704; the rest counted
+
+
+@dataclass(frozen=True)
+class Roles:
+    """What each key of one bank's question objects was read as."""
+
+    prompt: str
+    choices: str | None  # None: flat choice keys (``flat``)
+    choice_keys: tuple[str, ...] = ()  # every key that may hold the choices, likeliest first
+    flat: tuple[str, ...] = ()  # the flat choice keys, in order
+    answer: str | None = None  # the first of ``answers`` (said, and named by --map)
+    answers: tuple[str, ...] = ()  # every key that may hold the answer, likeliest first
+    base: int | None = None  # how integer answers count: 0, 1, or None (undecided)
+    base_said: str = ""  # why that base
+    text: str | None = None  # a choice object's text key
+    flag: str | None = None  # a choice object's correctness flag
+    label: str | None = None  # a choice object's own letter or index ("B", "1"), if any
+    explanation: str | None = None
+    topic: str | None = None
+    ignored: tuple[str, ...] = ()
+    empty: tuple[str, ...] = ()  # keys empty in every object
+
+    def said(self) -> str:
+        parts = [f"{self.prompt!r} as the prompt", self._choices_said()]
+        if self.answer is not None:
+            base = "" if self.base is None else f", counted from {self.base}{self.base_said}"
+            parts.append(f"{self.answer!r} as the correct choice{base}")
+            if len(self.answers) > 1:
+                parts.append(f"{_names(self.answers[1:])} where {self.answer!r} is empty")
+        if self.explanation is not None:
+            parts.append(f"{self.explanation!r} as the explanation")
+        if self.topic is not None:
+            parts.append(f"{self.topic!r} as the topic")
+        if self.ignored:
+            parts.append(f"left out {_names(self.ignored)}")
+        if self.empty:
+            parts.append(f"{len(self.empty)} key{'s' if len(self.empty) > 1 else ''} empty "
+                         "in every object")
+        return "; ".join(parts)
+
+    def _choices_said(self) -> str:
+        if self.choices is None:
+            return f"{_names(self.flat, len(self.flat))} as the choices"
+        others = (*self.choice_keys[1:], *self.flat)
+        said = f"{self.choices!r} as the choices" + (f" (or {_names(others)})" if others
+                                                     else "")
+        inner = [f"{key!r} as its {part}" for key, part in (
+            (self.label, "label"), (self.text, "text"), (self.flag, "mark")) if key]
+        if inner:
+            said += ", each choice's " + " and ".join(inner)
+        return said
+
+    def remedy(self) -> str:
+        """What to write when a key was read wrong: an example that works for this bank."""
+        if self.choices is not None and (self.text or self.label):
+            other = self.label or "KEY"
+            return f"--map KEY=ROLE (inside the choices: --map {self.choices}.{other}=choice-text)"
+        return "--map KEY=ROLE"
+
+
+def _names(keys: tuple[str, ...], shown: int = _SHOWN) -> str:
+    named = ", ".join(repr(k) for k in keys[:shown])
+    return named + (f" and {len(keys) - shown} more" if len(keys) > shown else "")
+
+
+# --- the inference -----------------------------------------------------------------------------
+
+Refuse = Callable[[str], None]
+
+
+def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
+          refuse: Refuse) -> Roles | None:
+    """The roles of a bank's keys; None (after ``refuse`` says why) if no key can hold
+    the choices or the prompt."""
+    keys = Counter(k for o in objects for k in o)
+    empty = tuple(k for k in keys if all(_blank(o.get(k)) for o in objects))
+    given, inner = _split(overrides, keys)
+    choice_fits = Counter(k for o in objects for k, v in o.items()
+                          if cv.choice_list(v) is not None or cv.wrong_answers(k, v))
+    choices = _pick(given, "choices", choice_fits, len(objects))
+    flat: tuple[str, ...] = ()
+    if choices is None:
+        flat = cv.flat_keys(k for k in keys if k not in given)
+        if len(flat) < 2:
+            refuse("found a list of objects but none of their keys holds a list of choices "
+                   f"(keys: {', '.join(repr(k) for k in list(keys)[:8])}); say which is with "
+                   "--map KEY=choices; nothing converted")
+            return None
+    choice_keys = _choice_keys(choices, choice_fits, given)
+    if choices is not None:  # a question of the bank may still write its choices flat
+        flat = _flat_beside(objects, [k for k in keys if k not in given and k not in
+                                      choice_keys])
+    taken = {*choice_keys, *flat, *empty}
+    texts = Counter(k for o in objects for k, v in o.items()
+                    if k not in taken and isinstance(v, str) and v.strip())
+    prompt = _pick(given, "prompt", texts, len(objects), longest=objects)
+    if prompt is None:
+        refuse("found a list of objects with choices but no key that holds the question's "
+               "text; say which is with --map KEY=prompt; nothing converted")
+        return None
+    taken.add(prompt)
+    text, flag, label = _choice_parts(objects, choice_keys, inner)
+    shapes = _Shapes(choices, flat, text, label)
+    answers = _answer_keys(objects, keys, taken, given, shapes)
+    if label is not None and not _labels_named(objects, answers, shapes):
+        # {id: 1, …} choices whose answer is an index from 0: the ids are no labels
+        label = None
+        shapes = _Shapes(choices, flat, text, None)
+    taken.update(answers)
+    explanation = _given(given, "explanation") or _named(
+        [k for k in keys if k not in taken and _mostly_text(objects, k)], "explanation")
+    taken.add(explanation or "")
+    topic = _given(given, "topic") or _named(
+        [k for k in keys if k not in taken and _mostly_text(objects, k, short=True)], "topic")
+    taken.add(topic or "")
+    ignored = tuple(k for k in keys if k not in taken)
+    role = given.get(answers[0], "") if answers else ""
+    base, why = decide_base(objects, answers, role, shapes)
+    return Roles(prompt=prompt, choices=choices, choice_keys=choice_keys, flat=flat,
+                 answer=answers[0] if answers else None, answers=answers, base=base,
+                 base_said=why, text=text, flag=flag, label=label, explanation=explanation,
+                 topic=topic, ignored=ignored,
+                 empty=tuple(k for k in empty if k not in given))
+
+
+def _blank(value: object) -> bool:
+    return value is None or value in ("", [], {}) or (isinstance(value, str)
+                                                       and not value.strip())
+
+
+def _split(overrides: Mapping[str, str], keys: Counter[str]
+           ) -> tuple[dict[str, str], dict[str, str]]:
+    """--map for this bank: the question objects' keys, and the choice objects' keys
+    (``options.label=choice-text``, or ``label=choice-text`` for any choices key)."""
+    given: dict[str, str] = {}
+    inner: dict[str, str] = {}
+    for key, role in overrides.items():
+        if key in keys and not role.startswith("choice-"):
+            given[key] = role
+            continue
+        outer, dot, rest = key.partition(".")
+        if dot and outer in keys and role.startswith("choice-"):
+            given.setdefault(outer, "choices")
+            inner[rest] = role
+        elif not dot and role.startswith("choice-"):
+            inner[key] = role
+    return given, inner
+
+
+def _flat_beside(objects: list[dict[str, object]], keys: list[str]) -> tuple[str, ...]:
+    """Flat choice keys (``A: true``, ``B: false``) of the objects that have no list of
+    choices, if they are there."""
+    flat = cv.flat_keys(keys)
+    held = sum(sum(cv.choice_text(o.get(k)) is not None for k in flat) >= 2 for o in objects)
+    return flat if len(flat) >= 2 and held else ()
+
+
+def _choice_keys(choices: str | None, fits: Counter[str], given: Mapping[str, str]
+                 ) -> tuple[str, ...]:
+    if choices is None:
+        return ()
+    hints = HINTS["choices"]
+    others = [k for k in fits if k != choices and k not in given and cv.norm(k) in hints]
+    return (choices, *sorted(others, key=lambda k: hints.index(cv.norm(k))))
+
+
+# --- inside the choice objects ----------------------------------------------------------------
+
+def _choice_parts(objects: list[dict[str, object]], choice_keys: tuple[str, ...],
+                  inner: Mapping[str, str]) -> tuple[str | None, str | None, str | None]:
+    """A choice object's text key, mark key and label key, over every choice of the bank."""
+    lists = [[c for c in listed if isinstance(c, dict)] for o in objects for k in choice_keys
+             if isinstance(listed := o.get(k), list) and cv.lettered(listed) is None]
+    lists = [one for one in lists if one]
+    flat = [c for one in lists for c in one]
+    if not flat or (all(cv.marked(c) is not None for c in flat) and not inner):
+        return None, None, None
+    keys = Counter(k for c in flat for k in c)
+    named = {role: k for k, role in inner.items()}
+    flag = named.get("choice-mark") or _flag_key(flat, keys, inner)
+    texty = [k for k in keys if k != flag and inner.get(k) != "ignore" and all(
+        cv.choice_text(c[k]) is not None and not isinstance(c[k], bool)
+        for c in flat if k in c) and keys[k] * 2 >= len(flat)]
+    label = named.get("choice-label") or _label_key(
+        lists, [k for k in texty if k not in inner], texty)
+    text = named.get("choice-text") or _text_key(flat, [k for k in texty if k != label
+                                                         and k not in inner])
+    return text, flag, label
+
+
+def _flag_key(choices: list[dict[str, object]], keys: Counter[str],
+              inner: Mapping[str, str]) -> str | None:
+    flags = [k for k in keys if k not in inner and all(_is_flag(c.get(k)) for c in choices
+                                                         if k in c)]
+    return min(flags, key=lambda k: (_FLAG_HINTS.index(cv.norm(k)) if cv.norm(k) in
+                                     _FLAG_HINTS else 99, k)) if flags else None
+
+
+def _label_key(lists: list[list[dict[str, object]]], candidates: list[str],
+               texty: list[str]) -> str | None:
+    """The key whose value is each choice's own place, as a letter ("A", "b") or an index
+    from 0 or from 1, in (nearly) every choice of the bank; only if another key is left
+    for the text."""
+    best: tuple[int, str] | None = None
+    for key in candidates:
+        schemes: Counter[str] = Counter()
+        seen = 0
+        for one in lists:
+            held = [c[key] for c in one if key in c]
+            seen += len(held)
+            said = [str(v).strip().upper() for v in held if isinstance(v, str)]
+            if len(said) == len(held) and len(set(said)) == len(said) and all(
+                    len(x) == 1 and x in cv.LETTERS for x in said):
+                schemes["letter"] += len(held)  # its own letters, in any order
+                continue
+            for place, c in enumerate(one):
+                if key in c:
+                    schemes.update(_places(c[key], place))
+        if seen < 2 or not schemes:
+            continue
+        scheme, fits = schemes.most_common(1)[0]
+        if 10 * fits >= 9 * seen and len(texty) > 1 and (best is None or fits > best[0]):
+            best = (fits, key)
+    return best[1] if best else None
+
+
+def _places(value: object, place: int) -> list[str]:
+    """How ``value`` names the choice at ``place``: "letter", "from0", "from1"."""
+    said = str(value).strip() if isinstance(value, (str, int)) and not isinstance(
+        value, bool) else ""
+    found = []
+    if place < len(cv.LETTERS) and said.upper() == cv.LETTERS[place]:
+        found.append("letter")
+    if said == str(place):
+        found.append("from0")
+    if said == str(place + 1):
+        found.append("from1")
+    return found
+
+
+def _text_key(choices: list[dict[str, object]], texty: list[str]) -> str | None:
+    ranked = sorted(texty, key=lambda k: (
+        _TEXT_HINTS.index(cv.norm(k)) if cv.norm(k) in _TEXT_HINTS else 99,
+        -sum(len(str(c.get(k, ""))) for c in choices), k))
+    return ranked[0] if ranked else None
+
+
+def _is_flag(value: object) -> bool:
+    return isinstance(value, bool) or value in (0, 1, "true", "false", "True", "False",
+                                                "yes", "no")
+
+
+# --- the answer ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Shapes:
+    """How to see one object's choices: their texts and their labels."""
+
+    choices: str | None
+    flat: tuple[str, ...]
+    text: str | None
+    label: str | None
+
+    def texts(self, obj: dict[str, object]) -> list[str] | None:
+        if self.choices is None:
+            return [t for k in self.flat if (t := cv.choice_text(obj.get(k))) is not None
+                    and t.strip()]
+        listed = cv.choice_list(obj.get(self.choices))
+        if listed is None:
+            return None
+        return [cv.choice_text(c) or "" if not isinstance(c, dict) else
+                str(c.get(self.text or "", "")) for c in listed]
+
+    def labels(self, obj: dict[str, object]) -> list[str]:
+        listed = obj.get(self.choices or "")
+        if self.label is None or not isinstance(listed, list):
+            return []
+        return [str(c.get(self.label, "")).strip().upper() if isinstance(c, dict) else ""
+                for c in listed]
+
+
+def _answer_keys(objects: list[dict[str, object]], keys: Counter[str], taken: set[str],
+                 given: Mapping[str, str], shapes: _Shapes) -> tuple[str, ...]:
+    """Every key that may hold the answer, likeliest first: one --map names, else the
+    keys named as answers, then the keys whose name holds an answer word and whose values
+    name a choice (``_RightAnswerIndexD``), never one named for the learner's own answer."""
+    named = next((k for k, r in given.items() if r in _ANSWER_ROLES), None)
+    if named is not None:
+        return (named,)
+    free = [k for k in keys if k not in taken and given.get(k) != "ignore"]
+    hints = HINTS["answer"]
+    exact = sorted((k for k in free if cv.norm(k) in hints),
+                   key=lambda k: hints.index(cv.norm(k)))
+    worded = [(rank, k) for k in free if k not in exact
+              and (rank := _stem_rank(k, "answer")) is not None
+              and not any(w in cv.norm(k) for w in _NOT_ANSWER)]
+    fitting = [k for _, k in sorted(worded) if _names_choices(objects, k, shapes)]
+    return (*exact, *fitting)
+
+
+def _labels_named(objects: list[dict[str, object]], answers: tuple[str, ...],
+                  shapes: _Shapes) -> bool:
+    """Whether every answer that is a number names a label of its question's choices (or
+    there is none): else the numbers are indexes, and the labels only numbers."""
+    for o in objects:
+        labels = shapes.labels(o)
+        for value in as_list(answer_of(o, answers)):
+            said = str(value).strip() if isinstance(value, (int, str)) and not isinstance(
+                value, bool) else ""
+            if said.isdecimal() and said not in labels and value not in (shapes.texts(o) or []):
+                return False
+    return True
+
+
+def _stem_rank(key: str, role: str) -> int | None:
+    name = cv.norm(key)
+    return next((n for n, stem in enumerate(_STEMS[role]) if stem in name), None)
+
+
+def _names_choices(objects: list[dict[str, object]], key: str, shapes: _Shapes) -> bool:
+    """Whether the values of ``key`` name a choice of their object in most objects that
+    have one: a text, a label, letters, or an index."""
+    held = fits = 0
+    for o in objects:
+        value = o.get(key)
+        if _blank(value):
+            continue
+        held += 1
+        texts = shapes.texts(o) or []
+        fits += bool(texts) and all(_names_one(v, texts, shapes.labels(o))
+                                    for v in as_list(value))
+    return held > 0 and 2 * fits >= held
+
+
+def _names_one(value: object, texts: list[str], labels: list[str]) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return 0 <= value <= len(texts)
+    if not isinstance(value, str):
+        return False
+    said = value.strip()
+    return (said in texts or said.upper() in labels
+            or cv.letters_in(said, len(texts)) is not None
+            or (said.isdecimal() and int(said) <= len(texts)))
+
+
+def decide_base(objects: list[dict[str, object]], answers: tuple[str, ...], role: str,
+                shapes: _Shapes) -> tuple[int | None, str]:
+    """How the bank's integer answers count: a 0 anywhere means from 0, an index equal to
+    its question's number of choices from 1, else the reading that fits more answers;
+    None if every number fits both (the author is asked)."""
+    if role in ("answer0", "answer1"):
+        return int(role[-1]), " (--map)"
+    if not answers:
+        return None, ""
+    misfit = [0, 0]
+    seen_zero = counted = False
+    for o in objects:
+        texts = shapes.texts(o)
+        if texts is None:
+            continue
+        labels = shapes.labels(o)
+        for value in as_list(answer_of(o, answers)):
+            number = number_of(value, texts)
+            if number is None or str(value).strip().upper() in labels:
+                continue
+            seen_zero |= number == 0
+            counted = True
+            misfit[0] += not 0 <= number < len(texts)
+            misfit[1] += not 1 <= number <= len(texts)
+    if misfit[0] < misfit[1] or (misfit[0] == misfit[1] and misfit[0] and seen_zero):
+        return 0, " (an answer is 0)" if seen_zero else " (that fits more answers)"
+    if misfit[1] < misfit[0] or misfit[1]:
+        return 1, " (an answer equals its number of choices)"
+    name = cv.norm(answers[0])
+    if not counted and shapes.label is not None:
+        return None, ""  # every answer names a choice's own label: no index to count
+    if "index" in name or "idx" in name:
+        return 0, f" (the name {answers[0]!r} says index)"
+    return None, ""  # every number fits both readings: the author says which
+
+
+def answer_of(obj: dict[str, object], answers: tuple[str, ...]) -> object:
+    return next((obj[k] for k in answers if not _blank(obj.get(k))), None)
+
+
+def as_list(value: object) -> list[object]:
+    return value if isinstance(value, list) else [] if value is None else [value]
+
+
+def number_of(value: object, texts: list[str]) -> int | None:
+    """``value`` as an index (before its base), if it is one and no choice's text."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    # isdecimal, not isdigit: "²" is a digit that int() refuses (an import ended in a
+    # traceback); every decimal digit int() reads ("3", "٣").
+    if isinstance(value, str) and value.strip().isdecimal() and len(value.strip()) <= 3 and \
+            not any(t.strip() == value.strip() for t in texts):
+        return int(value.strip())
+    return None
+
+
+# --- names and shapes of the other keys ---------------------------------------------------
+
+def _pick(given: Mapping[str, str], role: str, fits: Counter[str], total: int,
+          longest: list[dict[str, object]] | None = None) -> str | None:
+    if (named := _given(given, role)) is not None:
+        return named
+    candidates = [k for k, n in fits.items() if 2 * n >= total and k not in given]
+    if not candidates:
+        return None
+    hinted = _named(candidates, role)
+    if hinted is not None:
+        return hinted
+    if longest is not None:  # the prompt: the longest texts
+        return max(candidates, key=lambda k: (sum(len(str(o.get(k, ""))) for o in longest),
+                                              k))
+    return max(candidates, key=lambda k: (fits[k], k))
+
+
+def _given(given: Mapping[str, str], role: str) -> str | None:
+    return next((k for k, r in given.items() if r == role), None)
+
+
+def _named(keys: list[str], role: str) -> str | None:
+    """The key whose name says ``role`` best: a whole name of HINTS, else (for the
+    explanation) a name holding one of its stems."""
+    hints = HINTS[role]
+    ranked = [(hints.index(cv.norm(k)), k) for k in keys if cv.norm(k) in hints]
+    if not ranked and role in _STEMS:
+        ranked = [(rank, k) for k in keys if (rank := _stem_rank(k, role)) is not None]
+    return min(ranked)[1] if ranked else None
+
+
+def _mostly_text(objects: list[dict[str, object]], key: str, short: bool = False) -> bool:
+    values = [o[key] for o in objects if key in o]
+    texts = [v for v in values if isinstance(v, str) or (
+        not short and isinstance(v, list) and all(isinstance(x, str) for x in v))]
+    return bool(values) and 2 * len(texts) >= len(values) and (
+        not short or all(len(v) <= 120 for v in texts if isinstance(v, str)))
