@@ -11,15 +11,19 @@ errors and nothing is lost without a word.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
 
 from nca_anki.diagnostics import Diagnostic, error, sort_diagnostics
 from nca_anki.importing.bank import Choice, Item, Reading, one_line
+from nca_anki.reading.images import image_problem, image_type
+from nca_anki.reading.media import MAX_IMAGE_BYTES
 from nca_anki.reading.parse import FENCE_RE, parse
 from nca_anki.reading.topics import slugify
 from nca_anki.records import LABELS, Question
@@ -173,25 +177,17 @@ def _with_images(item: Item, images: _Images) -> tuple[Item, str]:
     def moved(match: re.Match[str]) -> str:
         nonlocal missing
         written = match[2][1:-1] if match[2].startswith("<") else match[2]
-        if urlsplit(written).scheme or written.startswith(("/", "//")):
-            missing = missing or (f"shows the image {written!r}, from the web or an absolute "
-                                  "path: cards are studied offline; save it beside the input "
-                                  "and name it by a relative path")
+        source, why = _source(written, item.path, folder, media, images)
+        if why:
+            missing = missing or why
             return match[0]
-        written = urlsplit(written).path or written  # "images/001.png?raw=true": the file
-        source = (folder / unquote(written)).as_posix()
-        if unquote(written) in media:  # carried inside the input
-            data = media[unquote(written)]
-            source = f"embedded:{hashlib.sha256(data).hexdigest()}/{unquote(written)}"
-            images.carried[source] = data
         if source not in images.target:
-            if source not in images.carried and (problem := images.problem(item.path, source)):
-                missing = missing or f"shows the image {written!r}, which {problem}"
-                return match[0]
             images.name(source)
         target = images.target[source]
         if target in images.unwritable:
-            missing = missing or (f"shows the image {written!r}, which could not be written "
+            shown = "carried in its text" if written[:5].casefold() == "data:" \
+                else repr(written)
+            missing = missing or (f"shows the image {shown}, which could not be written "
                                   f"as {target}: {images.unwritable[target]}")
             return match[0]
         return f"{match[1]}{quote(target)}"
@@ -203,6 +199,81 @@ def _with_images(item: Item, images: _Images) -> tuple[Item, str]:
                    path=item.path, line=item.line, where=item.where, media=item.media,
                    choices=tuple(Choice(texts(c.text), c.correct) for c in item.choices))
     return changed, missing
+
+
+def _source(written: str, given: str, folder: PurePosixPath, media: Mapping[str, bytes],
+            images: _Images) -> tuple[str, str]:
+    """The key in ``images`` of the image a text of a question read from ``given`` shows
+    at ``written``: a file beside the input (its path), or one the input carries
+    (``embedded:<digest>/<name>``: Moodle's <file> elements in ``media``, a data: URI);
+    or "" and why it cannot go with its question."""
+    if written[:5].casefold() == "data:":  # a picture in the text itself
+        data, kind, why = carried_image(written)
+        if why:
+            return "", f"shows a picture carried in its text as a data: URI, which {why}"
+        digest = hashlib.sha256(data).hexdigest()
+        return _carry(images, data, f"embedded:{digest}/image-{digest[:16]}.{kind}"), ""
+    if urlsplit(written).scheme or written.startswith(("/", "//")):
+        return "", (f"shows the image {written!r}, from the web or an absolute path: cards "
+                    "are studied offline; save it beside the input and name it by a "
+                    "relative path")
+    written = urlsplit(written).path or written  # "images/001.png?raw=true": the file
+    if unquote(written) in media:  # carried inside the input
+        data = media[unquote(written)]
+        digest = hashlib.sha256(data).hexdigest()
+        return _carry(images, data, f"embedded:{digest}/{unquote(written)}"), ""
+    source = (folder / unquote(written)).as_posix()
+    if source not in images.target and (problem := images.problem(given, source)):
+        return "", f"shows the image {written!r}, which {problem}"
+    return source, ""
+
+
+def _carry(images: _Images, data: bytes, source: str) -> str:
+    images.carried[source] = data
+    return source
+
+
+# "data:image/png;base64," before a data: URI's data (RFC 2397): a media type, parameters.
+_DATA_URI_RE = re.compile(r"data:([\w.+-]+/[\w.+-]+)?((?:;[\w.+-]+(?:=[^;,]*)?)*),", re.I)
+_MIB = 1024 * 1024
+
+
+def carried_image(uri: str) -> tuple[bytes, str, str]:
+    """The picture a ``data:`` URI carries, base64 or percent-encoded, and its type by its
+    bytes (reading/images.py), checked as any image a card shows; or b"", "" and why not,
+    as a phrase. A picture over the build's limit (MAX_IMAGE_BYTES) is told by the URI's
+    length and refused before anything is decoded."""
+    head = _DATA_URI_RE.match(uri)
+    if head is None:
+        return b"", "", "is not written as one (data:TYPE;base64,DATA)"
+    payload = uri[head.end():]
+    encoded = any(p.casefold() == "base64" for p in head[2].split(";"))
+    if encoded and "%" in payload and len(payload) <= 4 * MAX_IMAGE_BYTES:
+        payload = unquote(payload)  # "%2B", "%3D": base64 written percent-encoded
+    # Base64 is 4 characters for 3 bytes; percent-encoding at most 3 characters a byte.
+    least = len(payload.rstrip("=")) * 3 // 4 if encoded else len(payload) // 3
+    if least > MAX_IMAGE_BYTES:
+        return b"", "", (f"holds {'about' if encoded else 'at least'} {least / _MIB:.1f} MiB, "
+                         f"over the limit of {MAX_IMAGE_BYTES / _MIB:.1f} MiB per image (decks "
+                         "go to phones); save it smaller")
+    try:
+        data = base64.b64decode(payload.translate(_URL_SAFE) + "=" * (-len(payload) % 4),
+                                validate=True) if encoded else unquote_to_bytes(payload)
+    except (binascii.Error, ValueError):
+        return b"", "", "is not valid base64"
+    if len(data) > MAX_IMAGE_BYTES:
+        return b"", "", (f"holds {len(data) / _MIB:.1f} MiB, over the limit of "
+                         f"{MAX_IMAGE_BYTES / _MIB:.1f} MiB per image (decks go to phones)")
+    kind = image_type(data)
+    if kind is None:
+        return b"", "", ("is not an image of a type cards show (PNG, JPEG, GIF, WebP or SVG, "
+                         "by its bytes)")
+    if why := image_problem(data, kind):
+        return b"", "", f"cannot be shown on a card: {why}"
+    return data, kind, ""
+
+
+_URL_SAFE = str.maketrans("-_", "+/")  # base64's URL-safe alphabet, as some writers use
 
 
 def _clean(item: Item) -> Item:
