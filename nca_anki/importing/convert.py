@@ -22,6 +22,7 @@ from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
 
 from nca_anki.diagnostics import Diagnostic, error, sort_diagnostics
 from nca_anki.importing.bank import Choice, Item, Reading, one_line
+from nca_anki.importing.messages import quoted_spans
 from nca_anki.reading.images import image_problem, image_type
 from nca_anki.reading.media import MAX_IMAGE_BYTES
 from nca_anki.reading.parse import FENCE_RE, parse
@@ -287,30 +288,81 @@ def _clean(item: Item) -> Item:
                 choices=tuple(Choice(tidy(c.text), c.correct) for c in item.choices))
 
 
-def _render(title: str, part: int, items: list[Item]) -> tuple[str, list[tuple[int, int]]]:
-    """The file's text, and each question's first and last line in it."""
+# What each line of a written part is, in the input's terms: (the index of the question
+# among the part's items, -1 for the title; which of its parts: "its prompt", "choice B",
+# "the mark on choice B", "its explanation"), by line number - 1.
+Layout = list[tuple[int, str]]
+
+
+def _render(title: str, part: int, items: list[Item]
+            ) -> tuple[str, list[tuple[int, int]], Layout]:
+    """The file's text, each question's first and last line in it, and what each of its
+    lines is (Layout)."""
     lines = [f"{title} {part}{TITLE_SUFFIX}"]
+    layout: Layout = [(-1, "its topic title")]
     spans = []
-    for number, item in enumerate(items, start=1):
+
+    def add(k: int, role: str, *texts: str) -> None:
+        lines.extend(texts)
+        layout.extend((k, role) for _ in texts)
+
+    for k, item in enumerate(items):
         start = len(lines) + 1
         prompt = item.prompt.split("\n")
-        lines.append(f"Question {number}: {prompt[0]}")
-        lines += prompt[1:]
-        for choice in item.choices:
+        add(k, "its prompt", f"Question {k + 1}: {prompt[0]}", *prompt[1:])
+        for label, choice in zip(LABELS, item.choices):
             first, *rest = choice.text.split("\n")
-            lines.append(f"- {first}" + (" (Correct answer)" if choice.correct else ""))
-            lines += rest
+            add(k, f"choice {label}",
+                f"- {first}" + (" (Correct answer)" if choice.correct else ""), *rest)
         firsts = [" ".join(c.text.split("\n")[0].split()) for c in item.choices]
         # A correct choice is named by its first line, or, if another choice starts with the
         # same line (": " then code, say), by its whole text on one line (parse.py reads both).
-        lines += [f"Correct answer: {c.text.split(chr(10))[0]}" if firsts.count(first) == 1
-                  else f"Correct answer: {' '.join(c.text.split())}"
-                  for c, first in zip(item.choices, firsts) if c.correct]
+        for label, c, first in zip(LABELS, item.choices, firsts):
+            if c.correct:
+                add(k, f"the mark on choice {label}",
+                    f"Correct answer: {c.text.split(chr(10))[0]}" if firsts.count(first) == 1
+                    else f"Correct answer: {' '.join(c.text.split())}")
         if item.explanation:
-            lines += item.explanation.split("\n")
+            add(k, "its explanation", *item.explanation.split("\n"))
         spans.append((start, len(lines)))
-        lines.append("")
-    return "\n".join(lines).rstrip("\n") + "\n", spans
+        add(k, "its end", "")
+    return "\n".join(lines).rstrip("\n") + "\n", spans, layout
+
+
+# A place the parser names in a written part: "Question 3", "Question 3 (line 12)", "line
+# 40", "at line 40", "the choice at line 40".
+_PLACE_RE = re.compile(r"\bQuestion (\d+)(?: \(line \d+\))?"
+                       r"|\b(the choice (?:at|on) |(?:at|on) )?line (\d+)\b")
+
+
+def _in_input(message: str, k: int, layout: Layout, items: list[Item]) -> str:
+    """``message``, the parser's about the written part's question ``k``, said of the
+    input: each question and line it names in the written file becomes the question (or
+    another's place in the input) and which of its parts the line is (its prompt, choice
+    B, …): a line of the written file is no place the author can look up."""
+    def place(match: re.Match[str]) -> str:
+        if match[1]:
+            other = int(match[1]) - 1
+            return "the question" if other == k or not 0 <= other < len(items) else \
+                f"the question at {_at(items[other])}"
+        n = int(match[3])
+        owner, role = layout[n - 1] if 0 < n <= len(layout) else (-1, "its topic title")
+        if 0 <= owner != k:
+            return f"the question at {_at(items[owner])}"
+        if role.startswith("choice"):  # "the choice at line 9": choice B; "at line 9": at B
+            return role if not match[2] or match[2].startswith("the") else match[2] + role
+        return f"in {role}" if match[2] else role
+
+    # Only the parser's own words: a quoted choice may say "line 3" too.
+    pieces, at = [], 0
+    for start, end in quoted_spans(message):
+        pieces += [_PLACE_RE.sub(place, message[at:start]), message[start:end]]
+        at = end
+    return "".join(pieces) + _PLACE_RE.sub(place, message[at:])
+
+
+def _at(item: Item) -> str:
+    return f"{item.path}:{item.line}" + (f" ({item.where})" if item.where else "")
 
 
 def _differs(item: Item, question: Question) -> str:
@@ -351,7 +403,7 @@ def _written(title: str, part: int, items: list[Item], name: str
         else:
             todo.append(item)
     while todo:
-        text, spans = _render(title, part, todo)
+        text, spans, layout = _render(title, part, todo)
         result = parse(text, name)
         errors = [d for d in result.diagnostics if d.is_error]
         if any(d.line <= 1 for d in errors):  # the title: no question of the part can go in
@@ -365,8 +417,8 @@ def _written(title: str, part: int, items: list[Item], name: str
         bad: dict[int, str] = {}
         for d in errors:
             for k, (start, end) in enumerate(spans):
-                if start <= d.line <= end:  # said of the question, not of its number there
-                    bad.setdefault(k, re.sub(r"\bQuestion \d+", "the question", d.message))
+                if start <= d.line <= end:  # said of the question in the input's terms
+                    bad.setdefault(k, _in_input(d.message, k, layout, todo))
         for k, item in enumerate(todo):
             if k in bad:
                 continue
