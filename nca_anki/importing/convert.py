@@ -335,11 +335,13 @@ _PLACE_RE = re.compile(r"\bQuestion (\d+)(?: \(line \d+\))?"
                        r"|\b(the choice (?:at|on) |(?:at|on) )?line (\d+)\b")
 
 
-def _in_input(message: str, k: int, layout: Layout, items: list[Item]) -> str:
-    """``message``, the parser's about the written part's question ``k``, said of the
-    input: each question and line it names in the written file becomes the question (or
-    another's place in the input) and which of its parts the line is (its prompt, choice
-    B, …): a line of the written file is no place the author can look up."""
+def _in_input(message: str, k: int, layout: Layout, items: list[Item], line: int = 0
+              ) -> str:
+    """``message``, the parser's about the written part's question ``k`` at ``line``, said
+    of the input: each question and line it names in the written file becomes the question
+    (or another's place in the input) and which of its parts the line is (its prompt,
+    choice B, …): a line of the written file is no place the author can look up. A message
+    at a choice, the explanation or a mark starts with which ("choice D: …")."""
     def place(match: re.Match[str]) -> str:
         if match[1]:
             other = int(match[1]) - 1
@@ -358,7 +360,9 @@ def _in_input(message: str, k: int, layout: Layout, items: list[Item]) -> str:
     for start, end in quoted_spans(message):
         pieces += [_PLACE_RE.sub(place, message[at:start]), message[start:end]]
         at = end
-    return "".join(pieces) + _PLACE_RE.sub(place, message[at:])
+    said = "".join(pieces) + _PLACE_RE.sub(place, message[at:])
+    owner, role = layout[line - 1] if 0 < line <= len(layout) else (-1, "")
+    return f"{role}: {said}" if owner == k and role not in ("its prompt", "its end") else said
 
 
 def _at(item: Item) -> str:
@@ -418,7 +422,7 @@ def _written(title: str, part: int, items: list[Item], name: str
         for d in errors:
             for k, (start, end) in enumerate(spans):
                 if start <= d.line <= end:  # said of the question in the input's terms
-                    bad.setdefault(k, _in_input(d.message, k, layout, todo))
+                    bad.setdefault(k, _in_input(d.message, k, layout, todo, d.line))
         for k, item in enumerate(todo):
             if k in bad:
                 continue
@@ -432,7 +436,7 @@ def _written(title: str, part: int, items: list[Item], name: str
         for k in sorted(bad):
             item = todo[k]
             problems.append(error("E704", item.path, item.line, f"{item.place}cannot be "
-                                  f"written as a question file reads it: {bad[k]}; not "
+                                  f"written as a question file: {bad[k]}; not "
                                   "converted"))
         todo = [item for k, item in enumerate(todo) if k not in bad]
     return "", 0, problems

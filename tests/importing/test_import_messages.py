@@ -43,7 +43,8 @@ def test_a_choice_written_twice_is_placed_in_the_input_not_in_the_written_file(t
                                                    "{~Lyon =Paris ~Paris ~Nice}"))
     [said] = _diagnostics(cli, str(bank), "--out", str(tmp_path / "out"))
     assert (said["code"], said["line"]) == ("E704", 61)
-    assert "'Paris' twice" in said["message"] and "choice B" in said["message"], said
+    assert "choice C: the question lists the choice 'Paris' twice (also at choice B)" in \
+        said["message"], said
     assert not re.search(r"\bline \d", said["message"]), said
 
 
@@ -63,9 +64,9 @@ def test_what_the_parser_says_of_a_written_question_is_said_of_the_input_questio
     reading = Reading((Section(title="Fruit", items=tuple(items), path="bank.json"),))
     [problem] = convert([reading]).problems
     assert (problem.path, problem.line) == ("bank.json", 999)
-    assert problem.message.startswith("[40] cannot be written as a question file reads it: "
-                                      "the question lists the choice 'apple' twice (also at "
-                                      "choice A)"), problem.message
+    assert problem.message.startswith("[40] cannot be written as a question file: "
+                                      "choice C: the question lists the choice 'apple' twice "
+                                      "(also at choice A)"), problem.message
 
 
 def test_a_place_in_another_written_question_is_that_question_s_place_in_the_input():
