@@ -16,6 +16,7 @@ import pytest
 
 from anki_client import cards_in_deck, import_package, open_collection
 from conftest import REPO
+from growth import least_cpu
 from images import png
 from nca_anki.build import build
 from nca_anki.importing import convert as convert_module
@@ -190,3 +191,18 @@ def test_a_carried_picture_arrives_in_anki_s_media_and_shows_on_the_card(tmp_pat
         shown.add(found[1])
     [name] = shown
     assert media[name] == chip
+
+
+@pytest.mark.parametrize("uri, unit", [
+    ("data:image/png", ";name=value"),  # parameters, and no "," ever
+    ("data:", "a"),  # a media type that never ends
+    ("data:image/png;base64,", "A"),  # data, decoded (under the limit), no picture
+    ("data:image/svg+xml,", "%3C"),  # percent-encoded, decoded
+], ids=["parameters", "media type", "base64", "percent-encoded"])
+def test_reading_a_carried_picture_is_linear(uri, unit):
+    def run(count: int):  # type: ignore[no-untyped-def]
+        text = uri + unit * count
+        return lambda: convert_module.carried_image(text)
+
+    short, long = least_cpu(run(100_000)), least_cpu(run(400_000))
+    assert long < 8 * max(short, 0.05), (uri, short, long)
