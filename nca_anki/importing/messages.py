@@ -5,7 +5,8 @@ A message quotes the input ("the choice 'N/A'", "the image 'data:image/png;base6
 in its own words. A bank's text can be any length, so what a message quotes is cut here,
 whoever made it: each quoted text to ``QUOTED`` characters with an ellipsis, and a list of
 more than ``LISTED`` quoted texts to its first ``LIST_HEAD`` and how many more. The
-message's own words are never cut. If it is still longer than ``LIMIT``, its quotes are cut
+message's own words are never cut; a run of ``RUN`` characters without a space is none,
+and loses its middle. If it is still longer than ``LIMIT``, its quotes are cut
 further, as little as makes it fit, to no fewer than ``QUOTED_TIGHT`` characters and never
 one of ``QUOTED_KEPT`` or fewer (a key's name, a short choice); a message that cannot fit
 so (long in its own words) keeps its quotes as they are.
@@ -30,6 +31,11 @@ QUOTED_TIGHT = 16
 QUOTED_KEPT = 24  # a quote this short is never cut: too little to gain, a key's name to lose
 LISTED = 5
 LIST_HEAD = 3
+# A run of this many characters without a space is no word of a message: input text it
+# names unquoted (a JSON path through a key of 5,000 letters). Its middle is cut, its start
+# and end (a path's last key, a file's name and line) kept.
+RUN = 160
+RUN_KEPT = 40
 
 # A quoted text, as messages quote: '…' or "…" (Python's repr, which escapes the quote it
 # uses, or quotes written around the text), opened at the start, after a space or an
@@ -42,6 +48,7 @@ _QUOTED_RE = re.compile(rf"(?<![^\s(\[{{]){_Q}{_END}", re.S)
 # A list of quoted texts: "'a', 'b', 'c'", "'a', 'b' and 'c'".
 _LIST_RE = re.compile(rf"(?<![^\s(\[{{]){_Q}(?:(?:, |,? and ){_Q}){{{LISTED},}}", re.S)
 _ITEM_RE = re.compile(_Q, re.S)
+_RUN_RE = re.compile(rf"\S{{{RUN},}}")
 # An escape that a cut would leave half written: "\", "\x4", "\u20".
 _PARTIAL_ESCAPE_RE = re.compile(
     r"\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{0,7}|N\{[^}]*)?$")
@@ -56,6 +63,7 @@ def readable(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
 def readable_message(message: str) -> str:
     """``message`` with its quotes cut and its lists of quotes capped (module docstring)."""
     shorter = _LIST_RE.sub(_capped, _QUOTED_RE.sub(lambda m: _cut(m[0], QUOTED), message))
+    shorter = _RUN_RE.sub(lambda m: f"{m[0][:RUN_KEPT]}…{m[0][-RUN_KEPT:]}", shorter)
     if len(shorter) <= LIMIT or len(_quotes_cut(shorter, QUOTED_TIGHT)) > LIMIT:
         return shorter  # short enough, or long in its own words: its quotes stay readable
     cap = QUOTED - 4  # the longest quotes that let it fit

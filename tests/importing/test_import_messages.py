@@ -109,7 +109,7 @@ def test_a_long_list_of_quoted_names_is_capped():
     assert readable_message(f"{five} as the choices") == f"{five} as the choices"
 
 
-@pytest.mark.parametrize("unit", ["'a ", " 'a", "\"' ", "'\\", ", 'x'", "x' 'y"])
+@pytest.mark.parametrize("unit", ["'a ", " 'a", "\"' ", "'\\", ", 'x'", "x' 'y", "k"])
 def test_making_a_message_readable_is_linear(unit):
     short = least_cpu(lambda: readable_message(unit * 20_000))
     long = least_cpu(lambda: readable_message(unit * 80_000))
@@ -157,3 +157,21 @@ def test_no_message_of_a_hostile_bank_is_longer_than_a_line_or_two(tmp_path, cli
             limit = LIMIT if d["code"] != "W704" else LIMIT + 150
             assert len(d["message"]) <= limit, (bank.name, d)
             assert "x" * QUOTED not in d["message"], (bank.name, d)
+
+
+def test_input_text_named_without_quotes_loses_its_middle():
+    """A JSON path through a key of 5,000 letters is no word of the message."""
+    path = "k" * 5_000 + "[0].answer"
+    said = readable_message(f"{path}: the answer names none of the 2 choices; not converted")
+    run = f"{path}:"
+    assert said == f"{run[:40]}…{run[-40:]} the answer names none of the 2 choices; not " \
+        "converted"
+
+
+def test_a_json_path_through_a_long_key_is_cut_in_the_message(tmp_path, cli):
+    bank = _write(tmp_path, "bank.json", json.dumps({"k" * 5_000: [
+        {"question": "Which?", "options": ["a", "b"], "answer": "Z"},
+        {"question": "Other?", "options": ["a", "b"], "answer": 0}]}))
+    said = _diagnostics(cli, str(bank), "--out", str(tmp_path / "out"))
+    assert [d["code"] for d in said] == ["E703", "W704"]
+    assert len(said[0]["message"]) <= LIMIT and said[0]["message"].startswith("k" * 40 + "…")
