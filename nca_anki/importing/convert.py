@@ -11,15 +11,20 @@ errors and nothing is lost without a word.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
 
 from nca_anki.diagnostics import Diagnostic, error, sort_diagnostics
 from nca_anki.importing.bank import Choice, Item, Reading, one_line
+from nca_anki.importing.messages import quoted_spans
+from nca_anki.reading.images import image_problem, image_type
+from nca_anki.reading.media import MAX_IMAGE_BYTES
 from nca_anki.reading.parse import FENCE_RE, parse
 from nca_anki.reading.topics import slugify
 from nca_anki.records import LABELS, Question
@@ -173,25 +178,17 @@ def _with_images(item: Item, images: _Images) -> tuple[Item, str]:
     def moved(match: re.Match[str]) -> str:
         nonlocal missing
         written = match[2][1:-1] if match[2].startswith("<") else match[2]
-        if urlsplit(written).scheme or written.startswith(("/", "//")):
-            missing = missing or (f"shows the image {written!r}, from the web or an absolute "
-                                  "path: cards are studied offline; save it beside the input "
-                                  "and name it by a relative path")
+        source, why = _source(written, item.path, folder, media, images)
+        if why:
+            missing = missing or why
             return match[0]
-        written = urlsplit(written).path or written  # "images/001.png?raw=true": the file
-        source = (folder / unquote(written)).as_posix()
-        if unquote(written) in media:  # carried inside the input
-            data = media[unquote(written)]
-            source = f"embedded:{hashlib.sha256(data).hexdigest()}/{unquote(written)}"
-            images.carried[source] = data
         if source not in images.target:
-            if source not in images.carried and (problem := images.problem(item.path, source)):
-                missing = missing or f"shows the image {written!r}, which {problem}"
-                return match[0]
             images.name(source)
         target = images.target[source]
         if target in images.unwritable:
-            missing = missing or (f"shows the image {written!r}, which could not be written "
+            shown = "carried in its text" if written[:5].casefold() == "data:" \
+                else repr(written)
+            missing = missing or (f"shows the image {shown}, which could not be written "
                                   f"as {target}: {images.unwritable[target]}")
             return match[0]
         return f"{match[1]}{quote(target)}"
@@ -205,6 +202,81 @@ def _with_images(item: Item, images: _Images) -> tuple[Item, str]:
     return changed, missing
 
 
+def _source(written: str, given: str, folder: PurePosixPath, media: Mapping[str, bytes],
+            images: _Images) -> tuple[str, str]:
+    """The key in ``images`` of the image a text of a question read from ``given`` shows
+    at ``written``: a file beside the input (its path), or one the input carries
+    (``embedded:<digest>/<name>``: Moodle's <file> elements in ``media``, a data: URI);
+    or "" and why it cannot go with its question."""
+    if written[:5].casefold() == "data:":  # a picture in the text itself
+        data, kind, why = carried_image(written)
+        if why:
+            return "", f"shows a picture carried in its text as a data: URI, which {why}"
+        digest = hashlib.sha256(data).hexdigest()
+        return _carry(images, data, f"embedded:{digest}/image-{digest[:16]}.{kind}"), ""
+    if urlsplit(written).scheme or written.startswith(("/", "//")):
+        return "", (f"shows the image {written!r}, from the web or an absolute path: cards "
+                    "are studied offline; save it beside the input and name it by a "
+                    "relative path")
+    written = urlsplit(written).path or written  # "images/001.png?raw=true": the file
+    if unquote(written) in media:  # carried inside the input
+        data = media[unquote(written)]
+        digest = hashlib.sha256(data).hexdigest()
+        return _carry(images, data, f"embedded:{digest}/{unquote(written)}"), ""
+    source = (folder / unquote(written)).as_posix()
+    if source not in images.target and (problem := images.problem(given, source)):
+        return "", f"shows the image {written!r}, which {problem}"
+    return source, ""
+
+
+def _carry(images: _Images, data: bytes, source: str) -> str:
+    images.carried[source] = data
+    return source
+
+
+# "data:image/png;base64," before a data: URI's data (RFC 2397): a media type, parameters.
+_DATA_URI_RE = re.compile(r"data:([\w.+-]+/[\w.+-]+)?((?:;[\w.+-]+(?:=[^;,]*)?)*),", re.I)
+_MIB = 1024 * 1024
+
+
+def carried_image(uri: str) -> tuple[bytes, str, str]:
+    """The picture a ``data:`` URI carries, base64 or percent-encoded, and its type by its
+    bytes (reading/images.py), checked as any image a card shows; or b"", "" and why not,
+    as a phrase. A picture over the build's limit (MAX_IMAGE_BYTES) is told by the URI's
+    length and refused before anything is decoded."""
+    head = _DATA_URI_RE.match(uri)
+    if head is None:
+        return b"", "", "is not written as one (data:TYPE;base64,DATA)"
+    payload = uri[head.end():]
+    encoded = any(p.casefold() == "base64" for p in head[2].split(";"))
+    if encoded and "%" in payload and len(payload) <= 4 * MAX_IMAGE_BYTES:
+        payload = unquote(payload)  # "%2B", "%3D": base64 written percent-encoded
+    # Base64 is 4 characters for 3 bytes; percent-encoding at most 3 characters a byte.
+    least = len(payload.rstrip("=")) * 3 // 4 if encoded else len(payload) // 3
+    if least > MAX_IMAGE_BYTES:
+        return b"", "", (f"holds {'about' if encoded else 'at least'} {least / _MIB:.1f} MiB, "
+                         f"over the limit of {MAX_IMAGE_BYTES / _MIB:.1f} MiB per image (decks "
+                         "go to phones); save it smaller")
+    try:
+        data = base64.b64decode(payload.translate(_URL_SAFE) + "=" * (-len(payload) % 4),
+                                validate=True) if encoded else unquote_to_bytes(payload)
+    except (binascii.Error, ValueError):
+        return b"", "", "is not valid base64"
+    if len(data) > MAX_IMAGE_BYTES:
+        return b"", "", (f"holds {len(data) / _MIB:.1f} MiB, over the limit of "
+                         f"{MAX_IMAGE_BYTES / _MIB:.1f} MiB per image (decks go to phones)")
+    kind = image_type(data)
+    if kind is None:
+        return b"", "", ("is not an image of a type cards show (PNG, JPEG, GIF, WebP or SVG, "
+                         "by its bytes)")
+    if why := image_problem(data, kind):
+        return b"", "", f"cannot be shown on a card: {why}"
+    return data, kind, ""
+
+
+_URL_SAFE = str.maketrans("-_", "+/")  # base64's URL-safe alphabet, as some writers use
+
+
 def _clean(item: Item) -> Item:
     """The item's texts as a question file holds them: no spaces at line ends (the parser
     drops them), no blank lines around."""
@@ -216,30 +288,85 @@ def _clean(item: Item) -> Item:
                 choices=tuple(Choice(tidy(c.text), c.correct) for c in item.choices))
 
 
-def _render(title: str, part: int, items: list[Item]) -> tuple[str, list[tuple[int, int]]]:
-    """The file's text, and each question's first and last line in it."""
+# What each line of a written part is, in the input's terms: (the index of the question
+# among the part's items, -1 for the title; which of its parts: "its prompt", "choice B",
+# "the mark on choice B", "its explanation"), by line number - 1.
+Layout = list[tuple[int, str]]
+
+
+def _render(title: str, part: int, items: list[Item]
+            ) -> tuple[str, list[tuple[int, int]], Layout]:
+    """The file's text, each question's first and last line in it, and what each of its
+    lines is (Layout)."""
     lines = [f"{title} {part}{TITLE_SUFFIX}"]
+    layout: Layout = [(-1, "its topic title")]
     spans = []
-    for number, item in enumerate(items, start=1):
+
+    def add(k: int, role: str, *texts: str) -> None:
+        lines.extend(texts)
+        layout.extend((k, role) for _ in texts)
+
+    for k, item in enumerate(items):
         start = len(lines) + 1
         prompt = item.prompt.split("\n")
-        lines.append(f"Question {number}: {prompt[0]}")
-        lines += prompt[1:]
-        for choice in item.choices:
+        add(k, "its prompt", f"Question {k + 1}: {prompt[0]}", *prompt[1:])
+        for label, choice in zip(LABELS, item.choices):
             first, *rest = choice.text.split("\n")
-            lines.append(f"- {first}" + (" (Correct answer)" if choice.correct else ""))
-            lines += rest
+            add(k, f"choice {label}",
+                f"- {first}" + (" (Correct answer)" if choice.correct else ""), *rest)
         firsts = [" ".join(c.text.split("\n")[0].split()) for c in item.choices]
         # A correct choice is named by its first line, or, if another choice starts with the
         # same line (": " then code, say), by its whole text on one line (parse.py reads both).
-        lines += [f"Correct answer: {c.text.split(chr(10))[0]}" if firsts.count(first) == 1
-                  else f"Correct answer: {' '.join(c.text.split())}"
-                  for c, first in zip(item.choices, firsts) if c.correct]
+        for label, c, first in zip(LABELS, item.choices, firsts):
+            if c.correct:
+                add(k, f"the mark on choice {label}",
+                    f"Correct answer: {c.text.split(chr(10))[0]}" if firsts.count(first) == 1
+                    else f"Correct answer: {' '.join(c.text.split())}")
         if item.explanation:
-            lines += item.explanation.split("\n")
+            add(k, "its explanation", *item.explanation.split("\n"))
         spans.append((start, len(lines)))
-        lines.append("")
-    return "\n".join(lines).rstrip("\n") + "\n", spans
+        add(k, "its end", "")
+    return "\n".join(lines).rstrip("\n") + "\n", spans, layout
+
+
+# A place the parser names in a written part: "Question 3", "Question 3 (line 12)", "line
+# 40", "at line 40", "the choice at line 40".
+_PLACE_RE = re.compile(r"\bQuestion (\d+)(?: \(line \d+\))?"
+                       r"|\b(the choice (?:at|on) |(?:at|on) )?line (\d+)\b")
+
+
+def _in_input(message: str, k: int, layout: Layout, items: list[Item], line: int = 0
+              ) -> str:
+    """``message``, the parser's about the written part's question ``k`` at ``line``, said
+    of the input: each question and line it names in the written file becomes the question
+    (or another's place in the input) and which of its parts the line is (its prompt,
+    choice B, …): a line of the written file is no place the author can look up. A message
+    at a choice, the explanation or a mark starts with which ("choice D: …")."""
+    def place(match: re.Match[str]) -> str:
+        if match[1]:
+            other = int(match[1]) - 1
+            return "the question" if other == k or not 0 <= other < len(items) else \
+                f"the question at {_at(items[other])}"
+        n = int(match[3])
+        owner, role = layout[n - 1] if 0 < n <= len(layout) else (-1, "its topic title")
+        if 0 <= owner != k:
+            return f"the question at {_at(items[owner])}"
+        if role.startswith("choice"):  # "the choice at line 9": choice B; "at line 9": at B
+            return role if not match[2] or match[2].startswith("the") else match[2] + role
+        return f"in {role}" if match[2] else role
+
+    # Only the parser's own words: a quoted choice may say "line 3" too.
+    pieces, at = [], 0
+    for start, end in quoted_spans(message):
+        pieces += [_PLACE_RE.sub(place, message[at:start]), message[start:end]]
+        at = end
+    said = "".join(pieces) + _PLACE_RE.sub(place, message[at:])
+    owner, role = layout[line - 1] if 0 < line <= len(layout) else (-1, "")
+    return f"{role}: {said}" if owner == k and role not in ("its prompt", "its end") else said
+
+
+def _at(item: Item) -> str:
+    return f"{item.path}:{item.line}" + (f" ({item.where})" if item.where else "")
 
 
 def _differs(item: Item, question: Question) -> str:
@@ -280,7 +407,7 @@ def _written(title: str, part: int, items: list[Item], name: str
         else:
             todo.append(item)
     while todo:
-        text, spans = _render(title, part, todo)
+        text, spans, layout = _render(title, part, todo)
         result = parse(text, name)
         errors = [d for d in result.diagnostics if d.is_error]
         if any(d.line <= 1 for d in errors):  # the title: no question of the part can go in
@@ -294,8 +421,8 @@ def _written(title: str, part: int, items: list[Item], name: str
         bad: dict[int, str] = {}
         for d in errors:
             for k, (start, end) in enumerate(spans):
-                if start <= d.line <= end:  # said of the question, not of its number there
-                    bad.setdefault(k, re.sub(r"\bQuestion \d+", "the question", d.message))
+                if start <= d.line <= end:  # said of the question in the input's terms
+                    bad.setdefault(k, _in_input(d.message, k, layout, todo, d.line))
         for k, item in enumerate(todo):
             if k in bad:
                 continue
@@ -309,7 +436,7 @@ def _written(title: str, part: int, items: list[Item], name: str
         for k in sorted(bad):
             item = todo[k]
             problems.append(error("E704", item.path, item.line, f"{item.place}cannot be "
-                                  f"written as a question file reads it: {bad[k]}; not "
+                                  f"written as a question file: {bad[k]}; not "
                                   "converted"))
         todo = [item for k, item in enumerate(todo) if k not in bad]
     return "", 0, problems

@@ -30,6 +30,7 @@ from nca_anki.importing import (aiken, gift, json_bank, markdown, moodle_xml, sp
 from nca_anki.importing.bank import Reading
 from nca_anki.importing.convert import Conversion, Part, convert
 from nca_anki.importing.detect import NAMES, Guess, bank_files, by_name, guesses
+from nca_anki.importing.messages import readable
 from nca_anki.publishing.output import WriteError, write_atomic
 from nca_anki.reading.decode import decode_source
 from nca_anki.reading.images import image_problem, image_type
@@ -121,7 +122,9 @@ def import_banks(inputs: Sequence[str], form: str | None, out: Path, topic: str 
     problems += result.problems
     read = sum(len(s.items) for r in readings for s in r.sections) + sum(
         d.code in NOT_CONVERTED and d.is_error for r in readings for d in r.problems)
-    return Imported(tuple(written), diag.sort_diagnostics(problems), read, len(found))
+    # The one place every message of an import passes: what it quotes is cut (messages.py).
+    return Imported(tuple(written), diag.sort_diagnostics(readable(problems)), read,
+                    len(found))
 
 
 def _inputs(given: Sequence[str], out: Path, problems: list[Diagnostic]) -> list[_Input]:
@@ -194,24 +197,21 @@ def _guessed(found: list[Guess], text: str, shown: str, overrides: Mapping[str, 
                 d.is_error for d in second.problems):
             return other.form, Reading(second.sections, (*second.problems, diag.warning(
                 "W709", shown, 0, (
-                    f"read as {NAMES[other.form]} ({other.evidence}), which reads it without "
-                    f"errors; its content looked like {NAMES[first.form]} first "
-                    f"({first.evidence}), which it is not ({_first_error(reading)}). "
-                    f"{_CHOOSE}"))))
+                    f"read as {NAMES[other.form]} ({other.evidence}): it looked like "
+                    f"{NAMES[first.form]} first, which it is not ({_first_error(reading)}); "
+                    "--from NAME says otherwise"))))
         tried.append(NAMES[other.form])
     if reading.sections and all(d.code in NOT_CONVERTED for d in reading.problems
                                 if d.is_error):
         return first.form, reading  # questions refused one by one: each says why
     return first.form, Reading(reading.sections, (*reading.problems, diag.warning(
         "W709", shown, 0, (
-            f"read as {NAMES[first.form]} because its content looks like it "
-            f"({first.evidence}), and that reading has errors"
-            + (f"; read as {' or '.join(tried)}, which it also looks like, it has errors too"
-               if tried else "") + f". {_CHOOSE}"))))
+            f"read as {NAMES[first.form]} ({first.evidence}), with errors"
+            + (f"; as {' or '.join(tried)}, which it also looks like, too" if tried else "")
+            + f"; if it is another format, say which with --from NAME ({_NAMES})"))))
 
 
-_CHOOSE = ("If it is in another format, say which with --from NAME (names: "
-           + ", ".join(READERS) + ")")
+_NAMES = ", ".join(READERS)
 
 
 def _questions(reading: Reading) -> int:
@@ -222,8 +222,8 @@ def _questions(reading: Reading) -> int:
 
 def _first_error(reading: Reading) -> str:
     first = min(d for d in reading.problems if d.is_error)
-    return f"line {first.line}: {diag.clip(first.message, 80)}" if first.line else \
-        diag.clip(first.message, 80)
+    return f"line {first.line}: {diag.clip(first.message, 50)}" if first.line else \
+        diag.clip(first.message, 50)
 
 
 # Encodings the build's own decoding handles (reading/decode.py: cp1252, then latin-1).

@@ -146,9 +146,9 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None, *,
     sections = structured.read(rows, default_title=title_from_name(path))
     if not sections and not any(d.is_error for d in structured.problems):
         structured.problems.append(error("E701", path, top, (
-            f"no rows of questions found: the header ({', '.join(names[:8])}; cells "
-            f"separated by {sep.name}) names no question and choice columns (as in "
-            "Question, A, B, C, D, Answer); nothing in the file was converted")))
+            f"the header ({', '.join(map(repr, names))}; separated by {sep.name}) names no "
+            "question and choice columns (as in Question, A, B, C, D, Answer): nothing "
+            "converted")))
     return Reading(sections, tuple(structured.problems))
 
 
@@ -302,10 +302,10 @@ class _Rows:
         rest = len(self.lines) - at - 1
         where = ("is never closed" if cell.kind == "unclosed" else
                  f"closes only on line {start + text.count(chr(10), 0, cell.close) + 1}"
-                 + (", with text right after it" if cell.kind == "text" else ""))
+                 + (", with text after it" if cell.kind == "text" else ""))
         self._said(at + 1, (
-            f"a quote (\") opens a cell here ({clip(text[cell.start:].split(chr(10))[0], 40)!r})"
-            f" and {where}, so the rows after it would be read as that cell's text"), rest,
+            f"a quote opens a cell here ({clip(text[cell.start:].split(chr(10))[0], 40)!r}) "
+            f"and {where}"), rest,
             _CLOSE_IT)
         return at + 1
 
@@ -317,15 +317,14 @@ class _Rows:
                 f"the header row: {what}{'; ' + how if how else ''}; nothing in the file was "
                 "converted")))
             return
-        after = ("" if not rest else ", and the line after it was read as a row of its own"
-                 if rest == 1 else f", and the {rest} lines after it were read as rows of "
-                 "their own")
+        after = ("" if not rest else "; the next line read as a row" if rest == 1
+                 else f"; the next {rest} lines read as rows")
         self.problems.append(error("E708", self.path, line, (
-            f"{what}: this row was not converted{after}{'; ' + how if how else ''}")))
+            f"{what}: not converted (it would take the rows after it){after}"
+            f"{'; ' + how if how else ''}")))
 
 
-_CLOSE_IT = ('close the quote, or write a quote that is text inside a quoted cell, doubled: '
-             '"He said ""yes"""')
+_CLOSE_IT = "close the quote, or double a quote meant as text"
 _QUOTED_RE = re.compile(r'"(?:[^"]|"")*("?)')
 
 
