@@ -101,52 +101,71 @@ def _noun(lists: list[Found], places: Places) -> str:
 def gather(data: object, places: Places) -> object:
     """``data`` with every object that holds records (``records``) made the list of them,
     its keys kept in ``places``, and every text cleaned (``clean_text``). Linear: each
-    value is looked at a bounded number of times (the question-like test looks at most
-    ``_SHALLOW`` levels down)."""
-    return _gather(data, (), places, False)
+    object that holds objects is tested once for being question-like, and the test looks
+    at most ``_SHALLOW`` levels down."""
+    return _Gathering(places).value(data, ())
 
 
-def _gather(value: object, where: Path_, places: Places, inside: bool) -> object:
-    # Recursive: the readers refuse nesting deeper than json_bank.DEPTH before this.
-    if isinstance(value, str):
-        return clean_text(value)
-    if isinstance(value, list):
-        return [_gather(v, (*where, i), places, inside) for i, v in enumerate(value)]
-    if not isinstance(value, dict):
-        return value
-    record = inside or _question_like(value)
-    members = None if record else records(value)
-    if members is None:
-        return {k: _gather(v, (*where, k), places, record) for k, v in value.items()}
-    places.keys[where] = [k for k, _ in members]
-    places.forms.setdefault(where, "the values of {} (an object keyed by " + (
-        "number)" if all(str(k).isdigit() for k, _ in members) else "id)"))
-    return [_gather(v, (*where, i), places, False) for i, (_, v) in enumerate(members)]
+class _Gathering:
+    def __init__(self, places: Places) -> None:
+        self.places = places
+        self.like: dict[int, bool] = {}  # id of each object tested -> question-like
+
+    def question_like(self, value: dict[str, object]) -> bool:
+        known = self.like.get(id(value))
+        if known is None:
+            known = self.like[id(value)] = _question_like(value)
+        return known
+
+    def value(self, value: object, where: Path_) -> object:
+        # Recursive: the readers refuse nesting deeper than json_bank.DEPTH before this.
+        if isinstance(value, str):
+            return clean_text(value)
+        if isinstance(value, list):
+            return [self.value(v, (*where, i)) for i, v in enumerate(value)]
+        if not isinstance(value, dict):
+            return value
+        members = records(value, self.question_like)
+        if members is None or (sum(isinstance(v, dict) and self.question_like(v)
+                                   for _, v in members) < 2 and self.question_like(value)):
+            # no collection, or one question that holds another ({1: "…", 2: …} may be
+            # a question with flat choices)
+            return {k: self.value(v, (*where, k)) for k, v in value.items()}
+        self.places.keys[where] = [k for k, _ in members]
+        self.places.forms.setdefault(where, "the values of {} (an object keyed by " + (
+            "number)" if all(str(k).isdigit() for k, _ in members) else "id)"))
+        return [self.value(v, (*where, i)) for i, (_, v) in enumerate(members)]
 
 
-def records(value: dict[str, object]) -> list[tuple[str, object]] | None:
+def records(value: dict[str, object], like: Callable[[dict[str, object]], bool]
+            ) -> list[tuple[str, object]] | None:
     """The members of an object that is a collection of records, keyed by number or id
-    (``{1: {…}, 2: {…}}``): at least half its objects question-like, and two of them, or
-    every member's key an id; else None. Its members: every object or list in it, and
-    any value under a numbered key (one that is no question is then named at its place);
-    a text beside them under a name (a ``title``) is no member."""
+    (``{1: {…}, 2: {…}}``): at least half its objects question-like (``like``), and two
+    of them, or every member's key an id; else None. Its members: every object or list in
+    it, and any value under a numbered key (one that is no question is then named at its
+    place); a text beside them under a name (a ``title``) is no member."""
     members = [(k, v) for k, v in value.items()
                if isinstance(v, (dict, list)) or _ID_RE.match(str(k))]
     objects = [v for _, v in members if isinstance(v, dict)]
     if not objects:
         return None
-    like = sum(_question_like(v) for v in objects)
-    if not like or 2 * like < len(objects):
+    count = sum(like(v) for v in objects)
+    if not count or 2 * count < len(objects):
         return None
-    if like < 2 and not all(_ID_RE.match(str(k)) for k, _ in members):
+    if count < 2 and not all(_ID_RE.match(str(k)) for k, _ in members):
         return None
     return members
 
 
-def _question_like(value: object) -> bool:
-    """Whether shape.py reads ``value`` as one question (a list of it is a bank)."""
-    return isinstance(value, dict) and any(
-        found.path == () for found in find_lists([_shallow(value, _SHALLOW)]))
+def _question_like(value: dict[str, object]) -> bool:
+    """Whether shape.py reads ``value`` as one question (a list of it is a bank). An
+    object without a text, or with nothing that may be its choices, is none (said
+    without asking shape.py, for the many objects that hold records)."""
+    values = value.values()
+    if not any(isinstance(v, str) for v in values) or (
+            len(value) < 3 and not any(isinstance(v, (list, dict)) for v in values)):
+        return False
+    return any(found.path == () for found in find_lists([_shallow(value, _SHALLOW)]))
 
 
 def _shallow(value: object, levels: int) -> object:
@@ -162,6 +181,7 @@ def _shallow(value: object, levels: int) -> object:
 # --- the texts --------------------------------------------------------------------------------
 
 _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_ENTITY_TAIL_RE = re.compile(_ENTITY_RE.pattern[1:])  # what makes "&" an entity
 _TICKS_RE = re.compile(r"`+")
 # What a decoded entity must not become: Markdown's structure, or an entity again.
 _STRUCTURE = frozenset("\\`*_{}[]()#+-.!|~<>&\"")
@@ -209,15 +229,15 @@ def _code(text: str) -> list[tuple[int, int]]:
 def _character(match: re.Match[str]) -> str:
     written = match[0]
     char = html.unescape(written)
-    if len(char) != 1 or char == written:
-        return written  # not an entity HTML knows, or one of two characters
+    if len(char) != 1 or char in (written, "\ufffd"):
+        return written  # not an entity HTML knows, one of two characters, or no character
     if char in "\xa0\u2007\u202f":
         return " "
     if ord(char) < 32 or 0x7f <= ord(char) < 0xa0 or 0xd800 <= ord(char) < 0xe000:
         return written
-    after = match.string[match.end():match.end() + 1]
-    if char == "&" and not re.match(r"[A-Za-z0-9#]", after):
-        return char  # "AT&amp;T": no entity follows it
+    after = match.string[match.end():match.end() + 40]
+    if char == "&" and not _ENTITY_TAIL_RE.match(after):
+        return char  # "AT&amp;T": it starts no entity
     if char == "<" and not re.match(r"[A-Za-z/!?]", after):
         return char  # "x &lt; 5": no tag follows it
     if char in "'\"":

@@ -208,9 +208,9 @@ class _Values:
                 if pair.type == "array" else []
             key = _key_of(parts[0]) if len(parts) == 2 else None
             if key is None:
-                self.lines[(*path, str(k + 1))] = _line(entry)
-                out[str(k + 1)] = Code(line=_line(entry), text=entry.text.decode(
-                    "utf-8", "replace"))
+                key = str(k + 1) if str(k + 1) not in out else f"entry {k + 1}"
+                self.lines[(*path, key)] = _line(entry)
+                out[key] = Code(line=_line(entry), text=entry.text.decode("utf-8", "replace"))
                 continue
             out[key] = self.element(parts[1], (*path, key))
         return out
@@ -323,8 +323,10 @@ def _named_value(node) -> tuple[str, object] | None:
         if name is not None and name.type == "subscript_expression":
             return None  # q[0] = {…}: an element (_assigned)
     elif node.type == "expression_statement" and node.named_children:
-        value = _unwrap(node.named_children[0])  # a bare [ … ] or ({ … }) alone
-        if value is None or value.type not in ("array", "object"):
+        # a bare [ … ] or ({ … }) alone, or a call of one (new Vue({data: …})); not a push
+        value = _unwrap(node.named_children[0])
+        if value is None or value.type == "call_expression" and _callee(value).endswith(
+                ".push"):
             return None
         name = f"line {_line(value)}"
     else:

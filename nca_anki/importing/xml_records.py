@@ -10,7 +10,8 @@
 Each element is an object whose keys are its attributes and its child elements; a child
 element that repeats (anywhere under elements of the same name, so a question with one
 ``<option>`` is read as its siblings are) is a list; an element with only text is that
-text; an element with both attributes or children and text keeps its text under
+text, unless others of its name have attributes or children (``<option correct="yes">``
+beside ``<option>``); an element with attributes or children keeps its text under
 ``text``; text with inline markup (``Which is <b>bold</b>?``) is text, its HTML read as
 Moodle's is (bank.html_to_markdown). The records are then found by their shape and their
 keys' roles inferred (containers.py, shape.py), and each message names the element by
@@ -60,14 +61,19 @@ class _Values:
     def __init__(self, root: ET.Element, lines: Mapping[ET.Element, int]) -> None:
         self.element_lines = lines
         self.lines: dict[Path_, int] = {}
-        # (parent, child) tags where some parent holds two or more such children
+        # (parent, child) tags where some parent holds two or more such children, and
+        # where some such child has attributes or elements of its own (then every one is
+        # an object, its text under "text": <option correct="yes"> beside <option>)
         self.repeated: set[tuple[str, str]] = set()
+        self.objects: set[tuple[str, str]] = set()
         for element in root.iter():
             seen: set[str] = set()
             for child in element:
                 if child.tag in seen:
                     self.repeated.add((element.tag, child.tag))
                 seen.add(child.tag)
+                if child.attrib or (len(child) and not _mixed(child)):
+                    self.objects.add((element.tag, child.tag))
 
     def line(self, where: Path_) -> int:
         """The line of the element at ``where``, or of the one holding it (an
@@ -76,26 +82,32 @@ class _Values:
             where = where[:-1]
         return self.lines.get(where, 1)
 
-    def value(self, element: ET.Element, where: Path_) -> object:
+    def value(self, element: ET.Element, where: Path_, kind: tuple[str, str] | None = None
+              ) -> object:
+        """The element as a text, or an object of its attributes, child elements and
+        text (``kind``: its parent's tag and its own)."""
         # Recursive: moodle_xml's reader refuses elements nested more than MAX_DEPTH deep.
         self.lines[where] = self.element_lines.get(element, 1)
-        children = list(element)
-        if _mixed(element):
-            inner = (element.text or "") + "".join(
-                ET.tostring(c, encoding="unicode") for c in children)
-            return html_to_markdown(_tidy(inner))
-        text = _tidy(element.text or "")
-        if not element.attrib and not children:
+        mixed = _mixed(element)
+        children = [] if mixed else list(element)
+        if mixed:
+            text = html_to_markdown(_tidy((element.text or "") + "".join(
+                ET.tostring(c, encoding="unicode") for c in element)))
+        else:
+            text = _tidy(element.text or "")
+        if not element.attrib and not children and kind not in self.objects:
             return text
         out: dict[str, object] = dict(element.attrib)
         for child in children:
             tag = child.tag
-            if (element.tag, tag) in self.repeated:
+            pair = (element.tag, tag)
+            if pair in self.repeated:
                 listed = out.setdefault(tag, [])
                 if isinstance(listed, list):  # not an attribute of that name
-                    listed.append(self.value(child, (*where, tag, len(listed))))
+                    self.lines.setdefault((*where, tag), self.element_lines.get(child, 1))
+                    listed.append(self.value(child, (*where, tag, len(listed)), pair))
                     continue
-            out.setdefault(tag, self.value(child, (*where, tag)))
+            out.setdefault(tag, self.value(child, (*where, tag), pair))
         if text:
             out.setdefault("text", text)
         return out
