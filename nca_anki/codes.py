@@ -198,7 +198,8 @@ _ALL = (
          "index counts), the explanation and the topic, said once per bank; --map KEY=ROLE "
          "overrides it, --map CHOICES.KEY=choice-text a key inside the choice objects."),
     Code("W705", "key written twice", "An object in a JSON bank has the same key twice; JSON "
-         "keeps the second value, so the first was not read."),
+         "keeps the second value, so the first was not read. Hand-written JavaScript that "
+         "assigns one element twice (q[3] = … on two lines) is said the same way."),
     Code("W706", "file without questions", "A file found by searching a folder given to "
          "import holds no questions (a README, a settings file); it was skipped."),
     Code("W707", "header read leniently", "A line whose numbering is damaged (\"9 What …\", "

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.importing.bank import Reading, title_from_name
-from nca_anki.importing.shape import Path_, Structured, path_text
+from nca_anki.importing.containers import read_records
+from nca_anki.importing.shape import Path_, path_text
 
 DEPTH = 64  # no bank nests deeper; deeper is an attack on the reader, refused at its line
 NUMBER_DIGITS = 30  # a number longer than this is no index, and Python's int() may refuse it
@@ -151,6 +152,15 @@ def _overflows(token: str) -> bool:
         return False
 
 
+def decode(text: str) -> object:
+    """``text`` as a JSON value, held to what ``read`` holds a file to (no NaN, no number
+    too large, no nesting deeper than DEPTH); ValueError if it is not one."""
+    scan = _scan(text, "", Lines(text))
+    if scan.fatal is not None:
+        raise ValueError(scan.fatal.message)
+    return json.loads(text)  # its JSONDecodeError is a ValueError
+
+
 def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Reading:
     line = Lines(text)
     scan = _scan(text, path, line)
@@ -165,11 +175,12 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
         return Reading((), (error("E701", path, 0, f"cannot be read as JSON ({exc}); nothing "
                                   "in the file was converted"),))
     starts = scan.starts
-    reader = Structured(path, lambda where: line(starts.get(where, 0)), overrides or {})
-    sections = reader.read(data, default_title=title_from_name(path))
-    if not sections and not any(d.is_error for d in reader.problems):
-        reader.problems.append(error("E701", path, 1, (
-            "no list of questions found: no list of objects each with a question's text and "
-            "its choices (as in [{\"question\": …, \"options\": […], \"answer\": …}]); "
-            "nothing in the file was converted")))
-    return Reading(sections, (*scan.problems, *reader.problems))
+    sections, problems = read_records(data, path=path, overrides=overrides or {},
+                                      line_of=lambda where: line(starts.get(where, 0)),
+                                      default_title=title_from_name(path))
+    if not sections and not any(d.is_error for d in problems):
+        problems.append(error("E701", path, 1, (
+            "no list of questions found: no list or object of objects each with a "
+            "question's text and its choices (as in [{\"question\": …, \"options\": […], "
+            "\"answer\": …}]); nothing in the file was converted")))
+    return Reading(sections, (*scan.problems, *problems))

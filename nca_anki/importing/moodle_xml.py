@@ -36,10 +36,12 @@ import base64
 import binascii
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from typing import NoReturn
 from xml.parsers import expat
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
+from nca_anki.importing import xml_records
 from nca_anki.importing.bank import (FEEDBACK_JOINED, MAX_ANSWERS, Credited, Item, Reading,
                                      Section, a_kind, category_name, choices_problem, credit,
                                      credited_choices, html_to_markdown, one_paragraph,
@@ -139,16 +141,15 @@ def _text(element: ET.Element | None) -> tuple[str, dict[str, bytes], str]:
     return raw.strip(), files, ""
 
 
-def read(text: str, path: str) -> Reading:
+def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Reading:
     try:
         tree = _Tree(text)
     except _Refused as refused:
         return Reading((), (error("E701", path, refused.line, f"{refused.message}; nothing "
                                   "in the file was converted"),))
     root = tree.root
-    if root.tag != "quiz":
-        return Reading((), (error("E701", path, 1, f"not a Moodle XML bank (its root is "
-                                  f"<{clip(root.tag, 40)}>, not <quiz>); nothing converted"),))
+    if root.tag != "quiz":  # other XML: its records, read as JSON's are (--map for them)
+        return xml_records.read_tree(root, tree.lines, path, overrides or {})
     problems: list[Diagnostic] = []
     sections: list[Section] = []
     title, items = title_from_name(path), list[Item]()

@@ -14,12 +14,13 @@ arrays and objects. A question holding anything else (a variable, a call, a spre
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
-from nca_anki.diagnostics import error
+from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing.bank import Reading, title_from_name
-from nca_anki.importing.json_bank import DEPTH, Code, code_text
-from nca_anki.importing.shape import Structured
+from nca_anki.importing.containers import Places, read_records
+from nca_anki.importing.json_bank import DEPTH, Code, code_text, decode
 
 # What a value may be wrapped in and still be a literal: `[…] as const`, `satisfies T`,
 # parentheses, a non-null `!`.
@@ -77,20 +78,45 @@ def _string(node) -> str:
             parts.append(child.text.decode("utf-8"))
         elif child.type == "escape_sequence":
             parts.append(_escape(child.text.decode("utf-8")))
-        else:  # a ${…} in a template
-            raise _NotLiteral(child)
+        else:  # a ${…} in a template: text only if it holds a string or a number
+            parts.append(_constant(child))
     joined = "".join(parts)
     # "\\uD83D\\uDE00" is one character written as its UTF-16 halves; a half alone is no
     # character at all.
     return joined.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
+def _constant(node) -> str:
+    """The text of a ``${…}`` that holds a string or number literal (``${"${x}"}``, as an
+    author writes a template's own ``${`` in one), as the template makes it."""
+    inner = [c for c in node.named_children if c.type != "comment"]
+    if len(inner) == 1 and inner[0].type == "string":
+        return _string(inner[0])
+    if len(inner) == 1 and inner[0].type == "number":
+        number = _Values.number(inner[0])
+        if isinstance(number, int) and abs(number) < 10 ** 21:
+            return str(number)
+        if isinstance(number, float) and math.isfinite(number) and abs(number) < 1e21:
+            return str(int(number)) if number.is_integer() else repr(number)
+    raise _NotLiteral(node)
+
+
 class _Values:
-    """Python values of literal nodes, and the line each value starts on, by its path."""
+    """Python values of literal nodes, the line each value starts on, by its path, and
+    how each container that is no array or object was written (a Map's entries)."""
 
     def __init__(self, source: bytes) -> None:
         self.source = source
         self.lines: dict[tuple[object, ...], int] = {}
+        self.forms: dict[tuple[object, ...], str] = {}
+        self.keys: dict[tuple[object, ...], list[object]] = {}
+
+    def line(self, path: tuple[object, ...]) -> int:
+        """The line of ``path``, or of the nearest value holding it (inside a
+        ``JSON.parse('…')``, the text's)."""
+        while path and path not in self.lines:
+            path = path[:-1]
+        return self.lines.get(path, 1)
 
     def value(self, node, path: tuple[object, ...]) -> object:
         node = _unwrap(node)
@@ -108,15 +134,7 @@ class _Values:
                 out.append(self.element(child, (*path, len(out))))
             return out
         if kind == "object":
-            obj: dict[str, object] = {}
-            for child in node.named_children:
-                if child.type == "comment":
-                    continue
-                if child.type != "pair":
-                    raise _NotLiteral(child)
-                key = self.key(child.child_by_field_name("key"))
-                obj[key] = self.element(child.child_by_field_name("value"), (*path, key))
-            return obj
+            return self.properties(node, path)
         if kind in ("string", "template_string"):
             return _string(node)
         if kind == "number":
@@ -129,7 +147,73 @@ class _Values:
             return kind == "true"
         if kind in ("null", "undefined"):
             return None
+        if kind in ("new_expression", "call_expression"):
+            return self.call(node, path)
         raise _NotLiteral(node)
+
+    def properties(self, node, path: tuple[object, ...]) -> dict[str, object]:
+        """An object literal's properties; one that is not ``key: value`` (a method,
+        ``{questions}``, a spread) stands as its code under its name, so an object that
+        holds a bank beside methods (an app's ``data``) is still searched, and a question
+        holding one is named at its line."""
+        obj: dict[str, object] = {}
+        for child in node.named_children:
+            if child.type == "comment":
+                continue
+            if child.type != "pair":
+                named = child.child_by_field_name("name")
+                key = (named or child).text.decode("utf-8", "replace")
+                self.lines[(*path, key)] = _line(child)
+                obj[key] = Code(line=_line(child), text=child.text.decode("utf-8", "replace"))
+                continue
+            key = self.key(child.child_by_field_name("key"))
+            obj[key] = self.element(child.child_by_field_name("value"), (*path, key))
+        return obj
+
+    def call(self, node, path: tuple[object, ...]) -> object:
+        """The data a call or constructor holds, as the program gets it: ``new Map([[key,
+        {…}], …])`` its entries by key, ``JSON.parse('…')`` the JSON, ``new Array(a, b)``
+        and ``Array.of`` a list of them, any other call of one array or object
+        (``Object.freeze([…])``, ``new Set([…])``) that array or object."""
+        callee = _callee(node)
+        arguments = _arguments(node)
+        if arguments is None:
+            raise _NotLiteral(node)
+        if callee == "Map" and len(arguments) == 1 and arguments[0].type == "array":
+            self.forms[path] = "the entries of the Map {0}"
+            return self.entries(arguments[0], path)
+        if callee == "JSON.parse" and len(arguments) == 1 and \
+                arguments[0].type in ("string", "template_string"):
+            try:
+                return decode(_string(arguments[0]))
+            except ValueError:
+                raise _NotLiteral(node) from None
+        if callee in ("Array", "Array.of") and not (
+                len(arguments) == 1 and arguments[0].type == "number"):
+            return [self.element(a, (*path, k)) for k, a in enumerate(arguments)]
+        if callee == "Array":  # new Array(10): ten empty places
+            return []
+        if len(arguments) == 1 and arguments[0].type in ("array", "object"):
+            return self.value(arguments[0], path)
+        raise _NotLiteral(node)
+
+    def entries(self, node, path: tuple[object, ...]) -> dict[str, object]:
+        """A Map's entries (``[key, value]`` pairs) by key, as a Map keeps them (a key
+        set again keeps its first place, and its last value); an entry that is not a pair
+        with a literal key stands as its code, under its number."""
+        out: dict[str, object] = {}
+        for k, entry in enumerate(c for c in node.named_children if c.type != "comment"):
+            pair = _unwrap(entry)
+            parts = [c for c in pair.named_children if c.type != "comment"] \
+                if pair.type == "array" else []
+            key = _key_of(parts[0]) if len(parts) == 2 else None
+            if key is None:
+                key = str(k + 1) if str(k + 1) not in out else f"entry {k + 1}"
+                self.lines[(*path, key)] = _line(entry)
+                out[key] = Code(line=_line(entry), text=entry.text.decode("utf-8", "replace"))
+                continue
+            out[key] = self.element(parts[1], (*path, key))
+        return out
 
     def key(self, node) -> str:
         if node.type in ("property_identifier", "number"):
@@ -159,37 +243,137 @@ class _Values:
             return Code(line=_line(exc.node), text=exc.node.text.decode("utf-8", "replace"))
 
 
+def _callee(node) -> str:
+    """What a call or ``new`` calls, as written, without spaces ("Map", "Object.freeze")."""
+    called = node.child_by_field_name("constructor" if node.type == "new_expression"
+                                      else "function")
+    return "".join(called.text.decode("utf-8", "replace").split()) if called else ""
+
+
+def _arguments(node):
+    """A call's arguments (unwrapped, comments left out), or None if one is spread."""
+    given = node.child_by_field_name("arguments")
+    if given is None:  # "new Map" without parentheses
+        return [] if node.type == "new_expression" else None
+    found = [_unwrap(a) for a in given.named_children if a.type != "comment"]
+    return None if any(a is None or a.type == "spread_element" for a in found) else found
+
+
+def _key_of(node) -> str | None:
+    """A Map entry's key as text, if it is a literal string or number."""
+    node = _unwrap(node)
+    if node is not None and node.type == "number":
+        return node.text.decode("utf-8")
+    if node is not None and node.type in ("string", "template_string"):
+        try:
+            return _string(node)
+        except _NotLiteral:
+            return None
+    return None
+
+
+def _holds_data(node) -> bool:
+    """Whether a value may hold a bank: an array or object literal, or a call of one
+    (``new Map([…])``, ``Object.freeze({…})``, ``JSON.parse('…')``)."""
+    if node is None:
+        return False
+    if node.type in ("array", "object"):
+        return True
+    if node.type not in ("new_expression", "call_expression"):
+        return False
+    arguments = _arguments(node)
+    if not arguments or len(arguments) != 1:
+        return False
+    if _callee(node) == "JSON.parse":
+        return arguments[0].type in ("string", "template_string")
+    return arguments[0].type in ("array", "object")
+
+
 def _declared(root):
-    """(name, value node) of each declaration, default export or module.exports whose
-    value is an array or object literal, in the file's order."""
-    found = []
+    """(name, value node) of each declaration, default export or assignment whose value
+    may hold a bank (``_holds_data``), in the file's order; and the elements added to a
+    variable one at a time, by its name: (the index written, or None for a ``push``, the
+    value node) of each ``q[0] = {…}`` and ``q.push({…}, …)``, in the file's order."""
+    found: list[tuple[str, object]] = []
+    added: dict[str, list[tuple[int | str | None, object]]] = {}
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.type == "variable_declarator":
-            value = _unwrap(node.child_by_field_name("value"))
-            name = node.child_by_field_name("name")
-            if value is not None and value.type in ("array", "object") and name is not None:
-                found.append((name.text.decode("utf-8"), value))
+        named = _named_value(node)
+        if named is not None:
+            found.append(named)
             continue
-        if node.type == "export_statement":
-            value = _unwrap(node.child_by_field_name("value"))
-            if value is not None and value.type in ("array", "object"):
-                found.append(("default", value))
-                continue
-        if node.type == "assignment_expression":  # module.exports = …, window.quiz = …
-            left = node.child_by_field_name("left")
-            value = _unwrap(node.child_by_field_name("right"))
-            if left is not None and value is not None and value.type in ("array", "object"):
-                found.append((left.text.decode("utf-8"), value))
-                continue
-        if node.type == "expression_statement" and node.named_children:
-            value = _unwrap(node.named_children[0])  # a bare [ … ] or ({ … }) alone
-            if value is not None and value.type in ("array", "object"):
-                found.append((f"line {_line(value)}", value))
-                continue
+        if node.type == "assignment_expression" and _assigned(node, added):
+            continue
+        if node.type == "call_expression" and _pushed(node, added):
+            continue
         stack.extend(reversed(node.children))
-    return found
+    return found, added
+
+
+def _named_value(node) -> tuple[str, object] | None:
+    """(name, value) if ``node`` declares, exports or assigns a value that may hold a
+    bank, or is such a value standing alone as a statement (a bare ``[…]``)."""
+    if node.type == "variable_declarator":
+        name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+    elif node.type == "export_statement":
+        name, value = "default", node.child_by_field_name("value")
+    elif node.type == "assignment_expression":  # module.exports = …, window.quiz = …
+        name, value = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if name is not None and name.type == "subscript_expression":
+            return None  # q[0] = {…}: an element (_assigned)
+    elif node.type == "expression_statement" and node.named_children:
+        # a bare [ … ] or ({ … }) alone, or a call of one (new Vue({data: …})); not a push
+        value = _unwrap(node.named_children[0])
+        if value is None or value.type == "call_expression" and _callee(value).endswith(
+                ".push"):
+            return None
+        name = f"line {_line(value)}"
+    else:
+        return None
+    value = _unwrap(value)
+    if name is None or not _holds_data(value):
+        return None
+    return (name if isinstance(name, str) else name.text.decode("utf-8")), value
+
+
+def _assigned(node, added) -> bool:
+    """Note ``q[0] = {…}`` (an element assigned by its index) in ``added``."""
+    left = node.child_by_field_name("left")
+    value = _unwrap(node.child_by_field_name("right"))
+    if left is None or left.type != "subscript_expression" or not _holds_data(value):
+        return False
+    target, index = left.child_by_field_name("object"), left.child_by_field_name("index")
+    if target is None:
+        return False
+    written: int | str | None = None
+    if index is not None and index.type == "number" and index.text.isdigit():
+        written = int(index.text)
+    elif index is not None and index.type == "string":
+        try:
+            text = _string(index)
+        except _NotLiteral:
+            text = None
+        written = int(text) if text is not None and text.isdecimal() and text.isascii() \
+            else text
+    added.setdefault(target.text.decode("utf-8"), []).append((written, value))
+    return True
+
+
+def _pushed(node, added) -> bool:
+    """Note ``q.push({…}, …)`` (elements added at the end) in ``added``."""
+    called = node.child_by_field_name("function")
+    given = node.child_by_field_name("arguments")
+    if called is None or called.type != "member_expression" or given is None:
+        return False
+    what = called.child_by_field_name("property")
+    target = called.child_by_field_name("object")
+    values = [a for a in given.named_children if a.type != "comment"]
+    if what is None or what.text != b"push" or target is None or not any(
+            _holds_data(_unwrap(a)) for a in values):
+        return False
+    added.setdefault(target.text.decode("utf-8"), []).extend((None, a) for a in values)
+    return True
 
 
 def _first_error(node):
@@ -233,18 +417,63 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
             "converted")),))
     values = _Values(source)
     declared: dict[str, object] = {}
-    for name, node in _declared(root):
-        try:
+    problems: list[Diagnostic] = []
+    found, added = _declared(root)
+    try:
+        for name, node in found:
             declared[name] = values.element(node, (name,))
-        except _TooDeep as exc:
-            return Reading((), (error("E701", path, _line(exc.node), (
-                f"nested more than {DEPTH} levels deep; no bank needs that: nothing in the "
-                "file was converted")),))
-    reader = Structured(path, lambda where: values.lines.get(where, 1), overrides or {})
-    found = reader.read(declared, default_title=title_from_name(path), is_code=code_text)
-    if not found and not any(d.is_error for d in reader.problems):
-        return Reading((), (*reader.problems, error("E701", path, 1, (
+        for name, nodes in added.items():
+            declared[name] = _with_added(values, name, declared.get(name), nodes, (path,
+                                                                                 problems))
+    except _TooDeep as exc:
+        return Reading((), (error("E701", path, _line(exc.node), (
+            f"nested more than {DEPTH} levels deep; no bank needs that: nothing in the "
+            "file was converted")),))
+    values.forms.setdefault((), "the values declared in the file, each one a question")
+    sections, said = read_records(declared, path=path, line_of=values.line,
+                                  overrides=overrides or {},
+                                  default_title=title_from_name(path), is_code=code_text,
+                                  places=Places(values.keys, values.forms))
+    problems += said
+    if not sections and not any(d.is_error for d in problems):
+        problems.append(error("E701", path, 1, (
             "no array or object of questions found (as in `export const questions = "
             "[{question, options, correct, explanation}]`); nothing in the file was "
-            "converted"))))
-    return Reading(found, tuple(reader.problems))
+            "converted")))
+    return Reading(sections, tuple(problems))
+
+
+def _with_added(values: _Values, name: str, base: object,
+                added: list[tuple[int | str | None, object]],
+                said: tuple[str, list[Diagnostic]]) -> object:
+    """The variable ``name`` as the program builds it: its declared value ``base`` with
+    the elements ``added`` one at a time (``q[3] = {…}`` at index 3, ``q.push({…})`` at
+    the end; ``q["x"] = {…}`` into an object), each keeping its place as written. An
+    index assigned twice keeps its second value, as the program does, and is said."""
+    path, problems = said
+    if isinstance(base, dict) or (base is None and all(isinstance(i, str) for i, _ in added)):
+        out = dict(base) if isinstance(base, dict) else {}
+        for index, node in added:
+            key = str(len(out)) if index is None else str(index)
+            out[key] = values.element(node, (name, key))
+        values.forms.setdefault((name,), "the properties set one at a time on {0}")
+        return out
+    items: dict[int, object] = dict(enumerate(base)) if isinstance(base, list) else {}
+    lines: dict[int, int] = {}
+    end = len(items)
+    for index, node in added:
+        at = index if isinstance(index, int) else end
+        if at in lines:
+            problems.append(warning("W705", path, _line(node), (
+                f"{clip(name, 40)}[{at}] is assigned twice (lines {lines[at]} and "
+                f"{_line(node)}); the program keeps the second, and so does the import: "
+                "delete one")))
+        items[at], lines[at] = values.element(node, (name, at)), _line(node)
+        end = max(end, at + 1)
+    order = sorted(items)
+    if order != list(range(len(order))):
+        values.keys[(name,)] = list(order)
+    values.forms.setdefault((name,), "the elements assigned one at a time to {0} ([0] = {{…}})"
+                            if any(isinstance(i, int) for i, _ in added) else
+                            "the elements added one at a time to {0} (.push({{…}}))")
+    return [items[k] for k in order]

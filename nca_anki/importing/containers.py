@@ -1,0 +1,299 @@
+"""Where the records of a structured bank are: found by their shape, whatever holds them.
+
+A bank's questions are question-like objects (importing/shape.py says which are), and
+they may sit in any container a language writes a collection in: an array; an object
+keyed by number or by id (``{1: {…}, 2: {…}}``, ``{"q81": {…}}``); a JavaScript ``Map``,
+or assignments one question at a time (``q[0] = {…}``, ``questions.push({…})``), which
+typescript.py turns into lists; repeated XML elements (xml_records.py). Every container
+that is not an array is read here as the list of its values, each keeping its own key, so
+every message still names the place the author wrote (``questions.81``, ``q[7]``) and its
+line; where the records were found is said once, in the bank's W704.
+
+Texts are cleaned as their readers saw them, once for every structured format: an HTML
+entity a quiz app's page shows as a character (``&nbsp;``, ``&apos;``, ``&eacute;``) is
+that character, outside code and where it cannot turn into Markdown's structure; and the
+letters an author wrote into every choice's text (``"A. Visual Studio"``, ``"b) 42"``) are
+the choices' labels, which the card shows itself, so they are left out.
+"""
+
+from __future__ import annotations
+
+import bisect
+import html
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+
+from nca_anki.diagnostics import Diagnostic, clip, warning
+from nca_anki.importing.bank import Choice, Item, Section
+from nca_anki.importing.shape import Found, Path_, Structured, find_lists, path_text
+
+# A key that names one record among others, not a field: "2", "81", "q12", "Q_3", "id-7".
+_ID_RE = re.compile(r"^[A-Za-z_-]{0,12}\d{1,9}$")
+_SHOWN_KEY = 24  # a longer key (a base64 id) is shown by its position instead
+_SHALLOW = 3  # the levels below a value that tell whether it is question-like
+
+
+@dataclass
+class Places:
+    """Where each value of the data handed to shape.py sits in the input: every list this
+    module (or a reader) made of another container keeps its members' own keys, and how
+    that container was written."""
+
+    keys: dict[Path_, list[object]] = field(default_factory=dict)
+    forms: dict[Path_, str] = field(default_factory=dict)
+
+    def original(self, where: Path_, shown: bool = False) -> Path_:
+        """``where`` (a path in the lists) as the input writes it: a member's own key for
+        its position; with ``shown``, a key too long to read stays its position."""
+        if not self.keys:
+            return where
+        out: list[object] = []
+        for k, step in enumerate(where):
+            own = self.keys.get(where[:k])
+            if own is not None and isinstance(step, int) and 0 <= step < len(own):
+                key = own[step]
+                if not (shown and isinstance(key, str) and len(key) > _SHOWN_KEY):
+                    step = key
+            out.append(step)
+        return tuple(out)
+
+
+def read_records(data: object, *, path: str, line_of: Callable[[Path_], int],
+                 overrides: Mapping[str, str], default_title: str,
+                 is_code: Callable[[object], str | None] = lambda v: None,
+                 places: Places | None = None,
+                 noun: Callable[[list[Found]], str] | None = None,
+                 shown: Callable[[Path_], str] | None = None,
+                 ) -> tuple[tuple[Section, ...], list[Diagnostic]]:
+    """The sections of a structured bank's decoded ``data`` (shape.py reads them), found
+    in any container; ``line_of`` gives the line of a path as the input writes it. Where
+    the records were found is said in the bank's W704 (``noun`` says it of the lists
+    found; else where they are, if not in arrays), each place in its messages as
+    ``shown`` says it (else as a path: ``questions.81.answer``)."""
+    places = places or Places()
+    gathered = gather(data, places)
+    lists = find_lists(gathered)
+    reader = Structured(path, lambda where: line_of(places.original(where)), overrides,
+                        shown=shown or (lambda where: f"{path_text(places.original(where, True))}"
+                                        ": "),
+                        noun=noun(lists) if noun else _noun(lists, places))
+    sections = reader.read(gathered, default_title=default_title, is_code=is_code)
+    sections, said = _without_labels(sections)
+    return sections, [*reader.problems, *said]
+
+
+def _noun(lists: list[Found], places: Places) -> str:
+    """ "question objects", with where they were found when that is not an array."""
+    forms: dict[str, list[str]] = {}
+    for found in lists:
+        if (form := places.forms.get(found.path)) is not None:
+            named = clip(path_text(places.original(found.path, True)), 40)
+            forms.setdefault(form, []).append(f"'{named}'")
+    said = [form.format(" and ".join(names) if len(names) < 3 else
+                        f"{names[0]} and {len(names) - 1} more")
+            for form, names in forms.items()]
+    return "question objects" + (f" from {' and '.join(said)}" if said else "")
+
+
+# --- the containers ---------------------------------------------------------------------------
+
+def gather(data: object, places: Places) -> object:
+    """``data`` with every object that holds records (``records``) made the list of them,
+    its keys kept in ``places``, and every text cleaned (``clean_text``). Linear: each
+    object that holds objects is tested once for being question-like, and the test looks
+    at most ``_SHALLOW`` levels down."""
+    return _Gathering(places).value(data, ())
+
+
+class _Gathering:
+    def __init__(self, places: Places) -> None:
+        self.places = places
+        self.like: dict[int, bool] = {}  # id of each object tested -> question-like
+
+    def question_like(self, value: dict[str, object]) -> bool:
+        known = self.like.get(id(value))
+        if known is None:
+            known = self.like[id(value)] = _question_like(value)
+        return known
+
+    def value(self, value: object, where: Path_) -> object:
+        # Recursive: the readers refuse nesting deeper than json_bank.DEPTH before this.
+        if isinstance(value, str):
+            return clean_text(value)
+        if isinstance(value, list):
+            return [self.value(v, (*where, i)) for i, v in enumerate(value)]
+        if not isinstance(value, dict):
+            return value
+        members = records(value, self.question_like)
+        if members is None or (sum(isinstance(v, dict) and self.question_like(v)
+                                   for _, v in members) < 2 and self.question_like(value)):
+            # no collection, or one question that holds another ({1: "…", 2: …} may be
+            # a question with flat choices)
+            return {k: self.value(v, (*where, k)) for k, v in value.items()}
+        self.places.keys[where] = [k for k, _ in members]
+        self.places.forms.setdefault(where, "the values of {} (an object keyed by " + (
+            "number)" if all(str(k).isdigit() for k, _ in members) else "id)"))
+        return [self.value(v, (*where, i)) for i, (_, v) in enumerate(members)]
+
+
+def records(value: dict[str, object], like: Callable[[dict[str, object]], bool]
+            ) -> list[tuple[str, object]] | None:
+    """The members of an object that is a collection of records, keyed by number or id
+    (``{1: {…}, 2: {…}}``): at least half its objects question-like (``like``), and two
+    of them, or every member's key an id; else None. Its members: every object or list in
+    it, and any value under a numbered key (one that is no question is then named at its
+    place); a text beside them under a name (a ``title``) is no member."""
+    members = [(k, v) for k, v in value.items()
+               if isinstance(v, (dict, list)) or _ID_RE.match(str(k))]
+    objects = [v for _, v in members if isinstance(v, dict)]
+    if not objects:
+        return None
+    count = sum(like(v) for v in objects)
+    if not count or 2 * count < len(objects):
+        return None
+    if count < 2 and not all(_ID_RE.match(str(k)) for k, _ in members):
+        return None
+    return members
+
+
+def _question_like(value: dict[str, object]) -> bool:
+    """Whether shape.py reads ``value`` as one question (a list of it is a bank). An
+    object without a text, or with nothing that may be its choices, is none (said
+    without asking shape.py, for the many objects that hold records)."""
+    values = value.values()
+    if not any(isinstance(v, str) for v in values) or (
+            len(value) < 3 and not any(isinstance(v, (list, dict)) for v in values)):
+        return False
+    return any(found.path == () for found in find_lists([_shallow(value, _SHALLOW)]))
+
+
+def _shallow(value: object, levels: int) -> object:
+    """``value`` down to ``levels`` levels; a container below them empty (its kind kept,
+    which is all the question-like test asks of it)."""
+    if isinstance(value, dict):
+        return {k: _shallow(v, levels - 1) for k, v in value.items()} if levels else {}
+    if isinstance(value, list):
+        return [_shallow(v, levels - 1) for v in value] if levels else []
+    return value
+
+
+# --- the texts --------------------------------------------------------------------------------
+
+_ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_ENTITY_TAIL_RE = re.compile(_ENTITY_RE.pattern[1:])  # what makes "&" an entity
+_TICKS_RE = re.compile(r"`+")
+# What a decoded entity must not become: Markdown's structure, or an entity again.
+_STRUCTURE = frozenset("\\`*_{}[]()#+-.!|~<>&\"")
+
+
+def clean_text(text: str) -> str:
+    """``text`` with each HTML entity outside code that a page shows as a character and
+    that stays text in Markdown read as that character (``&nbsp;`` a space): ``&lt;``,
+    ``&amp;`` and the entities of Markdown's own marks (``&#42;``) stay as written where
+    the character would be read as markup, as the card shows them either way."""
+    if "&" not in text or ";" not in text:
+        return text
+    out: list[str] = []
+    at = 0
+    for start, end in _code(text):
+        out.append(_ENTITY_RE.sub(_character, text[at:start]))
+        out.append(text[start:end])
+        at = end
+    out.append(_ENTITY_RE.sub(_character, text[at:]))
+    return "".join(out)
+
+
+def _code(text: str) -> list[tuple[int, int]]:
+    """Where ``text``'s code is, where an entity is what it says: from a run of backticks
+    to the next run as long (a fence is a run of three), as Markdown reads a code span.
+    Each run is looked at once (runs of each length in a list, searched by bisection)."""
+    runs = [(m.start(), m.end()) for m in _TICKS_RE.finditer(text)]
+    by_length: dict[int, list[int]] = {}
+    for k, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(k)
+    spans = []
+    k = 0
+    while k < len(runs):
+        start, end = runs[k]
+        same = by_length[end - start]
+        after = bisect.bisect_right(same, k)
+        if after < len(same):
+            spans.append((start, runs[same[after]][1]))
+            k = same[after] + 1
+        else:
+            k += 1
+    return spans
+
+
+def _character(match: re.Match[str]) -> str:
+    written = match[0]
+    char = html.unescape(written)
+    if len(char) != 1 or char in (written, "\ufffd"):
+        return written  # not an entity HTML knows, one of two characters, or no character
+    if char in "\xa0\u2007\u202f":
+        return " "
+    if ord(char) < 32 or 0x7f <= ord(char) < 0xa0 or 0xd800 <= ord(char) < 0xe000:
+        return written
+    after = match.string[match.end():match.end() + 40]
+    if char == "&" and not _ENTITY_TAIL_RE.match(after):
+        return char  # "AT&amp;T": it starts no entity
+    if char == "<" and not re.match(r"[A-Za-z/!?]", after):
+        return char  # "x &lt; 5": no tag follows it
+    if char in "'\"":
+        return char
+    return written if char in _STRUCTURE else char
+
+
+# A choice's own label written into its text: "A. ", "a) ", "(B) ", "C: ", "[D] ", "1. ".
+_LABEL_RE = re.compile(r"^\s*(?P<open>[(\[]?)(?P<label>[A-Za-z]|\d{1,2})(?P<close>[.):\]]|\s[-–—])"
+                       r"\s+(?=\S)")
+
+
+def _labels(choices: tuple[Choice, ...]) -> tuple[list[int], str] | None:
+    """Where each choice's text starts after its label, if every choice starts with its
+    own, in order and written alike ("A. …", "B. …"), and the first label as written;
+    else None."""
+    if len(choices) < 2:
+        return None
+    starts: list[int] = []
+    style = None
+    for k, choice in enumerate(choices):
+        match = _LABEL_RE.match(choice.text)
+        if match is None:
+            return None
+        label = match["label"]
+        first = "A" if label.isupper() else "a" if label.isalpha() else "1"
+        if (first == "1" and int(label) != k + 1) or (
+                first != "1" and ord(label) - ord(first) != k):
+            return None
+        if style not in (None, (first, match["open"], match["close"].strip())):
+            return None
+        style = (first, match["open"], match["close"].strip())
+        starts.append(match.end())
+    return starts, choices[0].text[:starts[0]].strip()
+
+
+def _without_labels(sections: tuple[Section, ...]) -> tuple[tuple[Section, ...], list[Diagnostic]]:
+    """The sections with the labels written into their choices' texts left out, and one
+    warning saying so."""
+    first: tuple[Item, str] | None = None
+    count = 0
+    out = []
+    for section in sections:
+        items = []
+        for item in section.items:
+            found = _labels(item.choices)
+            if found is not None:
+                first, count = first or (item, found[1]), count + 1
+                item = replace(item, choices=tuple(
+                    Choice(c.text[at:], c.correct) for c, at in zip(item.choices, found[0])))
+            items.append(item)
+        out.append(replace(section, items=tuple(items)))
+    if first is None:
+        return sections, []
+    item, label = first
+    return tuple(out), [warning("W704", item.path, item.line, (
+        f"the choices of {count} question{'s' if count > 1 else ''} start with their "
+        f"own letters ('{label} …' first), which the card shows itself: left out of the "
+        "texts"))]
