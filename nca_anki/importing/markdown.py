@@ -331,7 +331,38 @@ def _headed(text: str, blocks: list[_Block]) -> str:
     return "\n".join(lines)
 
 
+# A front matter line that opens a YAML list ("questions:" then "  - id: q1"): more than
+# a question's own keys; the structured reader (yaml_bank.py, shape.py) reads it.
+_FRONT_LIST_RE = re.compile(r"^[A-Za-z_][\w-]*[ \t]*:[ \t]*\n(?:[ \t]*(?:#.*)?\n)*[ \t]*- ",
+                            re.M)
+
+
+def _structured_front_matter(text: str, path: str) -> Reading | None:
+    """The questions a front matter holds as YAML records (``questions:`` then a list of
+    ``{text, options: [{text, isCorrect}]}``), read as a YAML bank is, every line the
+    file's own; None if it holds no list of questions (a title, tags: metadata)."""
+    from nca_anki.importing import yaml_bank
+
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return None
+    end = next((k for k in range(1, len(lines)) if lines[k].strip() in ("---", "...")), None)
+    if end is None or not _FRONT_LIST_RE.search("\n".join(lines[1:end]) + "\n"):
+        return None
+    reading = yaml_bank.read("\n".join(lines[:end]), path)  # "---" starts a YAML document
+    return reading if reading.sections else None
+
+
 def read(text: str, path: str) -> Reading:
+    structured = _structured_front_matter(text, path)
+    body = _read_markdown(text, path)
+    if structured is None:
+        return body
+    return Reading((*structured.sections, *body.sections),
+                   (*structured.problems, *body.problems))
+
+
+def _read_markdown(text: str, path: str) -> Reading:
     written = text.split("\n")  # as the author wrote it, for what the problems quote
     text, front = _front_matter(text)
     lifted: list[Diagnostic] = []
