@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import lettered
 from nca_anki.importing.bank import (HRULE_RE, NUMBERING_RE, Choice, Item, Reading, Section,
-                                     title_from_name)
+                                     html_to_markdown, one_paragraph, title_from_name)
 
 _TASK_RE = re.compile(r"^(?P<lead>\s{0,3}[-*+]\s+)\[(?P<mark>[ xX])\](?:[ \t]+|$)(?P<text>.*)$")
 _FENCE_RE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
@@ -331,6 +331,78 @@ def _headed(text: str, blocks: list[_Block]) -> str:
     return "\n".join(lines)
 
 
+# The HTML a page renders that bank.html_to_markdown turns into Markdown (and comments,
+# which a page never shows). Anything else that looks like a tag ("<T>", "<pod-name>")
+# is text, as is everything in code.
+_HTML_RE = re.compile(r"<!--|</?(?:b|strong|i|em|code|tt|br|p|div|li|ul|ol|span|u|sub|sup|"
+                      r"font|pre|h[1-6]|img|a|details|summary|table|thead|tbody|tfoot|tr|"
+                      r"th|td|caption)\b[^<>]*>", re.I)
+_SPAN_RE = re.compile(r"(`{1,8})[^`]*?\1|`+")  # a code span (a run of ticks: text)
+
+
+def _html_as_markdown(text: str) -> str:
+    """``text`` (Markdown) with the HTML in it as Markdown, as the page shows it: each
+    run of lines between blank lines and code blocks that holds a tag is converted by
+    bank.html_to_markdown, its code spans kept as written and its indent kept."""
+    if "<" not in text:
+        return text
+    out: list[str] = []
+    group: list[str] = []
+    fence = ""
+
+    def flush() -> None:
+        if group:
+            out.extend(_converted("\n".join(group)).split("\n"))
+            group.clear()
+
+    for line in text.split("\n"):
+        found = _FENCE_RE.match(line)
+        if found and (not fence or found.group("fence").startswith(fence)):
+            flush()
+            fence = "" if fence else found.group("fence")
+            out.append(line)
+        elif fence or not line.strip():
+            flush()
+            out.append(line)
+        else:
+            group.append(line)
+    flush()
+    return "\n".join(out)
+
+
+def _converted(group: str) -> str:
+    """One run of lines (no blank line, no code block) with its HTML as Markdown."""
+    spans: list[str] = []
+
+    def kept(match: re.Match[str]) -> str:
+        spans.append(match[0])
+        return f"\ue000{len(spans) - 1}\ue001"
+
+    prose = _SPAN_RE.sub(kept, group) if "`" in group else group
+    if not _HTML_RE.search(prose):
+        return group
+    indent = min(len(line) - len(line.lstrip()) for line in group.split("\n") if line.strip())
+    converted = html_to_markdown(prose)
+    converted = re.sub("\ue000(\\d+)\ue001", lambda m: spans[int(m[1])], converted)
+    return "\n".join(" " * indent + line if line.strip() else line
+                     for line in converted.split("\n"))
+
+
+def _item_as_markdown(item: Item) -> Item:
+    """``item`` with the HTML in its texts as Markdown (see _html_as_markdown)."""
+    return Item(prompt=_html_as_markdown(item.prompt), path=item.path, line=item.line,
+                explanation=_html_as_markdown(item.explanation), where=item.where,
+                choices=tuple(Choice(_choice_as_markdown(c.text), c.correct)
+                              for c in item.choices), media=item.media)
+
+
+def _choice_as_markdown(text: str) -> str:
+    """A choice's text with its HTML as Markdown, on one line as a choice is (a "<br>" in
+    it is a space there)."""
+    converted = _html_as_markdown(text)
+    return converted if converted == text else one_paragraph(converted)
+
+
 # A front matter line that opens a YAML list ("questions:" then "  - id: q1"): more than
 # a question's own keys; the structured reader (yaml_bank.py, shape.py) reads it.
 _FRONT_LIST_RE = re.compile(r"^[A-Za-z_][\w-]*[ \t]*:[ \t]*\n(?:[ \t]*(?:#.*)?\n)*[ \t]*- ",
@@ -356,6 +428,8 @@ def _structured_front_matter(text: str, path: str) -> Reading | None:
 def read(text: str, path: str) -> Reading:
     structured = _structured_front_matter(text, path)
     body = _read_markdown(text, path)
+    body = Reading(tuple(Section(title=s.title, path=s.path, items=tuple(
+        map(_item_as_markdown, s.items))) for s in body.sections), body.problems)
     if structured is None:
         return body
     return Reading((*structured.sections, *body.sections),

@@ -80,3 +80,57 @@ question: "Which stock is clear?"
     assert done.status == 0 and " 0 warnings" in done.err, done.err
     assert _questions(tmp_path / "source") == [
         ("Which stock is clear?", ["*A consommé", "A bisque"], "")]
+
+
+HTML_BANK = """# Pantry
+
+### Which flour has the most <strong>protein</strong>?
+
+- [ ] Cake flour
+- [x] Bread flour<br>(strong flour)
+- [ ] Pastry flour
+
+<details>
+<summary>Explanation</summary>
+  <br/>
+    <a href="https://example.org/flour">Where this comes from</a>
+    <table>
+        <tr>
+            <th>Bread flour</th>
+        </tr>
+        <tr>
+            <td><p>About <b>13%</b> protein, for <code>gluten</code>.</p></td>
+        </tr>
+    </table>
+    <table>
+      <tr><th>flour</th><th>protein</th></tr>
+      <tr><td>cake</td><td>8%</td></tr>
+    </table>
+    <script>alert(1)</script>
+</details>
+
+### Which tag does `<b>` write in `std::vector<int>` code?
+
+- [x] Bold, as <T> says
+- [ ] None
+
+Like <i>this</i>:
+
+```html
+<b>kept</b>
+```
+"""
+
+
+def test_html_in_a_markdown_bank_becomes_markdown_and_code_stays(tmp_path, cli):
+    _, done = _import(cli, tmp_path, "pantry.md", HTML_BANK)
+    assert done.status == 0, done.err
+    [flour, tag] = _questions(tmp_path / "source")
+    assert flour[0] == "Which flour has the most **protein**?"
+    assert flour[1] == ["Cake flour", "*Bread flour (strong flour)", "Pastry flour"]
+    assert flour[2] == (  # the label "Explanation" goes; the block is shown open
+        "[Where this comes from](https://example.org/flour)\n\n**Bread flour**\n\n"
+        "About **13%** protein, for `gluten`.\n\n"
+        "| flour | protein |\n| --- | --- |\n| cake | 8% |")
+    assert tag == ("Which tag does `<b>` write in `std::vector<int>` code?",
+                   ["*Bold, as <T> says", "None"], "Like *this*:\n\n```html\n<b>kept</b>\n```")
