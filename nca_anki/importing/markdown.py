@@ -409,6 +409,27 @@ _FRONT_LIST_RE = re.compile(r"^[A-Za-z_][\w-]*[ \t]*:[ \t]*\n(?:[ \t]*(?:#.*)?\n
                             re.M)
 
 
+def _opens_question(segment: list[_Block], segments: list[list[_Block]], number: int,
+                    lines: list[str]) -> bool:
+    """Whether ``segment`` (a heading and the blocks under it, none a list of choices) is
+    the opening of the question right after it: that one's heading is at the same level,
+    a list of choices is under it, and no rule (``---``) or second heading parts them."""
+    following = segments[number + 1] if number + 1 < len(segments) else []
+    if not following or following[0].kind != "heading" or \
+            following[0].level != segment[0].level:
+        return False
+    if any(block.kind == "hr" for block in segment[1:]):
+        return False
+    return any(_is_task_list(block, lines) for block in following[1:])
+
+
+def _scenario_text(lines: list[str], segment: list[_Block]) -> str:
+    """The text a scenario heading and its blocks give the question's prompt."""
+    head = NUMBERING_RE.sub("", _heading_text(lines, segment[0]).strip(), count=1)
+    rest = _text(lines, segment[0].end, segment[-1].end)
+    return "\n\n".join(part for part in (head, rest) if part)
+
+
 def _structured_front_matter(text: str, path: str) -> Reading | None:
     """The questions a front matter holds as YAML records (``questions:`` then a list of
     ``{text, options: [{text, isCorrect}]}``), read as a YAML bank is, every line the
@@ -457,7 +478,8 @@ def _read_markdown(text: str, path: str) -> Reading:
             segments.append([])
         segments[-1].append(block)
     question_level = 0  # the heading level of the last question read
-    for segment in segments:
+    scenario: tuple[str, int] | None = None  # a heading the next question's prompt opens with
+    for number, segment in enumerate(segments):
         if not segment:
             continue
         heading = segment[0] if segment[0].kind == "heading" else None
@@ -470,6 +492,12 @@ def _read_markdown(text: str, path: str) -> Reading:
             items[-1] = Item(prompt=last.prompt, choices=last.choices, path=last.path,
                              line=last.line, explanation="\n\n".join(
                                  p for p in (last.explanation, more) if p))
+            continue
+        if not lists and heading and _opens_question(segment, segments, number, lines):
+            # A scenario heading right above the question's, at its level, with no choices
+            # of its own: the page shows one question, so its prompt opens with it.
+            scenario = (_scenario_text(lines, segment), heading.start + 1)
+            question_level = 0
             continue
         if not lists:
             question_level = 0
@@ -493,7 +521,9 @@ def _read_markdown(text: str, path: str) -> Reading:
         head = NUMBERING_RE.sub("", head.strip(), count=1)
         start = heading.end if heading else body[0].start
         between = _text(lines, start, choices_block.start)
-        prompt = "\n\n".join(part for part in (head, between) if part)  # as two blocks
+        opening, scenario_line = scenario or ("", 0)
+        scenario = None
+        prompt = "\n\n".join(part for part in (opening, head, between) if part)  # as blocks
         explanation_end = segment[-1].end
         for later in lists[1:]:
             extra = body[later]
@@ -510,7 +540,7 @@ def _read_markdown(text: str, path: str) -> Reading:
             prompt = "\n\n".join(p for p in (front_prompt.strip(), prompt) if p)
             explanation = "\n\n".join(p for p in (explanation, front_explanation.strip())
                                        if p)
-        line = (heading or body[0]).start + 1
+        line = scenario_line or (heading or body[0]).start + 1
         question_level = heading.level if heading else 0
         if not prompt:
             problems.append(error("E702", path, line, "a list of '- [ ]' choices without a "

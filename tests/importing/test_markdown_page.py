@@ -134,3 +134,38 @@ def test_html_in_a_markdown_bank_becomes_markdown_and_code_stays(tmp_path, cli):
         "| flour | protein |\n| --- | --- |\n| cake | 8% |")
     assert tag == ("Which tag does `<b>` write in `std::vector<int>` code?",
                    ["*Bold, as <T> says", "None"], "Like *this*:\n\n```html\n<b>kept</b>\n```")
+
+
+def test_a_scenario_heading_above_the_question_heading_opens_its_prompt(tmp_path, cli):
+    """Two questions whose scenarios differ and whose second headings are the same are
+    two questions, each with its scenario; a section heading above is no scenario."""
+    bank, done = _import(cli, tmp_path, "ovens.md", """# Ovens
+
+## Section: baking
+
+### 1 . A baker wants an even crust on forty loaves at once.
+
+### Would a convection oven do it?
+
+- [x] Yes
+- [ ] No
+
+---
+
+### 2 . A baker wants a soft crust on one loaf.
+
+Steam is not available.
+
+### Would a convection oven do it?
+
+- [ ] Yes
+- [x] No
+""")
+    assert done.status == 0 and " 1 warning" in done.err, done.err
+    assert f"{bank}:3: warning[W701]" in done.err  # the section heading, said as before
+    assert _questions(tmp_path / "source") == [
+        ("A baker wants an even crust on forty loaves at once.\n\n"
+         "Would a convection oven do it?", ["*Yes", "No"], ""),
+        ("A baker wants a soft crust on one loaf.\n\nSteam is not available.\n\n"
+         "Would a convection oven do it?", ["Yes", "*No"], "")]
+    assert "repeats" not in done.err
