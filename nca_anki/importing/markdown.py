@@ -257,6 +257,65 @@ def _is_task_list(block: _Block, lines: list[str]) -> bool:
         _TASK_RE.match(lines[start]) for start, _ in block.items)
 
 
+# A list item wholly in bold ("* **Packets**"): the right choice, where a quiz marks it so.
+_BULLET_RE = re.compile(r"^\s{0,3}[-*+]\s+(?P<text>\S.*?)\s*$")
+_BOLD_RE = re.compile(r"^(\*\*|__)(?P<text>(?!\1)\S(?:.*\S)?)\1$")
+# A whole paragraph in emphasis ("*Which layer…?*"): the prompt, its emphasis the cue.
+_EMPHASIS_RE = re.compile(r"^(\*{1,3}|_{1,3})(?P<text>[^*_\s](?:.*[^*_\s])?)\1$", re.S)
+
+
+def _is_bold_list(block: _Block, lines: list[str]) -> bool:
+    """Whether ``block`` is a list of one-line choices, some wholly in bold (the right
+    ones) and some not: all in bold, or none, is a list, not a question's choices."""
+    if block.kind != "bullet_list" or len(block.items) < 2 or any(
+            any(line.strip() for line in lines[start + 1:end]) for start, end in block.items):
+        return False
+    texts = [_BULLET_RE.match(lines[start]) for start, _ in block.items]
+    bold = [bool(t and _BOLD_RE.match(t["text"])) for t in texts]
+    return all(texts) and any(bold) and not all(bold)
+
+
+def _is_choice_list(block: _Block, lines: list[str], bold: bool) -> bool:
+    """A list of choices: of "- [ ]" items, or, in a file that has none, a list whose right
+    choices are in bold (see _is_bold_list)."""
+    return _is_task_list(block, lines) or (bold and _is_bold_list(block, lines))
+
+
+def _bold_choice(lines: list[str], start: int) -> Choice:
+    text = _BULLET_RE.match(lines[start])
+    assert text is not None
+    bold = _BOLD_RE.match(text["text"])
+    return Choice(bold["text"] if bold else text["text"], bold is not None)
+
+
+def _split_questions(segment: list[_Block], lines: list[str]) -> list[list[_Block]]:
+    """``segment`` cut into one part per list of bold choices when it holds several: each
+    with the blocks above it (its prompt) and the quotes right after it (its explanation);
+    a heading over several questions is a part of its own (a title, or text)."""
+    if sum(_is_bold_list(b, lines) for b in segment) < 2:
+        return [segment]
+    heading = segment[0] if segment[0].kind == "heading" else None
+    parts: list[list[_Block]] = [[heading]] if heading else []
+    current: list[_Block] = []
+    after = False  # after a list of choices, before its next question
+    for block in segment[1:] if heading else segment:
+        if after and block.kind != "blockquote":
+            parts.append(current)
+            current, after = [], False
+        current.append(block)
+        after = after or _is_bold_list(block, lines)
+    parts.append(current)
+    return [part for part in parts if part]
+
+
+def _unquoted(text: str) -> str:
+    """An explanation written as a quote ("> Because …") without its quote marks."""
+    quoted = [line for line in text.split("\n") if line.strip()]
+    if not quoted or not all(re.match(r"^\s{0,3}>", line) for line in quoted):
+        return text
+    return "\n".join(re.sub(r"^\s{0,3}> ?", "", line) for line in text.split("\n"))
+
+
 def _text(lines: list[str], start: int, end: int) -> str:
     """Lines ``start`` to ``end`` exactly as written, without blank lines around them."""
     return "\n".join(lines[start:end]).strip("\n").rstrip()
@@ -381,11 +440,24 @@ def _converted(group: str) -> str:
     prose = _SPAN_RE.sub(kept, group) if "`" in group else group
     if not _HTML_RE.search(prose):
         return group
+    prose = _WEB_IMAGE_RE.sub(_image_link, prose)
     indent = min(len(line) - len(line.lstrip()) for line in group.split("\n") if line.strip())
     converted = html_to_markdown(prose)
     converted = re.sub("\ue000(\\d+)\ue001", lambda m: spans[int(m[1])], converted)
     return "\n".join(" " * indent + line if line.strip() else line
                      for line in converted.split("\n"))
+
+
+# An <img> whose picture is on the web: a card, studied offline, cannot show it, but the
+# question is not lost for it (as a Markdown image on the web would be): a link to it.
+_WEB_IMAGE_RE = re.compile(r"""<img\b[^<>]*?\bsrc\s*=\s*["'](https?://[^"'<>\s]+)["'][^<>]*>""",
+                           re.I)
+
+
+def _image_link(match: re.Match[str]) -> str:
+    alt = re.search(r"""\balt\s*=\s*["']([^"'<>\[\]]+)["']""", match[0], re.I)
+    shown = alt[1].strip() if alt and alt[1].strip() else match[1].rsplit("/", 1)[-1]
+    return f'<a href="{match[1]}">{shown or "picture"}</a>'
 
 
 def _item_as_markdown(item: Item) -> Item:
@@ -400,7 +472,9 @@ def _choice_as_markdown(text: str) -> str:
     """A choice's text with its HTML as Markdown, on one line as a choice is (a "<br>" in
     it is a space there)."""
     converted = _html_as_markdown(text)
-    return converted if converted == text else one_paragraph(converted)
+    if converted == text or not converted.split("\n")[0].strip():
+        return text  # a "<br>" alone over code: the line of text a choice starts with
+    return one_paragraph(converted)
 
 
 # A front matter line that opens a YAML list ("questions:" then "  - id: q1"): more than
@@ -410,17 +484,21 @@ _FRONT_LIST_RE = re.compile(r"^[A-Za-z_][\w-]*[ \t]*:[ \t]*\n(?:[ \t]*(?:#.*)?\n
 
 
 def _opens_question(segment: list[_Block], segments: list[list[_Block]], number: int,
-                    lines: list[str]) -> bool:
+                    lines: list[str], written: list[str]) -> bool:
     """Whether ``segment`` (a heading and the blocks under it, none a list of choices) is
     the opening of the question right after it: that one's heading is at the same level,
-    a list of choices is under it, and no rule (``---``) or second heading parts them."""
+    a list of choices is under it, no rule (``---``) parts them, no list is under the
+    first and not both are numbered."""
     following = segments[number + 1] if number + 1 < len(segments) else []
     if not following or following[0].kind != "heading" or \
             following[0].level != segment[0].level:
         return False
-    if any(block.kind == "hr" for block in segment[1:]):
-        return False
-    return any(_is_task_list(block, lines) for block in following[1:])
+    if any(block.kind in ("hr", "bullet_list", "ordered_list") for block in segment[1:]):
+        return False  # a rule parts them; a list under it is its own (damaged) choices
+    if all(NUMBERING_RE.match(_HEADING_RE.sub(r"\g<text>", written[h[0].start]).strip())
+           for h in (segment, following)):  # as written: an item "3. …" is a heading here
+        return False  # each numbered: two questions, the first without its choices
+    return any(_is_choice_list(block, lines, True) for block in following[1:])
 
 
 def _scenario_text(lines: list[str], segment: list[_Block]) -> str:
@@ -477,6 +555,10 @@ def _read_markdown(text: str, path: str) -> Reading:
         if block.kind == "heading":
             segments.append([])
         segments[-1].append(block)
+    # The right choice in bold, in a file with no "- [ ]" lists and no answer lines.
+    bold = not any(_is_task_list(b, lines) for b in blocks) and not lettered.has_lettered(text)
+    if bold:
+        segments = [part for segment in segments for part in _split_questions(segment, lines)]
     question_level = 0  # the heading level of the last question read
     scenario: tuple[str, int] | None = None  # a heading the next question's prompt opens with
     for number, segment in enumerate(segments):
@@ -484,7 +566,7 @@ def _read_markdown(text: str, path: str) -> Reading:
             continue
         heading = segment[0] if segment[0].kind == "heading" else None
         body = segment[1:] if heading else segment
-        lists = [k for k, b in enumerate(body) if _is_task_list(b, lines)]
+        lists = [k for k, b in enumerate(body) if _is_choice_list(b, lines, bold)]
         if not lists and heading and items and question_level and heading.level > question_level:
             # A heading below the question's ("##### Explanation"): more of its explanation.
             last = items[-1]
@@ -493,7 +575,8 @@ def _read_markdown(text: str, path: str) -> Reading:
                              line=last.line, explanation="\n\n".join(
                                  p for p in (last.explanation, more) if p))
             continue
-        if not lists and heading and _opens_question(segment, segments, number, lines):
+        if not lists and heading and _opens_question(segment, segments, number, lines,
+                                                        written):
             # A scenario heading right above the question's, at its level, with no choices
             # of its own: the page shows one question, so its prompt opens with it.
             scenario = (_scenario_text(lines, segment), heading.start + 1)
@@ -546,7 +629,12 @@ def _read_markdown(text: str, path: str) -> Reading:
             problems.append(error("E702", path, line, "a list of '- [ ]' choices without a "
                                   "question above it was not converted"))
             continue
-        read = [_choice(lines, s, e) for s, e in choices_block.items]
+        read = [_choice(lines, s, e) if _TASK_RE.match(lines[s]) else
+                (_bold_choice(lines, s), False) for s, e in choices_block.items]
+        if not _TASK_RE.match(lines[choices_block.start]):
+            emphasis = _EMPHASIS_RE.match(prompt)
+            prompt = emphasis["text"] if emphasis else prompt
+            explanation = _unquoted(explanation)
         if any(inlined for _, inlined in read):
             problems.append(warning("W702", path, choices_block.start + 1, "a choice that is "
                                     "only a one-line code block became inline code on its "

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from nca_anki.reading.parse import parse
 
 
@@ -169,3 +171,83 @@ Steam is not available.
         ("A baker wants a soft crust on one loaf.\n\nSteam is not available.\n\n"
          "Would a convection oven do it?", ["Yes", "*No"], "")]
     assert "repeats" not in done.err
+
+
+BOLD_QUIZ = """# Networks
+
+*Which unit does a router forward?*
+
+* Frames
+* **Packets**
+* Bits
+
+> A router reads the IP header of each packet.
+
+*Which layers carry addresses?*
+
+- **Data link**
+- **Network**
+- Presentation
+
+> MAC and IP addresses.
+"""
+
+
+def test_the_right_choice_shown_in_bold_is_the_right_one(tmp_path, cli):
+    _, done = _import(cli, tmp_path, "net.md", BOLD_QUIZ)
+    assert done.status == 0 and " 0 warnings" in done.err, done.err
+    assert _questions(tmp_path / "source") == [
+        ("Which unit does a router forward?", ["Frames", "*Packets", "Bits"],
+         "A router reads the IP header of each packet."),
+        ("Which layers carry addresses?", ["*Data link", "*Network", "Presentation"],
+         "MAC and IP addresses.")]
+
+
+def test_a_list_all_in_bold_or_none_is_no_question(tmp_path, cli):
+    """A glossary's list (every item bold) or a plain list marks no right choice."""
+    _, done = _import(cli, tmp_path, "notes.md", """# Notes
+
+Terms:
+
+* **Router**
+* **Switch**
+""")
+    assert done.status == 1 and "warning[W701]" in done.err, done.err
+    assert not list((tmp_path / "source").glob("*.txt"))
+
+
+@pytest.mark.anki
+def test_bold_html_and_scenario_banks_arrive_in_a_real_collection(tmp_path, cli):
+    """Import, build, and import into a real collection: bold marks the right choice,
+    HTML shows rendered (a table, bold), never as tags or live script."""
+    from anki_client import cards_in_deck, import_package, open_collection
+    from conftest import REPO
+    from nca_anki.build import build
+    from nca_anki.report import BuildOptions
+
+    _, done = _import(cli, tmp_path, "net.md", BOLD_QUIZ)
+    assert done.status == 0, done.err
+    _, more = _import(cli, tmp_path / "more", "pantry.md", HTML_BANK)
+    assert more.status == 0, more.err
+    for path in (tmp_path / "more" / "source").glob("*.txt"):
+        path.rename(tmp_path / "source" / path.name)
+    report = build(BuildOptions(tmp_path / "source", REPO / "templates", tmp_path / "dist",
+                                now=1_800_000_000))
+    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
+    col = open_collection(tmp_path / "anki" / "collection.anki2")
+    try:
+        for apkg in sorted((tmp_path / "dist").glob("*.apkg")):
+            if not apkg.name.endswith("_all_topics.apkg"):
+                import_package(col, apkg)
+        net = cards_in_deck(col, "NCA::Networks")
+        pantry = cards_in_deck(col, "NCA::Pantry")
+    finally:
+        col.close()
+    router = next(c for c in net if "router" in c.fields["Prompt"])
+    assert "Packets" in router.fields["Choices"] and "**" not in router.fields["Choices"]
+    flour = next(c for c in pantry if "flour" in c.fields["Prompt"])
+    assert "<strong>protein</strong>" in flour.fields["Prompt"]
+    explanation = flour.fields["Explanation"]
+    assert "<table>" in explanation and "<td>8%</td>" in explanation
+    assert "&lt;" not in explanation and "<script" not in explanation and "alert" not in explanation
+    assert "Explanation" not in explanation
