@@ -264,6 +264,9 @@ _BOLD_RE = re.compile(r"^(\*\*|__)(?P<text>(?!\1)\S(?:.*\S)?)\1$")
 _EMPHASIS_RE = re.compile(r"^(\*{1,3}|_{1,3})(?P<text>[^*_\s](?:.*[^*_\s])?)\1$", re.S)
 
 
+_BUTTON_RE = re.compile(r"<button\b[^<>]*\bonclick\s*=", re.I)
+
+
 def _is_bold_list(block: _Block, lines: list[str]) -> bool:
     """Whether ``block`` is a list of one-line choices, some wholly in bold (the right
     ones) and some not: all in bold, or none, is a list, not a question's choices."""
@@ -593,6 +596,13 @@ def _read_markdown(text: str, path: str) -> Reading:
                 if all(_is_navigation(line) or not line.strip()
                        for line in written[block.start:block.end]):
                     continue  # a badge, a "Back to top" link, a rule: no text to lose
+                if block.kind == "html_block" and _BUTTON_RE.search(
+                        "\n".join(written[block.start:block.end])):
+                    problems.append(error("E702", path, block.start + 1, (
+                        "choices written as HTML buttons (<button onclick=…>), whose right "
+                        "one only the page's script knows, were not read: write them as "
+                        "'- [ ]' and '- [x]'; not converted")))
+                    continue
                 problems.append(warning("W701", path, block.start + 1,
                                         "text that is no question (no list of '- [ ]' "
                                         "choices under it) was not converted: "

@@ -251,3 +251,21 @@ def test_bold_html_and_scenario_banks_arrive_in_a_real_collection(tmp_path, cli)
     assert "<table>" in explanation and "<td>8%</td>" in explanation
     assert "&lt;" not in explanation and "<script" not in explanation and "alert" not in explanation
     assert "Explanation" not in explanation
+
+
+def test_a_quiz_of_html_buttons_is_named_at_each_question(tmp_path, cli):
+    bank, done = _import(cli, tmp_path, "quiz.md", """## Quiz
+
+### Frage 1
+
+Wie viele Beine hat eine Spinne?
+
+<div id="q1">
+  <ol>
+    <li><button onclick="check('q1', '', false)">Sechs</button></li>
+    <li><button onclick="check('q1', 'Acht.', true)">Acht</button></li>
+  </ol>
+</div>
+""")
+    assert done.status == 1, done.err
+    assert f"{bank}:7: error[E702]: choices written as HTML buttons" in done.err, done.err
