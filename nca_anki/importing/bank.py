@@ -97,7 +97,12 @@ _BREAKS = {"br": "\n", "p": "\n\n", "div": "\n\n", "li": "\n* ", "ul": "\n\n",
            # A <details> block is shown open; what is left of a table is a paragraph.
            "details": "\n\n", "summary": "\n\n", "table": "\n\n", "thead": "",
            "tbody": "", "tfoot": "", "tr": "\n\n", "th": "\n\n", "td": "\n\n",
-           "caption": "\n\n"}
+           "caption": "\n\n",
+           # Other elements a page writes around text: the text is what it shows.
+           "label": "", "small": "", "big": "", "mark": "", "abbr": "", "cite": "",
+           "center": "\n\n", "section": "\n\n", "article": "\n\n", "header": "\n\n",
+           "footer": "\n\n", "figure": "\n\n", "figcaption": "\n\n", "dl": "\n\n",
+           "dt": "\n\n", "dd": "\n\n", "blockquote": "\n\n", "hr": "\n\n"}
 # As a browser reads them: a comment, a style or a script never closed runs to the end;
 # an <xml> or <head> never closed is left (stopping at the next one keeps it linear).
 _UNSEEN_RE = re.compile(r"<!--.*?(?:-->|\Z)|<(style|script)\b.*?(?:</\1\s*>|\Z)"
@@ -208,7 +213,8 @@ def html_to_markdown(text: str, html_ok: bool = True) -> str:
             if closing:
                 return f"]({links.pop()})" if links else ""
             href = _HREF_RE.search(attributes)
-            if href and href[1].startswith(("http://", "https://")):
+            if href and href[1].startswith(("http://", "https://")) and \
+                    not re.search(r"\s", href[1].strip()):  # two addresses are no link
                 links.append(href[1])
                 return "["
             return ""

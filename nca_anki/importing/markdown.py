@@ -398,7 +398,8 @@ def _headed(text: str, blocks: list[_Block]) -> str:
 # is text, as is everything in code.
 _HTML_RE = re.compile(r"<!--|</?(?:b|strong|i|em|code|tt|br|p|div|li|ul|ol|span|u|sub|sup|"
                       r"font|pre|h[1-6]|img|a|details|summary|table|thead|tbody|tfoot|tr|"
-                      r"th|td|caption)\b[^<>]*>", re.I)
+                      r"th|td|caption|label|small|big|mark|abbr|cite|center|section|article|header|"
+                      r"footer|figure|figcaption|dl|dt|dd|blockquote|hr)\b[^<>]*>", re.I)
 _SPAN_RE = re.compile(r"(`{1,8})[^`]*?\1|`+")  # a code span (a run of ticks: text)
 
 
@@ -459,8 +460,8 @@ _WEB_IMAGE_RE = re.compile(r"""<img\b[^<>]*?\bsrc\s*=\s*["'](https?://[^"'<>\s]+
 
 def _image_link(match: re.Match[str]) -> str:
     alt = re.search(r"""\balt\s*=\s*["']([^"'<>\[\]]+)["']""", match[0], re.I)
-    shown = alt[1].strip() if alt and alt[1].strip() else match[1].rsplit("/", 1)[-1]
-    return f'<a href="{match[1]}">{shown or "picture"}</a>'
+    shown = alt[1].strip() if alt and alt[1].strip() else "\U0001f5bc\ufe0f"  # a frame: 🖼️
+    return f'<a href="{match[1]}">{shown}</a>'
 
 
 def _item_as_markdown(item: Item) -> Item:

@@ -269,3 +269,29 @@ Wie viele Beine hat eine Spinne?
 """)
     assert done.status == 1, done.err
     assert f"{bank}:7: error[E702]: choices written as HTML buttons" in done.err, done.err
+
+
+def test_a_web_picture_is_a_link_and_other_page_elements_are_their_text(tmp_path, cli):
+    """The card is studied offline: a picture on the web becomes a link to it rather than
+    costing the question; <label> and the like show their text; a link whose address is
+    two addresses is its text."""
+    _, done = _import(cli, tmp_path, "tea.md", """# Tea
+
+### Which tea is not fermented?
+
+- [x] Green tea
+- [ ] Pu-erh
+
+<details>
+<summary>Explanation</summary>
+<label>In short</label
+>
+<img src="https://example.org/leaf.png"/>
+<img src="https://example.org/cup.png" alt="a cup"/>
+<a href="https://example.org/a https://example.org/b">two places</a>
+</details>
+""")
+    assert done.status == 0, done.err
+    [(_, _, explanation)] = _questions(tmp_path / "source")
+    assert explanation == ("In short\n[\U0001f5bc\ufe0f](https://example.org/leaf.png)\n"
+                           "[a cup](https://example.org/cup.png)\ntwo places"), explanation
