@@ -267,6 +267,24 @@ _EMPHASIS_RE = re.compile(r"^(\*{1,3}|_{1,3})(?P<text>[^*_\s](?:.*[^*_\s])?)\1$"
 _BUTTON_RE = re.compile(r"<button\b[^<>]*\bonclick\s*=", re.I)
 
 
+def _not_converted(blocks: list[_Block], written: list[str], path: str) -> list[Diagnostic]:
+    """What is said of ``blocks``, text under no list of choices: a warning at each block
+    with text (navigation has none), or, where the choices are HTML buttons whose right
+    one only the page's script knows, one error at them for the whole question."""
+    buttons = next((b for b in blocks if b.kind == "html_block" and len(_BUTTON_RE.findall(
+        "\n".join(written[b.start:b.end]))) >= 2), None)
+    if buttons is not None:
+        return [error("E702", path, buttons.start + 1, (
+            "choices written as HTML buttons (<button onclick=…>), whose right one only the "
+            "page's script knows, were not read: write them as '- [ ]' and '- [x]'; not "
+            "converted"))]
+    return [warning("W701", path, block.start + 1, "text that is no question (no list of "
+                    "'- [ ]' choices under it) was not converted: "
+                    f"{_text(written, block.start, block.end).strip()[:60]!r}")
+            for block in blocks if not all(_is_navigation(line) or not line.strip()
+                                           for line in written[block.start:block.end])]
+
+
 def _is_bold_list(block: _Block, lines: list[str]) -> bool:
     """Whether ``block`` is a list of one-line choices, some wholly in bold (the right
     ones) and some not: all in bold, or none, is a list, not a question's choices."""
@@ -593,21 +611,7 @@ def _read_markdown(text: str, path: str) -> Reading:
                 body_blocks = body
             else:
                 body_blocks = segment
-            for block in body_blocks:
-                if all(_is_navigation(line) or not line.strip()
-                       for line in written[block.start:block.end]):
-                    continue  # a badge, a "Back to top" link, a rule: no text to lose
-                if block.kind == "html_block" and _BUTTON_RE.search(
-                        "\n".join(written[block.start:block.end])):
-                    problems.append(error("E702", path, block.start + 1, (
-                        "choices written as HTML buttons (<button onclick=…>), whose right "
-                        "one only the page's script knows, were not read: write them as "
-                        "'- [ ]' and '- [x]'; not converted")))
-                    continue
-                problems.append(warning("W701", path, block.start + 1,
-                                        "text that is no question (no list of '- [ ]' "
-                                        "choices under it) was not converted: "
-                                        f"{_text(written, block.start, block.end).strip()[:60]!r}"))
+            problems += _not_converted(body_blocks, written, path)
             continue
         first = lists[0]
         choices_block = body[first]

@@ -269,6 +269,7 @@ Wie viele Beine hat eine Spinne?
 """)
     assert done.status == 1, done.err
     assert f"{bank}:7: error[E702]: choices written as HTML buttons" in done.err, done.err
+    assert "1 error, 0 warnings" in done.err  # one message for the question, not one a line
 
 
 def test_a_web_picture_is_a_link_and_other_page_elements_are_their_text(tmp_path, cli):
