@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from growth import least_cpu
+from nca_anki.importing import markdown
 from nca_anki.reading.parse import parse
 
 
@@ -296,3 +298,24 @@ def test_a_web_picture_is_a_link_and_other_page_elements_are_their_text(tmp_path
     [(_, _, explanation)] = _questions(tmp_path / "source")
     assert explanation == ("In short\n[\U0001f5bc\ufe0f](https://example.org/leaf.png)\n"
                            "[a cup](https://example.org/cup.png)\ntwo places"), explanation
+
+
+# --- linear time ------------------------------------------------------------------------------
+
+GROWING = {
+    "html explanations": HTML_BANK.split("### Which tag")[0].replace("# Pantry\n", ""),
+    "bold choices": BOLD_QUIZ.replace("# Networks\n", ""),
+    "scenario headings": "### A scenario.\n\n### The question?\n\n- [x] a\n- [ ] b\n\n",
+    "unclosed tags": "<details><summary><table><tr><td><a href='https://x.org/a'>",
+    "tags in text": "- [ ] <b>a</b> `<b>` <br> <T>\n",
+}
+
+
+@pytest.mark.parametrize("shape", GROWING)
+def test_markdown_pages_are_read_in_time_linear_in_their_size(shape):
+    """Growth, not speed (docs/contributing.md): four times the text, about four times
+    the CPU time."""
+    unit = GROWING[shape]
+    short = least_cpu(lambda: markdown.read(unit * 250, "bank.md"))
+    long = least_cpu(lambda: markdown.read(unit * 1_000, "bank.md"))
+    assert long < 8 * max(short, 0.02), (shape, short, long)
