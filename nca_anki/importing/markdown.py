@@ -259,7 +259,8 @@ def _is_task_list(block: _Block, lines: list[str]) -> bool:
 
 # A list item wholly in bold ("* **Packets**"): the right choice, where a quiz marks it so.
 _BULLET_RE = re.compile(r"^\s{0,3}[-*+]\s+(?P<text>\S.*?)\s*$")
-_BOLD_RE = re.compile(r"^(\*\*|__)(?P<text>(?!\1)\S(?:.*\S)?)\1$")
+_BOLD_RE = re.compile(r"^(?:(\*\*|__)(?P<text>(?!\1)\S(?:.*\S)?)\1"
+                      r"|<(b|strong)>\s*(?P<tagged>(?:(?!</?(?:b|strong)>).)+?)\s*</\3>)$", re.I)
 # A whole paragraph in emphasis ("*Which layer…?*"): the prompt, its emphasis the cue.
 _EMPHASIS_RE = re.compile(r"^(\*{1,3}|_{1,3})(?P<text>[^*_\s](?:.*[^*_\s])?)\1$", re.S)
 
@@ -306,7 +307,7 @@ def _bold_choice(lines: list[str], start: int) -> Choice:
     text = _BULLET_RE.match(lines[start])
     assert text is not None
     bold = _BOLD_RE.match(text["text"])
-    return Choice(bold["text"] if bold else text["text"], bold is not None)
+    return Choice((bold["text"] or bold["tagged"]) if bold else text["text"], bold is not None)
 
 
 def _split_questions(segment: list[_Block], lines: list[str]) -> list[list[_Block]]:
@@ -386,7 +387,13 @@ def _choice(lines: list[str], start: int, end: int) -> tuple[Choice, bool]:
 _ORDERED_RE = re.compile(r"^(?P<lead>\s{0,3}\d{1,9}[.)])(?P<space>[ \t]+|$)(?P<text>.*)$")
 
 
-def _headed(text: str, blocks: list[_Block]) -> str:
+def _is_bold_line(line: str) -> bool:
+    """Whether ``line`` is a list item wholly in bold (a right choice, see _is_bold_list)."""
+    item = _BULLET_RE.match(line.strip())
+    return bool(item and _BOLD_RE.match(item["text"]))
+
+
+def _headed(text: str, blocks: list[_Block], bold: bool = False) -> str:
     """``text`` with each question written as an ordered list's item (``1. What …?`` and
     its ``- [ ]`` choices indented under it) rewritten as a heading and its body, line for
     line: the item's first line becomes a heading, the rest loses the item's indent. A
@@ -405,7 +412,8 @@ def _headed(text: str, blocks: list[_Block]) -> str:
                     for line in lines[start + 1:end]]
             lifted.append((start, end, [f"#### {first.group('text')}", *body]))
         else:
-            if any(_TASK_RE.match(line) for _, _, item in lifted for line in item[1:]):
+            if any(_TASK_RE.match(line) or (bold and _is_bold_line(line))
+                   for _, _, item in lifted for line in item[1:]):
                 for start, end, item in lifted:
                     lines[start:end] = item
     return "\n".join(lines)
@@ -565,7 +573,10 @@ def _read_markdown(text: str, path: str) -> Reading:
     front_prompt = next((front[k] for k in _FRONT_PROMPT_KEYS if front.get(k)), "")
     front_explanation = next((front[k] for k in _FRONT_EXPLANATION_KEYS if front.get(k)), "")
     blocks = _blocks(text)
-    headed = _headed(text, blocks)
+    # The right choice in bold, in a file with no "- [ ]" lists and no answer lines.
+    bold = not re.search(r"^[ \t]*[-*+][ \t]+\[[ xX]\]", text, re.M) \
+        and not lettered.has_lettered(text)
+    headed = _headed(text, blocks, bold)
     if headed != text:  # numbered questions, now headings: their blocks again
         text, blocks = headed, _blocks(headed)
     lines = text.split("\n")
@@ -577,8 +588,7 @@ def _read_markdown(text: str, path: str) -> Reading:
         if block.kind == "heading":
             segments.append([])
         segments[-1].append(block)
-    # The right choice in bold, in a file with no "- [ ]" lists and no answer lines.
-    bold = not any(_is_task_list(b, lines) for b in blocks) and not lettered.has_lettered(text)
+    bold = bold and not any(_is_task_list(b, lines) for b in blocks)
     if bold:
         segments = [part for segment in segments for part in _split_questions(segment, lines)]
     question_level = 0  # the heading level of the last question read
@@ -647,6 +657,7 @@ def _read_markdown(text: str, path: str) -> Reading:
         read = [_choice(lines, s, e) if _TASK_RE.match(lines[s]) else
                 (_bold_choice(lines, s), False) for s, e in choices_block.items]
         if not _TASK_RE.match(lines[choices_block.start]):
+            prompt = prompt if heading else NUMBERING_RE.sub("", prompt, count=1)
             emphasis = _EMPHASIS_RE.match(prompt)
             prompt = emphasis["text"] if emphasis else prompt
             explanation = _unquoted(explanation)

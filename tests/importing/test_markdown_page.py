@@ -205,6 +205,27 @@ def test_the_right_choice_shown_in_bold_is_the_right_one(tmp_path, cli):
          "MAC and IP addresses.")]
 
 
+def test_bold_choices_under_numbered_questions_in_italics(tmp_path, cli):
+    _, done = _import(cli, tmp_path, "cells.md", """# Cells
+
+1. *Which organelle makes energy?*
+   * Nucleus
+   * <strong>Mitochondrion</strong>
+   * Ribosome
+
+   > It holds the respiratory chain.
+
+2. *Which holds the DNA?*
+   * **Nucleus**
+   * Vacuole
+""")
+    assert done.status == 0 and " 0 warnings" in done.err, done.err
+    assert _questions(tmp_path / "source") == [
+        ("Which organelle makes energy?", ["Nucleus", "*Mitochondrion", "Ribosome"],
+         "It holds the respiratory chain."),
+        ("Which holds the DNA?", ["*Nucleus", "Vacuole"], "")]
+
+
 def test_a_list_all_in_bold_or_none_is_no_question(tmp_path, cli):
     """A glossary's list (every item bold) or a plain list marks no right choice."""
     _, done = _import(cli, tmp_path, "notes.md", """# Notes
@@ -308,6 +329,7 @@ GROWING = {
     "scenario headings": "### A scenario.\n\n### The question?\n\n- [x] a\n- [ ] b\n\n",
     "unclosed tags": "<details><summary><table><tr><td><a href='https://x.org/a'>",
     "tags in text": "- [ ] <b>a</b> `<b>` <br> <T>\n",
+    "blank lines": "\n" * 40 + "* a\n",
 }
 
 
