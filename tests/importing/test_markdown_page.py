@@ -341,3 +341,14 @@ def test_markdown_pages_are_read_in_time_linear_in_their_size(shape):
     short = least_cpu(lambda: markdown.read(unit * 250, "bank.md"))
     long = least_cpu(lambda: markdown.read(unit * 1_000, "bank.md"))
     assert long < 8 * max(short, 0.02), (shape, short, long)
+
+
+def test_an_unanswered_template_repeated_is_refused_for_having_no_answer(tmp_path, cli):
+    """A template left in a bank ("### question", "- [ ] option 1") many times marks no
+    choice: that is why each is left out, not that it repeats the one before."""
+    template = "### question\n\n- [ ] option 1\n- [ ] option 2\n\n"
+    bank, done = _import(cli, tmp_path, "t.md", "# T\n\n" + template * 3
+                         + "### Real?\n\n- [x] yes\n- [ ] no\n")
+    assert done.status == 1
+    assert "no correct answer ×3" in done.err and "repeats" not in done.err, done.err
+    assert f"{bank}:8: error[E703]: marks no choice correct" in done.err, done.err
