@@ -565,6 +565,33 @@ def read(text: str, path: str) -> Reading:
                    (*structured.problems, *body.problems))
 
 
+def _segments(blocks: list[_Block], lines: list[str], bold: bool) -> list[list[_Block]]:
+    """``blocks`` cut at each heading (a heading and the blocks under it), and, in a file
+    whose choices are marked in bold, at each question under one heading too."""
+    segments: list[list[_Block]] = [[]]
+    for block in blocks:
+        if block.kind == "heading":
+            segments.append([])
+        segments[-1].append(block)
+    if not bold:
+        return segments
+    return [part for segment in segments for part in _split_questions(segment, lines)]
+
+
+def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
+             headed: bool) -> tuple[list[tuple[Choice, bool]], str, str]:
+    """The choices of the list ``choices`` (each with whether its code was put inline), and
+    the prompt and explanation as they go with them: where the right choice is in bold,
+    the prompt without its numbering and the emphasis around it, the explanation without
+    its quote marks."""
+    if _TASK_RE.match(lines[choices.start]):
+        return [_choice(lines, s, e) for s, e in choices.items], prompt, explanation
+    prompt = prompt if headed else NUMBERING_RE.sub("", prompt, count=1)
+    emphasis = _EMPHASIS_RE.match(prompt)
+    return ([(_bold_choice(lines, s), False) for s, _ in choices.items],
+            emphasis["text"] if emphasis else prompt, _unquoted(explanation))
+
+
 def _read_markdown(text: str, path: str) -> Reading:
     written = text.split("\n")  # as the author wrote it, for what the problems quote
     text, front = _front_matter(text)
@@ -583,14 +610,8 @@ def _read_markdown(text: str, path: str) -> Reading:
     problems: list[Diagnostic] = list(lifted)
     items: list[Item] = []
     title = ""
-    segments: list[list[_Block]] = [[]]
-    for block in blocks:
-        if block.kind == "heading":
-            segments.append([])
-        segments[-1].append(block)
     bold = bold and not any(_is_task_list(b, lines) for b in blocks)
-    if bold:
-        segments = [part for segment in segments for part in _split_questions(segment, lines)]
+    segments = _segments(blocks, lines, bold)
     question_level = 0  # the heading level of the last question read
     scenario: tuple[str, int] | None = None  # a heading the next question's prompt opens with
     for number, segment in enumerate(segments):
@@ -654,13 +675,8 @@ def _read_markdown(text: str, path: str) -> Reading:
             problems.append(error("E702", path, line, "a list of '- [ ]' choices without a "
                                   "question above it was not converted"))
             continue
-        read = [_choice(lines, s, e) if _TASK_RE.match(lines[s]) else
-                (_bold_choice(lines, s), False) for s, e in choices_block.items]
-        if not _TASK_RE.match(lines[choices_block.start]):
-            prompt = prompt if heading else NUMBERING_RE.sub("", prompt, count=1)
-            emphasis = _EMPHASIS_RE.match(prompt)
-            prompt = emphasis["text"] if emphasis else prompt
-            explanation = _unquoted(explanation)
+        read, prompt, explanation = _choices(lines, choices_block, prompt, explanation,
+                                             heading is not None)
         if any(inlined for _, inlined in read):
             problems.append(warning("W702", path, choices_block.start + 1, "a choice that is "
                                     "only a one-line code block became inline code on its "
