@@ -297,10 +297,30 @@ def _is_bold_list(block: _Block, lines: list[str]) -> bool:
     return all(texts) and any(bold) and not all(bold)
 
 
-def _is_choice_list(block: _Block, lines: list[str], bold: bool) -> bool:
+def _is_choice_list(block: _Block, lines: list[str], asked: frozenset[int]) -> bool:
     """A list of choices: of "- [ ]" items, or, in a file that has none, a list whose right
-    choices are in bold (see _is_bold_list)."""
-    return _is_task_list(block, lines) or (bold and _is_bold_list(block, lines))
+    choices are in bold under a question (``asked``: where such lists start)."""
+    return _is_task_list(block, lines) or block.start in asked
+
+
+# What a question's text ends or starts with: "?", "…", a blank "___", emphasis around
+# it. A list of bold items under other text ("Features:") is a README's, not a quiz's.
+_ASKS_RE = re.compile(r"[?？…]|\.\.\.|_{3,}|^[*_]")
+
+
+def _asked(blocks: list[_Block], lines: list[str]) -> frozenset[int]:
+    """Where the lists of bold choices (see _is_bold_list) that a question is right above
+    start: a heading, or a paragraph or numbered line that asks (see _ASKS_RE)."""
+    found = set()
+    for above, block in zip(blocks, blocks[1:]):
+        if not _is_bold_list(block, lines):
+            continue
+        text = _text(lines, above.start, above.end).strip()
+        text = NUMBERING_RE.sub("", text, count=1).rstrip("*_ \t")
+        if above.kind == "heading" or (above.kind in ("paragraph", "ordered_list") and (
+                _ASKS_RE.search(text[-3:]) or _ASKS_RE.match(text))):
+            found.add(block.start)
+    return frozenset(found)
 
 
 def _bold_choice(lines: list[str], start: int) -> Choice:
@@ -310,11 +330,11 @@ def _bold_choice(lines: list[str], start: int) -> Choice:
     return Choice((bold["text"] or bold["tagged"]) if bold else text["text"], bold is not None)
 
 
-def _split_questions(segment: list[_Block], lines: list[str]) -> list[list[_Block]]:
+def _split_questions(segment: list[_Block], asked: frozenset[int]) -> list[list[_Block]]:
     """``segment`` cut into one part per list of bold choices when it holds several: each
     with the blocks above it (its prompt) and the quotes right after it (its explanation);
     a heading over several questions is a part of its own (a title, or text)."""
-    if sum(_is_bold_list(b, lines) for b in segment) < 2:
+    if sum(b.start in asked for b in segment) < 2:
         return [segment]
     heading = segment[0] if segment[0].kind == "heading" else None
     parts: list[list[_Block]] = [[heading]] if heading else []
@@ -325,7 +345,7 @@ def _split_questions(segment: list[_Block], lines: list[str]) -> list[list[_Bloc
             parts.append(current)
             current, after = [], False
         current.append(block)
-        after = after or _is_bold_list(block, lines)
+        after = after or block.start in asked
     parts.append(current)
     return [part for part in parts if part]
 
@@ -528,7 +548,8 @@ def _opens_question(segment: list[_Block], segments: list[list[_Block]], number:
     if all(NUMBERING_RE.match(_HEADING_RE.sub(r"\g<text>", written[h[0].start]).strip())
            for h in (segment, following)):  # as written: an item "3. …" is a heading here
         return False  # each numbered: two questions, the first without its choices
-    return any(_is_choice_list(block, lines, True) for block in following[1:])
+    return any(_is_task_list(block, lines) or _is_bold_list(block, lines)
+               for block in following[1:])
 
 
 def _scenario_text(lines: list[str], segment: list[_Block]) -> str:
@@ -565,7 +586,7 @@ def read(text: str, path: str) -> Reading:
                    (*structured.problems, *body.problems))
 
 
-def _segments(blocks: list[_Block], lines: list[str], bold: bool) -> list[list[_Block]]:
+def _segments(blocks: list[_Block], asked: frozenset[int]) -> list[list[_Block]]:
     """``blocks`` cut at each heading (a heading and the blocks under it), and, in a file
     whose choices are marked in bold, at each question under one heading too."""
     segments: list[list[_Block]] = [[]]
@@ -573,9 +594,9 @@ def _segments(blocks: list[_Block], lines: list[str], bold: bool) -> list[list[_
         if block.kind == "heading":
             segments.append([])
         segments[-1].append(block)
-    if not bold:
+    if not asked:
         return segments
-    return [part for segment in segments for part in _split_questions(segment, lines)]
+    return [part for segment in segments for part in _split_questions(segment, asked)]
 
 
 def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
@@ -611,7 +632,8 @@ def _read_markdown(text: str, path: str) -> Reading:
     items: list[Item] = []
     title = ""
     bold = bold and not any(_is_task_list(b, lines) for b in blocks)
-    segments = _segments(blocks, lines, bold)
+    asked = _asked(blocks, lines) if bold else frozenset()
+    segments = _segments(blocks, asked)
     question_level = 0  # the heading level of the last question read
     scenario: tuple[str, int] | None = None  # a heading the next question's prompt opens with
     for number, segment in enumerate(segments):
@@ -619,7 +641,7 @@ def _read_markdown(text: str, path: str) -> Reading:
             continue
         heading = segment[0] if segment[0].kind == "heading" else None
         body = segment[1:] if heading else segment
-        lists = [k for k, b in enumerate(body) if _is_choice_list(b, lines, bold)]
+        lists = [k for k, b in enumerate(body) if _is_choice_list(b, lines, asked)]
         if not lists and heading and items and question_level and heading.level > question_level:
             # A heading below the question's ("##### Explanation"): more of its explanation.
             last = items[-1]

@@ -227,13 +227,19 @@ def test_bold_choices_under_numbered_questions_in_italics(tmp_path, cli):
 
 
 def test_a_list_all_in_bold_or_none_is_no_question(tmp_path, cli):
-    """A glossary's list (every item bold) or a plain list marks no right choice."""
+    """A glossary's list (every item bold), or a list under text that asks nothing (a
+    README's "Features:"), is no question."""
     _, done = _import(cli, tmp_path, "notes.md", """# Notes
 
 Terms:
 
 * **Router**
 * **Switch**
+
+Features of this page:
+
+* **Fast**
+* Small
 """)
     assert done.status == 1 and "warning[W701]" in done.err, done.err
     assert not list((tmp_path / "source").glob("*.txt"))
