@@ -510,12 +510,21 @@ def _image_link(match: re.Match[str]) -> str:
     return f'<a href="{match[1]}">{shown}</a>'
 
 
-def _item_as_markdown(item: Item) -> Item:
-    """``item`` with the HTML in its texts as Markdown (see _html_as_markdown)."""
-    return Item(prompt=_html_as_markdown(item.prompt), path=item.path, line=item.line,
+def _item_as_markdown(item: Item, notes: list[Diagnostic]) -> Item:
+    """``item`` with the HTML in its texts as Markdown (see _html_as_markdown); a picture
+    on the web that became a link is said in ``notes``."""
+    changed = Item(prompt=_html_as_markdown(item.prompt), path=item.path, line=item.line,
                 explanation=_html_as_markdown(item.explanation), where=item.where,
                 choices=tuple(Choice(_choice_as_markdown(c.text), c.correct)
                               for c in item.choices), media=item.media)
+    texts = [(item.prompt, changed.prompt), (item.explanation, changed.explanation),
+             *((c.text, d.text) for c, d in zip(item.choices, changed.choices))]
+    if any(len(_WEB_IMAGE_RE.findall(old)) > len(_WEB_IMAGE_RE.findall(new))
+           for old, new in texts):
+        notes.append(warning("W702", item.path, item.line, "shows a picture on the web "
+                             "(<img src=…>): a card is studied offline, so it is a link to "
+                             "it there; save it beside the bank to show it"))
+    return changed
 
 
 def _choice_as_markdown(text: str) -> str:
@@ -578,8 +587,10 @@ def _structured_front_matter(text: str, path: str) -> Reading | None:
 def read(text: str, path: str) -> Reading:
     structured = _structured_front_matter(text, path)
     body = _read_markdown(text, path)
+    linked: list[Diagnostic] = []
     body = Reading(tuple(Section(title=s.title, path=s.path, items=tuple(
-        map(_item_as_markdown, s.items))) for s in body.sections), body.problems)
+        _item_as_markdown(item, linked) for item in s.items)) for s in body.sections),
+        (*body.problems, *linked))
     if structured is None:
         return body
     return Reading((*structured.sections, *body.sections),

@@ -322,6 +322,7 @@ def test_a_web_picture_is_a_link_and_other_page_elements_are_their_text(tmp_path
 </details>
 """)
     assert done.status == 0, done.err
+    assert ":3: warning[W702]: shows a picture on the web (<img src=…>)" in done.err, done.err
     [(_, _, explanation)] = _questions(tmp_path / "source")
     assert explanation == ("In short\n[\U0001f5bc\ufe0f](https://example.org/leaf.png)\n"
                            "[a cup](https://example.org/cup.png)\ntwo places"), explanation
