@@ -581,7 +581,9 @@ def _structured_front_matter(text: str, path: str) -> Reading | None:
     if end is None or not _FRONT_LIST_RE.search("\n".join(lines[1:end]) + "\n"):
         return None
     reading = yaml_bank.read("\n".join(lines[:end]), path)  # "---" starts a YAML document
-    return reading if reading.sections else None
+    # Questions found, converted or refused each at its line; else metadata, not a bank.
+    found = reading.sections or any(d.is_error and d.code != "E701" for d in reading.problems)
+    return reading if found else None
 
 
 def read(text: str, path: str) -> Reading:

@@ -359,3 +359,11 @@ def test_an_unanswered_template_repeated_is_refused_for_having_no_answer(tmp_pat
     assert done.status == 1
     assert "no correct answer ×3" in done.err and "repeats" not in done.err, done.err
     assert f"{bank}:8: error[E703]: marks no choice correct" in done.err, done.err
+
+
+def test_front_matter_questions_that_cannot_be_read_are_named_not_dropped(tmp_path, cli):
+    bank, done = _import(cli, tmp_path, "test.md", FRONT_MATTER_QUIZ.replace(
+        "        isCorrect: true\n", ""))
+    assert done.status == 1, done.err
+    assert f"{bank}:5: error[E703]" in done.err and f"{bank}:13: error[E703]" in done.err, \
+        done.err
