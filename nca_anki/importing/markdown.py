@@ -447,6 +447,9 @@ _HTML_RE = re.compile(r"<!--|</?(?:b|strong|i|em|code|tt|br|p|div|li|ul|ol|span|
                       r"th|td|caption|label|small|big|mark|abbr|cite|center|section|article|header|"
                       r"footer|figure|figcaption|dl|dt|dd|blockquote|hr)\b[^<>]*>", re.I)
 _SPAN_RE = re.compile(r"(`{1,8})[^`]*?\1|`+")  # a code span (a run of ticks: text)
+# The tags a card keeps as they are (cards/markup.py): a line break, sub- and superscript,
+# a key.
+_CARD_TAG_RE = re.compile(r"<br\s*/?>|</?(?:sub|sup|kbd)>", re.I)
 
 
 def _html_as_markdown(text: str) -> str:
@@ -488,6 +491,8 @@ def _converted(group: str) -> str:
         return f"\ue000{len(spans) - 1}\ue001"
 
     prose = _SPAN_RE.sub(kept, group) if "`" in group else group
+    if not group.lstrip().startswith("<"):  # Markdown text, not an HTML block: the card
+        prose = _CARD_TAG_RE.sub(kept, prose)  # shows these tags itself, a table's too
     if not _HTML_RE.search(prose):
         return group
     prose = _WEB_IMAGE_RE.sub(_image_link, prose)

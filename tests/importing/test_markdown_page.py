@@ -94,6 +94,10 @@ HTML_BANK = """# Pantry
 - [x] Bread flour<br>(strong flour)
 - [ ] Pastry flour
 
+| flour | use |
+| --- | --- |
+| bread | loaves<br>and <b>rolls</b> |
+
 <details>
 <summary>Explanation</summary>
   <br/>
@@ -131,8 +135,10 @@ def test_html_in_a_markdown_bank_becomes_markdown_and_code_stays(tmp_path, cli):
     assert done.status == 0, done.err
     [flour, tag] = _questions(tmp_path / "source")
     assert flour[0] == "Which flour has the most **protein**?"
-    assert flour[1] == ["Cake flour", "*Bread flour (strong flour)", "Pastry flour"]
+    # A line break in text is one on the card too (the card keeps <br>, as in a table).
+    assert flour[1] == ["Cake flour", "*Bread flour<br>(strong flour)", "Pastry flour"]
     assert flour[2] == (  # the label "Explanation" goes; the block is shown open
+        "| flour | use |\n| --- | --- |\n| bread | loaves<br>and **rolls** |\n\n"
         "[Where this comes from](https://example.org/flour)\n\n**Bread flour**\n\n"
         "About **13%** protein, for `gluten`.\n\n"
         "| flour | protein |\n| --- | --- |\n| cake | 8% |")
