@@ -93,7 +93,16 @@ def category_name(path: str) -> str:
 _INLINE = {"b": "**", "strong": "**", "i": "*", "em": "*", "code": "`", "tt": "`"}
 _BREAKS = {"br": "\n", "p": "\n\n", "div": "\n\n", "li": "\n* ", "ul": "\n\n",
            "ol": "\n\n", "span": "", "u": "", "sub": "", "sup": "", "font": "",
-           "pre": "\n\n", "h1": "\n\n", "h2": "\n\n", "h3": "\n\n", "h4": "\n\n"}
+           "pre": "\n\n", "h1": "\n\n", "h2": "\n\n", "h3": "\n\n", "h4": "\n\n",
+           # A <details> block is shown open; what is left of a table is a paragraph.
+           "details": "\n\n", "summary": "\n\n", "table": "\n\n", "thead": "",
+           "tbody": "", "tfoot": "", "tr": "\n\n", "th": "\n\n", "td": "\n\n",
+           "caption": "\n\n",
+           # Other elements a page writes around text: the text is what it shows.
+           "label": "", "small": "", "big": "", "mark": "", "abbr": "", "cite": "",
+           "center": "\n\n", "section": "\n\n", "article": "\n\n", "header": "\n\n",
+           "footer": "\n\n", "figure": "\n\n", "figcaption": "\n\n", "dl": "\n\n",
+           "dt": "\n\n", "dd": "\n\n", "blockquote": "\n\n", "hr": "\n\n"}
 # As a browser reads them: a comment, a style or a script never closed runs to the end;
 # an <xml> or <head> never closed is left (stopping at the next one keeps it linear).
 _UNSEEN_RE = re.compile(r"<!--.*?(?:-->|\Z)|<(style|script)\b.*?(?:</\1\s*>|\Z)"
@@ -108,6 +117,59 @@ _ALT_RE = re.compile(r"""\balt\s*=\s*["']([^"'<>\[\]]*)["']""", re.I)
 _HREF_RE = re.compile(r"""href\s*=\s*["']([^"']*)["']""", re.I)
 
 
+# A <summary> with its text, an innermost <table> (none inside it), its rows and cells
+# (their closing tags optional, as HTML has them). Each pattern stops at the next tag of
+# its kind, so a tag never closed costs one look to that next tag.
+_SUMMARY_RE = re.compile(r"<summary\b[^<>]*>((?:[^<]|<(?!/?summary\b))*)</summary\s*>", re.I)
+_TABLE_RE = re.compile(r"<table\b[^<>]*>((?:[^<]|<(?!/?table\b))*)</table\s*>", re.I)
+_ROW_RE = re.compile(r"<tr\b[^<>]*>((?:[^<]|<(?!/?tr\b))*)", re.I)
+_CELL_RE = re.compile(r"<t([hd])\b[^<>]*>((?:[^<]|<(?!/?t[hdr]\b))*)", re.I)
+_LABEL_WORDS = 6  # a <summary> of at most this many words, no question, is a label
+
+
+def _summary(match: re.Match[str]) -> str:
+    """A <details> block's summary: dropped when it only labels what the block holds
+    ("Explanation", "Show answer"), its own paragraph when it says more."""
+    shown = " ".join(re.sub(r"<[^<>]*>", " ", match[1]).split())
+    if len(shown.split()) <= _LABEL_WORDS and not shown.endswith("?"):
+        return "\n\n"
+    return f"\n\n{match[1]}\n\n"
+
+
+def _table(match: re.Match[str]) -> str:
+    """An HTML table as Markdown: a table of one-line cells, two columns or more, as a
+    GitHub table; any other as its cells' paragraphs, a header cell of one line bold."""
+    rows = [[(cell[1].lower() == "h", html_to_markdown(re.sub(r"</t[hd]\s*>", "", cell[2],
+                                                                flags=re.I)))
+             for cell in _CELL_RE.finditer(re.sub(r"</tr\s*>", "", row[1], flags=re.I))]
+            for row in _ROW_RE.finditer(match[1])]
+    rows = [row for row in rows if row]
+    if not rows:
+        return "\n\n"
+    width = len(rows[0])
+    if width > 1 and all(len(row) == width and all("\n" not in text for _, text in row)
+                         for row in rows):
+        lines = ["| " + " | ".join(text.replace("|", "\\|") for _, text in row) + " |"
+                 for row in rows]
+        lines.insert(1, "|" + " --- |" * width)
+        return "\n\n" + "\n".join(lines) + "\n\n"
+    return "\n\n" + "\n\n".join(f"**{text}**" if head and "\n" not in text else text
+                                 for row in rows for head, text in row if text) + "\n\n"
+
+
+def _blocks_as_markdown(text: str) -> str:
+    """``text`` with its <summary> labels gone and its tables, innermost first, as
+    Markdown (see _table); tables nested deeper than a few are left to the tag pass."""
+    text = _SUMMARY_RE.sub(_summary, text)
+    for _ in range(4):
+        if "<t" not in text.lower():
+            break
+        text, found = _TABLE_RE.subn(_table, text)
+        if not found:
+            break
+    return text
+
+
 def html_to_markdown(text: str, html_ok: bool = True) -> str:
     """Text that may hold the HTML Moodle's editor writes (GIFT, Moodle XML), as Markdown
     (see _INLINE, _BREAKS); as it is if it holds no known tag or entity, or ``html_ok``
@@ -117,6 +179,8 @@ def html_to_markdown(text: str, html_ok: bool = True) -> str:
     # What a browser never shows: comments (Word's <!--[if gte mso 9]> too), style and
     # script blocks, Word's <xml> and namespaced tags (<o:p>), <link> and <meta>.
     text = _UNSEEN_RE.sub("", text)
+    given = text  # as it was before its tables and summaries became Markdown
+    text = _blocks_as_markdown(text)
     # Exponents and indices as the characters they are: O(n<sup>2</sup>) is O(n²).
     text = _SUP_RE.sub(lambda m: m[2].translate(_SUPERSCRIPT if m[1].lower() == "sup"
                                                 else _SUBSCRIPT), text)
@@ -149,15 +213,16 @@ def html_to_markdown(text: str, html_ok: bool = True) -> str:
             if closing:
                 return f"]({links.pop()})" if links else ""
             href = _HREF_RE.search(attributes)
-            if href and href[1].startswith(("http://", "https://")):
+            if href and href[1].startswith(("http://", "https://")) and \
+                    not re.search(r"\s", href[1].strip()):  # two addresses are no link
                 links.append(href[1])
                 return "["
             return ""
         return match[0]  # not a tag Moodle's editor writes: text
 
     converted = _TAG_RE.sub(tag, text)
-    if converted == text and "&" not in text:
-        return text
+    if converted == given and "&" not in text:
+        return given
     converted = html.unescape(converted).replace("\xa0", " ")
     lines = [" ".join(line.split()) if not line.startswith(("* ", "- ")) else line.rstrip()
              for line in converted.split("\n")]

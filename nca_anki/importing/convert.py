@@ -146,13 +146,15 @@ def convert(readings: list[Reading], *, topic: str | None = None,
                     continue
                 words = (one_line(item.prompt),
                          tuple(sorted(one_line(c.text) for c in item.choices)))
-                if words in seen:
+                if words in seen and any(c.correct for c in item.choices):
+                    # (one that marks no choice is refused for that: a template, repeated)
                     first = seen[words]
                     problems.append(error("E704", item.path, item.line, f"{item.place}repeats "
                                           f"the question at {first.path}:{first.line} word for "
                                           "word; only the first was converted"))
                     continue
-                seen[words] = item
+                if any(c.correct for c in item.choices):
+                    seen[words] = item
                 kept.append(item)
             name = f"{slugify(title)}-{number}.txt"
             text, written, part_problems = _written(title, number, kept, name)

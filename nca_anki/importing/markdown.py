@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import lettered
 from nca_anki.importing.bank import (HRULE_RE, NUMBERING_RE, Choice, Item, Reading, Section,
-                                     title_from_name)
+                                     html_to_markdown, one_paragraph, title_from_name)
 
 _TASK_RE = re.compile(r"^(?P<lead>\s{0,3}[-*+]\s+)\[(?P<mark>[ xX])\](?:[ \t]+|$)(?P<text>.*)$")
 _FENCE_RE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
@@ -257,6 +257,107 @@ def _is_task_list(block: _Block, lines: list[str]) -> bool:
         _TASK_RE.match(lines[start]) for start, _ in block.items)
 
 
+# A list item wholly in bold ("* **Packets**"): the right choice, where a quiz marks it so.
+_BULLET_RE = re.compile(r"^\s{0,3}[-*+]\s+(?P<text>\S.*?)\s*$")
+_BOLD_RE = re.compile(r"^(?:(\*\*|__)(?P<text>(?!\1)\S(?:.*\S)?)\1"
+                      r"|<(b|strong)>\s*(?P<tagged>(?:(?!</?(?:b|strong)>).)+?)\s*</\3>)$", re.I)
+# A whole paragraph in emphasis ("*Which layer…?*"): the prompt, its emphasis the cue.
+_EMPHASIS_RE = re.compile(r"^(\*{1,3}|_{1,3})(?P<text>[^*_\s](?:.*[^*_\s])?)\1$", re.S)
+
+
+_BUTTON_RE = re.compile(r"<button\b[^<>]*\bonclick\s*=", re.I)
+
+
+def _not_converted(blocks: list[_Block], written: list[str], path: str) -> list[Diagnostic]:
+    """What is said of ``blocks``, text under no list of choices: a warning at each block
+    with text (navigation has none), or, where the choices are HTML buttons whose right
+    one only the page's script knows, one error at them for the whole question."""
+    buttons = next((b for b in blocks if b.kind == "html_block" and len(_BUTTON_RE.findall(
+        "\n".join(written[b.start:b.end]))) >= 2), None)
+    if buttons is not None:
+        return [error("E702", path, buttons.start + 1, (
+            "choices written as HTML buttons (<button onclick=…>), whose right one only the "
+            "page's script knows, were not read: write them as '- [ ]' and '- [x]'; not "
+            "converted"))]
+    return [warning("W701", path, block.start + 1, "text that is no question (no list of "
+                    "'- [ ]' choices under it) was not converted: "
+                    f"{_text(written, block.start, block.end).strip()[:60]!r}")
+            for block in blocks if not all(_is_navigation(line) or not line.strip()
+                                           for line in written[block.start:block.end])]
+
+
+def _is_bold_list(block: _Block, lines: list[str]) -> bool:
+    """Whether ``block`` is a list of one-line choices, some wholly in bold (the right
+    ones) and some not: all in bold, or none, is a list, not a question's choices."""
+    if block.kind != "bullet_list" or len(block.items) < 2 or any(
+            any(line.strip() for line in lines[start + 1:end]) for start, end in block.items):
+        return False
+    texts = [_BULLET_RE.match(lines[start]) for start, _ in block.items]
+    bold = [bool(t and _BOLD_RE.match(t["text"])) for t in texts]
+    return all(texts) and any(bold) and not all(bold)
+
+
+def _is_choice_list(block: _Block, lines: list[str], asked: frozenset[int]) -> bool:
+    """A list of choices: of "- [ ]" items, or, in a file that has none, a list whose right
+    choices are in bold under a question (``asked``: where such lists start)."""
+    return _is_task_list(block, lines) or block.start in asked
+
+
+# What a question's text ends or starts with: "?", "…", a blank "___", emphasis around
+# it. A list of bold items under other text ("Features:") is a README's, not a quiz's.
+_ASKS_RE = re.compile(r"[?？…]|\.\.\.|_{3,}|^[*_]")
+
+
+def _asked(blocks: list[_Block], lines: list[str]) -> frozenset[int]:
+    """Where the lists of bold choices (see _is_bold_list) that a question is right above
+    start: a heading, or a paragraph or numbered line that asks (see _ASKS_RE)."""
+    found = set()
+    for above, block in zip(blocks, blocks[1:]):
+        if not _is_bold_list(block, lines):
+            continue
+        text = _text(lines, above.start, above.end).strip()
+        text = NUMBERING_RE.sub("", text, count=1).rstrip("*_ \t")
+        if above.kind == "heading" or (above.kind in ("paragraph", "ordered_list") and (
+                _ASKS_RE.search(text[-3:]) or _ASKS_RE.match(text))):
+            found.add(block.start)
+    return frozenset(found)
+
+
+def _bold_choice(lines: list[str], start: int) -> Choice:
+    text = _BULLET_RE.match(lines[start])
+    assert text is not None
+    bold = _BOLD_RE.match(text["text"])
+    return Choice((bold["text"] or bold["tagged"]) if bold else text["text"], bold is not None)
+
+
+def _split_questions(segment: list[_Block], asked: frozenset[int]) -> list[list[_Block]]:
+    """``segment`` cut into one part per list of bold choices when it holds several: each
+    with the blocks above it (its prompt) and the quotes right after it (its explanation);
+    a heading over several questions is a part of its own (a title, or text)."""
+    if sum(b.start in asked for b in segment) < 2:
+        return [segment]
+    heading = segment[0] if segment[0].kind == "heading" else None
+    parts: list[list[_Block]] = [[heading]] if heading else []
+    current: list[_Block] = []
+    after = False  # after a list of choices, before its next question
+    for block in segment[1:] if heading else segment:
+        if after and block.kind != "blockquote":
+            parts.append(current)
+            current, after = [], False
+        current.append(block)
+        after = after or block.start in asked
+    parts.append(current)
+    return [part for part in parts if part]
+
+
+def _unquoted(text: str) -> str:
+    """An explanation written as a quote ("> Because …") without its quote marks."""
+    quoted = [line for line in text.split("\n") if line.strip()]
+    if not quoted or not all(re.match(r"^\s{0,3}>", line) for line in quoted):
+        return text
+    return "\n".join(re.sub(r"^\s{0,3}> ?", "", line) for line in text.split("\n"))
+
+
 def _text(lines: list[str], start: int, end: int) -> str:
     """Lines ``start`` to ``end`` exactly as written, without blank lines around them."""
     return "\n".join(lines[start:end]).strip("\n").rstrip()
@@ -306,7 +407,13 @@ def _choice(lines: list[str], start: int, end: int) -> tuple[Choice, bool]:
 _ORDERED_RE = re.compile(r"^(?P<lead>\s{0,3}\d{1,9}[.)])(?P<space>[ \t]+|$)(?P<text>.*)$")
 
 
-def _headed(text: str, blocks: list[_Block]) -> str:
+def _is_bold_line(line: str) -> bool:
+    """Whether ``line`` is a list item wholly in bold (a right choice, see _is_bold_list)."""
+    item = _BULLET_RE.match(line.strip())
+    return bool(item and _BOLD_RE.match(item["text"]))
+
+
+def _headed(text: str, blocks: list[_Block], bold: bool = False) -> str:
     """``text`` with each question written as an ordered list's item (``1. What …?`` and
     its ``- [ ]`` choices indented under it) rewritten as a heading and its body, line for
     line: the item's first line becomes a heading, the rest loses the item's indent. A
@@ -325,13 +432,206 @@ def _headed(text: str, blocks: list[_Block]) -> str:
                     for line in lines[start + 1:end]]
             lifted.append((start, end, [f"#### {first.group('text')}", *body]))
         else:
-            if any(_TASK_RE.match(line) for _, _, item in lifted for line in item[1:]):
+            if any(_TASK_RE.match(line) or (bold and _is_bold_line(line))
+                   for _, _, item in lifted for line in item[1:]):
                 for start, end, item in lifted:
                     lines[start:end] = item
     return "\n".join(lines)
 
 
+# The HTML a page renders that bank.html_to_markdown turns into Markdown (and comments,
+# which a page never shows). Anything else that looks like a tag ("<T>", "<pod-name>")
+# is text, as is everything in code.
+_HTML_RE = re.compile(r"<!--|</?(?:b|strong|i|em|code|tt|br|p|div|li|ul|ol|span|u|sub|sup|"
+                      r"font|pre|h[1-6]|img|a|details|summary|table|thead|tbody|tfoot|tr|"
+                      r"th|td|caption|label|small|big|mark|abbr|cite|center|section|article|header|"
+                      r"footer|figure|figcaption|dl|dt|dd|blockquote|hr)\b[^<>]*>", re.I)
+_SPAN_RE = re.compile(r"(`{1,8})[^`]*?\1|`+")  # a code span (a run of ticks: text)
+# The tags a card keeps as they are (cards/markup.py): a line break, sub- and superscript,
+# a key.
+_CARD_TAG_RE = re.compile(r"<br\s*/?>|</?(?:sub|sup|kbd)>", re.I)
+
+
+def _html_as_markdown(text: str) -> str:
+    """``text`` (Markdown) with the HTML in it as Markdown, as the page shows it: each
+    run of lines between blank lines and code blocks that holds a tag is converted by
+    bank.html_to_markdown, its code spans kept as written and its indent kept."""
+    if "<" not in text:
+        return text
+    out: list[str] = []
+    group: list[str] = []
+    fence = ""
+
+    def flush() -> None:
+        if group:
+            out.extend(_converted("\n".join(group)).split("\n"))
+            group.clear()
+
+    for line in text.split("\n"):
+        found = _FENCE_RE.match(line)
+        if found and (not fence or found.group("fence").startswith(fence)):
+            flush()
+            fence = "" if fence else found.group("fence")
+            out.append(line)
+        elif fence or not line.strip():
+            flush()
+            out.append(line)
+        else:
+            group.append(line)
+    flush()
+    return "\n".join(out)
+
+
+def _converted(group: str) -> str:
+    """One run of lines (no blank line, no code block) with its HTML as Markdown."""
+    spans: list[str] = []
+
+    def kept(match: re.Match[str]) -> str:
+        spans.append(match[0])
+        return f"\ue000{len(spans) - 1}\ue001"
+
+    prose = _SPAN_RE.sub(kept, group) if "`" in group else group
+    if not group.lstrip().startswith("<"):  # Markdown text, not an HTML block: the card
+        prose = _CARD_TAG_RE.sub(kept, prose)  # shows these tags itself, a table's too
+    if not _HTML_RE.search(prose):
+        return group
+    prose = _WEB_IMAGE_RE.sub(_image_link, prose)
+    indent = min(len(line) - len(line.lstrip()) for line in group.split("\n") if line.strip())
+    converted = html_to_markdown(prose)
+    converted = re.sub("\ue000(\\d+)\ue001", lambda m: spans[int(m[1])], converted)
+    return "\n".join(" " * indent + line if line.strip() else line
+                     for line in converted.split("\n"))
+
+
+# An <img> whose picture is on the web: a card, studied offline, cannot show it, but the
+# question is not lost for it (as a Markdown image on the web would be): a link to it.
+_WEB_IMAGE_RE = re.compile(r"""<img\b[^<>]*?\bsrc\s*=\s*["'](https?://[^"'<>\s]+)["'][^<>]*>""",
+                           re.I)
+
+
+def _image_link(match: re.Match[str]) -> str:
+    alt = re.search(r"""\balt\s*=\s*["']([^"'<>\[\]]+)["']""", match[0], re.I)
+    shown = alt[1].strip() if alt and alt[1].strip() else "\U0001f5bc\ufe0f"  # a frame: 🖼️
+    return f'<a href="{match[1]}">{shown}</a>'
+
+
+def _item_as_markdown(item: Item, notes: list[Diagnostic]) -> Item:
+    """``item`` with the HTML in its texts as Markdown (see _html_as_markdown); a picture
+    on the web that became a link is said in ``notes``."""
+    changed = Item(prompt=_html_as_markdown(item.prompt), path=item.path, line=item.line,
+                explanation=_html_as_markdown(item.explanation), where=item.where,
+                choices=tuple(Choice(_choice_as_markdown(c.text), c.correct)
+                              for c in item.choices), media=item.media)
+    texts = [(item.prompt, changed.prompt), (item.explanation, changed.explanation),
+             *((c.text, d.text) for c, d in zip(item.choices, changed.choices))]
+    if any(len(_WEB_IMAGE_RE.findall(old)) > len(_WEB_IMAGE_RE.findall(new))
+           for old, new in texts):
+        notes.append(warning("W702", item.path, item.line, "shows a picture on the web "
+                             "(<img src=…>): a card is studied offline, so it is a link to "
+                             "it there; save it beside the bank to show it"))
+    return changed
+
+
+def _choice_as_markdown(text: str) -> str:
+    """A choice's text with its HTML as Markdown, on one line as a choice is (a "<br>" in
+    it is a space there)."""
+    converted = _html_as_markdown(text)
+    if converted == text or not converted.split("\n")[0].strip():
+        return text  # a "<br>" alone over code: the line of text a choice starts with
+    return one_paragraph(converted)
+
+
+# A front matter line that opens a YAML list ("questions:" then "  - id: q1"): more than
+# a question's own keys; the structured reader (yaml_bank.py, shape.py) reads it.
+_FRONT_LIST_RE = re.compile(r"^[A-Za-z_][\w-]*[ \t]*:[ \t]*\n(?:[ \t]*(?:#.*)?\n)*[ \t]*- ",
+                            re.M)
+
+
+def _opens_question(segment: list[_Block], segments: list[list[_Block]], number: int,
+                    lines: list[str], written: list[str]) -> bool:
+    """Whether ``segment`` (a heading and the blocks under it, none a list of choices) is
+    the opening of the question right after it: that one's heading is at the same level,
+    a list of choices is under it, no rule (``---``) parts them, no list is under the
+    first and not both are numbered."""
+    following = segments[number + 1] if number + 1 < len(segments) else []
+    if not following or following[0].kind != "heading" or \
+            following[0].level != segment[0].level:
+        return False
+    if any(block.kind in ("hr", "bullet_list", "ordered_list") for block in segment[1:]):
+        return False  # a rule parts them; a list under it is its own (damaged) choices
+    if all(NUMBERING_RE.match(_HEADING_RE.sub(r"\g<text>", written[h[0].start]).strip())
+           for h in (segment, following)):  # as written: an item "3. …" is a heading here
+        return False  # each numbered: two questions, the first without its choices
+    return any(_is_task_list(block, lines) or _is_bold_list(block, lines)
+               for block in following[1:])
+
+
+def _scenario_text(lines: list[str], segment: list[_Block]) -> str:
+    """The text a scenario heading and its blocks give the question's prompt."""
+    head = NUMBERING_RE.sub("", _heading_text(lines, segment[0]).strip(), count=1)
+    rest = _text(lines, segment[0].end, segment[-1].end)
+    return "\n\n".join(part for part in (head, rest) if part)
+
+
+def _structured_front_matter(text: str, path: str) -> Reading | None:
+    """The questions a front matter holds as YAML records (``questions:`` then a list of
+    ``{text, options: [{text, isCorrect}]}``), read as a YAML bank is, every line the
+    file's own; None if it holds no list of questions (a title, tags: metadata)."""
+    from nca_anki.importing import yaml_bank
+
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return None
+    end = next((k for k in range(1, len(lines)) if lines[k].strip() in ("---", "...")), None)
+    if end is None or not _FRONT_LIST_RE.search("\n".join(lines[1:end]) + "\n"):
+        return None
+    reading = yaml_bank.read("\n".join(lines[:end]), path)  # "---" starts a YAML document
+    # Questions found, converted or refused each at its line; else metadata, not a bank.
+    found = reading.sections or any(d.is_error and d.code != "E701" for d in reading.problems)
+    return reading if found else None
+
+
 def read(text: str, path: str) -> Reading:
+    structured = _structured_front_matter(text, path)
+    body = _read_markdown(text, path)
+    linked: list[Diagnostic] = []
+    body = Reading(tuple(Section(title=s.title, path=s.path, items=tuple(
+        _item_as_markdown(item, linked) for item in s.items)) for s in body.sections),
+        (*body.problems, *linked))
+    if structured is None:
+        return body
+    return Reading((*structured.sections, *body.sections),
+                   (*structured.problems, *body.problems))
+
+
+def _segments(blocks: list[_Block], asked: frozenset[int]) -> list[list[_Block]]:
+    """``blocks`` cut at each heading (a heading and the blocks under it), and, in a file
+    whose choices are marked in bold, at each question under one heading too."""
+    segments: list[list[_Block]] = [[]]
+    for block in blocks:
+        if block.kind == "heading":
+            segments.append([])
+        segments[-1].append(block)
+    if not asked:
+        return segments
+    return [part for segment in segments for part in _split_questions(segment, asked)]
+
+
+def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
+             headed: bool) -> tuple[list[tuple[Choice, bool]], str, str]:
+    """The choices of the list ``choices`` (each with whether its code was put inline), and
+    the prompt and explanation as they go with them: where the right choice is in bold,
+    the prompt without its numbering and the emphasis around it, the explanation without
+    its quote marks."""
+    if _TASK_RE.match(lines[choices.start]):
+        return [_choice(lines, s, e) for s, e in choices.items], prompt, explanation
+    prompt = prompt if headed else NUMBERING_RE.sub("", prompt, count=1)
+    emphasis = _EMPHASIS_RE.match(prompt)
+    return ([(_bold_choice(lines, s), False) for s, _ in choices.items],
+            emphasis["text"] if emphasis else prompt, _unquoted(explanation))
+
+
+def _read_markdown(text: str, path: str) -> Reading:
     written = text.split("\n")  # as the author wrote it, for what the problems quote
     text, front = _front_matter(text)
     lifted: list[Diagnostic] = []
@@ -339,25 +639,27 @@ def read(text: str, path: str) -> Reading:
     front_prompt = next((front[k] for k in _FRONT_PROMPT_KEYS if front.get(k)), "")
     front_explanation = next((front[k] for k in _FRONT_EXPLANATION_KEYS if front.get(k)), "")
     blocks = _blocks(text)
-    headed = _headed(text, blocks)
+    # The right choice in bold, in a file with no "- [ ]" lists and no answer lines.
+    bold = not re.search(r"^[ \t]*[-*+][ \t]+\[[ xX]\]", text, re.M) \
+        and not lettered.has_lettered(text)
+    headed = _headed(text, blocks, bold)
     if headed != text:  # numbered questions, now headings: their blocks again
         text, blocks = headed, _blocks(headed)
     lines = text.split("\n")
     problems: list[Diagnostic] = list(lifted)
     items: list[Item] = []
     title = ""
-    segments: list[list[_Block]] = [[]]
-    for block in blocks:
-        if block.kind == "heading":
-            segments.append([])
-        segments[-1].append(block)
+    bold = bold and not any(_is_task_list(b, lines) for b in blocks)
+    asked = _asked(blocks, lines) if bold else frozenset()
+    segments = _segments(blocks, asked)
     question_level = 0  # the heading level of the last question read
-    for segment in segments:
+    scenario: tuple[str, int] | None = None  # a heading the next question's prompt opens with
+    for number, segment in enumerate(segments):
         if not segment:
             continue
         heading = segment[0] if segment[0].kind == "heading" else None
         body = segment[1:] if heading else segment
-        lists = [k for k, b in enumerate(body) if _is_task_list(b, lines)]
+        lists = [k for k, b in enumerate(body) if _is_choice_list(b, lines, asked)]
         if not lists and heading and items and question_level and heading.level > question_level:
             # A heading below the question's ("##### Explanation"): more of its explanation.
             last = items[-1]
@@ -366,6 +668,13 @@ def read(text: str, path: str) -> Reading:
                              line=last.line, explanation="\n\n".join(
                                  p for p in (last.explanation, more) if p))
             continue
+        if not lists and heading and _opens_question(segment, segments, number, lines,
+                                                        written):
+            # A scenario heading right above the question's, at its level, with no choices
+            # of its own: the page shows one question, so its prompt opens with it.
+            scenario = (_scenario_text(lines, segment), heading.start + 1)
+            question_level = 0
+            continue
         if not lists:
             question_level = 0
             if heading and not title and heading.level <= 2 and not items:
@@ -373,14 +682,7 @@ def read(text: str, path: str) -> Reading:
                 body_blocks = body
             else:
                 body_blocks = segment
-            for block in body_blocks:
-                if all(_is_navigation(line) or not line.strip()
-                       for line in written[block.start:block.end]):
-                    continue  # a badge, a "Back to top" link, a rule: no text to lose
-                problems.append(warning("W701", path, block.start + 1,
-                                        "text that is no question (no list of '- [ ]' "
-                                        "choices under it) was not converted: "
-                                        f"{_text(written, block.start, block.end).strip()[:60]!r}"))
+            problems += _not_converted(body_blocks, written, path)
             continue
         first = lists[0]
         choices_block = body[first]
@@ -388,7 +690,9 @@ def read(text: str, path: str) -> Reading:
         head = NUMBERING_RE.sub("", head.strip(), count=1)
         start = heading.end if heading else body[0].start
         between = _text(lines, start, choices_block.start)
-        prompt = "\n\n".join(part for part in (head, between) if part)  # as two blocks
+        opening, scenario_line = scenario or ("", 0)
+        scenario = None
+        prompt = "\n\n".join(part for part in (opening, head, between) if part)  # as blocks
         explanation_end = segment[-1].end
         for later in lists[1:]:
             extra = body[later]
@@ -405,13 +709,14 @@ def read(text: str, path: str) -> Reading:
             prompt = "\n\n".join(p for p in (front_prompt.strip(), prompt) if p)
             explanation = "\n\n".join(p for p in (explanation, front_explanation.strip())
                                        if p)
-        line = (heading or body[0]).start + 1
+        line = scenario_line or (heading or body[0]).start + 1
         question_level = heading.level if heading else 0
         if not prompt:
             problems.append(error("E702", path, line, "a list of '- [ ]' choices without a "
                                   "question above it was not converted"))
             continue
-        read = [_choice(lines, s, e) for s, e in choices_block.items]
+        read, prompt, explanation = _choices(lines, choices_block, prompt, explanation,
+                                             heading is not None)
         if any(inlined for _, inlined in read):
             problems.append(warning("W702", path, choices_block.start + 1, "a choice that is "
                                     "only a one-line code block became inline code on its "

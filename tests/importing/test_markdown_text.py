@@ -106,7 +106,8 @@ Explanation: the `<<<` syntax & `std::vector<int>`.
 """,
 }
 PROMPT = "How do you launch `kernel<<<64, 256>>>(args)` with a `std::vector<int>` & a <T>?"
-CHOICES = ["With `kernel<<<1, 1>>>()` & more", "Not <b>at all</b>", "*With `launch<T>(n)`"]
+# "<b>" is HTML the page renders (issue 46, 3): bold on the card, never a literal tag.
+CHOICES = ["With `kernel<<<1, 1>>>()` & more", "Not **at all**", "*With `launch<T>(n)`"]
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -191,7 +192,7 @@ Reasons:
         ("What does `__init__` return for a `Box<T>`?", ["*None", "self"],
          "<https://docs.python.org/3/reference/datamodel.html>"),
         ("What does __init__ do? Pick one.", ["*builds", "nothing"],
-         "It sets up <b>self</b>"),
+         "It sets up **self**"),
         ("Why:\n1. first reason\n2. second reason", ["yes", "*no"],
          "Reasons:\n1. it is\n2. it was")]
 
@@ -300,7 +301,7 @@ def test_the_text_arrives_on_the_cards_of_a_real_collection(tmp_path, cli):
     prompt = cuda.fields["Prompt"]
     assert "<code>kernel&lt;&lt;&lt;64, 256&gt;&gt;&gt;(args)</code>" in prompt, prompt
     assert "<code>std::vector&lt;int&gt;</code> &amp; a &lt;T&gt;?" in prompt, prompt
-    assert "Not &lt;b&gt;at all&lt;/b&gt;" in cuda.fields["Choices"]
+    assert "Not <strong>at all</strong>" in cuda.fields["Choices"]
     assert "<code>kubectl logs &lt;pod-name&gt;</code>" in cuda.fields["Explanation"]
     assert sorted(c.fields["Prompt"] for c in quiz) == [
         "Last one?", "What happens here?", "What is eight?"]
