@@ -16,6 +16,7 @@ line, or one that names a letter it has no choice for, is reported at its line.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -28,17 +29,23 @@ _CHOICE_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\(?(?P<letter>[A-Ja-j])(?
 # The word for "answer" (and "correct answer") in the languages exam-prep repositories
 # are translated into: German, Spanish, Portuguese, French, Italian, Dutch, Polish,
 # Turkish, Indonesian, Vietnamese, Russian, Ukrainian, Chinese, Japanese, Korean, Arabic.
-_ANSWER_WORDS = (r"(?:correct\s+|right\s+|richtige\s+|korrekte\s+)?(?:answers?|solution|"
+_ANSWER_WORDS = (r"(?:[^\W\d_]+\s+)?(?:correct\s+|right\s+|richtige\s+|korrekte\s+)?"
+                 r"(?:answers?|solution|"
                  r"antwort(?:en)?|l[öo]sung|respuestas?(?:\s+correctas?)?|respostas?(?:\s+corretas?)?|"
                  r"(?:bonne\s+)?r[ée]ponses?(?:\s+correctes?)?|solution|risposta(?:\s+corretta)?|"
                  r"antwoord|odpowied[źz]|cevap|jawaban|đáp án|ответ|відповідь|答案|正解|答え|정답|"
                  r"الإجابة)")
-# "Answer: B", "Correct answer: A, C", "Correct Answer: AB", "Antwort: D", "答案：B"
+# Letters as answers are written in words: "A, C", "A & C", "AC", "(A) and (C)", "A y C".
+_JOINS = r"(?:\s*(?:,|，|、|&|/|\+)\s*|\s+(?:and|und|et|y|и)\s+|\s*)"
+_LETTERS = r"\(?[A-J]\)?(?:" + _JOINS + r"\(?[A-J]\)?)*"
+_JOIN_WORDS_RE = re.compile(r"(?<![^\W\d_])(?:and|und|et|y|и)(?![^\W\d_])", re.I)
+# "Answer: B", "Correct answer: A, C", "Correct Answer: AB", "Antwort: D", "答案：B",
+# "Suggested Answer: A"
 _ANSWER_RE = re.compile(r"^(?:[-*+>]\s+)?" + _ANSWER_WORDS + r"(?:\s+is)?\s*[:：=-]\s*"
-                        r"(?:option\s+|choice\s+)?\(?(?P<letters>[A-J](?:\s*(?:,|&|/|\band\b)?"
-                        r"\s*[A-J])*)\)?(?=$|[\s.):,;—–-])[\s.):,;—–-]*(?P<rest>.*)$", re.I)
+                        r"(?:option\s+|choice\s+)?(?P<letters>" + _LETTERS + r")"
+                        r"(?=$|[\s.):,;—–-])[\s.):,;—–-]*(?P<rest>.*)$", re.I)
 # "B", "b.", "(B) Volta", "A, C —": a letter then punctuation ("A GPU is …" is no answer).
-_LETTER_FIRST_RE = re.compile(r"^\(?(?P<letters>[A-Ja-j](?:\s*(?:,|&)\s*[A-Ja-j])*)"
+_LETTER_FIRST_RE = re.compile(r"^(?:[-*+]\s+)?\(?(?P<letters>[A-Ja-j](?:\s*(?:,|&)\s*[A-Ja-j])*)"
                               r"(?:$|(?:\)|[.:—–-])(?:\s+|$))(?P<rest>.*)$")
 # Its text without the closing "#"s: _question takes them off (see markdown.py's).
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*)$")
@@ -152,14 +159,59 @@ def _unwrapped(text: str) -> str:
             return text
 
 
+def _without_summary(line: str) -> str:
+    """``line`` without its ``<summary>…</summary>`` elements, whatever they say (a
+    collapsible block's label: "Answer", "Answear", "Click me"), found in one pass."""
+    low = line.lower()
+    if "<summary" not in low:
+        return line
+    kept, at = [], 0
+    while True:
+        opening = low.find("<summary", at)
+        closing = low.find("</summary>", opening) if opening >= 0 else -1
+        if closing < 0:
+            break
+        kept.append(line[at:opening])
+        at = closing + len("</summary>")
+    kept.append(line[at:])
+    return "".join(kept)
+
+
+_DETAILS_RE = re.compile(r"<details\b[^<>]*>", re.I)
+
+
 def _is_tag_line(line: str) -> bool:
     """``<details><summary><b>Answer</b></summary>``, ``<p>``, ``</details>``, a comment: a
-    line of structure tags around nothing but a summary's word."""
+    line of structure tags around nothing but a summary (whatever its words)."""
     stripped = line.strip()
     if stripped.startswith("<!--") and stripped.endswith("-->"):
         return True
-    return "<" in line and re.sub(r"[*_:]", "", _TAG_RE.sub("", line)).strip().casefold() \
-        in _SUMMARY_WORDS
+    if "<" not in line:
+        return False
+    bare = _without_summary(line)
+    if bare != line and not re.sub(r"[*_:\s]", "", _TAG_RE.sub("", bare)):
+        return True
+    return re.sub(r"[*_:]", "", _TAG_RE.sub("", line)).strip().casefold() in _SUMMARY_WORDS
+
+
+def _details_lines(lines: list[str], code: list[bool]) -> list[bool]:
+    """Whether each line is inside a ``<details>`` block, after its opening line up to
+    its ``</details>``: what the block holds is its answer or explanation, never a
+    question's choices. A block not closed before the next heading or block holds nothing."""
+    inside = [False] * len(lines)
+    opened = -1
+    for k, line in enumerate(lines):
+        if code[k]:
+            continue
+        low = line.lower()
+        if opened >= 0 and "</details>" in low:
+            inside[opened + 1:k + 1] = [True] * (k - opened)
+            opened = -1
+        elif opened >= 0 and _HEADING_RE.match(line):
+            opened = -1
+        if _DETAILS_RE.search(line) and "</details>" not in low[low.rfind("<details"):]:
+            opened = k
+    return inside
 
 
 def _code_lines(lines: list[str]) -> list[bool]:
@@ -204,35 +256,46 @@ def _number(line: str) -> int | None:
 
 @dataclass(frozen=True)
 class _Lines:
-    """A file's lines, which are code, and, for each line, where the next first choice
-    ("A. …") and the next answer line (or <details>) outside code are: found once, so that
-    asking whether some lines hold a question's body costs nothing."""
+    """A file's lines, which are code, which are inside a ``<details>`` block, and, for
+    each line, where the next first choice ("A. …") and the next answer line (or
+    <details>) outside code are: found once, so that asking whether some lines hold a
+    question's body costs nothing."""
 
     lines: list[str]
     code: list[bool]
+    details: list[bool]
     next_first: list[int]
     next_answer: list[int]
 
     @classmethod
     def of(cls, lines: list[str]) -> _Lines:
         code = _code_lines(lines)
+        details = _details_lines(lines, code)
         first, answer = [len(lines)] * (len(lines) + 1), [len(lines)] * (len(lines) + 1)
         for k in range(len(lines) - 1, -1, -1):
             first[k], answer[k] = first[k + 1], answer[k + 1]
             if code[k]:
                 continue
-            choice = _CHOICE_RE.match(lines[k])
+            choice = None if details[k] else _CHOICE_RE.match(lines[k])
             if choice and choice.group("letter") in "Aa":
                 first[k] = k
-            elif _ANSWER_RE.match(_plain(lines[k])) or _is_tag_line(lines[k]):
+            elif _ANSWER_RE.match(_plain(lines[k])) or _opens_answer(lines[k]):
                 answer[k] = k
-        return cls(lines, code, first, answer)
+        return cls(lines, code, details, first, answer)
 
     def answered(self, start: int, end: int) -> bool:
         """Whether lines ``start`` to ``end`` hold lettered choices, from A, and an answer
         line (or a <details> block) under them: a question's body."""
         first = self.next_first[start]
         return first < end and self.next_answer[first + 1] < end
+
+    def is_choice(self, k: int) -> bool:
+        return not self.code[k] and not self.details[k] and bool(_CHOICE_RE.match(self.lines[k]))
+
+
+def _opens_answer(line: str) -> bool:
+    """Whether ``line`` may open a collapsible answer: a ``<details>`` or its summary."""
+    return bool(_DETAILS_RE.search(line)) or _is_tag_line(line)
 
 
 def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[int, bool]]:
@@ -258,7 +321,7 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
             continue
         if code[k]:
             continue
-        if _CHOICE_RE.match(line):
+        if text.is_choice(k):
             body = True
             continue
         loose = _LOOSE_RE.match(line)
@@ -287,25 +350,61 @@ def read(text: str, path: str, start_lines: set[int] | None = None
          ) -> tuple[list[Item], list[Diagnostic]]:
     lines = text.split("\n")
     whole = _Lines.of(lines)
-    code = whole.code
     problems: list[Diagnostic] = []
     starts = _starts(whole, path, problems)
     # A numbered line with no choices under it is a list in the text, not a question.
+    ends = [k for k, _ in starts[1:]] + [len(lines)]
     starts = [(k, ok) for n, (k, ok) in enumerate(starts)
               if n == 0 or _HEADING_RE.match(lines[k]) or not ok or any(
-                  _CHOICE_RE.match(lines[j]) and not code[j] for j in range(
-                      k + 1, starts[n + 1][0] if n + 1 < len(starts) else len(lines)))]
-    items: list[Item] = []
+                  whole.is_choice(j) for j in range(k + 1, ends[n]))]
+    spans = []
     for n, (start, ok) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
-        if not ok or not any(_CHOICE_RE.match(line) and not code[start + j]
-                               for j, line in enumerate(lines[start:end])):
-            continue  # refused above; or a heading with no choices under it: a title
-        item, said = _question(whole, start, end, path)
+        if ok and any(whole.is_choice(j) for j in range(start, end)):
+            spans.append((start, end))  # else refused above, or a title with no choices
+    furniture = _furniture(whole, spans)
+    items: list[Item] = []
+    for start, end in spans:
+        item, said = _question(whole, start, end, path, furniture)
         if item is not None:
             items.append(item)
         problems += said
     return items, problems
+
+
+# Month names, which vary in a page's timestamps as its numbers do.
+_MONTHS_RE = re.compile(r"\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)[a-z]*\b"
+                        r"|[ap]\.m\.|[ap]m\b)\.?", re.I)
+
+
+def _shape(line: str) -> str:
+    """What a line says apart from its numbers and dates: the same for the lines a site
+    repeats around every question ("Question #: 12", "Timestamp: Oct. 3, 2023")."""
+    return " ".join(_MONTHS_RE.sub("#", re.sub(r"\d+", "#", _plain(line))).casefold().split())
+
+
+def _furniture(text: _Lines, spans: list[tuple[int, int]]) -> set[int]:
+    """The lines (outside code, choices and answer lines) whose words, numbers and dates
+    aside, are written in most of the file's questions: a site's page furniture around
+    each question ("Question #: 1", "[All … Questions]", a timestamp, a "View on" link),
+    not any question's text. Needs five questions or more to tell."""
+    if len(spans) < 5:
+        return set()
+    places: dict[str, list[int]] = {}
+    questions: dict[str, int] = {}  # a shape -> in how many questions it is written
+    for start, end in spans:
+        seen: set[str] = set()
+        for k in range(start, end):
+            if text.code[k] or text.is_choice(k):
+                continue
+            shape = _shape(text.lines[k])
+            if shape and not HRULE_RE.match(text.lines[k]) and not _ANSWER_RE.match(
+                    _plain(text.lines[k])):
+                places.setdefault(shape, []).append(k)
+                questions[shape] = questions.get(shape, 0) + (shape not in seen)
+                seen.add(shape)
+    return {k for shape, found in places.items() if 2 * questions[shape] > len(spans)
+            for k in found}
 
 
 def _header(line: str) -> str:
@@ -337,40 +436,195 @@ def _breaks_as_spaces(text: str) -> str:
                    for k, piece in enumerate(pieces))
 
 
-def _question(text: _Lines, start: int, end: int, path: str
+@dataclass
+class _Answer:
+    """An answer as written: its letters, what follows them on its line (as written),
+    and the line it is at."""
+
+    letters: str
+    more: str
+    line: int
+
+
+def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
               ) -> tuple[Item | None, list[Diagnostic]]:
-    lines, code = text.lines, text.code
-    k = start + 1
-    prompt = [_header(lines[start])]
-    while k < end and (code[k] or not _CHOICE_RE.match(lines[k])):
-        prompt.append(lines[k])
+    lines = text.lines
+    k, early, body = start + 1, None, []
+    while k < end and not text.is_choice(k):
+        line_answer = None if text.code[k] else _ANSWER_RE.match(_plain(lines[k]))
+        if line_answer:  # "Suggested Answer: A" above the choices: an answer line, no text
+            early = _Answer(line_answer.group("letters"), "", k)
+        else:
+            body.append(k)
         k += 1
     letters, choices, found, k = _choices(text, k, end)
-    rest, said = _rest(text, k, end, path)
+    said: list[Diagnostic] = []
     at = start + 1
+    if found is None or early is not None and _picked(found.letters) == _picked(
+            early.letters):
+        found = found or early
+    elif early is not None:
+        said.append(_disagree(path, early, found))
     if found is None:
+        rest, more_said = _rest(text, k, end, path, furniture)
+        where = "" if not any(_opens_answer(lines[j]) for j in range(k, end)) else (
+            " (a <details> block under them names no choice's letter first)")
         return None, [error("E703", path, at, "a question with lettered choices but no answer "
-                            "line (\"Answer: B\") under them; not converted"), *said]
-    answer, more = found
-    picked = {a.upper() for a in re.findall(r"[A-Ja-j]", answer)}
+                            f"line (\"Answer: B\") under them{where}; not converted"),
+                      *said, *more_said]
+    k = _listed_after(text, k, end, found, letters, choices)
+    k = _restated_after(text, k, end, found, letters, choices, path, said)
+    rest, more_said = _rest(text, k, end, path, furniture)
+    picked, more = _answer_of(found, letters, choices, path, said,
+                              followed=any(line.strip() for line in rest))
+    said += more_said
     if not picked <= set(letters):
-        return None, [error("E703", path, at, f"the answer {answer!r} names a letter none of "
-                            f"the {len(letters)} choices has; not converted"), *said]
-    explanation = "\n".join(([more] if more else []) + rest).strip()
-    explanation = re.sub(r"^(?:\*\*|__)?explanation(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?\s*", "",
-                         explanation, flags=re.I).strip()
-    return Item(prompt="\n".join(prompt).strip(), explanation=explanation, path=path, line=at,
+        return None, [error("E703", path, at, f"the answer {found.letters!r} names a letter "
+                            f"none of the {len(letters)} choices has; not converted"), *said]
+    return Item(prompt=_prompt(text, start, body, furniture), path=path, line=at,
+                explanation=_explanation(([more] if more else []) + rest),
                 choices=tuple(Choice("\n".join(text).strip(), letter in picked)
                               for letter, text in zip(letters, choices))), said
 
 
+def _picked(letters: str) -> set[str]:
+    """The letters an answer names: "A and C", "(A) y (C)", "AC" -> {"A", "C"}."""
+    return {a.upper() for a in re.findall(r"[A-Ja-j]", _JOIN_WORDS_RE.sub(" ", letters))}
+
+
+def _disagree(path: str, first: _Answer, last: _Answer) -> Diagnostic:
+    return warning("W711", path, first.line + 1, f"this answer ({first.letters}) differs "
+                   f"from the one at line {last.line + 1} ({last.letters}); "
+                   f"{last.letters} was taken")
+
+
+def _prompt(text: _Lines, start: int, body: list[int], furniture: set[int]) -> str:
+    """The header and the lines above the choices, without the page furniture among them
+    (while text of the question's own is left)."""
+    places = [start, *body]
+    kept = [k for k in places if k not in furniture]
+    if not any(text.lines[k].strip() and not text.code[k] for k in kept):
+        kept = places  # all of it repeats in most questions: it is the questions' text
+    parts = [_header(text.lines[k]) if k == start else text.lines[k] for k in kept]
+    return "\n".join(parts).strip()
+
+
+def _key(text: str) -> str:
+    """What a learner reads in ``text``, for comparing an answer line with a choice: its
+    letters and digits, case aside."""
+    return re.sub(r"[\W_]+", "", _plain(text)).casefold()
+
+
+# A letter as a choice is labelled, inside an answer's text: "b. Right-Sizing, d. Reserving".
+_LABEL_IN_TEXT_RE = re.compile(r"(?:^|(?<=[\s,;，、]))\(?([A-Ja-j])[.)）](?=\s)")
+
+
+def _answer_of(found: _Answer, letters: list[str], choices: list[list[str]], path: str,
+               said: list[Diagnostic], followed: bool) -> tuple[set[str], str]:
+    """The letters an answer line picks, and what of its text is left for the
+    explanation: nothing when the text restates the picked choices (a warning, W711, when
+    its words differ from theirs: the letter decides); else the text, a remark. Text
+    written as a choice is ("B) Volta") is taken for one when an explanation of its own
+    follows (``followed``)."""
+    picked, more = _picked(found.letters), found.more
+    if not more or not set(letters) >= picked:
+        return picked, more
+    named = {m.upper() for m in _LABEL_IN_TEXT_RE.findall(more)} & set(letters)
+    text = {letter: _key("\n".join(c)) for letter, c in zip(letters, choices)}
+    said_key = _key(_LABEL_IN_TEXT_RE.sub(" ", more))
+    for chosen in (picked | named, picked):
+        if said_key == "".join(text[letter] for letter in letters if letter in chosen):
+            return chosen, ""
+    wanted = "".join(text[letter] for letter in letters if letter in picked)
+    if difflib.SequenceMatcher(None, said_key[:200], wanted[:200]).ratio() >= 0.6 or (
+            followed and _choice_like(more)):
+        said.append(warning("W711", path, found.line + 1, f"the answer line says "
+                            f"{clip(more)!r}, not the words of choice "
+                            f"{', '.join(sorted(picked))}; the letter was taken"))
+        return picked, ""
+    return picked, more
+
+
+def _choice_like(text: str) -> bool:
+    """Whether ``text`` reads as a choice's words rather than a remark: it does not go on
+    from a sentence ("because …" starts lower case), it is one phrase, and short."""
+    plain = _plain(text)
+    first = re.search(r"[^\W\d_]", plain)
+    return first is not None and not plain[first.start()].islower() and len(plain) <= 120 \
+        and not re.search(r"[.!?。]\s+\S", plain)
+
+
+def _listed_after(text: _Lines, k: int, end: int, found: _Answer, letters: list[str],
+                  choices: list[list[str]]) -> int:
+    """The line after the right choices listed one a line inside a <details> block under
+    its first ("- a. Dependency management", "- b. Efficient use"), each added to
+    ``found``: a line that restates a choice, letter and words, names it right."""
+    words = {letter: _key("\n".join(c)) for letter, c in zip(letters, choices)}
+    while k < end and text.details[k] and not text.code[k]:
+        listed = _LETTER_FIRST_RE.match(_plain(text.lines[k]))
+        if not text.lines[k].strip():
+            k += 1
+            continue
+        letter = listed.group("letters").upper() if listed else ""
+        if letter not in words or _key(listed.group("rest") if listed else "") != words[letter]:
+            break
+        found.letters += f", {letter}"
+        k += 1
+    return k
+
+
+def _restated_after(text: _Lines, k: int, end: int, found: _Answer, letters: list[str],
+                    choices: list[list[str]], path: str, said: list[Diagnostic]) -> int:
+    """The line after a second statement of the answer right under the first (a visible
+    "Answer: b" and then a <details> block that says it again, or the right choices
+    listed one a line inside the block): the answer, said twice, is no explanation. A
+    second statement that names other letters is reported (W711); the first is taken."""
+    lines = text.lines
+    j = k
+    while j < end and not lines[j].strip():
+        j += 1
+    if j >= end or text.code[j]:
+        return k
+    plain = _plain(lines[j])
+    again = _ANSWER_RE.match(plain)
+    second: _Answer | None = None
+    if again:
+        second, after = _Answer(again.group("letters"), "", j), j + 1
+    elif _opens_answer(lines[j]) and not text.details[j]:
+        second, after = _from_details(text, j, end)
+    if second is None:
+        return k
+    if _picked(second.letters) != _picked(found.letters):
+        said.append(_disagree(path, second, found))
+    return after
+
+
+def _explanation(lines: list[str]) -> str:
+    """The explanation's lines as one text, without the label before it ("Explanation:",
+    "Explicación:", "解釋：") and, when all of it is one block quote (a "> 💡 …" note),
+    without the quote's marks."""
+    text = "\n".join(lines).strip()
+    body = [line for line in text.split("\n") if line.strip()]
+    if body and all(line.lstrip().startswith(">") for line in body):
+        text = "\n".join(re.sub(r"^\s*> ?", "", line) for line in text.split("\n")).strip()
+    return _LABEL_RE.sub("", text, count=1).strip()
+
+
+_LABEL_RE = re.compile(r"^(?:\*\*|__)?(?:explanation|explicaci[óo]n|explica[çc][ãa]o|"
+                       r"explication|erkl[äa]rung|spiegazione|uitleg|wyja[śs]nienie|"
+                       r"a[çc][ıi]klama|penjelasan|gi[ảa]i th[íi]ch|объяснение|пояснение|"
+                       r"пояснення|解釋|解释|解析|説明|해설|الشرح)(?:\*\*|__)?\s*[:：]?\s*"
+                       r"(?:\*\*|__)?\s*", re.I)
+
+
 def _choices(text: _Lines, k: int, end: int
-             ) -> tuple[list[str], list[list[str]], tuple[str, str] | None, int]:
+             ) -> tuple[list[str], list[list[str]], _Answer | None, int]:
     """The lettered choices from line ``k`` on, the answer under them (its letters and what
     follows them on its line, as written), and the line after it."""
     lines, code = text.lines, text.code
     choices: list[list[str]] = []
     letters: list[str] = []
+    listed = False  # whether the choices are a list's items ("- a. …")
     while k < end:
         line = lines[k]
         if code[k]:  # code under a choice: the choice's, line for line
@@ -381,29 +635,35 @@ def _choices(text: _Lines, k: int, end: int
         plain, places = _plain_at(line)
         found = _ANSWER_RE.match(plain)
         if found:
-            return letters, choices, (found.group("letters"), _written_from(
-                line, plain, places, found.start("rest"))), k + 1
-        if _is_tag_line(line):  # <details><summary>Answer</summary>
-            answer, after = _from_details(text, k + 1, end)
+            return letters, choices, _Answer(found.group("letters"), _written_from(
+                line, plain, places, found.start("rest")), k), k + 1
+        if _opens_answer(line):  # <details><summary>Answer</summary>
+            answer, after = _from_details(text, k, end)
             if answer:
                 return letters, choices, answer, after
             k += 1
             continue
         choice = _CHOICE_RE.match(line)
-        if choice and len(letters) < len(LETTERS) and \
+        item = bool(re.match(r"\s*[-*+]\s", line))
+        if choice and listed and not item and lines[k - 1].strip():
+            choices[-1][-1] += " " + line.strip()  # no list mark: the item's text goes on
+        elif choice and not text.details[k] and len(letters) < len(LETTERS) and \
                 choice.group("letter").upper() == LETTERS[len(letters)]:
+            listed = item if not letters else listed
             letters.append(choice.group("letter").upper())
             choices.append([choice.group("text")])
-        elif choices and line.strip():
+        elif choices and line.strip() and not text.details[k]:
             choices[-1].append(line.strip() if not line.startswith("    ") else line)
         k += 1
     return letters, choices, None, k
 
 
-def _rest(text: _Lines, k: int, end: int, path: str) -> tuple[list[str], list[Diagnostic]]:
-    """The explanation's lines from line ``k`` on (structure tags and rules outside code
-    left out), up to a question written there under no header it could be read by:
-    that one is an error at its line, never more of this question's explanation."""
+def _rest(text: _Lines, k: int, end: int, path: str, furniture: set[int]
+          ) -> tuple[list[str], list[Diagnostic]]:
+    """The explanation's lines from line ``k`` on (structure tags, rules and page
+    furniture outside code left out), up to a question written there under no header it
+    could be read by: that one is an error at its line, never more of this question's
+    explanation."""
     lines, code = text.lines, text.code
     stop = text.next_first[k]
     if stop < end and text.answered(stop, end):
@@ -417,22 +677,29 @@ def _rest(text: _Lines, k: int, end: int, path: str) -> tuple[list[str], list[Di
             "the explanation before it: give it a header"))]
     else:
         top, said = end, []
-    return [line for j, line in enumerate(lines[k:top], start=k)
-            if code[j] or not (_is_tag_line(line) or HRULE_RE.match(line))], said
+    return [_without_summary(line) if "<" in line and not code[j] else line
+            for j, line in enumerate(lines[k:top], start=k)
+            if code[j] or not (_is_tag_line(line) or HRULE_RE.match(line)
+                               or j in furniture)], said
 
 
-def _from_details(text: _Lines, k: int, end: int) -> tuple[tuple[str, str] | None, int]:
-    """The answer written first inside a <details> block that starts at line ``k`` (its
-    letters and what follows them on its line, as written), and the line after that
-    answer; (None, k) if the block does not start with one."""
+def _from_details(text: _Lines, k: int, end: int) -> tuple[_Answer | None, int]:
+    """The answer written first inside the <details> block that opens at line ``k`` (its
+    letters and what follows them on its line, as written; the block's summary, whatever
+    it says, is its label), and the line after that answer; (None, k) if the block does
+    not start with one."""
     lines, code = text.lines, text.code
-    while k < end and not code[k] and (not lines[k].strip() or _is_tag_line(lines[k])):
-        k += 1
-    if k >= end or code[k]:
-        return None, k
-    plain, places = _plain_at(lines[k])
-    found = _ANSWER_RE.match(plain) or _LETTER_FIRST_RE.match(plain)
-    if not found:
-        return None, k
-    return (found.group("letters"), _written_from(lines[k], plain, places,
-                                                  found.start("rest"))), k + 1
+    j = k
+    while j < end and not code[j]:
+        content = _without_summary(lines[j])
+        plain, places = _plain_at(content)
+        if plain.strip(" *_:"):
+            found = _ANSWER_RE.match(plain) or _LETTER_FIRST_RE.match(plain)
+            if not found:
+                return None, k
+            return _Answer(found.group("letters"), _written_from(
+                content, plain, places, found.start("rest")), j), j + 1
+        j += 1
+        if j < end and not text.details[j] and lines[j].strip() and not _opens_answer(lines[j]):
+            return None, k
+    return None, k
