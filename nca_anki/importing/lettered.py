@@ -380,7 +380,8 @@ _MONTHS_RE = re.compile(r"\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|
 def _shape(line: str) -> str:
     """What a line says apart from its numbers and dates: the same for the lines a site
     repeats around every question ("Question #: 12", "Timestamp: Oct. 3, 2023")."""
-    return " ".join(_MONTHS_RE.sub("#", re.sub(r"\d+", "#", _plain(line))).casefold().split())
+    shape = _MONTHS_RE.sub("#", re.sub(r"\d+(?:[:.,]\d+)*", "#", _plain(line)))
+    return " ".join(shape.casefold().split())
 
 
 def _furniture(text: _Lines, spans: list[tuple[int, int]]) -> set[int]:
@@ -568,6 +569,9 @@ def _listed_after(text: _Lines, k: int, end: int, found: _Answer, letters: list[
         letter = listed.group("letters").upper() if listed else ""
         if letter not in words or _key(listed.group("rest") if listed else "") != words[letter]:
             break
+        first = _picked(found.letters)
+        if len(first) == 1 and _key(found.more) == words.get(min(first)):
+            found.more = ""  # its own line restated its own choice
         found.letters += f", {letter}"
         k += 1
     return k
