@@ -408,6 +408,11 @@ def _furniture(text: _Lines, spans: list[tuple[int, int]]) -> set[int]:
             for k in found}
 
 
+# A number with its section's ("Question 7.4", "2.10."): all of it is the numbering.
+_DOTTED_RE = re.compile(r"^(?:(?:Q|Question|Pregunta|Frage|Questão|Domanda|Soru|Вопрос|Питання)"
+                        r"\s*#?\s*)?\d{1,4}(?:\.\d{1,4})+\.?(?:[:)]|(?=\s|$))\s*", re.I)
+
+
 def _header(line: str) -> str:
     """A question's header as its prompt's first line: without its heading marks, its
     numbering and the emphasis or tags around all of it; the rest as written."""
@@ -419,6 +424,9 @@ def _header(line: str) -> str:
     text = re.sub(r"[ \t]+#+[ \t]*$", "", heading.group("text").rstrip())  # a closing "##"
     text = re.sub(r"^(?:<a\b[^<>]*>\s*</a>\s*)+", "", text.strip())  # an anchor to link to
     for opening in ("", "**", "__", "<b>", "<strong>"):
+        if text.startswith(opening) and _DOTTED_RE.match(text[len(opening):]):
+            text = _DOTTED_RE.sub("", text[len(opening):], count=1)  # "Question 7.4"
+            break
         if text.startswith(opening):
             numbered = _NUMBERED_RE.match(text[len(opening):])
             if numbered or NUMBERING_RE.match(text[len(opening):]):

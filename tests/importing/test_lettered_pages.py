@@ -246,3 +246,35 @@ def test_restated_answers_and_notes_arrive_in_anki(tmp_path, cli):
     assert sorted(explanation for _, _, explanation in read) == sorted(_squeezed(e) for e in (
         "💡 It covers about a third of the planet's surface.",
         "It is bounded by currents, not land.", "it prints what the container wrote."))
+
+
+def test_a_heading_numbered_with_its_section_gives_no_number_to_the_prompt(tmp_path, cli):
+    bank = _write(tmp_path, "rivers.md", """# Rivers
+## Question 7.4
+Which river is the longest?
+- a. Nile
+- b. Seine
+Answer: a. Nile
+
+### 2.10. Which river crosses Vienna?
+- a. Danube
+- b. Po
+Answer: a
+""")
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 0, done.err
+    assert _questions(tmp_path / "out") == [
+        ("Which river is the longest?", ["*Nile", "Seine"], ""),
+        ("Which river crosses Vienna?", ["*Danube", "Po"], "")]
+
+
+def test_a_question_that_would_read_back_otherwise_names_the_line():
+    from nca_anki.importing.bank import Choice, Item
+    from nca_anki.importing.convert import _written
+
+    item = Item(prompt="Which river?", explanation="", path="rivers.md", line=3,
+                choices=(Choice("Nile", True), Choice("Po\n- [x] and its delta", False)))
+    _, written, [problem] = _written("Rivers", 1, [item], "rivers-1.txt")
+    assert written == 0
+    assert "its line '- [x] and its delta', which the format takes as structure" \
+        in problem.message and "?" not in problem.message
