@@ -24,8 +24,12 @@ from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing.bank import HRULE_RE, NUMBERING_RE, Choice, Item
 
 LETTERS = "ABCDEFGHIJ"
-_CHOICE_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\(?(?P<letter>[A-Ja-j])(?:[.)]|\)|:)"
-                        r"(?:\*\*|__)?\s+(?P<text>\S(?:.*\S)?)\s*$")
+# "A. x", "- A) x", "(A) x", "- A: x"; as editors that write full-width text write them:
+# "–A）x", "- A ) x"; and "-A x" (a capital letter right after the dash).
+_CHOICE_RE = re.compile(r"^\s*(?:[-*+]\s+|[–—•]\s*|-(?=[A-J]\s))?(?:\*\*|__)?\(?"
+                        r"(?P<letter>[A-Ja-j])(?:(?:[.):]|\s\))(?:\*\*|__)?\s+"
+                        r"|\s?[）．](?:\*\*|__)?\s*|(?<=-[A-J])\s+)"
+                        r"(?P<text>\S(?:.*\S)?)\s*$")
 # The word for "answer" (and "correct answer") in the languages exam-prep repositories
 # are translated into: German, Spanish, Portuguese, French, Italian, Dutch, Polish,
 # Turkish, Indonesian, Vietnamese, Russian, Ukrainian, Chinese, Japanese, Korean, Arabic.
@@ -43,7 +47,7 @@ _JOIN_WORDS_RE = re.compile(r"(?<![^\W\d_])(?:and|und|et|y|и)(?![^\W\d_])", re.
 # "Suggested Answer: A"
 _ANSWER_RE = re.compile(r"^(?:[-*+>]\s+)?" + _ANSWER_WORDS + r"(?:\s+is)?\s*[:：=-]\s*"
                         r"(?:option\s+|choice\s+)?(?P<letters>" + _LETTERS + r")"
-                        r"(?=$|[\s.):,;—–-])[\s.):,;—–-]*(?P<rest>.*)$", re.I)
+                        r"(?=$|[\s.):,;—–）-])[\s.):,;—–）-]*(?P<rest>.*)$", re.I)
 # "B", "b.", "(B) Volta", "A, C —": a letter then punctuation ("A GPU is …" is no answer).
 _LETTER_FIRST_RE = re.compile(r"^(?:[-*+]\s+)?\(?(?P<letters>[A-Ja-j](?:\s*(?:,|&)\s*[A-Ja-j])*)"
                               r"(?:$|(?:\)|[.:—–-])(?:\s+|$))(?P<rest>.*)$")
@@ -51,11 +55,11 @@ _LETTER_FIRST_RE = re.compile(r"^(?:[-*+]\s+)?\(?(?P<letters>[A-Ja-j](?:\s*(?:,|
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*)$")
 # "12. Which …", "**Q3.** What …": its text keeps the emphasis it opens (_header unwraps it).
 _NUMBERED_RE = re.compile(r"^\s{0,3}(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?(?P<number>\d{1,4})\s*"
-                          r"[.):](?:\*\*|__)?\s+(?P<text>\S(?:.*\S)?)\s*$", re.I)
+                          r"(?:[.):](?:\*\*|__)?\s+|[。．]\s*)(?P<text>\S(?:.*\S)?)\s*$", re.I)
 # A header whose numbering is damaged: "9 What …", "9.What", "9 - What", "Q9 What", "**9** What".
 _LOOSE_RE = re.compile(r"^\s{0,3}(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?(?P<number>\d{1,4})"
-                       r"(?:\*\*|__)?(?:[ \t]*[-–—.:),]+[ \t]*|[ \t]+)"
-                       r"(?P<text>(?:\*\*|__)?[^\W\d_`\"'(¿¡].*|[`\"'(¿¡].*)$", re.I)
+                       r"(?:\*\*|__)?(?:[ \t]*[-–—.:),。．]+[ \t]*|[ \t]+)"
+                       r"(?P<text>(?:\\?\*\\?\*|__)?[^\W\d_`\"'(¿¡].*|[`\"'(¿¡].*)$", re.I)
 # The HTML elements quiz repositories write around their structure (<details>, <summary>,
 # <p>, <b>, <br>, an <a name> anchor). Only these are read as tags, and only to find the
 # structure: anything else that looks like one ("std::vector<int>", "<pod-name>",
@@ -63,7 +67,8 @@ _LOOSE_RE = re.compile(r"^\s{0,3}(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?(?P<number>\
 _STRUCTURE_TAGS = (r"(?:a|b|strong|i|em|u|s|p|br|hr|div|span|details|summary|h[1-6]|center|"
                    r"font|small|big|code|kbd|tt|mark|sup|sub|blockquote|section)")
 _TAG_RE = re.compile(r"</?" + _STRUCTURE_TAGS + r"(?:\s[^<>]*)?/?>", re.I)
-_MARKUP_RE = re.compile(_TAG_RE.pattern + r"|\*\*|__", re.I)
+# Emphasis marks, escaped ones ("\\*\\*", an editor's) and a lone "_" or "*" around words.
+_MARKUP_RE = re.compile(_TAG_RE.pattern + r"|\*\*|__|\\[*_]|(?<!\w)_|_(?!\w)", re.I)
 # An opening fence; "```code```" on one line is inline code (a backtick fence's info has none).
 _FENCE_RE = re.compile(r"^\s*(?P<fence>`{3,}(?=[^`]*$)|~{3,})")
 # What a <summary> says: a line of tags with only these words is structure, not text.
@@ -266,9 +271,10 @@ class _Lines:
     details: list[bool]
     next_first: list[int]
     next_answer: list[int]
+    origin: list[int]  # each line's line in the input, 1-based (see _inline_split)
 
     @classmethod
-    def of(cls, lines: list[str]) -> _Lines:
+    def of(cls, lines: list[str], origin: list[int] | None = None) -> _Lines:
         code = _code_lines(lines)
         details = _details_lines(lines, code)
         first, answer = [len(lines)] * (len(lines) + 1), [len(lines)] * (len(lines) + 1)
@@ -281,7 +287,12 @@ class _Lines:
                 first[k] = k
             elif _ANSWER_RE.match(_plain(lines[k])) or _opens_answer(lines[k]):
                 answer[k] = k
-        return cls(lines, code, details, first, answer)
+        return cls(lines, code, details, first, answer,
+                   origin or list(range(1, len(lines) + 1)))
+
+    def at(self, k: int) -> int:
+        """Line ``k``'s line in the input, 1-based."""
+        return self.origin[k]
 
     def answered(self, start: int, end: int) -> bool:
         """Whether lines ``start`` to ``end`` hold lettered choices, from A, and an answer
@@ -332,11 +343,11 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
         expected = number + 1 if number is not None else 1
         shown = clip(line)
         if given == expected:
-            problems.append(warning("W707", path, k + 1, f"{shown!r} was read as question "
+            problems.append(warning("W707", path, text.at(k), f"{shown!r} was read as question "
                                     f"{given}'s header, though its numbering is not "
                                     f"\"{given}. \"; write it so to be sure"))
         else:
-            problems.append(error("E702", path, k + 1, f"{shown!r} looks like a question's "
+            problems.append(error("E702", path, text.at(k), f"{shown!r} looks like a question's "
                                   f"header (choices and an answer follow), but its numbering "
                                   f"is damaged and {given} is not the next number "
                                   f"({expected}); not converted: write it as "
@@ -348,15 +359,24 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
 
 def read(text: str, path: str, start_lines: set[int] | None = None
          ) -> tuple[list[Item], list[Diagnostic]]:
-    lines = text.split("\n")
-    whole = _Lines.of(lines)
+    lines, origin = _inline_split(text.split("\n"))
+    whole = _Lines.of(lines, origin)
     problems: list[Diagnostic] = []
     starts = _starts(whole, path, problems)
-    # A numbered line with no choices under it is a list in the text, not a question.
+    # A numbered line with no choices under it is a list in the text, not a question;
+    # unless choices and an answer are written on it in a way not read: then it is said.
     ends = [k for k, _ in starts[1:]] + [len(lines)]
-    starts = [(k, ok) for n, (k, ok) in enumerate(starts)
-              if n == 0 or _HEADING_RE.match(lines[k]) or not ok or any(
-                  whole.is_choice(j) for j in range(k + 1, ends[n]))]
+    kept = []
+    for n, (k, ok) in enumerate(starts):
+        if n == 0 or _HEADING_RE.match(lines[k]) or not ok or any(
+                whole.is_choice(j) for j in range(k + 1, ends[n])):
+            kept.append((k, ok))
+        elif _INLINE_ANSWER_RE.search(lines[k]) and _unread_choices(lines[k]):
+            kept.append((k, False))
+            problems.append(error("E702", path, whole.at(k), f"{clip(lines[k])!r} holds a "
+                                  "question's choices and answer on its line, not written "
+                                  "as 'A) …' or one a line; not converted"))
+    starts = kept
     spans = []
     for n, (start, ok) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
@@ -370,6 +390,58 @@ def read(text: str, path: str, start_lines: set[int] | None = None
             items.append(item)
         problems += said
     return items, problems
+
+
+# A choice written on the question's line: " –B）按需实例", " (C) Rust", " - D) Go".
+_INLINE_CHOICE_RE = re.compile(r"(?<=\s)(?:[-–—]\s*)?\(?(?P<letter>[A-J])\s?[)）]")
+_INLINE_ANSWER_RE = re.compile(r"\s(?=(?:\\?[*_]\s*)*" + _ANSWER_WORDS + r"\s*[:：])", re.I)
+
+
+def _inline_split(lines: list[str]) -> tuple[list[str], list[int]]:
+    """``lines`` with each line that holds a question's choices after its text ("16. Which?
+    –A）x –B）y –C）z Answer: B") written as the page's reader takes it: one line for the
+    question, one for each choice (from A, in order) and one for the answer line after
+    them (unless its choices are written under it too: then "(A) and (B)" is its text);
+    and, for each line, its line in the input (1-based)."""
+    split: list[str] = []
+    origin: list[int] = []
+    fence = ""
+    for number, line in enumerate(lines, start=1):
+        opening = _FENCE_RE.match(line)
+        if opening and (not fence or opening.group("fence").startswith(fence)):
+            fence = "" if fence else opening.group("fence")
+        below = next((later for later in lines[number:number + 3] if later.strip()), "")
+        cuts = [] if fence or opening or _CHOICE_RE.match(below) else _inline_cuts(line)
+        pieces = [line[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(line)])]
+        split += pieces if cuts else [line]
+        origin += [number] * (len(pieces) if cuts else 1)
+    return split, origin
+
+
+_UNREAD_A_RE = re.compile(r"\s[-–—(]?\s*A\b")
+_UNREAD_B_RE = re.compile(r"\s[-–—(]?\s*B\b")
+
+
+def _unread_choices(line: str) -> bool:
+    """Whether ``line`` holds choices A and B after its text, in a way not read as such
+    ("-A x -B y")."""
+    first = _UNREAD_A_RE.search(line)
+    return first is not None and _UNREAD_B_RE.search(line, first.end()) is not None
+
+
+def _inline_cuts(line: str) -> list[int]:
+    """Where ``line`` is cut into its question, choices and answer (see _inline_split):
+    nowhere unless it holds choices A and B, in order, after some text."""
+    if "A" not in line or "B" not in line:
+        return []
+    cuts: list[int] = []
+    for found in _INLINE_CHOICE_RE.finditer(line):
+        if found.group("letter") == LETTERS[len(cuts)] and found.start() > 0:
+            cuts.append(found.start())
+    if len(cuts) < 2:
+        return []
+    answer = _INLINE_ANSWER_RE.search(line, cuts[-1])
+    return cuts + ([answer.start()] if answer else [])
 
 
 # Month names, which vary in a page's timestamps as its numbers do.
@@ -468,12 +540,12 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
         k += 1
     letters, choices, found, k = _choices(text, k, end)
     said: list[Diagnostic] = []
-    at = start + 1
+    at = text.at(start)
     if found is None or early is not None and _picked(found.letters) == _picked(
             early.letters):
         found = found or early
     elif early is not None:
-        said.append(_disagree(path, early, found))
+        said.append(_disagree(path, text, early, found))
     if found is None:
         rest, more_said = _rest(text, k, end, path, furniture)
         where = "" if not any(_opens_answer(lines[j]) for j in range(k, end)) else (
@@ -484,7 +556,7 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
     k = _listed_after(text, k, end, found, letters, choices)
     k = _restated_after(text, k, end, found, letters, choices, path, said)
     rest, more_said = _rest(text, k, end, path, furniture)
-    picked, more = _answer_of(found, letters, choices, path, said,
+    picked, more = _answer_of(text, found, letters, choices, path, said,
                               followed=any(line.strip() for line in rest))
     said += more_said
     if not picked <= set(letters):
@@ -501,9 +573,9 @@ def _picked(letters: str) -> set[str]:
     return {a.upper() for a in re.findall(r"[A-Ja-j]", _JOIN_WORDS_RE.sub(" ", letters))}
 
 
-def _disagree(path: str, first: _Answer, last: _Answer) -> Diagnostic:
-    return warning("W711", path, first.line + 1, f"this answer ({first.letters}) differs "
-                   f"from the one at line {last.line + 1} ({last.letters}); "
+def _disagree(path: str, text: _Lines, first: _Answer, last: _Answer) -> Diagnostic:
+    return warning("W711", path, text.at(first.line), f"this answer ({first.letters}) "
+                   f"differs from the one at line {text.at(last.line)} ({last.letters}); "
                    f"{last.letters} was taken")
 
 
@@ -528,26 +600,31 @@ def _key(text: str) -> str:
 _LABEL_IN_TEXT_RE = re.compile(r"(?:^|(?<=[\s,;，、]))\(?([A-Ja-j])[.)）](?=\s)")
 
 
-def _answer_of(found: _Answer, letters: list[str], choices: list[list[str]], path: str,
-               said: list[Diagnostic], followed: bool) -> tuple[set[str], str]:
+def _answer_of(text: _Lines, found: _Answer, letters: list[str], choices: list[list[str]],
+               path: str, said: list[Diagnostic], followed: bool) -> tuple[set[str], str]:
     """The letters an answer line picks, and what of its text is left for the
     explanation: nothing when the text restates the picked choices (a warning, W711, when
     its words differ from theirs: the letter decides); else the text, a remark. Text
     written as a choice is ("B) Volta") is taken for one when an explanation of its own
     follows (``followed``)."""
     picked, more = _picked(found.letters), found.more
+    inside = _LABEL_INSIDE_RE.search(more)
+    if inside:  # the answer's words, then the explanation on the same line
+        found.more, more = more[:inside.start()], _LABEL_RE.sub("", more[inside.end():])
+        picked, rest = _answer_of(text, found, letters, choices, path, said, followed=True)
+        return picked, "\n\n".join(part for part in (rest, more.strip()) if part)
     if not more or not set(letters) >= picked:
         return picked, more
     named = {m.upper() for m in _LABEL_IN_TEXT_RE.findall(more)} & set(letters)
-    text = {letter: _key("\n".join(c)) for letter, c in zip(letters, choices)}
+    words = {letter: _key("\n".join(c)) for letter, c in zip(letters, choices)}
     said_key = _key(_LABEL_IN_TEXT_RE.sub(" ", more))
     for chosen in (picked | named, picked):
-        if said_key == "".join(text[letter] for letter in letters if letter in chosen):
+        if said_key == "".join(words[letter] for letter in letters if letter in chosen):
             return chosen, ""
-    wanted = "".join(text[letter] for letter in letters if letter in picked)
+    wanted = "".join(words[letter] for letter in letters if letter in picked)
     if difflib.SequenceMatcher(None, said_key[:200], wanted[:200]).ratio() >= 0.6 or (
             followed and _choice_like(more)):
-        said.append(warning("W711", path, found.line + 1, f"the answer line says "
+        said.append(warning("W711", path, text.at(found.line), f"the answer line says "
                             f"{clip(more)!r}, not the words of choice "
                             f"{', '.join(sorted(picked))}; the letter was taken"))
         return picked, ""
@@ -607,7 +684,7 @@ def _restated_after(text: _Lines, k: int, end: int, found: _Answer, letters: lis
     if second is None:
         return k
     if _picked(second.letters) != _picked(found.letters):
-        said.append(_disagree(path, second, found))
+        said.append(_disagree(path, text, second, found))
     return after
 
 
@@ -622,11 +699,15 @@ def _explanation(lines: list[str]) -> str:
     return _LABEL_RE.sub("", text, count=1).strip()
 
 
-_LABEL_RE = re.compile(r"^(?:\*\*|__)?(?:explanation|explicaci[óo]n|explica[çc][ãa]o|"
+_LABEL_RE = re.compile(r"^(?:[-*+]\s+)?(?:\\?\*\\?\*|\\?[*_]|__)?\s*"
+                       r"(?:explanation|explicaci[óo]n|explica[çc][ãa]o|"
                        r"explication|erkl[äa]rung|spiegazione|uitleg|wyja[śs]nienie|"
                        r"a[çc][ıi]klama|penjelasan|gi[ảa]i th[íi]ch|объяснение|пояснение|"
-                       r"пояснення|解釋|解释|解析|説明|해설|الشرح)(?:\*\*|__)?\s*[:：]?\s*"
-                       r"(?:\*\*|__)?\s*", re.I)
+                       r"пояснення|解釋|解释|解析|説明|해설|الشرح)(?:\\?\*\\?\*|__)?\s*[:：]?\s*"
+                       r"(?:\\?\*\\?\*|__)?\s*", re.I)
+# The same label inside an answer line's text: "B）按需实例 _ *解释：**…" (a remark after it).
+_LABEL_INSIDE_RE = re.compile(r"\s(?:\\?[*_]\s*)*(?=" + _LABEL_RE.pattern[len("^(?:[-*+]\\s+)?"):]
+                              + r")", re.I)
 
 
 def _choices(text: _Lines, k: int, end: int
@@ -683,7 +764,7 @@ def _rest(text: _Lines, k: int, end: int, path: str, furniture: set[int]
         while top > k and lines[top - 1].strip() and not code[top - 1]:
             top -= 1
         shown = clip(lines[top] if top < stop else lines[stop])
-        said = [error("E702", path, top + 1, (
+        said = [error("E702", path, text.at(top), (
             f"a question ({shown!r}) with choices and an answer line but no header that "
             "reads as one (\"12. What …\" or a heading); not converted, and not added to "
             "the explanation before it: give it a header"))]

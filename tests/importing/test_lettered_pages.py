@@ -278,3 +278,61 @@ def test_a_question_that_would_read_back_otherwise_names_the_line():
     assert written == 0
     assert "its line '- [x] and its delta', which the format takes as structure" \
         in problem.message and "?" not in problem.message
+
+
+def test_choices_and_answers_as_full_width_editors_write_them(tmp_path, cli):
+    bank = _write(tmp_path, "wide.md", r"""# 河流
+
+1。**哪条河最长？**
+–A）尼罗河
+–B）塞纳河
+
+- _答案：\*\*A）尼罗河 _ \*解释：\*\*它约有六千六百公里。
+
+2 。哪些在欧洲？（选择所有适用的选项）
+
+- A ) 多瑙河
+
+- B ) 刚果河
+
+- C ) 莱茵河
+
+* 答案 : A , C
+
+* 解釋 : 两条都流经欧洲。
+
+3。**哪条河流经维也纳？** –A）多瑙河 –B）泰晤士河 \* _答案：\*\*A）多瑙河 _ \*解释：\*\*维也纳在多瑙河畔。
+
+4. Which river is in Africa?
+
+-A Congo
+
+-B Seine
+
+Answer: A
+""")
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 0, done.err
+    assert [(p.strip("*\\"), c, e) for p, c, e in _questions(tmp_path / "out")] == [
+        ("哪条河最长？", ["*尼罗河", "塞纳河"], "它约有六千六百公里。"),
+        ("哪些在欧洲？（选择所有适用的选项）", ["*多瑙河", "刚果河", "*莱茵河"], "两条都流经欧洲。"),
+        ("哪条河流经维也纳？", ["*多瑙河", "泰晤士河"], "维也纳在多瑙河畔。"),
+        ("Which river is in Africa?", ["*Congo", "Seine"], "")]
+
+
+def test_a_question_whose_choices_on_its_line_are_not_read_is_said_at_its_line(tmp_path, cli):
+    bank = _write(tmp_path, "rivers.md", """# Rivers
+
+1. Which river is the longest?
+A) Nile
+B) Seine
+Answer: A
+
+2. Which is in Asia? -A Mekong -B Loire Answer: A
+""")
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 1
+    assert f"{bank}:8: error[E702]: '2. Which is in Asia? -A Mekong -B Loire Answer: A' holds " \
+        "a question's choices and answer on its line" in done.err
+    assert _questions(tmp_path / "out") == [
+        ("Which river is the longest?", ["*Nile", "Seine"], "")]
