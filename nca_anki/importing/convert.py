@@ -259,6 +259,15 @@ def _differs(item: Item, question: Question) -> str:
     return ""
 
 
+def _otherwise(item: Item, question: Question | None) -> str:
+    """Why ``item`` reads back otherwise from its file as ``question`` ("" if it does not)."""
+    if question is None:
+        return ("it would read back otherwise from the question file (a line the format "
+                "takes as structure?)")
+    differs = _differs(item, question)
+    return f"{differs} would read back otherwise from the question file" if differs else ""
+
+
 def _line_otherwise(ours: str, theirs: str) -> str:
     """Which line of ``ours`` reads back otherwise as ``theirs``, said in a few words: the
     first that the read-back text does not hold as written."""
@@ -312,12 +321,9 @@ def _written(title: str, part: int, items: list[Item], name: str
         for k, item in enumerate(todo):
             if k in bad:
                 continue
-            question = read_back.get(k + 1)
-            differs = "it" if question is None else _differs(item, question)
+            differs = _otherwise(item, read_back.get(k + 1))
             if differs:
-                bad[k] = f"{differs} would read back otherwise from the question file"
-                if question is None:
-                    bad[k] += " (a line the format takes as structure?)"
+                bad[k] = differs
         if not bad:
             return text, len(todo), problems
         for k in sorted(bad):

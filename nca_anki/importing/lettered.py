@@ -394,7 +394,9 @@ def read(text: str, path: str, start_lines: set[int] | None = None
 
 # A choice written on the question's line: " –B）按需实例", " (C) Rust", " - D) Go".
 _INLINE_CHOICE_RE = re.compile(r"(?<=\s)(?:[-–—]\s*)?\(?(?P<letter>[A-J])\s?[)）]")
-_INLINE_ANSWER_RE = re.compile(r"\s(?=(?:\\?[*_]\s*)*" + _ANSWER_WORDS + r"\s*[:：])", re.I)
+# (A few marks before the word at most: a run of them is searched from one place only.)
+_INLINE_ANSWER_RE = re.compile(r"\s(?=(?:\\?[*_][ \t]{0,3}){0,4}" + _ANSWER_WORDS
+                               + r"[ \t]{0,3}[:：])", re.I)
 
 
 def _inline_split(lines: list[str]) -> tuple[list[str], list[int]]:
@@ -699,15 +701,14 @@ def _explanation(lines: list[str]) -> str:
     return _LABEL_RE.sub("", text, count=1).strip()
 
 
-_LABEL_RE = re.compile(r"^(?:[-*+]\s+)?(?:\\?\*\\?\*|\\?[*_]|__)?\s*"
-                       r"(?:explanation|explicaci[óo]n|explica[çc][ãa]o|"
-                       r"explication|erkl[äa]rung|spiegazione|uitleg|wyja[śs]nienie|"
-                       r"a[çc][ıi]klama|penjelasan|gi[ảa]i th[íi]ch|объяснение|пояснение|"
-                       r"пояснення|解釋|解释|解析|説明|해설|الشرح)(?:\\?\*\\?\*|__)?\s*[:：]?\s*"
-                       r"(?:\\?\*\\?\*|__)?\s*", re.I)
+_LABEL_WORDS = (r"(?:explanation|explicaci[óo]n|explica[çc][ãa]o|"
+                r"explication|erkl[äa]rung|spiegazione|uitleg|wyja[śs]nienie|"
+                r"a[çc][ıi]klama|penjelasan|gi[ảa]i th[íi]ch|объяснение|пояснение|"
+                r"пояснення|解釋|解释|解析|説明|해설|الشرح)")
+_LABEL_RE = re.compile(r"^(?:[-*+]\s+)?(?:\\?\*\\?\*|\\?[*_]|__)?\s*" + _LABEL_WORDS
+                       + r"(?:\\?\*\\?\*|__)?\s*[:：]?\s*(?:\\?\*\\?\*|__)?\s*", re.I)
 # The same label inside an answer line's text: "B）按需实例 _ *解释：**…" (a remark after it).
-_LABEL_INSIDE_RE = re.compile(r"\s(?:\\?[*_]\s*)*(?=" + _LABEL_RE.pattern[len("^(?:[-*+]\\s+)?"):]
-                              + r")", re.I)
+_LABEL_INSIDE_RE = re.compile(r"\s(?:\\?[*_][ \t]{0,3}){0,4}(?=" + _LABEL_WORDS + ")", re.I)
 
 
 def _choices(text: _Lines, k: int, end: int

@@ -336,3 +336,45 @@ Answer: A
         "a question's choices and answer on its line" in done.err
     assert _questions(tmp_path / "out") == [
         ("Which river is the longest?", ["*Nile", "Seine"], "")]
+
+
+def _paths() -> list[tuple[str, object, str]]:
+    """(what, a function of one text, a hostile unit) for each text path this reading
+    added: none may search from every opening to the end of a line."""
+    from nca_anki.importing import lettered
+
+    return [
+        ("a summary never closed", lettered._without_summary, "<summary>"),
+        ("a summary's tag line", lettered._is_tag_line, "<summary>a</summary>"),
+        ("choices on a question's line", lettered._inline_cuts, " –A）"),
+        ("choices on a question's line", lettered._inline_cuts, " A) B) Answer"),
+        ("choices on a line, unread", lettered._unread_choices, " A"),
+        ("letters in words", lambda t: lettered._ANSWER_RE.match("Answer: " + t + "x"),
+         "A and "),
+        ("letters in words", lambda t: lettered._ANSWER_RE.match("Answer: " + t + "x"), "(A)"),
+        ("a line's shape", lettered._shape, "Oct. 3, 2:29 p.m. "),
+        ("a label inside an answer", lettered._LABEL_INSIDE_RE.search, " \\*"),
+        ("a label inside an answer", lettered._LABEL_INSIDE_RE.search, " _ *explanation"),
+    ]
+
+
+@pytest.mark.parametrize("what, call, unit", _paths(),
+                         ids=[f"{what}-{unit!r}" for what, _, unit in _paths()])
+def test_each_new_text_path_is_linear(what, call, unit):
+    from growth import least_cpu
+
+    short = least_cpu(lambda: call(unit * 10_000))
+    long = least_cpu(lambda: call(unit * 40_000))
+    assert long < 8 * max(short, 0.05), (what, unit, short, long)
+
+
+def test_reading_a_page_dump_is_linear_in_its_questions():
+    from growth import least_cpu
+
+    from nca_anki.importing import lettered
+
+    small, big = _dump(500), _dump(2_000)
+    assert len(lettered.read(_dump(6), "dump.md")[0]) == 6
+    short = least_cpu(lambda: lettered.read(small, "dump.md"))
+    long = least_cpu(lambda: lettered.read(big, "dump.md"))
+    assert long < 8 * max(short, 0.05), (short, long)
