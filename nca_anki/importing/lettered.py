@@ -557,6 +557,8 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
                       *said, *more_said]
     k = _listed_after(text, k, end, found, letters, choices)
     k = _restated_after(text, k, end, found, letters, choices, path, said)
+    end, said_after = _item_end(text, found, k, end, path, furniture)
+    said += said_after
     rest, more_said = _rest(text, k, end, path, furniture)
     picked, more = _answer_of(text, found, letters, choices, path, said,
                               followed=any(line.strip() for line in rest))
@@ -662,6 +664,27 @@ def _listed_after(text: _Lines, k: int, end: int, found: _Answer, letters: list[
         found.letters += f", {letter}"
         k += 1
     return k
+
+
+def _item_end(text: _Lines, found: _Answer, k: int, end: int, path: str,
+              furniture: set[int]) -> tuple[int, list[Diagnostic]]:
+    """Where a question ends whose answer line is indented, inside a list's item: at the
+    first line of text after it, outside code, that is less indented, as the page shows
+    it (a closing remark at the margin is no part of the last question); that text is
+    said (W701) unless it is a rule or page furniture."""
+    line = text.lines[found.line]
+    indent = len(line) - len(line.lstrip())
+    if indent < 2 or text.details[found.line]:
+        return end, []
+    for j in range(k, end):
+        written = text.lines[j]
+        if written.strip() and not text.code[j] and len(written) - len(written.lstrip()) < indent:
+            left = [t for t in range(j, end) if text.lines[t].strip() and t not in furniture
+                    and not HRULE_RE.match(text.lines[t])]
+            return j, [warning("W701", path, text.at(left[0]), "text that is no question was "
+                               f"not converted: {clip(text.lines[left[0]].strip())!r}")
+                       ] if left else []
+    return end, []
 
 
 def _restated_after(text: _Lines, k: int, end: int, found: _Answer, letters: list[str],

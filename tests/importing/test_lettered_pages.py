@@ -378,3 +378,22 @@ def test_reading_a_page_dump_is_linear_in_its_questions():
     short = least_cpu(lambda: lettered.read(small, "dump.md"))
     long = least_cpu(lambda: lettered.read(big, "dump.md"))
     assert long < 8 * max(short, 0.05), (short, long)
+
+
+def test_a_closing_remark_at_the_margin_is_no_part_of_the_last_question(tmp_path, cli):
+    bank = _write(tmp_path, "rivers.md", """# Rivers
+
+1. **Which river is the longest?**
+   - A: Nile
+   - B: Seine
+     **Answer:** A
+     **Explanation:** it runs through eleven countries.
+
+These questions cover the great rivers.
+""")
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 0, done.err
+    assert f"{bank}:9: warning[W701]: text that is no question was not converted: " \
+        "'These questions cover the great rivers.'" in done.err
+    assert _questions(tmp_path / "out") == [
+        ("Which river is the longest?", ["*Nile", "Seine"], "it runs through eleven countries.")]
