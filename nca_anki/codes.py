@@ -210,6 +210,10 @@ _ALL = (
          "did not say it), and that reading failed, or a second format read it instead: "
          "which format was guessed, from what, and how to name the right one (--from "
          "NAME)."),
+    Code("W711", "answer said otherwise", "A question's answer is written twice (an "
+         "answer line and a <details> block, a \"Suggested Answer\" above the choices) "
+         "naming other letters, or an answer line restates its choice in other words than "
+         "the choice's: the letter of the answer line under the choices was taken."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}

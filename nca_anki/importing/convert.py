@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
 
-from nca_anki.diagnostics import Diagnostic, error, sort_diagnostics
+from nca_anki.diagnostics import Diagnostic, clip, error, sort_diagnostics
 from nca_anki.importing.bank import Choice, Item, Reading, one_line
 from nca_anki.importing.messages import quoted_spans
 from nca_anki.reading.images import image_problem, image_type
@@ -372,17 +372,39 @@ def _at(item: Item) -> str:
 
 
 def _differs(item: Item, question: Question) -> str:
-    """What of ``item`` reads back otherwise from its file ("" if nothing)."""
+    """What of ``item`` reads back otherwise from its file, and which of its lines if one
+    can be named ("" if nothing)."""
     if question.prompt != item.prompt:
-        return "its prompt"
+        return "its prompt" + _line_otherwise(item.prompt, question.prompt)
     if len(question.choices) != len(item.choices):
-        return f"its choices ({len(question.choices)} instead of {len(item.choices)})"
+        return (f"its choices ({len(question.choices)} instead of {len(item.choices)})"
+                + _line_otherwise("\n".join(c.text for c in item.choices),
+                                  "\n".join(c.text for c in question.choices)))
     for label, ours, theirs in zip(LABELS, item.choices, question.choices):
         if ours.text != theirs.text or ours.correct != theirs.correct:
-            return f"choice {label}"
+            return f"choice {label}" + _line_otherwise(ours.text, theirs.text)
     if question.explanation != item.explanation:
-        return "its explanation"
+        return "its explanation" + _line_otherwise(item.explanation, question.explanation)
     return ""
+
+
+def _otherwise(item: Item, question: Question | None) -> str:
+    """Why ``item`` reads back otherwise from its file as ``question`` ("" if it does not)."""
+    if question is None:
+        return ("it would read back otherwise from the question file (a line the format "
+                "takes as structure?)")
+    differs = _differs(item, question)
+    return f"{differs} would read back otherwise from the question file" if differs else ""
+
+
+def _line_otherwise(ours: str, theirs: str) -> str:
+    """Which line of ``ours`` reads back otherwise as ``theirs``, said in a few words: the
+    first that the read-back text does not hold as written."""
+    held = set(theirs.split("\n"))
+    line = next((line for line in ours.split("\n") if line not in held), None)
+    if line is None or not line.strip():
+        return " (a line the format takes as structure?)"
+    return f" (its line {clip(line.strip())!r}, which the format takes as structure)"
 
 
 def _written(title: str, part: int, items: list[Item], name: str
@@ -428,11 +450,9 @@ def _written(title: str, part: int, items: list[Item], name: str
         for k, item in enumerate(todo):
             if k in bad:
                 continue
-            question = read_back.get(k + 1)
-            differs = "it" if question is None else _differs(item, question)
+            differs = _otherwise(item, read_back.get(k + 1))
             if differs:
-                bad[k] = (f"{differs} would read back otherwise from the question file "
-                          "(a line the format takes as structure?)")
+                bad[k] = differs
         if not bad:
             return text, len(todo), problems
         for k in sorted(bad):

@@ -16,6 +16,7 @@ line, or one that names a letter it has no choice for, is reported at its line.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -23,32 +24,42 @@ from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing.bank import HRULE_RE, NUMBERING_RE, Choice, Item
 
 LETTERS = "ABCDEFGHIJ"
-_CHOICE_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\(?(?P<letter>[A-Ja-j])(?:[.)]|\)|:)"
-                        r"(?:\*\*|__)?\s+(?P<text>\S(?:.*\S)?)\s*$")
+# "A. x", "- A) x", "(A) x", "- A: x"; as editors that write full-width text write them:
+# "–A）x", "- A ) x"; and "-A x" (a capital letter right after the dash).
+_CHOICE_RE = re.compile(r"^\s*(?:[-*+]\s+|[–—•]\s*|-(?=[A-J]\s))?(?:\*\*|__)?\(?"
+                        r"(?P<letter>[A-Ja-j])(?:(?:[.):]|\s\))(?:\*\*|__)?\s+"
+                        r"|\s?[）．](?:\*\*|__)?\s*|(?<=-[A-J])\s+)"
+                        r"(?P<text>\S(?:.*\S)?)\s*$")
 # The word for "answer" (and "correct answer") in the languages exam-prep repositories
 # are translated into: German, Spanish, Portuguese, French, Italian, Dutch, Polish,
 # Turkish, Indonesian, Vietnamese, Russian, Ukrainian, Chinese, Japanese, Korean, Arabic.
-_ANSWER_WORDS = (r"(?:correct\s+|right\s+|richtige\s+|korrekte\s+)?(?:answers?|solution|"
+_ANSWER_WORDS = (r"(?:[^\W\d_]+\s+)?(?:correct\s+|right\s+|richtige\s+|korrekte\s+)?"
+                 r"(?:answers?|solution|"
                  r"antwort(?:en)?|l[öo]sung|respuestas?(?:\s+correctas?)?|respostas?(?:\s+corretas?)?|"
                  r"(?:bonne\s+)?r[ée]ponses?(?:\s+correctes?)?|solution|risposta(?:\s+corretta)?|"
                  r"antwoord|odpowied[źz]|cevap|jawaban|đáp án|ответ|відповідь|答案|正解|答え|정답|"
                  r"الإجابة)")
-# "Answer: B", "Correct answer: A, C", "Correct Answer: AB", "Antwort: D", "答案：B"
+# Letters as answers are written in words: "A, C", "A & C", "AC", "(A) and (C)", "A y C".
+_JOINS = r"(?:\s*(?:,|，|、|&|/|\+)\s*|\s+(?:and|und|et|y|и)\s+|\s*)"
+_LETTERS = r"\(?[A-J]\)?(?:" + _JOINS + r"\(?[A-J]\)?)*"
+_JOIN_WORDS_RE = re.compile(r"(?<![^\W\d_])(?:and|und|et|y|и)(?![^\W\d_])", re.I)
+# "Answer: B", "Correct answer: A, C", "Correct Answer: AB", "Antwort: D", "答案：B",
+# "Suggested Answer: A"
 _ANSWER_RE = re.compile(r"^(?:[-*+>]\s+)?" + _ANSWER_WORDS + r"(?:\s+is)?\s*[:：=-]\s*"
-                        r"(?:option\s+|choice\s+)?\(?(?P<letters>[A-J](?:\s*(?:,|&|/|\band\b)?"
-                        r"\s*[A-J])*)\)?(?=$|[\s.):,;—–-])[\s.):,;—–-]*(?P<rest>.*)$", re.I)
+                        r"(?:option\s+|choice\s+)?(?P<letters>" + _LETTERS + r")"
+                        r"(?=$|[\s.):,;—–）-])[\s.):,;—–）-]*(?P<rest>.*)$", re.I)
 # "B", "b.", "(B) Volta", "A, C —": a letter then punctuation ("A GPU is …" is no answer).
-_LETTER_FIRST_RE = re.compile(r"^\(?(?P<letters>[A-Ja-j](?:\s*(?:,|&)\s*[A-Ja-j])*)"
+_LETTER_FIRST_RE = re.compile(r"^(?:[-*+]\s+)?\(?(?P<letters>[A-Ja-j](?:\s*(?:,|&)\s*[A-Ja-j])*)"
                               r"(?:$|(?:\)|[.:—–-])(?:\s+|$))(?P<rest>.*)$")
 # Its text without the closing "#"s: _question takes them off (see markdown.py's).
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*)$")
 # "12. Which …", "**Q3.** What …": its text keeps the emphasis it opens (_header unwraps it).
 _NUMBERED_RE = re.compile(r"^\s{0,3}(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?(?P<number>\d{1,4})\s*"
-                          r"[.):](?:\*\*|__)?\s+(?P<text>\S(?:.*\S)?)\s*$", re.I)
+                          r"(?:[.):](?:\*\*|__)?\s+|[。．]\s*)(?P<text>\S(?:.*\S)?)\s*$", re.I)
 # A header whose numbering is damaged: "9 What …", "9.What", "9 - What", "Q9 What", "**9** What".
 _LOOSE_RE = re.compile(r"^\s{0,3}(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?(?P<number>\d{1,4})"
-                       r"(?:\*\*|__)?(?:[ \t]*[-–—.:),]+[ \t]*|[ \t]+)"
-                       r"(?P<text>(?:\*\*|__)?[^\W\d_`\"'(¿¡].*|[`\"'(¿¡].*)$", re.I)
+                       r"(?:\*\*|__)?(?:[ \t]*[-–—.:),。．]+[ \t]*|[ \t]+)"
+                       r"(?P<text>(?:\\?\*\\?\*|__)?[^\W\d_`\"'(¿¡].*|[`\"'(¿¡].*)$", re.I)
 # The HTML elements quiz repositories write around their structure (<details>, <summary>,
 # <p>, <b>, <br>, an <a name> anchor). Only these are read as tags, and only to find the
 # structure: anything else that looks like one ("std::vector<int>", "<pod-name>",
@@ -56,7 +67,8 @@ _LOOSE_RE = re.compile(r"^\s{0,3}(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?(?P<number>\
 _STRUCTURE_TAGS = (r"(?:a|b|strong|i|em|u|s|p|br|hr|div|span|details|summary|h[1-6]|center|"
                    r"font|small|big|code|kbd|tt|mark|sup|sub|blockquote|section)")
 _TAG_RE = re.compile(r"</?" + _STRUCTURE_TAGS + r"(?:\s[^<>]*)?/?>", re.I)
-_MARKUP_RE = re.compile(_TAG_RE.pattern + r"|\*\*|__", re.I)
+# Emphasis marks, escaped ones ("\\*\\*", an editor's) and a lone "_" or "*" around words.
+_MARKUP_RE = re.compile(_TAG_RE.pattern + r"|\*\*|__|\\[*_]|(?<!\w)_|_(?!\w)", re.I)
 # An opening fence; "```code```" on one line is inline code (a backtick fence's info has none).
 _FENCE_RE = re.compile(r"^\s*(?P<fence>`{3,}(?=[^`]*$)|~{3,})")
 # What a <summary> says: a line of tags with only these words is structure, not text.
@@ -152,14 +164,59 @@ def _unwrapped(text: str) -> str:
             return text
 
 
+def _without_summary(line: str) -> str:
+    """``line`` without its ``<summary>…</summary>`` elements, whatever they say (a
+    collapsible block's label: "Answer", "Answear", "Click me"), found in one pass."""
+    low = line.lower()
+    if "<summary" not in low:
+        return line
+    kept, at = [], 0
+    while True:
+        opening = low.find("<summary", at)
+        closing = low.find("</summary>", opening) if opening >= 0 else -1
+        if closing < 0:
+            break
+        kept.append(line[at:opening])
+        at = closing + len("</summary>")
+    kept.append(line[at:])
+    return "".join(kept)
+
+
+_DETAILS_RE = re.compile(r"<details\b[^<>]*>", re.I)
+
+
 def _is_tag_line(line: str) -> bool:
     """``<details><summary><b>Answer</b></summary>``, ``<p>``, ``</details>``, a comment: a
-    line of structure tags around nothing but a summary's word."""
+    line of structure tags around nothing but a summary (whatever its words)."""
     stripped = line.strip()
     if stripped.startswith("<!--") and stripped.endswith("-->"):
         return True
-    return "<" in line and re.sub(r"[*_:]", "", _TAG_RE.sub("", line)).strip().casefold() \
-        in _SUMMARY_WORDS
+    if "<" not in line:
+        return False
+    bare = _without_summary(line)
+    if bare != line and not re.sub(r"[*_:\s]", "", _TAG_RE.sub("", bare)):
+        return True
+    return re.sub(r"[*_:]", "", _TAG_RE.sub("", line)).strip().casefold() in _SUMMARY_WORDS
+
+
+def _details_lines(lines: list[str], code: list[bool]) -> list[bool]:
+    """Whether each line is inside a ``<details>`` block, after its opening line up to
+    its ``</details>``: what the block holds is its answer or explanation, never a
+    question's choices. A block not closed before the next heading or block holds nothing."""
+    inside = [False] * len(lines)
+    opened = -1
+    for k, line in enumerate(lines):
+        if code[k]:
+            continue
+        low = line.lower()
+        if opened >= 0 and "</details>" in low:
+            inside[opened + 1:k + 1] = [True] * (k - opened)
+            opened = -1
+        elif opened >= 0 and _HEADING_RE.match(line):
+            opened = -1
+        if _DETAILS_RE.search(line) and "</details>" not in low[low.rfind("<details"):]:
+            opened = k
+    return inside
 
 
 def _code_lines(lines: list[str]) -> list[bool]:
@@ -204,35 +261,52 @@ def _number(line: str) -> int | None:
 
 @dataclass(frozen=True)
 class _Lines:
-    """A file's lines, which are code, and, for each line, where the next first choice
-    ("A. …") and the next answer line (or <details>) outside code are: found once, so that
-    asking whether some lines hold a question's body costs nothing."""
+    """A file's lines, which are code, which are inside a ``<details>`` block, and, for
+    each line, where the next first choice ("A. …") and the next answer line (or
+    <details>) outside code are: found once, so that asking whether some lines hold a
+    question's body costs nothing."""
 
     lines: list[str]
     code: list[bool]
+    details: list[bool]
     next_first: list[int]
     next_answer: list[int]
+    origin: list[int]  # each line's line in the input, 1-based (see _inline_split)
 
     @classmethod
-    def of(cls, lines: list[str]) -> _Lines:
+    def of(cls, lines: list[str], origin: list[int] | None = None) -> _Lines:
         code = _code_lines(lines)
+        details = _details_lines(lines, code)
         first, answer = [len(lines)] * (len(lines) + 1), [len(lines)] * (len(lines) + 1)
         for k in range(len(lines) - 1, -1, -1):
             first[k], answer[k] = first[k + 1], answer[k + 1]
             if code[k]:
                 continue
-            choice = _CHOICE_RE.match(lines[k])
+            choice = None if details[k] else _CHOICE_RE.match(lines[k])
             if choice and choice.group("letter") in "Aa":
                 first[k] = k
-            elif _ANSWER_RE.match(_plain(lines[k])) or _is_tag_line(lines[k]):
+            elif _ANSWER_RE.match(_plain(lines[k])) or _opens_answer(lines[k]):
                 answer[k] = k
-        return cls(lines, code, first, answer)
+        return cls(lines, code, details, first, answer,
+                   origin or list(range(1, len(lines) + 1)))
+
+    def at(self, k: int) -> int:
+        """Line ``k``'s line in the input, 1-based."""
+        return self.origin[k]
 
     def answered(self, start: int, end: int) -> bool:
         """Whether lines ``start`` to ``end`` hold lettered choices, from A, and an answer
         line (or a <details> block) under them: a question's body."""
         first = self.next_first[start]
         return first < end and self.next_answer[first + 1] < end
+
+    def is_choice(self, k: int) -> bool:
+        return not self.code[k] and not self.details[k] and bool(_CHOICE_RE.match(self.lines[k]))
+
+
+def _opens_answer(line: str) -> bool:
+    """Whether ``line`` may open a collapsible answer: a ``<details>`` or its summary."""
+    return bool(_DETAILS_RE.search(line)) or _is_tag_line(line)
 
 
 def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[int, bool]]:
@@ -258,7 +332,7 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
             continue
         if code[k]:
             continue
-        if _CHOICE_RE.match(line):
+        if text.is_choice(k):
             body = True
             continue
         loose = _LOOSE_RE.match(line)
@@ -269,11 +343,11 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
         expected = number + 1 if number is not None else 1
         shown = clip(line)
         if given == expected:
-            problems.append(warning("W707", path, k + 1, f"{shown!r} was read as question "
+            problems.append(warning("W707", path, text.at(k), f"{shown!r} was read as question "
                                     f"{given}'s header, though its numbering is not "
                                     f"\"{given}. \"; write it so to be sure"))
         else:
-            problems.append(error("E702", path, k + 1, f"{shown!r} looks like a question's "
+            problems.append(error("E702", path, text.at(k), f"{shown!r} looks like a question's "
                                   f"header (choices and an answer follow), but its numbering "
                                   f"is damaged and {given} is not the next number "
                                   f"({expected}); not converted: write it as "
@@ -285,27 +359,132 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
 
 def read(text: str, path: str, start_lines: set[int] | None = None
          ) -> tuple[list[Item], list[Diagnostic]]:
-    lines = text.split("\n")
-    whole = _Lines.of(lines)
-    code = whole.code
+    lines, origin = _inline_split(text.split("\n"))
+    whole = _Lines.of(lines, origin)
     problems: list[Diagnostic] = []
     starts = _starts(whole, path, problems)
-    # A numbered line with no choices under it is a list in the text, not a question.
-    starts = [(k, ok) for n, (k, ok) in enumerate(starts)
-              if n == 0 or _HEADING_RE.match(lines[k]) or not ok or any(
-                  _CHOICE_RE.match(lines[j]) and not code[j] for j in range(
-                      k + 1, starts[n + 1][0] if n + 1 < len(starts) else len(lines)))]
-    items: list[Item] = []
+    # A numbered line with no choices under it is a list in the text, not a question;
+    # unless choices and an answer are written on it in a way not read: then it is said.
+    ends = [k for k, _ in starts[1:]] + [len(lines)]
+    kept = []
+    for n, (k, ok) in enumerate(starts):
+        if n == 0 or _HEADING_RE.match(lines[k]) or not ok or any(
+                whole.is_choice(j) for j in range(k + 1, ends[n])):
+            kept.append((k, ok))
+        elif _INLINE_ANSWER_RE.search(lines[k]) and _unread_choices(lines[k]):
+            kept.append((k, False))
+            problems.append(error("E702", path, whole.at(k), f"{clip(lines[k])!r} holds a "
+                                  "question's choices and answer on its line, not written "
+                                  "as 'A) …' or one a line; not converted"))
+    starts = kept
+    spans = []
     for n, (start, ok) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
-        if not ok or not any(_CHOICE_RE.match(line) and not code[start + j]
-                               for j, line in enumerate(lines[start:end])):
-            continue  # refused above; or a heading with no choices under it: a title
-        item, said = _question(whole, start, end, path)
+        if ok and any(whole.is_choice(j) for j in range(start, end)):
+            spans.append((start, end))  # else refused above, or a title with no choices
+    furniture = _furniture(whole, spans)
+    items: list[Item] = []
+    for start, end in spans:
+        item, said = _question(whole, start, end, path, furniture)
         if item is not None:
             items.append(item)
         problems += said
     return items, problems
+
+
+# A choice written on the question's line: " –B）按需实例", " (C) Rust", " - D) Go".
+_INLINE_CHOICE_RE = re.compile(r"(?<=\s)(?:[-–—]\s*)?\(?(?P<letter>[A-J])\s?[)）]")
+# (A few marks before the word at most: a run of them is searched from one place only.)
+_INLINE_ANSWER_RE = re.compile(r"\s(?=(?:\\?[*_][ \t]{0,3}){0,4}" + _ANSWER_WORDS
+                               + r"[ \t]{0,3}[:：])", re.I)
+
+
+def _inline_split(lines: list[str]) -> tuple[list[str], list[int]]:
+    """``lines`` with each line that holds a question's choices after its text ("16. Which?
+    –A）x –B）y –C）z Answer: B") written as the page's reader takes it: one line for the
+    question, one for each choice (from A, in order) and one for the answer line after
+    them (unless its choices are written under it too: then "(A) and (B)" is its text);
+    and, for each line, its line in the input (1-based)."""
+    split: list[str] = []
+    origin: list[int] = []
+    fence = ""
+    for number, line in enumerate(lines, start=1):
+        opening = _FENCE_RE.match(line)
+        if opening and (not fence or opening.group("fence").startswith(fence)):
+            fence = "" if fence else opening.group("fence")
+        below = next((later for later in lines[number:number + 3] if later.strip()), "")
+        cuts = [] if fence or opening or _CHOICE_RE.match(below) else _inline_cuts(line)
+        pieces = [line[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(line)])]
+        split += pieces if cuts else [line]
+        origin += [number] * (len(pieces) if cuts else 1)
+    return split, origin
+
+
+_UNREAD_A_RE = re.compile(r"\s[-–—(]?\s*A\b")
+_UNREAD_B_RE = re.compile(r"\s[-–—(]?\s*B\b")
+
+
+def _unread_choices(line: str) -> bool:
+    """Whether ``line`` holds choices A and B after its text, in a way not read as such
+    ("-A x -B y")."""
+    first = _UNREAD_A_RE.search(line)
+    return first is not None and _UNREAD_B_RE.search(line, first.end()) is not None
+
+
+def _inline_cuts(line: str) -> list[int]:
+    """Where ``line`` is cut into its question, choices and answer (see _inline_split):
+    nowhere unless it holds choices A and B, in order, after some text."""
+    if "A" not in line or "B" not in line:
+        return []
+    cuts: list[int] = []
+    for found in _INLINE_CHOICE_RE.finditer(line):
+        if found.group("letter") == LETTERS[len(cuts)] and found.start() > 0:
+            cuts.append(found.start())
+    if len(cuts) < 2:
+        return []
+    answer = _INLINE_ANSWER_RE.search(line, cuts[-1])
+    return cuts + ([answer.start()] if answer else [])
+
+
+# Month names, which vary in a page's timestamps as its numbers do.
+_MONTHS_RE = re.compile(r"\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)[a-z]*\b"
+                        r"|[ap]\.m\.|[ap]m\b)\.?", re.I)
+
+
+def _shape(line: str) -> str:
+    """What a line says apart from its numbers and dates: the same for the lines a site
+    repeats around every question ("Question #: 12", "Timestamp: Oct. 3, 2023")."""
+    shape = _MONTHS_RE.sub("#", re.sub(r"\d+(?:[:.,]\d+)*", "#", _plain(line)))
+    return " ".join(shape.casefold().split())
+
+
+def _furniture(text: _Lines, spans: list[tuple[int, int]]) -> set[int]:
+    """The lines (outside code, choices and answer lines) whose words, numbers and dates
+    aside, are written in most of the file's questions: a site's page furniture around
+    each question ("Question #: 1", "[All … Questions]", a timestamp, a "View on" link),
+    not any question's text. Needs five questions or more to tell."""
+    if len(spans) < 5:
+        return set()
+    places: dict[str, list[int]] = {}
+    questions: dict[str, int] = {}  # a shape -> in how many questions it is written
+    for start, end in spans:
+        seen: set[str] = set()
+        for k in range(start, end):
+            if text.code[k] or text.is_choice(k):
+                continue
+            shape = _shape(text.lines[k])
+            if shape and not HRULE_RE.match(text.lines[k]) and not _ANSWER_RE.match(
+                    _plain(text.lines[k])):
+                places.setdefault(shape, []).append(k)
+                questions[shape] = questions.get(shape, 0) + (shape not in seen)
+                seen.add(shape)
+    return {k for shape, found in places.items() if 2 * questions[shape] > len(spans)
+            for k in found}
+
+
+# A number with its section's ("Question 7.4", "2.10."): all of it is the numbering.
+_DOTTED_RE = re.compile(r"^(?:(?:Q|Question|Pregunta|Frage|Questão|Domanda|Soru|Вопрос|Питання)"
+                        r"\s*#?\s*)?\d{1,4}(?:\.\d{1,4})+\.?(?:[:)]|(?=\s|$))\s*", re.I)
 
 
 def _header(line: str) -> str:
@@ -319,6 +498,9 @@ def _header(line: str) -> str:
     text = re.sub(r"[ \t]+#+[ \t]*$", "", heading.group("text").rstrip())  # a closing "##"
     text = re.sub(r"^(?:<a\b[^<>]*>\s*</a>\s*)+", "", text.strip())  # an anchor to link to
     for opening in ("", "**", "__", "<b>", "<strong>"):
+        if text.startswith(opening) and _DOTTED_RE.match(text[len(opening):]):
+            text = _DOTTED_RE.sub("", text[len(opening):], count=1)  # "Question 7.4"
+            break
         if text.startswith(opening):
             numbered = _NUMBERED_RE.match(text[len(opening):])
             if numbered or NUMBERING_RE.match(text[len(opening):]):
@@ -337,40 +519,229 @@ def _breaks_as_spaces(text: str) -> str:
                    for k, piece in enumerate(pieces))
 
 
-def _question(text: _Lines, start: int, end: int, path: str
+@dataclass
+class _Answer:
+    """An answer as written: its letters, what follows them on its line (as written),
+    and the line it is at."""
+
+    letters: str
+    more: str
+    line: int
+
+
+def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
               ) -> tuple[Item | None, list[Diagnostic]]:
-    lines, code = text.lines, text.code
-    k = start + 1
-    prompt = [_header(lines[start])]
-    while k < end and (code[k] or not _CHOICE_RE.match(lines[k])):
-        prompt.append(lines[k])
+    lines = text.lines
+    k, early, body = start + 1, None, []
+    while k < end and not text.is_choice(k):
+        line_answer = None if text.code[k] else _ANSWER_RE.match(_plain(lines[k]))
+        if line_answer:  # "Suggested Answer: A" above the choices: an answer line, no text
+            early = _Answer(line_answer.group("letters"), "", k)
+        else:
+            body.append(k)
         k += 1
     letters, choices, found, k = _choices(text, k, end)
-    rest, said = _rest(text, k, end, path)
-    at = start + 1
+    said: list[Diagnostic] = []
+    at = text.at(start)
+    if found is None or early is not None and _picked(found.letters) == _picked(
+            early.letters):
+        found = found or early
+    elif early is not None:
+        said.append(_disagree(path, text, early, found))
     if found is None:
+        rest, more_said = _rest(text, k, end, path, furniture)
+        where = "" if not any(_opens_answer(lines[j]) for j in range(k, end)) else (
+            " (a <details> block under them names no choice's letter first)")
         return None, [error("E703", path, at, "a question with lettered choices but no answer "
-                            "line (\"Answer: B\") under them; not converted"), *said]
-    answer, more = found
-    picked = {a.upper() for a in re.findall(r"[A-Ja-j]", answer)}
+                            f"line (\"Answer: B\") under them{where}; not converted"),
+                      *said, *more_said]
+    k = _listed_after(text, k, end, found, letters, choices)
+    k = _restated_after(text, k, end, found, letters, choices, path, said)
+    end, said_after = _item_end(text, found, k, end, path, furniture)
+    said += said_after
+    rest, more_said = _rest(text, k, end, path, furniture)
+    picked, more = _answer_of(text, found, letters, choices, path, said,
+                              followed=any(line.strip() for line in rest))
+    said += more_said
     if not picked <= set(letters):
-        return None, [error("E703", path, at, f"the answer {answer!r} names a letter none of "
-                            f"the {len(letters)} choices has; not converted"), *said]
-    explanation = "\n".join(([more] if more else []) + rest).strip()
-    explanation = re.sub(r"^(?:\*\*|__)?explanation(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?\s*", "",
-                         explanation, flags=re.I).strip()
-    return Item(prompt="\n".join(prompt).strip(), explanation=explanation, path=path, line=at,
+        return None, [error("E703", path, at, f"the answer {found.letters!r} names a letter "
+                            f"none of the {len(letters)} choices has; not converted"), *said]
+    return Item(prompt=_prompt(text, start, body, furniture), path=path, line=at,
+                explanation=_explanation(([more] if more else []) + rest),
                 choices=tuple(Choice("\n".join(text).strip(), letter in picked)
                               for letter, text in zip(letters, choices))), said
 
 
+def _picked(letters: str) -> set[str]:
+    """The letters an answer names: "A and C", "(A) y (C)", "AC" -> {"A", "C"}."""
+    return {a.upper() for a in re.findall(r"[A-Ja-j]", _JOIN_WORDS_RE.sub(" ", letters))}
+
+
+def _disagree(path: str, text: _Lines, first: _Answer, last: _Answer) -> Diagnostic:
+    return warning("W711", path, text.at(first.line), f"this answer ({first.letters}) "
+                   f"differs from the one at line {text.at(last.line)} ({last.letters}); "
+                   f"{last.letters} was taken")
+
+
+def _prompt(text: _Lines, start: int, body: list[int], furniture: set[int]) -> str:
+    """The header and the lines above the choices, without the page furniture among them
+    (while text of the question's own is left)."""
+    places = [start, *body]
+    kept = [k for k in places if k not in furniture]
+    if not any(text.lines[k].strip() and not text.code[k] for k in kept):
+        kept = places  # all of it repeats in most questions: it is the questions' text
+    parts = [_header(text.lines[k]) if k == start else text.lines[k] for k in kept]
+    return "\n".join(parts).strip()
+
+
+def _key(text: str) -> str:
+    """What a learner reads in ``text``, for comparing an answer line with a choice: its
+    letters and digits, case aside."""
+    return re.sub(r"[\W_]+", "", _plain(text)).casefold()
+
+
+# A letter as a choice is labelled, inside an answer's text: "b. Right-Sizing, d. Reserving".
+_LABEL_IN_TEXT_RE = re.compile(r"(?:^|(?<=[\s,;，、]))\(?([A-Ja-j])[.)）](?=\s)")
+
+
+def _answer_of(text: _Lines, found: _Answer, letters: list[str], choices: list[list[str]],
+               path: str, said: list[Diagnostic], followed: bool) -> tuple[set[str], str]:
+    """The letters an answer line picks, and what of its text is left for the
+    explanation: nothing when the text restates the picked choices (a warning, W711, when
+    its words differ from theirs: the letter decides); else the text, a remark. Text
+    written as a choice is ("B) Volta") is taken for one when an explanation of its own
+    follows (``followed``)."""
+    picked, more = _picked(found.letters), found.more
+    inside = _LABEL_INSIDE_RE.search(more)
+    if inside:  # the answer's words, then the explanation on the same line
+        found.more, more = more[:inside.start()], _LABEL_RE.sub("", more[inside.end():])
+        picked, rest = _answer_of(text, found, letters, choices, path, said, followed=True)
+        return picked, "\n\n".join(part for part in (rest, more.strip()) if part)
+    if not more or not set(letters) >= picked:
+        return picked, more
+    named = {m.upper() for m in _LABEL_IN_TEXT_RE.findall(more)} & set(letters)
+    words = {letter: _key("\n".join(c)) for letter, c in zip(letters, choices)}
+    said_key = _key(_LABEL_IN_TEXT_RE.sub(" ", more))
+    for chosen in (picked | named, picked):
+        if said_key == "".join(words[letter] for letter in letters if letter in chosen):
+            return chosen, ""
+    wanted = "".join(words[letter] for letter in letters if letter in picked)
+    if difflib.SequenceMatcher(None, said_key[:200], wanted[:200]).ratio() >= 0.6 or (
+            followed and _choice_like(more)):
+        said.append(warning("W711", path, text.at(found.line), f"the answer line says "
+                            f"{clip(more)!r}, not the words of choice "
+                            f"{', '.join(sorted(picked))}; the letter was taken"))
+        return picked, ""
+    return picked, more
+
+
+def _choice_like(text: str) -> bool:
+    """Whether ``text`` reads as a choice's words rather than a remark: it does not go on
+    from a sentence ("because …" starts lower case), it is one phrase, and short."""
+    plain = _plain(text)
+    first = re.search(r"[^\W\d_]", plain)
+    return first is not None and not plain[first.start()].islower() and len(plain) <= 120 \
+        and not re.search(r"[.!?。]\s+\S", plain)
+
+
+def _listed_after(text: _Lines, k: int, end: int, found: _Answer, letters: list[str],
+                  choices: list[list[str]]) -> int:
+    """The line after the right choices listed one a line inside a <details> block under
+    its first ("- a. Dependency management", "- b. Efficient use"), each added to
+    ``found``: a line that restates a choice, letter and words, names it right."""
+    words = {letter: _key("\n".join(c)) for letter, c in zip(letters, choices)}
+    while k < end and text.details[k] and not text.code[k]:
+        listed = _LETTER_FIRST_RE.match(_plain(text.lines[k]))
+        if not text.lines[k].strip():
+            k += 1
+            continue
+        letter = listed.group("letters").upper() if listed else ""
+        if letter not in words or _key(listed.group("rest") if listed else "") != words[letter]:
+            break
+        first = _picked(found.letters)
+        if len(first) == 1 and _key(found.more) == words.get(min(first)):
+            found.more = ""  # its own line restated its own choice
+        found.letters += f", {letter}"
+        k += 1
+    return k
+
+
+def _item_end(text: _Lines, found: _Answer, k: int, end: int, path: str,
+              furniture: set[int]) -> tuple[int, list[Diagnostic]]:
+    """Where a question ends whose answer line is indented, inside a list's item: at the
+    first line of text after it, outside code, that is less indented, as the page shows
+    it (a closing remark at the margin is no part of the last question); that text is
+    said (W701) unless it is a rule or page furniture."""
+    line = text.lines[found.line]
+    indent = len(line) - len(line.lstrip())
+    if indent < 2 or text.details[found.line]:
+        return end, []
+    for j in range(k, end):
+        written = text.lines[j]
+        if written.strip() and not text.code[j] and len(written) - len(written.lstrip()) < indent:
+            left = [t for t in range(j, end) if text.lines[t].strip() and t not in furniture
+                    and not HRULE_RE.match(text.lines[t])]
+            return j, [warning("W701", path, text.at(left[0]), "text that is no question was "
+                               f"not converted: {clip(text.lines[left[0]].strip())!r}")
+                       ] if left else []
+    return end, []
+
+
+def _restated_after(text: _Lines, k: int, end: int, found: _Answer, letters: list[str],
+                    choices: list[list[str]], path: str, said: list[Diagnostic]) -> int:
+    """The line after a second statement of the answer right under the first (a visible
+    "Answer: b" and then a <details> block that says it again, or the right choices
+    listed one a line inside the block): the answer, said twice, is no explanation. A
+    second statement that names other letters is reported (W711); the first is taken."""
+    lines = text.lines
+    j = k
+    while j < end and not lines[j].strip():
+        j += 1
+    if j >= end or text.code[j]:
+        return k
+    plain = _plain(lines[j])
+    again = _ANSWER_RE.match(plain)
+    second: _Answer | None = None
+    if again:
+        second, after = _Answer(again.group("letters"), "", j), j + 1
+    elif _opens_answer(lines[j]) and not text.details[j]:
+        second, after = _from_details(text, j, end)
+    if second is None:
+        return k
+    if _picked(second.letters) != _picked(found.letters):
+        said.append(_disagree(path, text, second, found))
+    return after
+
+
+def _explanation(lines: list[str]) -> str:
+    """The explanation's lines as one text, without the label before it ("Explanation:",
+    "Explicación:", "解釋：") and, when all of it is one block quote (a "> 💡 …" note),
+    without the quote's marks."""
+    text = "\n".join(lines).strip()
+    body = [line for line in text.split("\n") if line.strip()]
+    if body and all(line.lstrip().startswith(">") for line in body):
+        text = "\n".join(re.sub(r"^\s*> ?", "", line) for line in text.split("\n")).strip()
+    return _LABEL_RE.sub("", text, count=1).strip()
+
+
+_LABEL_WORDS = (r"(?:explanation|explicaci[óo]n|explica[çc][ãa]o|"
+                r"explication|erkl[äa]rung|spiegazione|uitleg|wyja[śs]nienie|"
+                r"a[çc][ıi]klama|penjelasan|gi[ảa]i th[íi]ch|объяснение|пояснение|"
+                r"пояснення|解釋|解释|解析|説明|해설|الشرح)")
+_LABEL_RE = re.compile(r"^(?:[-*+]\s+)?(?:\\?\*\\?\*|\\?[*_]|__)?\s*" + _LABEL_WORDS
+                       + r"(?:\\?\*\\?\*|__)?\s*[:：]?\s*(?:\\?\*\\?\*|__)?\s*", re.I)
+# The same label inside an answer line's text: "B）按需实例 _ *解释：**…" (a remark after it).
+_LABEL_INSIDE_RE = re.compile(r"\s(?:\\?[*_][ \t]{0,3}){0,4}(?=" + _LABEL_WORDS + ")", re.I)
+
+
 def _choices(text: _Lines, k: int, end: int
-             ) -> tuple[list[str], list[list[str]], tuple[str, str] | None, int]:
+             ) -> tuple[list[str], list[list[str]], _Answer | None, int]:
     """The lettered choices from line ``k`` on, the answer under them (its letters and what
     follows them on its line, as written), and the line after it."""
     lines, code = text.lines, text.code
     choices: list[list[str]] = []
     letters: list[str] = []
+    listed = False  # whether the choices are a list's items ("- a. …")
     while k < end:
         line = lines[k]
         if code[k]:  # code under a choice: the choice's, line for line
@@ -381,29 +752,35 @@ def _choices(text: _Lines, k: int, end: int
         plain, places = _plain_at(line)
         found = _ANSWER_RE.match(plain)
         if found:
-            return letters, choices, (found.group("letters"), _written_from(
-                line, plain, places, found.start("rest"))), k + 1
-        if _is_tag_line(line):  # <details><summary>Answer</summary>
-            answer, after = _from_details(text, k + 1, end)
+            return letters, choices, _Answer(found.group("letters"), _written_from(
+                line, plain, places, found.start("rest")), k), k + 1
+        if _opens_answer(line):  # <details><summary>Answer</summary>
+            answer, after = _from_details(text, k, end)
             if answer:
                 return letters, choices, answer, after
             k += 1
             continue
         choice = _CHOICE_RE.match(line)
-        if choice and len(letters) < len(LETTERS) and \
+        item = bool(re.match(r"\s*[-*+]\s", line))
+        if choice and listed and not item and lines[k - 1].strip():
+            choices[-1][-1] += " " + line.strip()  # no list mark: the item's text goes on
+        elif choice and not text.details[k] and len(letters) < len(LETTERS) and \
                 choice.group("letter").upper() == LETTERS[len(letters)]:
+            listed = item if not letters else listed
             letters.append(choice.group("letter").upper())
             choices.append([choice.group("text")])
-        elif choices and line.strip():
+        elif choices and line.strip() and not text.details[k]:
             choices[-1].append(line.strip() if not line.startswith("    ") else line)
         k += 1
     return letters, choices, None, k
 
 
-def _rest(text: _Lines, k: int, end: int, path: str) -> tuple[list[str], list[Diagnostic]]:
-    """The explanation's lines from line ``k`` on (structure tags and rules outside code
-    left out), up to a question written there under no header it could be read by:
-    that one is an error at its line, never more of this question's explanation."""
+def _rest(text: _Lines, k: int, end: int, path: str, furniture: set[int]
+          ) -> tuple[list[str], list[Diagnostic]]:
+    """The explanation's lines from line ``k`` on (structure tags, rules and page
+    furniture outside code left out), up to a question written there under no header it
+    could be read by: that one is an error at its line, never more of this question's
+    explanation."""
     lines, code = text.lines, text.code
     stop = text.next_first[k]
     if stop < end and text.answered(stop, end):
@@ -411,28 +788,35 @@ def _rest(text: _Lines, k: int, end: int, path: str) -> tuple[list[str], list[Di
         while top > k and lines[top - 1].strip() and not code[top - 1]:
             top -= 1
         shown = clip(lines[top] if top < stop else lines[stop])
-        said = [error("E702", path, top + 1, (
+        said = [error("E702", path, text.at(top), (
             f"a question ({shown!r}) with choices and an answer line but no header that "
             "reads as one (\"12. What …\" or a heading); not converted, and not added to "
             "the explanation before it: give it a header"))]
     else:
         top, said = end, []
-    return [line for j, line in enumerate(lines[k:top], start=k)
-            if code[j] or not (_is_tag_line(line) or HRULE_RE.match(line))], said
+    return [_without_summary(line) if "<" in line and not code[j] else line
+            for j, line in enumerate(lines[k:top], start=k)
+            if code[j] or not (_is_tag_line(line) or HRULE_RE.match(line)
+                               or j in furniture)], said
 
 
-def _from_details(text: _Lines, k: int, end: int) -> tuple[tuple[str, str] | None, int]:
-    """The answer written first inside a <details> block that starts at line ``k`` (its
-    letters and what follows them on its line, as written), and the line after that
-    answer; (None, k) if the block does not start with one."""
+def _from_details(text: _Lines, k: int, end: int) -> tuple[_Answer | None, int]:
+    """The answer written first inside the <details> block that opens at line ``k`` (its
+    letters and what follows them on its line, as written; the block's summary, whatever
+    it says, is its label), and the line after that answer; (None, k) if the block does
+    not start with one."""
     lines, code = text.lines, text.code
-    while k < end and not code[k] and (not lines[k].strip() or _is_tag_line(lines[k])):
-        k += 1
-    if k >= end or code[k]:
-        return None, k
-    plain, places = _plain_at(lines[k])
-    found = _ANSWER_RE.match(plain) or _LETTER_FIRST_RE.match(plain)
-    if not found:
-        return None, k
-    return (found.group("letters"), _written_from(lines[k], plain, places,
-                                                  found.start("rest"))), k + 1
+    j = k
+    while j < end and not code[j]:
+        content = _without_summary(lines[j])
+        plain, places = _plain_at(content)
+        if plain.strip(" *_:"):
+            found = _ANSWER_RE.match(plain) or _LETTER_FIRST_RE.match(plain)
+            if not found:
+                return None, k
+            return _Answer(found.group("letters"), _written_from(
+                content, plain, places, found.start("rest")), j), j + 1
+        j += 1
+        if j < end and not text.details[j] and lines[j].strip() and not _opens_answer(lines[j]):
+            return None, k
+    return None, k
