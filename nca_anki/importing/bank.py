@@ -90,6 +90,10 @@ def category_name(path: str) -> str:
 # The HTML Moodle's editor writes, as Markdown: emphasis, code, line and paragraph breaks,
 # links. Only these tags are read as tags; anything else that looks like one
 # ("vector<int>") stays text, and the card escapes it.
+# <li><p>text</p></li>: the paragraph's text is the item's, on its number's line as a
+# browser shows it, never "1." alone above a paragraph (an empty item in Markdown).
+_ITEM_PARAGRAPH_RE = re.compile(r"(<li\b[^<>]*>)\s*<(?:p|div)\b[^<>]*>|</(?:p|div)>\s*(</li>)",
+                                re.I)
 _INLINE = {"b": "**", "strong": "**", "i": "*", "em": "*", "code": "`", "tt": "`"}
 _BREAKS = {"br": "\n", "p": "\n\n", "div": "\n\n", "li": "\n* ", "ul": "\n\n",
            "ol": "\n\n", "span": "", "u": "", "sub": "", "sup": "", "font": "",
@@ -181,6 +185,7 @@ def html_to_markdown(text: str, html_ok: bool = True) -> str:
     text = _UNSEEN_RE.sub("", text)
     given = text  # as it was before its tables and summaries became Markdown
     text = _blocks_as_markdown(text)
+    text = _ITEM_PARAGRAPH_RE.sub(lambda m: m[1] or m[2], text)
     # Exponents and indices as the characters they are: O(n<sup>2</sup>) is O(n²).
     text = _SUP_RE.sub(lambda m: m[2].translate(_SUPERSCRIPT if m[1].lower() == "sup"
                                                 else _SUBSCRIPT), text)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from growth import least_cpu
+from nca_anki.importing.bank import html_to_markdown
 from nca_anki.importing import markdown
 from nca_anki.reading.parse import parse
 
@@ -373,3 +374,16 @@ def test_front_matter_questions_that_cannot_be_read_are_named_not_dropped(tmp_pa
     assert done.status == 1, done.err
     assert f"{bank}:5: error[E703]" in done.err and f"{bank}:13: error[E703]" in done.err, \
         done.err
+
+
+@pytest.mark.parametrize(("html", "markdown"), [
+    ("<p>Two uses:</p><ol><li><p>Moving: as it is.</p></li><li><p>Testing: a copy.</p></li>"
+     "</ol><p>Done.</p>", "Two uses:\n\n1. Moving: as it is.\n2. Testing: a copy.\n\nDone."),
+    ("<ul><li><div>Only</div></li><li>Plain</li></ul>", "1. Only\n2. Plain"),
+    ("<ol><li><p>First</p><p>more of it</p></li></ol>", "1. First\n\nmore of it"),
+    ("<ol><li><p></p></li></ol><p>After the list</p>", "1.\n\nAfter the list"),
+])
+def test_a_list_item_s_paragraph_is_on_its_number_s_line(html: str, markdown: str) -> None:
+    """An editor writes <li><p>…</p></li>; a browser shows the text beside its number, so
+    the item must not become "1." alone above a paragraph (an empty Markdown item)."""
+    assert html_to_markdown(html) == markdown
