@@ -154,7 +154,7 @@ def choice_reference(text: str, count: int) -> str:
     return _reference(prose(text), count)
 
 
-def _reference(text: str, count: int) -> str:
+def _reference(text: str, count: int) -> str:  # noqa: C901 - one pass over a choice reference's forms; to split (issue 47)
     """choice_reference without its quick check, on prose."""
     for found in _KEYWORD_RE.finditer(text):
         ref, rest = found.group("ref"), found.group("rest").strip().lower()

@@ -139,7 +139,7 @@ def dump_lock(lock: Lock) -> str:
     return "\n".join(lines) + "\n"
 
 
-def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]]:
+def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]]:  # noqa: C901 - the lock's line kinds in one loop; to split (issue 47)
     """Parse a lock file, resolving what a union merge leaves behind (see module doc).
     Only a file that is not a lock at all is an error."""
     problems: list[Diagnostic] = []

@@ -176,7 +176,7 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def svg_problem(data: bytes) -> str | None:
+def svg_problem(data: bytes) -> str | None:  # noqa: C901 - an SVG's refusals checked in one walk; to split (issue 47)
     """Why the SVG ``data`` may not be shown (module docstring), naming its line; None if
     it may. One pass of expat, in time linear in the file."""
     parser = expat.ParserCreate(namespace_separator=" ")

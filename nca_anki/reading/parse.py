@@ -538,7 +538,7 @@ class _Parser:
             else:
                 self.feed(draft, number, raw, line, hidden)
 
-    def feed(self, draft: _Draft, number: int, raw: str, line: str, hidden: str) -> None:
+    def feed(self, draft: _Draft, number: int, raw: str, line: str, hidden: str) -> None:  # noqa: C901 - the question state machine's step; to split (issue 47)
         if draft.state is _Part.EXPLANATION and number in self.inner_footer:
             if self.inner_footer[number]:  # its title line: said once
                 self.warn("W111", number, "the footer (the title and the first prompt again) is "
