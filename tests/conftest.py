@@ -215,10 +215,11 @@ def drive(request: pytest.FixtureRequest, server):
         each.close()
 
 
-def built_and_imported(root: Path, decks: tuple[str, ...]):
+def built_and_imported(root: Path, decks: tuple[str, ...] | None = None):
     """Build ``root/source`` with the repository's templates and a fixed clock into
     ``root/dist``, import every package into a new collection in ``root/anki`` with the
-    real backend, and return the build's report and the cards of each of ``decks``."""
+    real backend, and return the build's report and the cards of each of ``decks``
+    (None: of every topic the build reported)."""
     from anki_client import cards_in_deck, import_package, open_collection
     from nca_anki.build import BuildOptions, build
 
@@ -229,6 +230,7 @@ def built_and_imported(root: Path, decks: tuple[str, ...]):
     try:
         for apkg in sorted((root / "dist").glob("*.apkg")):
             import_package(col, apkg)
-        return report, {deck: cards_in_deck(col, deck) for deck in decks}
+        names = decks if decks is not None else tuple(t.deck_name for t in report.topics)
+        return report, {deck: cards_in_deck(col, deck) for deck in names}
     finally:
         col.close()

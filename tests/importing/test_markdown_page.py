@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from growth import least_cpu
+from conftest import built_and_imported
 from nca_anki.importing.bank import html_to_markdown
 from nca_anki.importing import markdown
 from nca_anki.reading.parse import parse
@@ -256,29 +257,14 @@ Features of this page:
 def test_bold_html_and_scenario_banks_arrive_in_a_real_collection(tmp_path, cli):
     """Import, build, and import into a real collection: bold marks the right choice,
     HTML shows rendered (a table, bold), never as tags or live script."""
-    from anki_client import cards_in_deck, import_package, open_collection
-    from conftest import REPO
-    from nca_anki.build import build
-    from nca_anki.report import BuildOptions
-
     _, done = _import(cli, tmp_path, "net.md", BOLD_QUIZ)
     assert done.status == 0, done.err
     _, more = _import(cli, tmp_path / "more", "pantry.md", HTML_BANK)
     assert more.status == 0, more.err
     for path in (tmp_path / "more" / "source").glob("*.txt"):
         path.rename(tmp_path / "source" / path.name)
-    report = build(BuildOptions(tmp_path / "source", REPO / "templates", tmp_path / "dist",
-                                now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
-    col = open_collection(tmp_path / "anki" / "collection.anki2")
-    try:
-        for apkg in sorted((tmp_path / "dist").glob("*.apkg")):
-            if not apkg.name.endswith("_all_topics.apkg"):
-                import_package(col, apkg)
-        net = cards_in_deck(col, "NCA::Networks")
-        pantry = cards_in_deck(col, "NCA::Pantry")
-    finally:
-        col.close()
+    _, cards = built_and_imported(tmp_path, ("NCA::Networks", "NCA::Pantry"))
+    net, pantry = cards["NCA::Networks"], cards["NCA::Pantry"]
     router = next(c for c in net if "router" in c.fields["Prompt"])
     assert "Packets" in router.fields["Choices"] and "**" not in router.fields["Choices"]
     flour = next(c for c in pantry if "flour" in c.fields["Prompt"])

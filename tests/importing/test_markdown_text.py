@@ -11,11 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from anki_client import cards_in_deck, import_package, open_collection
-from conftest import REPO
-from nca_anki.build import build
+from conftest import built_and_imported
 from nca_anki.reading.parse import parse
-from nca_anki.report import BuildOptions
 
 
 def _import(cli, tmp_path: Path, name: str, text: str):
@@ -286,18 +283,8 @@ def test_the_text_arrives_on_the_cards_of_a_real_collection(tmp_path, cli):
     _, more = _import(cli, tmp_path / "more", "quiz.md", DAMAGED.replace("{header}", "9"))
     for path in (tmp_path / "more" / "source").glob("*.txt"):
         path.rename(tmp_path / "source" / path.name)
-    report = build(BuildOptions(tmp_path / "source", REPO / "templates", tmp_path / "dist",
-                                now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
-    col = open_collection(tmp_path / "anki" / "collection.anki2")
-    try:
-        for apkg in sorted((tmp_path / "dist").glob("*.apkg")):
-            if not apkg.name.endswith("_all_topics.apkg"):
-                import_package(col, apkg)
-        [cuda] = cards_in_deck(col, "NCA::CUDA")
-        quiz = cards_in_deck(col, "NCA::Quiz")
-    finally:
-        col.close()
+    _, cards = built_and_imported(tmp_path, ("NCA::CUDA", "NCA::Quiz"))
+    [cuda], quiz = cards["NCA::CUDA"], cards["NCA::Quiz"]
     prompt = cuda.fields["Prompt"]
     assert "<code>kernel&lt;&lt;&lt;64, 256&gt;&gt;&gt;(args)</code>" in prompt, prompt
     assert "<code>std::vector&lt;int&gt;</code> &amp; a &lt;T&gt;?" in prompt, prompt

@@ -12,15 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from nca_anki.build import build
+from conftest import built_and_imported
 from nca_anki.importing.choice_values import letters_in, loose, restates, without_link
-from nca_anki.report import BuildOptions
 from nca_anki.reading.parse import parse
 
-from anki_client import cards_in_deck, html_to_text, import_package, open_collection
+from anki_client import html_to_text
 from growth import least_cpu
 
-from conftest import REPO
 _CHOICE_RE = re.compile(r'<li\b[^>]*><span class="nca-label">([A-J])</span> '
                         r'<span class="nca-text">(.*?)</span></li>', re.DOTALL)
 
@@ -362,18 +360,8 @@ def test_label_and_text_choice_objects_arrive_in_anki(tmp_path, cli):
     done = cli("import", str(bank), "--map", "goodKey=answer", "--out",
                str(tmp_path / "source"))
     assert done.status == 0, done.err
-    report = build(BuildOptions(tmp_path / "source", REPO / "templates", tmp_path / "dist",
-                                now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
-    col = open_collection(tmp_path / "anki" / "collection.anki2")
-    try:
-        for apkg in sorted((tmp_path / "dist").glob("*.apkg")):
-            if not apkg.name.endswith("_all_topics.apkg"):
-                import_package(col, apkg)
-        cards = [card for topic in report.topics
-                 for card in cards_in_deck(col, topic.deck_name)]
-    finally:
-        col.close()
+    _, decks = built_and_imported(tmp_path)
+    cards = [card for deck in decks.values() for card in deck]
     seen = {}
     for card in cards:
         right = set(re.findall(r"[A-J]", card.fields["Answer"]))
