@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import errno
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 import os
 import sys
 from pathlib import Path
@@ -19,6 +19,8 @@ from nca_anki.files import CACHE_ENV, CACHE_FOLDER
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
+
+    from nca_anki.importing.readers import Reader
 
 EXIT_CODES = """exit status:
   0    built (or, with --check/--verify, nothing to rebuild)
@@ -100,25 +102,32 @@ IMPORT_EXIT_CODES = """exit status:
        are written all the same, each whole"""
 
 
-def import_parser(prog: str) -> argparse.ArgumentParser:
+def import_parser(prog: str, readers: Sequence[Reader] | None = None
+                  ) -> argparse.ArgumentParser:
+    """``import``'s options; its formats are ``readers`` (None: readers.py's table)."""
+    # The table only: a reader's module loads when a file is read with it.
+    from nca_anki.importing.readers import READERS, formats_help, names
+    from nca_anki.importing.shape import ROLES
+
+    table = READERS if readers is None else tuple(readers)
     parser = Parser(
         prog=f"{prog} import",
         description="Convert question banks in another format into question files in this "
                     "project's format, one per topic part (docs/importing.md).",
-        epilog=IMPORT_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=f"{formats_help(table)}\n\n{IMPORT_EXIT_CODES}",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("inputs", nargs="+", metavar="INPUT",
                         help="the files to convert, or folders to search for them")
-    from nca_anki.importing.run import READERS  # the readers load only for an import
-    from nca_anki.importing.shape import ROLES
-
-    formats = tuple(READERS)
+    formats = names(table)
+    mapped = [reader.name for reader in table if reader.takes_map]
     parser.add_argument("--from", dest="format", choices=formats, metavar="FORMAT",
                         help=f"their format, if not each file's own (told by its name and "
                              f"content): {', '.join(formats)}")
     parser.add_argument("--map", action="append", default=[], metavar="KEY=ROLE",
                         type=_mapping(ROLES),
-                        help="in a JSON, YAML, TypeScript or spreadsheet bank, read KEY (a "
-                             f"key or column) as ROLE: {', '.join(ROLES)} (answer0/answer1: "
+                        help=f"in a bank read as {', '.join(mapped[:-1])} or {mapped[-1]}, "
+                             "read KEY (a key, column, XML element or attribute) as ROLE: "
+                             f"{', '.join(ROLES)} (answer0/answer1: "
                              "an index counted from 0/1); a key inside nested objects as a path, "
                              "e.g. options.label=choice-text, meta.why=explanation; repeat for "
                              "more keys")

@@ -4,7 +4,7 @@ that reads with errors gives way to another format that reads without any, W709)
 it with its format's reader, convert (convert.py), and write the question files and the
 images they show into the output folder, never over a file that is there.
 
-One entry point, ``import_banks``, and one table of readers, ``READERS``. Nothing here
+One entry point, ``import_banks``; the readers are readers.py's table. Nothing here
 prints: what was written and every problem come back as an ``Imported`` record, and the
 command prints it (cli.py, reporting.py).
 
@@ -18,38 +18,22 @@ say so, whatever its name says).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from nca_anki import diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import NotRegularFile, TooLarge, read_regular as read_file
-from nca_anki.importing import (aiken, gift, json_bank, markdown, moodle_xml, spreadsheet,
-                                typescript, yaml_bank)
 from nca_anki.importing.bank import Reading
 from nca_anki.importing.convert import Conversion, Part, convert
 from nca_anki.importing.detect import NAMES, Guess, bank_files, by_name, guesses
 from nca_anki.importing.messages import readable
+from nca_anki.importing.readers import BY_CONTENT, READERS, extensions, named
 from nca_anki.publishing.output import WriteError, write_atomic
 from nca_anki.reading.decode import decode_source
 from nca_anki.reading.images import image_problem, image_type
 from nca_anki.reading.media import MAX_IMAGE_BYTES
-
-Reader = Callable[[str, str, Mapping[str, str]], Reading]
-
-# Each format ``--from`` names -> its reader: (text, the path to show, --map) -> a Reading.
-READERS: dict[str, Reader] = {
-    "markdown": lambda text, path, _: markdown.read(text, path),
-    "json": json_bank.read,
-    "typescript": typescript.read,
-    "yaml": yaml_bank.read,
-    "csv": spreadsheet.read,
-    "tsv": spreadsheet.read_tsv,
-    "aiken": lambda text, path, _: aiken.read(text, path),
-    "gift": lambda text, path, _: gift.read(text, path),
-    "moodle-xml": moodle_xml.read,  # other XML too: its records (xml_records.py)
-}
 
 # The codes of a question left out of the conversion: one error at each one's place.
 NOT_CONVERTED = ("E702", "E703", "E704", "E707", "E708")
@@ -84,7 +68,7 @@ class _Input:
 
 def import_banks(inputs: Sequence[str], form: str | None, out: Path, topic: str | None,
                  overrides: Mapping[str, str] | None = None) -> Imported:
-    """Read ``inputs`` (files, or folders to search) as ``form`` (a key of READERS; None:
+    """Read ``inputs`` (files, or folders to search) as ``form`` (a reader's name; None:
     each file's own, detect.py), convert them, and write what converted into ``out`` (see
     the module docstring). Nothing is written when any file it would write is there."""
     problems: list[Diagnostic] = []
@@ -144,8 +128,7 @@ def _inputs(given: Sequence[str], out: Path, problems: list[Diagnostic]) -> list
         chosen = bank_files(sorted(names))
         if not chosen:
             problems.append(diag.error("E701", path.as_posix(), 0, (
-                "holds no file a bank is kept in (.json, .yaml, .ts, .js, .md, .gift, .csv, "
-                ".tsv, .xml, .txt); nothing converted")))
+                f"holds no file a bank is kept in ({_EXTENSIONS}); nothing converted")))
         found += [_Input(path / n, path, True) for n in chosen]
     return found
 
@@ -162,14 +145,14 @@ def _read(one: _Input, form: str | None, overrides: Mapping[str, str]) -> Readin
             d for d in decoded.diagnostics if d.code != "W101")))
     kind = form or by_name(shown)
     if kind is not None:
-        reading = READERS[kind](decoded.text, shown, overrides)
+        reading = named(kind).read(decoded.text, shown, overrides)
     elif found := guesses(decoded.text):
         kind, reading = _guessed(found, decoded.text, shown, overrides)
     elif one.searched:
         return Reading(())
     else:
         return Reading((), (diag.error("E701", shown, 0, (
-            f"its format is not one this reads ({', '.join(READERS)}), by its name or its "
+            f"its format is not one this reads ({_NAMES}), by its name or its "
             "content; if it is one of them, say which with --from FORMAT")),))
     if one.searched and not reading.sections and not any(
             d.is_error and d.code in NOT_CONVERTED for d in reading.problems):
@@ -187,12 +170,12 @@ def _guessed(found: list[Guess], text: str, shown: str, overrides: Mapping[str, 
     any and reads as many questions. When the first guess failed, a warning (W709) says
     what was guessed, from what, and how to name the format."""
     first = found[0]
-    reading = READERS[first.form](text, shown, overrides)
+    reading = named(first.form).read(text, shown, overrides)
     if not any(d.is_error for d in reading.problems):
         return first.form, reading
     tried = []
     for other in found[1:]:
-        second = READERS[other.form](text, shown, overrides)
+        second = named(other.form).read(text, shown, overrides)
         if second.sections and _questions(second) >= _questions(reading) and not any(
                 d.is_error for d in second.problems):
             return other.form, Reading(second.sections, (*second.problems, diag.warning(
@@ -211,7 +194,8 @@ def _guessed(found: list[Guess], text: str, shown: str, overrides: Mapping[str, 
             + f"; if it is another format, say which with --from NAME ({_NAMES})"))))
 
 
-_NAMES = ", ".join(READERS)
+_NAMES = ", ".join(reader.name for reader in READERS)
+_EXTENSIONS = " ".join((*extensions(), *BY_CONTENT))
 
 
 def _questions(reading: Reading) -> int:

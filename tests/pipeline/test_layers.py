@@ -99,6 +99,8 @@ STAGES = {
     "nca_anki.importing.roles": set(),
     "nca_anki.importing.choice_values": set(),
     "nca_anki.importing.detect": set(),
+    "nca_anki.importing.readers": set(),  # a reader's module loads when a file is read
+    "nca_anki.importing.recognise": set(),
     "nca_anki.importing.spreadsheet": set(),
     "nca_anki.importing.lettered": set(),
     "nca_anki.importing.moodle_xml": set(),
