@@ -71,8 +71,8 @@ READERS: tuple[Reader, ...] = (
     Reader(name="csv", title="CSV", extensions=(".csv",),
            recognise=recognise.csv, precedence=7,
            function="nca_anki.importing.spreadsheet:read", takes_map=True,
-           reads="a spreadsheet with a header row, one question a row; cells separated "
-                 "by , ; or |"),
+           reads="a spreadsheet with a header row, one question a row; the separator "
+                 "told from the file"),
     Reader(name="tsv", title="TSV", extensions=(".tsv",),
            recognise=recognise.tsv, precedence=8,
            function="nca_anki.importing.spreadsheet:read_tsv", takes_map=True,

@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from nca_anki.importing.spreadsheet import Separator, lines_of, separator
+if TYPE_CHECKING:
+    from nca_anki.importing.spreadsheet import Separator
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,9 @@ class Content:
     @cached_property
     def sheet(self) -> Separator | None:
         """What separates the cells, if the text's start is a spreadsheet's."""
+        # The spreadsheet reader's own test, loaded only when a text's format is asked.
+        from nca_anki.importing.spreadsheet import lines_of, separator
+
         cut = len(self.text) > _SHEET_SAMPLE
         lines = lines_of(self.text[:_SHEET_SAMPLE])
         return separator(lines[:-1] if cut else lines)
