@@ -64,11 +64,12 @@ def guesses(text: str, readers: Iterable[Reader] = READERS) -> list[Guess]:
 
 def bank_files(names: list[str], readers: Iterable[Reader] = READERS) -> list[str]:
     """Of a folder's files (relative POSIX paths, sorted), those that may be banks."""
-    owned = (*extensions(readers), *BY_CONTENT)
+    table = tuple(readers)
+    owned = (*extensions(table), *BY_CONTENT)
+    settings = {name for reader in table for name in reader.never_banks}
     return [n for n in names
             if PurePath(n).suffix.casefold() in owned
             and not any(part.startswith(".") or part in SKIPPED_FOLDERS
                         for part in PurePath(n).parts[:-1])
             and not PurePath(n).name.startswith(".")
-            and PurePath(n).name.casefold() not in ("package.json", "package-lock.json",
-                                                    "tsconfig.json", "composer.json")]
+            and PurePath(n).name.casefold() not in settings]

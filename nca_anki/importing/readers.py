@@ -39,6 +39,9 @@ class Reader:
     function: str  # "module:function": (text, path[, overrides]) -> Reading
     takes_map: bool  # --map KEY=ROLE applies (the structured banks)
     reads: str  # one line on what it reads, for import -h and the docs
+    # Files of its format that a folder holds and that are never banks (a project's
+    # settings), by their casefolded name: not read when the folder is searched.
+    never_banks: tuple[str, ...] = ()
 
     def read(self, text: str, path: str, overrides: Mapping[str, str]) -> Reading:
         """``text`` (read from ``path``, as shown in messages) read as this format."""
@@ -58,7 +61,9 @@ READERS: tuple[Reader, ...] = (
     Reader(name="json", title="JSON", extensions=(".json",),
            recognise=recognise.json, precedence=1,
            function="nca_anki.importing.json_bank:read", takes_map=True,
-           reads="question objects, wherever they are, read by their shape"),
+           reads="question objects, wherever they are, read by their shape",
+           never_banks=("package.json", "package-lock.json", "tsconfig.json",
+                        "composer.json")),
     Reader(name="typescript", title="TypeScript/JavaScript",
            extensions=(".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"),
            recognise=recognise.typescript, precedence=2,

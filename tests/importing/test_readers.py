@@ -61,6 +61,10 @@ def test_a_new_entry_is_told_by_its_extensions_and_its_content() -> None:
     assert detect.detect("bank.quill", "anything") is None
     assert "quill" not in [g.form for g in detect.guesses(QUILL_TEXT)]
     assert detect.bank_files(["a.quill", "d.txt"]) == ["d.txt"]
+    # a file of its format that is never a bank, as package.json is JSON's
+    never = (*READERS, replace(QUILL, never_banks=("settings.quill",)))
+    assert detect.bank_files(["a/Settings.quill", "b.quill", "package.json"], never) == [
+        "b.quill"]
 
 
 def test_a_new_entry_is_offered_by_from_and_listed_by_help() -> None:
@@ -221,3 +225,9 @@ def test_the_docs_check_finds_a_format_missing_renamed_or_made_up() -> None:
     assert disagreements(doc, renamed) == ["yaml: the docs give it `.yaml` `.yml`"]
     assert disagreements(doc.replace("| Aiken | `aiken` |", "| Aiken | `aikn` |")) == [
         "the docs name aikn, no reader", "aiken is missing from the docs"]
+
+
+def test_the_readme_names_every_format_the_import_reads() -> None:
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    titles = ", ".join(reader.title for reader in READERS)
+    assert f"Bringing in a bank you already have ({titles}):" in readme
