@@ -112,6 +112,11 @@ _BREAKS = {"br": "\n", "p": "\n\n", "div": "\n\n", "li": "\n* ", "ul": "\n\n",
 _UNSEEN_RE = re.compile(r"<!--.*?(?:-->|\Z)|<(style|script)\b.*?(?:</\1\s*>|\Z)"
                         r"|<(xml|head)\b(?:(?!<\2\b).)*?</\2\s*>"
                         r"|</?[a-z]+:[a-z]+\b[^<>]*>|<(?:link|meta)\b[^<>]*>", re.I | re.S)
+# Spaces just inside emphasis ("<b>Reference: </b>see") go just outside it: "**Reference: **"
+# is no emphasis in Markdown, so the card would show the asterisks. Empty emphasis goes.
+_EMPHASIS_OPEN_SPACE_RE = re.compile(r"(<(?:b|strong|i|em)\b[^<>]*>)((?:\s|&nbsp;)+)", re.I)
+_EMPHASIS_CLOSE_SPACE_RE = re.compile(r"((?:\s|&nbsp;)+)(</(?:b|strong|i|em)\s*>)", re.I)
+_EMPTY_EMPHASIS_RE = re.compile(r"<(b|strong|i|em)\b[^<>]*></\1\s*>", re.I)
 _SUP_RE = re.compile(r"<(sup|sub)>\s*([0-9+\-n]{1,4})\s*</\1>", re.I)
 _SUPERSCRIPT = str.maketrans("0123456789+-n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿ")
 _SUBSCRIPT = str.maketrans("0123456789+-n", "₀₁₂₃₄₅₆₇₈₉₊₋ₙ")
@@ -186,6 +191,7 @@ def html_to_markdown(text: str, html_ok: bool = True) -> str:
     given = text  # as it was before its tables and summaries became Markdown
     text = _blocks_as_markdown(text)
     text = _ITEM_PARAGRAPH_RE.sub(lambda m: m[1] or m[2], text)
+    text = _emphasis_spaces_outside(text)
     # Exponents and indices as the characters they are: O(n<sup>2</sup>) is O(n²).
     text = _SUP_RE.sub(lambda m: m[2].translate(_SUPERSCRIPT if m[1].lower() == "sup"
                                                 else _SUBSCRIPT), text)
@@ -232,6 +238,15 @@ def html_to_markdown(text: str, html_ok: bool = True) -> str:
     lines = [" ".join(line.split()) if not line.startswith(("* ", "- ")) else line.rstrip()
              for line in converted.split("\n")]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def _emphasis_spaces_outside(text: str) -> str:
+    """``text`` with the spaces just inside each emphasis tag moved outside it (twice: one
+    tag may sit inside another) and emphasis left empty by that removed."""
+    for _ in range(2):
+        text = _EMPHASIS_OPEN_SPACE_RE.sub(r"\2\1", text)
+        text = _EMPHASIS_CLOSE_SPACE_RE.sub(r"\2\1", text)
+    return _EMPTY_EMPHASIS_RE.sub("", text)
 
 
 def one_paragraph(text: str) -> str:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
 
-from nca_anki.diagnostics import Diagnostic, clip, error, sort_diagnostics
+from nca_anki.diagnostics import Diagnostic, clip, error, sort_diagnostics, warning
 from nca_anki.importing.bank import Choice, Item, Reading, one_line
 from nca_anki.importing.messages import quoted_spans
 from nca_anki.reading.images import image_problem, image_type
@@ -139,11 +139,14 @@ def convert(readings: list[Reading], *, topic: str | None = None,
         for number, items in enumerate(sections, start=1):
             kept = []
             for item in map(_clean, items):
-                item, missing = _with_images(item, images)
+                item, missing, linked = _with_images(item, images)
                 if missing:
                     problems.append(error("E704", item.path, item.line,
                                           f"{item.place}{missing}; not converted"))
                     continue
+                if linked:
+                    problems.append(warning("W702", item.path, item.line,
+                                            f"{item.place}{WEB_PICTURE_LINKED}"))
                 words = (one_line(item.prompt),
                          tuple(sorted(one_line(c.text) for c in item.choices)))
                 if words in seen and any(c.correct for c in item.choices):
@@ -168,18 +171,24 @@ def convert(readings: list[Reading], *, topic: str | None = None,
     return Conversion(tuple(parts), tuple(sort_diagnostics(problems)))
 
 
-def _with_images(item: Item, images: _Images) -> tuple[Item, str]:
+def _with_images(item: Item, images: _Images) -> tuple[Item, str, bool]:
     """``item`` with each image it shows by a relative path named where the command copies
-    it (``images/<name>`` in the output folder), recorded in ``images``; or why an image
-    cannot go with it (not there, on the web: cards are studied offline; or it could not
-    be written)."""
+    it (``images/<name>`` in the output folder), recorded in ``images``, and each picture
+    on the web as a link to it (cards are studied offline; the question is not lost for
+    it); or why an image cannot go with it (not there, an absolute path, or it could not
+    be written). The last value: whether a picture on the web became a link."""
     folder = PurePosixPath(item.path).parent
     media = dict(item.media)
     missing = ""
+    linked = False
 
     def moved(match: re.Match[str]) -> str:
-        nonlocal missing
+        nonlocal missing, linked
         written = match[2][1:-1] if match[2].startswith("<") else match[2]
+        if urlsplit(written).scheme.casefold() in ("http", "https") and \
+                not re.search(r"\s", written):
+            linked = True
+            return f"[{_alt(match[1]) or WEB_PICTURE_SHOWN}]({written})"
         source, why = _source(written, item.path, folder, media, images)
         if why:
             missing = missing or why
@@ -201,7 +210,18 @@ def _with_images(item: Item, images: _Images) -> tuple[Item, str]:
     changed = Item(prompt=texts(item.prompt), explanation=texts(item.explanation),
                    path=item.path, line=item.line, where=item.where, media=item.media,
                    choices=tuple(Choice(texts(c.text), c.correct) for c in item.choices))
-    return changed, missing
+    return changed, missing, linked
+
+
+# What a picture on the web is said as, and shown as when it has no alt text (a frame: 🖼️).
+WEB_PICTURE_LINKED = ("shows a picture on the web: a card is studied offline, so it is a "
+                      "link to it there; save it beside the bank to show it")
+WEB_PICTURE_SHOWN = "\U0001f5bc\ufe0f"
+
+
+def _alt(opening: str) -> str:
+    """The alt text of an image whose Markdown opens with ``opening`` ("![alt](")."""
+    return " ".join(opening[2:opening.rindex("]")].split())
 
 
 def _source(written: str, given: str, folder: PurePosixPath, media: Mapping[str, bytes],
@@ -217,8 +237,8 @@ def _source(written: str, given: str, folder: PurePosixPath, media: Mapping[str,
         digest = hashlib.sha256(data).hexdigest()
         return _carry(images, data, f"embedded:{digest}/image-{digest[:16]}.{kind}"), ""
     if urlsplit(written).scheme or written.startswith(("/", "//")):
-        return "", (f"shows the image {written!r}, from the web or an absolute path: cards "
-                    "are studied offline; save it beside the input and name it by a "
+        return "", (f"shows the image {written!r} by an absolute path or address, which "
+                    "cannot go with the deck; save it beside the input and name it by a "
                     "relative path")
     written = urlsplit(written).path or written  # "images/001.png?raw=true": the file
     if unquote(written) in media:  # carried inside the input

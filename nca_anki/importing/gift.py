@@ -61,6 +61,17 @@ def _unescaped(text: str, chars: str, start: int = 0) -> int:
     return -1
 
 
+def _unescaped_token(text: str, token: str, start: int = 0) -> int:
+    """The index of the first ``token`` at or after ``start`` whose first character is not
+    escaped by a backslash (-1 if none)."""
+    k = start
+    while (k := _unescaped(text, token[0], k)) >= 0:
+        if text.startswith(token, k):
+            return k
+        k += 1
+    return -1
+
+
 def _split(text: str, chars: str) -> list[tuple[int, str]]:
     """``text`` cut before each unescaped one of ``chars``: each piece (stripped, starting
     with it) and where it starts."""
@@ -229,12 +240,7 @@ def _scan(stripped: str) -> tuple[list[str], str]:
 
 def _title_end(text: str) -> int:
     """Where the '::' that closes a title opened at the start of ``text`` is (-1: none)."""
-    k = 2
-    while (k := _unescaped(text, ":", k)) >= 0:
-        if text.startswith("::", k):
-            return k
-        k += 1
-    return -1
+    return _unescaped_token(text, "::", 2)
 
 
 def _question(block: _Block, path: str, problems: list[Diagnostic]) -> Item | None:
@@ -395,12 +401,8 @@ def _before_feedback(answers: str) -> str:
 
 
 def _general_feedback(answers: str) -> int:
-    k = 0
-    while (k := _unescaped(answers, "#", k)) >= 0:
-        if answers.startswith("####", k):
-            return k
-        k += 1
-    return -1
+    """Where the '####' that opens a question's general feedback is (-1: none)."""
+    return _unescaped_token(answers, "####")
 
 
 def _not_multiple_choice(answers: str) -> str:

@@ -571,16 +571,17 @@ print(list(range(3)))
 """)
     done = cli("import", "--from", "markdown", str(bank), "--out", str(tmp_path / "source"))
     assert done.status == 1
-    assert f"{bank}:9: warning[W702]: a choice that is only a one-line code block became " \
-        "inline code" in done.err
     assert f"{bank}:21: error[E704]: choice A starts with no line of text (only code below " \
         "it)" in done.err
-    assert f"{bank}:32: error[E704]: shows the image 'https://example.com/logo.png', from the " \
-        "web" in done.err
+    # the one-line code block that became inline code, and the web picture become a link
+    assert f"warning[W702] converted with a change, 2 times:\n  {bank}:9,32\n" in done.err
     cards = _built_cards(tmp_path)["NCA::Python"]
-    assert len(cards) == 1
-    assert "<code>[0, 1, 2]</code>" in cards[0].fields["Choices"]
-    assert sorted(_as_read(cards[0])[1]) == ["*[0,1,2]", "[1,2,3]"]
+    assert len(cards) == 2
+    code, = [c for c in cards if "<code>[0, 1, 2]</code>" in c.fields["Choices"]]
+    assert sorted(_as_read(code)[1]) == ["*[0,1,2]", "[1,2,3]"]
+    logo, = [c for c in cards if c is not code]
+    assert 'href="https://example.com/logo.png"' in logo.fields["Prompt"]
+    assert "<img" not in logo.fields["Prompt"]
 
 
 def test_a_typescript_bank_without_its_parser_installed_says_what_to_do(monkeypatch):

@@ -156,10 +156,36 @@ def test_a_picture_over_the_limit_is_refused_before_it_is_decoded(tmp_path, cli,
     assert _prompts(tmp_path / "out") == ["Small?"]
 
 
-def test_a_picture_from_the_web_is_still_refused_as_one(tmp_path, cli):
+def test_a_picture_from_the_web_becomes_a_link_and_the_question_is_kept(tmp_path, cli):
     bank, done = _import(tmp_path, cli, "bank.xml", _moodle(
-        '<img src="https://example.org/a.png">', "Other?"))
-    assert "from the web or an absolute path" in _refusal(done, bank)
+        'Which logo? <img src="https://example.org/a.png" alt="the logo">', "Other?"))
+    assert done.status == 0, done.err
+    [said] = [line for line in done.err.splitlines() if "W702" in line and "on the web" in line]
+    assert f"{bank}:" in said
+    text = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "out").glob("*.txt"))
+    assert "[the logo](https://example.org/a.png)" in text and "![" not in text
+
+
+@pytest.mark.parametrize("name, text", [
+    ("bank.json", '[{"question": "Which chart? ![a chart](https://example.org/c.svg)",'
+                  ' "choices": ["Bar", "Pie"], "answer": "A"}]'),
+    ("bank.md", "1. Which chart? ![](http://example.org/c.png)\n\n"
+                "   A. Bar\n   B. Pie\n\n   Answer: A\n"),
+])
+def test_a_web_picture_written_in_markdown_is_a_link_as_an_html_one_is(tmp_path, cli, name,
+                                                                         text):
+    _, done = _import(tmp_path, cli, name, text)
+    assert done.status == 0, done.err
+    assert "on the web" in done.err and "W702" in done.err
+    written = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "out").glob("*.txt"))
+    assert "](http" in written and "![" not in written
+
+
+def test_a_picture_by_an_absolute_path_is_still_refused(tmp_path, cli):
+    bank, done = _import(tmp_path, cli, "bank.xml", _moodle(
+        '<img src="/home/me/a.png">', "Other?"))
+    assert "absolute path" in _refusal(done, bank)
+    assert _prompts(tmp_path / "out") == ["Other?"]
 
 
 @pytest.mark.anki
