@@ -318,12 +318,12 @@ def key_line(text: str, where: Sequence[str]) -> int:
     dotted key's part or a table header), each part looked for after the one before; the
     last part found if a later one is not (0: none is)."""
     lines = text.splitlines()
-    line = 0
+    line = 0  # the line found so far, from 1; the next part is looked for from it on
     for part in where:
         pattern = re.compile(r"(?<![\w\"'-])(?:\"" + re.escape(_escaped(part)) + r"\"|'"
                              + re.escape(part) + r"'|" + re.escape(part)
                              + r")(?=\s*[=.\]])")
-        found = next((n for n in range(line, len(lines))
+        found = next((n for n in range(max(line - 1, 0), len(lines))
                       if pattern.search(lines[n].split("#", 1)[0] if "#" not in part
                                         else lines[n])), None)
         if found is None:
