@@ -464,10 +464,11 @@ def write_target(inputs: Sequence[str]) -> Path:
     the import did not write (it is never written over)."""
     folders = {_resolved(_folder(name)): _folder(name) for name in inputs}
     if len(folders) > 1:
-        named = ", ".join(sorted(p.as_posix() or "." for p in folders.values())[:3])
-        raise SettingsProblem(error("E709", named, 0, (
-            "--write-settings writes the settings beside the bank, and these inputs come "
-            "from several folders; import one folder at a time")))
+        common = Path(os.path.commonpath(list(folders))).as_posix()
+        raise SettingsProblem(error("E709", "--write-settings", 0, (
+            f"writes the settings beside the bank, and the inputs come from {len(folders)} "
+            f"folders; import one folder at a time, or give the folder that holds them "
+            f"({clip(common, 60)}) as the input")))
     target = next(iter(folders.values())) / SETTINGS_NAME
     if os.path.lexists(target) and not _ours(target):
         raise SettingsProblem(error("E709", target.as_posix(), 0, (

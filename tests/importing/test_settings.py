@@ -237,7 +237,10 @@ def test_write_settings_needs_one_folder(tmp_path, cli):
     two = _bank(tmp_path / "b", settings=None)
     done = cli("import", str(one), str(two), "--out", str(tmp_path / "out"), "--write-settings")
     assert done.status == 2
-    assert "error[E709]: --write-settings writes the settings beside the bank" in done.err
+    assert done.err.startswith(
+        "--write-settings: error[E709]: writes the settings beside the bank, and the inputs "
+        "come from 2 folders; import one folder at a time, or give the folder that holds "
+        "them (") and done.err.endswith(") as the input\n")
     assert not (tmp_path / "out").exists()
 
 
