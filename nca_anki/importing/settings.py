@@ -27,6 +27,7 @@ content, E709 the file), and the import reads nothing.
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import os
 import re
 import tomllib
@@ -68,6 +69,26 @@ class FileRule:
     form: str | None = None
     topic: str | None = None
     map: Pairs = ()
+
+    def matches(self, relative: str) -> bool:
+        """Whether the file at ``relative`` (its path from the settings file's folder) is
+        one of this table's: its path written out, or matched by the pattern (``*`` any
+        characters of a name, ``?`` one, ``[abc]`` one of these; a ``**`` part any
+        folders). One part at a time, so no pattern takes long to try."""
+        pattern = self.pattern.removeprefix("./")
+        if pattern == relative:
+            return True
+        states = {0}
+        names = relative.split("/")
+        for part in pattern.split("/"):
+            if part == "**":
+                states = set(range(min(states), len(names) + 1))
+            else:
+                states = {n + 1 for n in states
+                          if n < len(names) and fnmatch.fnmatchcase(names[n], part)}
+            if not states:
+                return False
+        return len(names) in states
 
 
 @dataclass(frozen=True)
@@ -201,7 +222,7 @@ class _Check:
 
     def table(self, value: object, where: tuple[str, ...]) -> dict[str, object]:
         if not isinstance(value, dict):
-            raise self.fail(where, f"{'.'.join(where)} must be a table ([{where[0]}] and "
+            raise self.fail(where, f"{clip('.'.join(where), 60)} must be a table ([{where[0]}] and "
                             f"its keys), not {_kind(value)}")
         return value
 
@@ -279,7 +300,7 @@ def _quoted(where: tuple[str, ...], key: str) -> str:
 
 
 def _header(where: tuple[str, ...]) -> str:
-    return "[" + ".".join(_toml_key(part) for part in where) + "]"
+    return "[" + ".".join(_toml_key(clip(part, 40)) for part in where) + "]"
 
 
 def _closest(word: str, known: Sequence[str]) -> str:
@@ -319,10 +340,12 @@ def key_line(text: str, where: Sequence[str]) -> int:
     last part found if a later one is not (0: none is)."""
     lines = text.splitlines()
     line = 0  # the line found so far, from 1; the next part is looked for from it on
-    for part in where:
-        pattern = re.compile(r"(?<![\w\"'-])(?:\"" + re.escape(_escaped(part)) + r"\"|'"
-                             + re.escape(part) + r"'|" + re.escape(part)
-                             + r")(?=\s*[=.\]])")
+    for whole in where:
+        part = whole[:_LONGEST]  # a long key is found by its start: no search is slow
+        quoted, bare = re.escape(_escaped(part)), re.escape(part)
+        pattern = re.compile(r"(?<![\w\"'-])" + (
+            rf"(?:\"{quoted}\"|'{bare}'|{bare})(?=\s*[=.\]])" if part == whole
+            else rf"(?:\"{quoted}|'{bare})"))
         found = next((n for n in range(max(line - 1, 0), len(lines))
                       if pattern.search(lines[n].split("#", 1)[0] if "#" not in part
                                         else lines[n])), None)
@@ -330,6 +353,9 @@ def key_line(text: str, where: Sequence[str]) -> int:
             break
         line = found + 1
     return line
+
+
+_LONGEST = 100  # characters of a key looked for
 
 
 def _escaped(text: str) -> str:
@@ -345,7 +371,8 @@ def choose(settings: ImportSettings | None, path: Path, root: Path, form: str | 
     over earlier), over the settings' own from, map and topic."""
     if settings is None or not settings.covers(root):
         return Chosen(form, dict(overrides))
-    rules = [rule for rule in settings.files if _matches(rule.pattern, path, settings.folder)]
+    relative = _relative(path, settings.folder)
+    rules = [rule for rule in settings.files if relative is not None and rule.matches(relative)]
     mapped = dict(settings.map)
     said_form, said_topic = settings.form, settings.topic
     for rule in rules:
@@ -376,8 +403,9 @@ def unmatched(settings: ImportSettings | None, chosen: Iterable[Chosen]) -> list
         return []
     matched = {pattern for one in chosen for pattern in one.rules}
     return [warning("W710", settings.shown, rule.line, (
-        f"[files.{_toml_key(rule.pattern)}] matches no file of this import; a pattern is "
-        "the path from the settings file's folder (* any name, ** any folders)"))
+        f"[files.{_toml_key(clip(rule.pattern, 60))}] matches no file of this import; a "
+        "pattern is a path from the settings file's folder (* any characters of a name, ** "
+        "any folders)"))
         for rule in settings.files if rule.pattern not in matched]
 
 
@@ -401,21 +429,13 @@ def _and(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
-def _matches(pattern: str, path: Path, folder: Path) -> bool:
-    """Whether ``path`` is ``pattern``, a path from ``folder`` (``*`` any characters but
-    ``/``, ``**`` any folders, ``?`` one character; written exactly, it matches too)."""
+def _relative(path: Path, folder: Path) -> str | None:
+    """``path`` as a path from ``folder``, as [files] patterns are written; None if it is
+    not inside it."""
     try:
-        relative = _resolved(path).relative_to(_resolved(folder)).as_posix()
+        return _resolved(path).relative_to(_resolved(folder)).as_posix()
     except ValueError:
-        return False
-    pattern = pattern.removeprefix("./")
-    return pattern == relative or _glob(pattern).fullmatch(relative) is not None
-
-
-def _glob(pattern: str) -> re.Pattern[str]:
-    parts = re.split(r"(\*\*/|\*\*|\*|\?)", pattern)
-    said = {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}
-    return re.compile("".join(said.get(part, re.escape(part)) for part in parts))
+        return None
 
 
 # --- writing down how a bank was read ---------------------------------------------------------

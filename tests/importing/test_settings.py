@@ -347,3 +347,38 @@ def test_a_link_out_of_the_banks_folder_is_refused(tmp_path, cli):
     done = cli("import", str(bank), "--settings", str(tmp_path / "bank" / SETTINGS_NAME),
                "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
+
+
+def test_patterns_match_a_path_part_by_part():
+    from nca_anki.importing.settings import FileRule
+
+    def matches(pattern: str, path: str) -> bool:
+        return FileRule(pattern, 1).matches(path)
+
+    assert matches("quiz/*.json", "quiz/a.json")
+    assert not matches("quiz/*.json", "quiz/deep/a.json")  # * stays in one name
+    assert matches("quiz/**/*.json", "quiz/a.json") and matches("quiz/**/*.json",
+                                                               "quiz/x/y/a.json")
+    assert matches("**", "any/where.md") and matches("./notes.md", "notes.md")
+    assert matches("odd[1].md", "odd[1].md")  # a path written out matches itself
+    assert not matches("*.md", "notes.txt") and matches("?.md", "a.md")
+
+
+def test_hostile_patterns_and_keys_take_no_time(tmp_path, cli):
+    from nca_anki.importing.settings import FileRule
+
+    started = time.process_time()
+    assert not FileRule("*a" * 5000 + "b", 1).matches("a" * 4000)
+    assert not FileRule("/".join(["**"] * 20_000) + "/x", 1).matches("a/" * 200 + "y")
+    line = "a" * 300_000
+    text = f'topic = "{line}"\n[map]\n"{line}" = "nothing"\n'
+    assert key_line(text, ("map", line)) == 3
+    assert time.process_time() - started < 5
+    bank = _bank(tmp_path / "bank", settings=text)
+    err = _refused(cli, tmp_path, bank)
+    assert f"{SETTINGS_NAME}:3: error[E706]: 'aaaa" in err and len(err) < 400
+    (tmp_path / "bank" / SETTINGS_NAME).write_text(
+        f'[files."{"*a" * 100_000}b"]\nfrom = "json"\n', encoding="utf-8")
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 0 and "warning[W710]" in done.err
+    assert max(len(line) for line in done.err.splitlines()) < 400
