@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import functools
 import os
 import re
 import tomllib
@@ -202,6 +203,9 @@ def _text(path: Path, shown: str, named: bool) -> str:
             "UTF-8"))) from None
 
 
+_FILES_HEADER = re.compile(r"""\s*\[\s*files\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*'|[\w-]+)""")
+
+
 @dataclass
 class _Check:
     """Checks the values of one settings file, each problem at its line."""
@@ -209,6 +213,22 @@ class _Check:
     shown: str
     text: str
     readers: tuple[str, ...]
+
+    @functools.cached_property
+    def headers(self) -> dict[str, int]:
+        """Each ``[files."PATTERN"]`` table's pattern -> the line of its header, found in
+        one pass (looked for one by one, a file of many tables would take long)."""
+        found: dict[str, int] = {}
+        for number, line in enumerate(self.text.splitlines(), start=1):
+            header = _FILES_HEADER.match(line)
+            if header is None:
+                continue
+            try:
+                key = tomllib.loads(f"k = {header.group(1)}")["k"]
+            except tomllib.TOMLDecodeError:
+                key = header.group(1)
+            found.setdefault(key, number)
+        return found
 
     def fail(self, where: tuple[str, ...], message: str) -> SettingsProblem:
         return SettingsProblem(error("E706", self.shown, key_line(self.text, where), message))
@@ -276,7 +296,8 @@ class _Check:
         if not pattern.strip():
             raise self.fail(where, "a [files] pattern is empty; write a file's path from "
                             "the settings file's folder, or a pattern (quiz/*.js)")
-        return FileRule(pattern, key_line(self.text, where), self.form(table, where),
+        return FileRule(pattern, self.headers.get(pattern) or key_line(self.text, where),
+                        self.form(table, where),
                         self.topic(table, where),
                         self.map(table.get("map", {}), (*where, "map")))
 

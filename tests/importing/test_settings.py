@@ -382,3 +382,25 @@ def test_hostile_patterns_and_keys_take_no_time(tmp_path, cli):
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0 and "warning[W710]" in done.err
     assert max(len(line) for line in done.err.splitlines()) < 400
+
+
+def test_reading_settings_grows_linearly(tmp_path):
+    """Checked, a settings file's map, its [files] tables and the line of a mistake at its
+    end take time linear in the file (growth, not speed: tests/growth.py)."""
+    from growth import least_cpu
+    from nca_anki.importing.settings import SettingsProblem, load
+
+    def settings(n: int) -> Path:
+        path = tmp_path / f"s{n}.toml"
+        path.write_text("[map]\n" + "".join(f'"k{i}.x" = "choice-text"\n' for i in range(n))
+                        + "".join(f'[files."d{i}/*.json"]\nfrom = "json"\n' for i in range(n))
+                        + f'[files."last"]\nfrom = "jsn{"x" * n}"\n', encoding="utf-8")
+        return path
+
+    def run(n: int) -> None:
+        path = settings(n)
+        with pytest.raises(SettingsProblem) as raised:
+            load(path, ("json", "csv"), named=True)
+        assert raised.value.diagnostic.line == 3 * n + 3
+
+    assert least_cpu(lambda: run(8000)) < 8 * least_cpu(lambda: run(2000)) + 0.01
