@@ -116,7 +116,7 @@ def test_the_command_line_goes_over_the_file(tmp_path, cli):
 def test_a_files_table_says_how_some_files_are_read(tmp_path, cli):
     folder = tmp_path / "bank"
     _bank(folder / "json", settings=None)
-    other = folder / "notes" / "plain.txt"
+    other = folder / "notes" / "plain.md"  # Aiken, though its name says Markdown
     other.parent.mkdir()
     other.write_text("Which colour is the sky on a clear day?\nA. Green\nB. Blue\n"
                      "ANSWER: B\n", encoding="utf-8")
@@ -127,7 +127,8 @@ def test_a_files_table_says_how_some_files_are_read(tmp_path, cli):
     done = cli("import", str(folder), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
     assert _read_right(tmp_path / "out")
-    assert (tmp_path / "out" / "sky-1.txt").is_file()
+    assert "Question 1: Which colour is the sky on a clear day?\n- Green\n- Blue (Correct" \
+        in (tmp_path / "out" / "sky-1.txt").read_text(encoding="utf-8")
     assert f"{(folder / SETTINGS_NAME).as_posix()}:9: warning[W710]: " \
            '[files."nowhere/*.csv"] matches no file of this import' in done.err
 
@@ -404,3 +405,15 @@ def test_reading_settings_grows_linearly(tmp_path):
         assert raised.value.diagnostic.line == 3 * n + 3
 
     assert least_cpu(lambda: run(8000)) < 8 * least_cpu(lambda: run(2000)) + 0.01
+
+
+def test_a_settings_file_named_that_is_not_there_is_a_usage_error(tmp_path, cli):
+    bank = _bank(tmp_path / "bank", settings=None)
+    done = cli("import", str(bank), "--settings", str(tmp_path / "nope.toml"), "--out",
+               str(tmp_path / "out"))
+    assert done.status == 2
+    assert done.err == f"{(tmp_path / 'nope.toml').as_posix()}: error[E709]: cannot be " \
+                       "read: No such file or directory\n"
+    done = cli("import", str(bank), "--settings", "x.toml", "--no-settings", "--out",
+               str(tmp_path / "out"))
+    assert done.status == 2 and "not allowed with argument" in done.err
