@@ -118,7 +118,7 @@ class Chosen:
     form: str | None
     overrides: Mapping[str, str]
     topic: str | None = None
-    used: tuple[str, ...] = ()
+    used: tuple[tuple[str, str], ...] = ()  # ("from", reader), ("map", key), ("topic", name)
     rules: tuple[str, ...] = ()  # the [files] patterns that matched it
     over: tuple[str, ...] = ()  # the command line's options that went over the file's
 
@@ -400,9 +400,9 @@ def choose(settings: ImportSettings | None, path: Path, root: Path, form: str | 
         mapped.update(rule.map)
         said_form = rule.form or said_form
         said_topic = rule.topic or said_topic
-    used = [name for name, value, given in (
-        ("from", said_form, form), ("map", set(mapped) - set(overrides), None),
-        ("topic", said_topic, topic)) if value and not given]
+    used = [(name, value) for name, value, given in (
+        ("from", said_form, form), ("topic", said_topic, topic),
+        *(("map", key, key in overrides) for key in mapped)) if value and not given]
     over = [option for option, value, given in (
         ("--from", said_form, form), ("--topic", said_topic, topic),
         *((f"--map {key}", key, key in mapped) for key in overrides)) if value and given]
@@ -434,12 +434,17 @@ def note(settings: ImportSettings | None, chosen: Sequence[Chosen]) -> str:
     """What the report says of the settings file: which it was, and what of it was used."""
     if settings is None:
         return ""
-    used = sorted({name for one in chosen for name in one.used},
-                  key=("from", "map", "topic").index)
+    used: dict[str, set[str]] = {"from": set(), "map": set(), "topic": set()}
+    for one in chosen:
+        for name, value in one.used:
+            used[name].add(value)
+    taken = [f"{name} {clip(next(iter(values)), 40)!r}" if len(values) == 1 and name != "map"
+             else f"{name} ({len(values)} {'keys' if name == 'map' else 'values'})"
+             for name, values in used.items() if values]
     over = sorted({option for one in chosen for option in one.over})
     said = f"read with settings {settings.shown}" + (
         "" if settings.every_input else " (beside the bank)") + (
-        f": its {_and(used)} taken" if used else ": none of it applies to these files")
+        f": its {_and(taken)} taken" if taken else ": none of it applies to these files")
     if over:
         shown = _and(over[:3]) + (f" and {len(over) - 3} more" if len(over) > 3 else "")
         said += f"; the command line's {shown} over it"

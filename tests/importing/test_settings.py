@@ -62,7 +62,7 @@ def test_the_settings_beside_a_file_given_are_used(tmp_path, cli):
     assert _read_right(tmp_path / "out")
     said = done.err.splitlines()[0]
     assert said == f"read with settings {(tmp_path / 'bank' / SETTINGS_NAME).as_posix()} " \
-                   "(beside the bank): its map taken"
+                   "(beside the bank): its map (2 keys) taken"
 
 
 def test_the_settings_in_a_folder_given_are_used(tmp_path, cli):
@@ -89,7 +89,7 @@ def test_settings_named_with_settings_are_used_for_every_input(tmp_path, cli):
     done = cli("import", str(bank), "--settings", str(named), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
     assert _read_right(tmp_path / "out")
-    assert f"read with settings {named.as_posix()}: its map taken" in done.err
+    assert f"read with settings {named.as_posix()}: its map (2 keys) taken" in done.err
 
 
 def test_no_settings_ignores_the_file_beside_the_bank(tmp_path, cli):
@@ -110,7 +110,7 @@ def test_the_command_line_goes_over_the_file(tmp_path, cli):
     assert "Which river flows through Budapest?" in text  # the file's map, where not overridden
     assert "danube-r" in text  # the command line's --map over the file's picks.caption
     assert done.err.splitlines()[0].endswith(
-        "(beside the bank): its map taken; the command line's --topic over it")
+        "(beside the bank): its map (2 keys) taken; the command line's --topic over it")
 
 
 def test_a_files_table_says_how_some_files_are_read(tmp_path, cli):
@@ -129,6 +129,9 @@ def test_a_files_table_says_how_some_files_are_read(tmp_path, cli):
     assert _read_right(tmp_path / "out")
     assert "Question 1: Which colour is the sky on a clear day?\n- Green\n- Blue (Correct" \
         in (tmp_path / "out" / "sky-1.txt").read_text(encoding="utf-8")
+    assert done.err.startswith(f"read with settings {(folder / SETTINGS_NAME).as_posix()} "
+                               "(beside the bank): its from 'aiken', map (2 keys) and topic "
+                               "'Sky' taken\n")
     assert f"{(folder / SETTINGS_NAME).as_posix()}:9: warning[W710]: " \
            '[files."nowhere/*.csv"] matches no file of this import' in done.err
 
