@@ -420,3 +420,18 @@ def test_a_settings_file_named_that_is_not_there_is_a_usage_error(tmp_path, cli)
     done = cli("import", str(bank), "--settings", "x.toml", "--no-settings", "--out",
                str(tmp_path / "out"))
     assert done.status == 2 and "not allowed with argument" in done.err
+
+
+def test_a_topic_given_once_is_written_for_each_file_and_repeats(tmp_path, cli):
+    folder = tmp_path / "bank"
+    _mixed_bank(folder)
+    first = cli("import", str(folder), "--out", str(tmp_path / "one"), "--topic",
+                "Mixed \"Quiz\"", "--write-settings")
+    assert first.status == 0, first.err
+    assert (folder / SETTINGS_NAME).read_text(encoding="utf-8").count(
+        'topic = "Mixed \\"Quiz\\""') == 4
+    again = cli("import", str(folder), "--out", str(tmp_path / "two"))
+    assert again.status == 0 and "topic 'Mixed \"Quiz\"' taken" in again.err, again.err
+    assert _files(tmp_path / "one") == _files(tmp_path / "two")
+    assert list(_files(tmp_path / "two")) == ["mixed-quiz-1.txt", "mixed-quiz-2.txt",
+                                              "mixed-quiz-3.txt", "mixed-quiz-4.txt"]
