@@ -96,7 +96,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
 IMPORT_EXIT_CODES = """exit status:
   0    every question converted and written
   1    something not converted (each is named), or nothing written
-  2    usage error
+  2    usage error: a bad option, or a settings file (nca-import.toml) that
+       cannot be used (nothing is read or written)
   3    a bug of ours, reported in one line, without a traceback
   141  the output was closed before all of it was printed (| head): the files
        are written all the same, each whole"""
@@ -138,6 +139,16 @@ def import_parser(prog: str, readers: Sequence[Reader] | None = None
     parser.add_argument("--json", action="store_true",
                         help="print the outcome as one JSON document on stdout "
                              "(docs/import.schema.json) instead of the report")
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument("--settings", metavar="FILE",
+                        help="read the settings in FILE (TOML: from, topic, [map], "
+                             "[files.\"PATTERN\"]) for every input; by default "
+                             "nca-import.toml beside the bank, if there")
+    chosen.add_argument("--no-settings", action="store_true",
+                        help="use no settings file, not even one beside the bank")
+    parser.add_argument("--write-settings", action="store_true",
+                        help="write how each file was read to nca-import.toml beside the "
+                             "bank, so that importing it again reads it the same")
     return parser
 
 

@@ -316,9 +316,18 @@ def _import(argv: list[str], prog: str) -> int:
         print("--topic: error: --topic is empty; name the topic", file=sys.stderr)
         return 2
     try:
-        from nca_anki.importing.run import import_banks
+        from nca_anki.importing.run import import_banks, with_settings_written
+        from nca_anki.importing.settings import SettingsProblem
 
-        imported = import_banks(args.inputs, args.format, out, args.topic, dict(args.map))
+        try:  # the settings file, if any, and where --write-settings writes: found first
+            settings, target = import_settings(args)
+        except SettingsProblem as problem:
+            print(problem.diagnostic, file=sys.stderr)
+            return 2
+        imported = import_banks(args.inputs, args.format, out, args.topic, dict(args.map),
+                                settings)
+        if target is not None:
+            imported = with_settings_written(imported, target, _import_command(prog, args))
     except KeyboardInterrupt:
         print("interrupted; each file written is whole", file=sys.stderr)
         return 130
@@ -334,6 +343,30 @@ def _import(argv: list[str], prog: str) -> int:
         for line in reporting.import_problems(imported, out):
             print(line, file=sys.stderr)
     return 1 if any(d.is_error for d in imported.problems) or not imported.written else 0
+
+
+def import_settings(args: argparse.Namespace) -> tuple[Any, Path | None]:
+    """``import``'s settings file (--settings FILE, else the one beside the bank unless
+    --no-settings) and where --write-settings writes (None: it was not given);
+    SettingsProblem if either cannot be used."""
+    from nca_anki.importing import settings
+    from nca_anki.importing.readers import names
+
+    target = settings.write_target(args.inputs) if args.write_settings else None
+    if args.no_settings:
+        return None, target
+    path = Path(args.settings) if args.settings is not None else settings.beside(args.inputs)
+    if path is None:
+        return None, target
+    return settings.load(path, names(), named=args.settings is not None), target
+
+
+def _import_command(prog: str, args: argparse.Namespace) -> str:
+    """The command that imports the bank again with the settings written (they hold what
+    --from, --map and --topic said)."""
+    import shlex
+
+    return shlex.join([prog, "import", *args.inputs, "--out", args.out])
 
 
 def run() -> NoReturn:

@@ -176,6 +176,10 @@ _ALL = (
          "converted."),
     Code("E705", "import target exists", "A question file the import would write is already "
          "there; nothing was written. Move it away or import into another folder."),
+    Code("E706", "import settings invalid", "The import's settings file (nca-import.toml "
+         "beside the bank, or --settings FILE) is not valid TOML, or names an unknown "
+         "setting, reader or role, or gives a value of the wrong kind; nothing was read or "
+         "written (exit status 2). The message names its line and the closest known name."),
     Code("E707", "question damaged", "A question's structure in the input is broken (GIFT "
          "answers whose '{' never closes or a '}' out of place, a title never closed, two "
          "questions on one line; a Moodle question element outside the quiz element); it "
@@ -185,6 +189,11 @@ _ALL = (
          "(it would take in the rows after it), a cell is over 1 MiB, or the row has more "
          "cells than the header names columns; it was not converted, and the rows after it "
          "were read."),
+    Code("E709", "import settings unusable", "The import's settings file cannot be used: "
+         "it is no regular file (a pipe, a device), too large, not UTF-8, a link out of the "
+         "bank's folder, or inputs from two folders each have one; or --write-settings "
+         "would replace a file it did not write, or could not write. Nothing was read or "
+         "written, or (a failed write) the settings only were not."),
     Code("W701", "text not converted", "Text in the input that is no question (an "
          "introduction, a heading, a description) was not converted."),
     Code("W702", "converted with a change", "The question was converted, but changed: a "
@@ -210,6 +219,9 @@ _ALL = (
          "did not say it), and that reading failed, or a second format read it instead: "
          "which format was guessed, from what, and how to name the right one (--from "
          "NAME)."),
+    Code("W710", "settings pattern unused", "A [files.\"PATTERN\"] table of the import's "
+         "settings file matches no file of the import: a pattern is a path from the "
+         "settings file's folder."),
     Code("W711", "answer said otherwise", "A question's answer is written twice (an "
          "answer line and a <details> block, a \"Suggested Answer\" above the choices) "
          "naming other letters, or an answer line restates its choice in other words than "

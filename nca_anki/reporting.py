@@ -279,13 +279,16 @@ def import_problems(imported: Imported, out: Path) -> list[str]:
     then the summary: questions read, converted and refused, by reason."""
     # How each structured bank was read is said in full: the author checks it.
     said = [str(d) for d in imported.problems if d.code == "W704"]
+    if imported.settings:  # which settings file was used, what of it, and one written
+        said.insert(0, imported.settings)
     warnings = [d for d in imported.problems if not d.is_error and d.code != "W704"]
     errors = [d for d in imported.problems if d.is_error]
     lines = said + grouped(warnings)
     if errors and lines:
         lines.append(f"{_count(len(errors), 'error')}:")
     lines += _grouped_errors(errors)
-    counts = f"{_count(len(errors), 'error')}, {_count(len(warnings) + len(said), 'warning')}"
+    counts = (f"{_count(len(errors), 'error')}, "
+              f"{_count(len(warnings) + len(said) - bool(imported.settings), 'warning')}")
     refused = _refused(imported)
     written = imported.written
     read = (f"read {_count(imported.read, 'question')} in {_count(imported.inputs, 'file')}: ")
@@ -351,6 +354,10 @@ def import_json(imported: Imported, out: Path) -> dict[str, object]:
         "diagnostics": [{"code": d.code, "severity": d.severity.value,
                          "kind": CODES[d.code].title, "path": d.path, "line": d.line,
                          "message": d.message} for d in imported.problems],
+        "settings": {"said": imported.settings,
+                     "read_as": [{"file": one.path.as_posix(), "from": one.form,
+                                  "map": dict(one.map), "topic": one.topic}
+                                 for one in imported.read_as]},
     }
 
 

@@ -46,6 +46,9 @@ class Section:
     title: str
     items: tuple[Item, ...]
     path: str
+    # A structured bank's keys, each with the role it was read as, as --map names them
+    # (roles.as_map): what --write-settings writes down (settings.py).
+    roles: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -506,3 +506,23 @@ def _mostly_text(objects: list[dict[str, object]], key: str, short: bool = False
         not short and isinstance(v, list) and all(isinstance(x, str) for x in v))]
     return bool(values) and 2 * len(texts) >= len(values) and (
         not short or all(len(v) <= 120 for v in texts if isinstance(v, str)))
+
+
+def as_map(roles: Roles) -> tuple[tuple[str, str], ...]:
+    """``roles`` as --map (or a settings file's [map]) names them, so that a bank read
+    again with them is read the same (import --write-settings, settings.py). A role
+    whose naming would change the reading is left to be inferred again: the answer when
+    other keys stand in where it is empty, a choice object's keys under a choices key
+    with a dot in its name."""
+    pairs = [(roles.prompt, "prompt")]
+    if roles.choices is not None:
+        pairs.append((roles.choices, "choices"))
+        if "." not in roles.choices:
+            pairs += [(f"{roles.choices}.{key}", role) for key, role in (
+                (roles.text, "choice-text"), (roles.label, "choice-label"),
+                (roles.flag, "choice-mark")) if key is not None]
+    if roles.answer is not None and len(roles.answers) == 1:
+        pairs.append((roles.answer, "answer" if roles.base is None else f"answer{roles.base}"))
+    pairs += [(key, role) for key, role in ((roles.explanation, "explanation"),
+                                            (roles.topic, "topic")) if key is not None]
+    return tuple(pairs)

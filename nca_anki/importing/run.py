@@ -29,7 +29,9 @@ from nca_anki.importing.bank import Reading
 from nca_anki.importing.convert import Conversion, Part, convert
 from nca_anki.importing.detect import NAMES, Guess, bank_files, by_name, guesses
 from nca_anki.importing.messages import readable
+from nca_anki.importing import settings as settings_file
 from nca_anki.importing.readers import BY_CONTENT, READERS, extensions, named
+from nca_anki.importing.settings import ImportSettings, ReadAs
 from nca_anki.publishing.output import WriteError, write_atomic
 from nca_anki.reading.decode import decode_source
 from nca_anki.reading.images import image_problem, image_type
@@ -48,6 +50,8 @@ class Imported:
     problems: tuple[Diagnostic, ...]  # sorted
     read: int = 0  # the questions read from the inputs, converted or not
     inputs: int = 0  # the files read (a folder given: those in it that may be banks)
+    settings: str = ""  # which settings file was used, and what of it (settings.note)
+    read_as: tuple[ReadAs, ...] = ()  # how each file was read, for --write-settings
 
     @property
     def refusals(self) -> tuple[Diagnostic, ...]:
@@ -67,13 +71,20 @@ class _Input:
 
 
 def import_banks(inputs: Sequence[str], form: str | None, out: Path, topic: str | None,
-                 overrides: Mapping[str, str] | None = None) -> Imported:
+                 overrides: Mapping[str, str] | None = None,
+                 settings: ImportSettings | None = None) -> Imported:
     """Read ``inputs`` (files, or folders to search) as ``form`` (a reader's name; None:
     each file's own, detect.py), convert them, and write what converted into ``out`` (see
-    the module docstring). Nothing is written when any file it would write is there."""
+    the module docstring). Nothing is written when any file it would write is there.
+    ``settings`` (settings.py) say how to read the inputs it is for, under ``form`` and
+    ``overrides``."""
     problems: list[Diagnostic] = []
     found = _inputs(inputs, out, problems)
-    readings = [_read(one, form, overrides or {}) for one in found]
+    chosen = [settings_file.choose(settings, one.path, one.root, form, overrides or {}, topic)
+              for one in found]
+    read = [_read(one, c.form, c.overrides) for one, c in zip(found, chosen)]
+    readings = [settings_file.titled(r, c.topic) for (_, r), c in zip(read, chosen)]
+    problems += settings_file.unmatched(settings, chosen)
     roots = {one.path.as_posix(): one.root for one in found}
 
     def converted(unwritable: Mapping[str, str] | None = None) -> Conversion:
@@ -104,11 +115,14 @@ def import_banks(inputs: Sequence[str], form: str | None, out: Path, topic: str 
                 break
             written.append(part)
     problems += result.problems
-    read = sum(len(s.items) for r in readings for s in r.sections) + sum(
+    count = sum(len(s.items) for r in readings for s in r.sections) + sum(
         d.code in NOT_CONVERTED and d.is_error for r in readings for d in r.problems)
+    read_as = (settings_file.read_as(one.path, kind, reading, c, topic or c.topic)
+               for one, c, (kind, reading) in zip(found, chosen, read))
     # The one place every message of an import passes: what it quotes is cut (messages.py).
-    return Imported(tuple(written), diag.sort_diagnostics(readable(problems)), read,
-                    len(found))
+    return Imported(tuple(written), diag.sort_diagnostics(readable(problems)), count,
+                    len(found), settings_file.note(settings, chosen),
+                    tuple(r for r in read_as if r is not None))
 
 
 def _inputs(given: Sequence[str], out: Path, problems: list[Diagnostic]) -> list[_Input]:
@@ -133,11 +147,14 @@ def _inputs(given: Sequence[str], out: Path, problems: list[Diagnostic]) -> list
     return found
 
 
-def _read(one: _Input, form: str | None, overrides: Mapping[str, str]) -> Reading:
+def _read(one: _Input, form: str | None, overrides: Mapping[str, str]
+          ) -> tuple[str | None, Reading]:
+    """What ``one`` holds, read as ``form`` (None: its own format), and the format read."""
     shown = one.path.as_posix()
     data, problem = read_regular(one.path, INPUT_LIMIT)
     if problem:
-        return Reading((), (diag.error("E701", shown, 0, f"{problem}; nothing converted"),))
+        return None, Reading((), (diag.error("E701", shown, 0,
+                                             f"{problem}; nothing converted"),))
     data, legacy = _legacy_encoding(data, shown)
     decoded = decode_source(data, shown)
     if legacy is not None:
@@ -149,18 +166,18 @@ def _read(one: _Input, form: str | None, overrides: Mapping[str, str]) -> Readin
     elif found := guesses(decoded.text):
         kind, reading = _guessed(found, decoded.text, shown, overrides)
     elif one.searched:
-        return Reading(())
+        return None, Reading(())
     else:
-        return Reading((), (diag.error("E701", shown, 0, (
+        return None, Reading((), (diag.error("E701", shown, 0, (
             f"its format is not one this reads ({_NAMES}), by its name or its "
             "content; if it is one of them, say which with --from FORMAT")),))
     if one.searched and not reading.sections and not any(
             d.is_error and d.code in NOT_CONVERTED for d in reading.problems):
         # A README, a settings file: a file of the folder that holds no questions (one
         # whose questions were all refused says so, question by question).
-        return Reading((), (diag.warning("W706", shown, 0, (
+        return None, Reading((), (diag.warning("W706", shown, 0, (
             f"read as {kind}, it holds no questions; skipped")),))
-    return Reading(reading.sections, (*decoded.diagnostics, *reading.problems))
+    return kind, Reading(reading.sections, (*decoded.diagnostics, *reading.problems))
 
 
 def _guessed(found: list[Guess], text: str, shown: str, overrides: Mapping[str, str]
@@ -329,3 +346,18 @@ def _same_file(source: Path, target: Path) -> bool:
     first, problem = read_regular(source, IMAGE_LIMIT)
     second, other = read_regular(target, IMAGE_LIMIT)
     return not problem and not other and first == second
+
+
+def with_settings_written(imported: Imported, target: Path, command: str) -> Imported:
+    """``imported`` after writing how each file was read to ``target`` (settings.py), for
+    ``command`` to import the bank again the same; not when nothing was written because a
+    file was there (E705)."""
+    if any(d.code == "E705" for d in imported.problems):
+        return imported
+    text = settings_file.settings_text(imported.read_as, target.parent, command)
+    failure = settings_file.write(target, text)
+    said = f"wrote {target.as_posix()}: how each file was read, used when it is imported again"
+    return replace(imported, settings="; ".join(s for s in (imported.settings, said) if s)
+                   if failure is None else imported.settings,
+                   problems=diag.sort_diagnostics((*imported.problems, failure))
+                   if failure is not None else imported.problems)

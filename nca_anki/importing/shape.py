@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import choice_values as cv
 from nca_anki.importing.bank import Choice, Item, Section, one_line
-from nca_anki.importing.roles import ROLES, Roles, answer_of, as_list, infer, number_of
+from nca_anki.importing.roles import (ROLES, Roles, answer_of, as_list, as_map, infer,
+                                      number_of)
 
 __all__ = ["ROLES", "Path_", "Structured", "find_lists", "path_text"]
 
@@ -90,8 +91,8 @@ class Structured:
                         obj.get(roles.topic), str) and str(obj[roles.topic]).strip():
                     topic = one_line(str(obj[roles.topic]))
                 by_topic.setdefault(topic, []).append(item)
-            sections += [Section(title=title, items=tuple(items), path=self.path)
-                         for title, items in by_topic.items()]
+            sections += [Section(title=title, items=tuple(items), path=self.path,
+                                 roles=as_map(roles)) for title, items in by_topic.items()]
         return tuple(sections)
 
     # --- one question ---------------------------------------------------------------------

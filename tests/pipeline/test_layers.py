@@ -90,6 +90,7 @@ STAGES = {
     "nca_anki.importing.gift": set(),
     "nca_anki.importing.convert": set(),
     "nca_anki.importing.run": set(),
+    "nca_anki.importing.settings": set(),  # tomllib is the standard library's
     "nca_anki.importing.messages": set(),
     # feedback (locate, stats, report-form): stats loads zstandard only for an export
     "nca_anki.feedback.report_form": set(),
