@@ -39,7 +39,7 @@ HINTS = {
                     "description", "reference", "notes", "note", "comments", "comment",
                     "justification", "reasoning", "remark", "remarks", "explicacion",
                     "explicación", "explicacao", "explicação", "erklärung", "пояснение",
-                    "объяснение", "解释", "解析", "解釋", "说明"),
+                    "объяснение", "解释", "解析", "解釋", "说明", "context"),
     "topic": ("category", "topic", "domain", "section", "subject", "module", "chapter",
               "area", "objective"),
 }
@@ -52,6 +52,9 @@ CONTEXT_HINTS = ("scenario", "context", "approach", "background", "situation", "
                  "cenário", "situacao", "situação", "caso", "miseensituation", "contexte",
                  "сценарий", "ситуация", "контекст", "условие", "情景", "场景", "背景", "题干",
                  "案例", "情境", "状況", "シナリオ")
+# Of those, the names that may as well be the background told after the answer: part of
+# the prompt only where they are written before the question.
+_BEFORE_ONLY = ("context", "kontext", "contexto", "contexte", "контекст")
 # Parts of names that say a part when the whole name is no hint: "_RightAnswerIndexD",
 # "answerExplanation", "explicacao_texto"; and what makes a name no answer ("UserAnswer").
 _STEMS = {
@@ -267,7 +270,8 @@ def _prompt_parts(objects: list[dict[str, object]], free: list[str], prompt: str
     as a scenario or context (CONTEXT_HINTS), and the texts or lists of text lines written
     between them and the question in every object; in the order they are written, the
     question last. ``(prompt,)`` if there is none."""
-    context = [k for k in free if cv.norm(k) in CONTEXT_HINTS and _mostly_text(objects, k)]
+    context = [k for k in free if cv.norm(k) in CONTEXT_HINTS and _mostly_text(objects, k)
+               and (cv.norm(k) not in _BEFORE_ONLY or _before(objects, k, prompt))]
     if not context:
         return (prompt,)
     held: Counter[str] = Counter()
@@ -287,6 +291,16 @@ def _prompt_parts(objects: list[dict[str, object]], free: list[str], prompt: str
     lines = [k for k in held if between[k] == held[k] and _mostly_text(objects, k)]
     shown = sorted((*context, *lines), key=lambda k: sum(place[k]) / len(place[k]))
     return (*shown, prompt)
+
+
+def _before(objects: list[dict[str, object]], key: str, prompt: str) -> bool:
+    """Whether ``key`` is written before ``prompt`` in most objects that hold both."""
+    both = before = 0
+    for o in objects:
+        if key in o and prompt in o:
+            both += 1
+            before += list(o).index(key) < list(o).index(prompt)
+    return both > 0 and 2 * before > both
 
 
 def _lines(value: object) -> bool:

@@ -97,6 +97,25 @@ def test_a_context_in_another_language_and_the_lines_written_under_it(tmp_path, 
                       ["*La carga", "El color", "La marca"])
 
 
+def test_a_context_written_after_the_answer_stays_the_explanation(tmp_path, cli):
+    """"context" may be the background told once answered: written after the question and
+    its answer it is the explanation, as before; written before the question, the prompt."""
+    after = _write(tmp_path, "after.json", json.dumps([
+        {"q": "Which directory holds host configuration?", "options": ["/etc", "/tmp"],
+         "answer": 0, "context": "/etc keeps the configuration of the host."},
+        {"q": "Which directory is wiped at boot?", "options": ["/etc", "/tmp"],
+         "answer": 1, "context": "/tmp is often a tmpfs."}]))
+    done = cli("import", str(after), "--out", str(tmp_path / "a"))
+    assert "'q' as the prompt;" in done.err and "'context' as the explanation" in done.err
+    before = _write(tmp_path, "before.json", json.dumps([
+        {"contexte": "Un serveur web reçoit 10 000 requêtes par seconde.",
+         "question": "Que mettre devant ?", "options": ["Un cache", "Un fax"], "answer": 0},
+        {"contexte": "Une base est lente.", "question": "Que regarder ?",
+         "options": ["Les index", "La couleur"], "answer": 0}]))
+    done = cli("import", str(before), "--out", str(tmp_path / "b"))
+    assert "'contexte', 'question' as the prompt, in this order" in done.err, done.err
+
+
 def test_the_author_names_the_prompt_keys_in_order_with_map_twice(tmp_path, cli):
     """Keys no name tells: ``--map KEY=prompt`` given twice joins them, in the order given."""
     bank = _write(tmp_path, "chem.json", json.dumps({"items": [
