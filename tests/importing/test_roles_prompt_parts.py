@@ -97,6 +97,17 @@ def test_a_context_in_another_language_and_the_lines_written_under_it(tmp_path, 
                       ["*La carga", "El color", "La marca"])
 
 
+def test_a_spreadsheets_scenario_column_opens_each_prompt(tmp_path, cli):
+    bank = _write(tmp_path, "netz.csv", "Ausgangslage,Frage,A,B,Lösung\n"
+                  '"Ein Switch hat 24 Ports.","Wie viele Geräte passen direkt?",24,48,A\n'
+                  '"Ein Router fällt aus.","Was fehlt dann?",Internet,Strom,A\n')
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 0, done.err
+    assert [q[0] for q in _questions(tmp_path / "out")] == [
+        "Ein Switch hat 24 Ports.\n\nWie viele Geräte passen direkt?",
+        "Ein Router fällt aus.\n\nWas fehlt dann?"]
+
+
 def test_a_context_written_after_the_answer_stays_the_explanation(tmp_path, cli):
     """"context" may be the background told once answered: written after the question and
     its answer it is the explanation, as before; written before the question, the prompt."""
