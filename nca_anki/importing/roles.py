@@ -267,11 +267,12 @@ def _needed(objects: list[dict[str, object]], choice_keys: tuple[str, ...]
 
 def _prompt_parts(objects: list[dict[str, object]], free: list[str], prompt: str
                   ) -> tuple[str, ...]:
-    """The keys whose texts a reader sees as one prompt with ``prompt``'s: the keys named
-    as a scenario or context (CONTEXT_HINTS), and the texts or lists of text lines written
-    between them and the question in every object; in the order they are written, the
-    question last. ``(prompt,)`` if there is none."""
+    """The keys whose texts a reader sees as one prompt with ``prompt``'s: the keys of
+    sentences named as a scenario or context (CONTEXT_HINTS), and the lists of text lines
+    written between them and the question in every object; in the order they are written,
+    the question last. ``(prompt,)`` if there is none."""
     context = [k for k in free if cv.norm(k) in CONTEXT_HINTS and _mostly_text(objects, k)
+               and _worded(objects, k)
                and (cv.norm(k) not in _BEFORE_ONLY or _before(objects, k, prompt))]
     if not context:
         return (prompt,)
@@ -286,7 +287,7 @@ def _prompt_parts(objects: list[dict[str, object]], free: list[str], prompt: str
         if prompt not in o or not starts:
             continue
         for at, k in enumerate(order):
-            if k in free and k not in context and _lines(o[k]):
+            if k in free and k not in context and isinstance(o[k], list) and _lines(o[k]):
                 held[k] += 1
                 between[k] += min(starts) < at < order.index(prompt)
     lines = [k for k in held if between[k] == held[k] and _mostly_text(objects, k)]
@@ -302,6 +303,12 @@ def _before(objects: list[dict[str, object]], key: str, prompt: str) -> bool:
             both += 1
             before += list(o).index(key) < list(o).index(prompt)
     return both > 0 and 2 * before > both
+
+
+def _worded(objects: list[dict[str, object]], key: str) -> bool:
+    """Whether most of ``key``'s texts are words, not a code or a name ("A1", "easy")."""
+    texts = [v for o in objects if isinstance(v := o.get(key), str) and v.strip()]
+    return sum(len(v.split()) > 2 for v in texts) * 2 >= len(texts)
 
 
 def _lines(value: object) -> bool:

@@ -127,6 +127,22 @@ def test_a_context_written_after_the_answer_stays_the_explanation(tmp_path, cli)
     assert "'contexte', 'question' as the prompt, in this order" in done.err, done.err
 
 
+def test_a_case_code_or_a_title_beside_a_scenario_is_no_part_of_the_prompt(tmp_path, cli):
+    bank = _write(tmp_path, "cases.json", json.dumps([
+        {"case": "B7", "background": "A queue grows faster than it drains.", "title": "Queues",
+         "question": "What helps first?", "options": ["More consumers", "A bigger font"],
+         "answer": 0},
+        {"case": "C2", "background": "Disk fills up every night at two.", "title": "Disks",
+         "question": "What do you look at?", "options": ["The cron jobs", "The wallpaper"],
+         "answer": 0}]))
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 0, done.err
+    assert "'background', 'question' as the prompt, in this order" in done.err, done.err
+    assert [q[0] for q in _questions(tmp_path / "out")] == [
+        "A queue grows faster than it drains.\n\nWhat helps first?",
+        "Disk fills up every night at two.\n\nWhat do you look at?"]
+
+
 def test_the_author_names_the_prompt_keys_in_order_with_map_twice(tmp_path, cli):
     """Keys no name tells: ``--map KEY=prompt`` given twice joins them, in the order given."""
     bank = _write(tmp_path, "chem.json", json.dumps({"items": [
