@@ -143,6 +143,29 @@ def test_a_case_code_or_a_title_beside_a_scenario_is_no_part_of_the_prompt(tmp_p
         "Disk fills up every night at two.\n\nWhat do you look at?"]
 
 
+def test_a_list_of_the_right_choices_beside_the_choices_is_the_answer(tmp_path, cli):
+    """A second list shaped like choices that never holds a question's choices is no
+    choices key: here it is the answer (several right choices by their texts)."""
+    bank = _write(tmp_path, "primes.json", json.dumps([
+        {"question": "Which are primes?", "choices": ["4", "5", "6", "7"],
+         "answers": ["5", "7"]},
+        {"question": "Which are even?", "choices": ["2", "3", "8", "9"],
+         "answers": ["2", "8"]}]))
+    done = cli("import", str(bank), "--out", str(tmp_path / "en"))
+    assert done.status == 0, done.err
+    assert "'answers' as the correct choice" in done.err
+    bank = _write(tmp_path, "primos.json", json.dumps([
+        {"pregunta": "¿Cuáles son primos?", "alternativas": ["4", "5", "6", "7"],
+         "opciones": ["5", "7"]},
+        {"pregunta": "¿Cuáles son pares?", "alternativas": ["2", "3", "8", "9"],
+         "opciones": ["2", "8"]}]))
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"), "--map",
+               "opciones=answer")
+    assert done.status == 0, done.err
+    assert [q[1] for q in _questions(tmp_path / "out")] == [
+        ["4", "*5", "6", "*7"], ["*2", "3", "*8", "9"]]
+
+
 def test_the_author_names_the_prompt_keys_in_order_with_map_twice(tmp_path, cli):
     """Keys no name tells: ``--map KEY=prompt`` given twice joins them, in the order given."""
     bank = _write(tmp_path, "chem.json", json.dumps({"items": [
