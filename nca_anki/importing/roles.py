@@ -12,6 +12,7 @@ keys inside choice objects as ``CHOICES.KEY`` (``--map options.label=choice-text
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -98,6 +99,7 @@ class Roles:
     # Every key whose text a reader sees as the prompt, in the order shown (a scenario, the
     # lines under it, the question): () is the prompt key alone.
     prompt_parts: tuple[str, ...] = ()
+    html: bool = False  # the texts are HTML, as the quiz's page renders them
 
     def prompt_keys(self) -> tuple[str, ...]:
         return self.prompt_parts or (self.prompt,)
@@ -121,6 +123,8 @@ class Roles:
         if self.empty:
             parts.append(f"{len(self.empty)} key{'s' if len(self.empty) > 1 else ''} empty "
                          "in every object")
+        if self.html:
+            parts.append("texts read as HTML")
         return "; ".join(parts)
 
     def _choices_said(self) -> str:
@@ -209,7 +213,42 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
                  base_said=why, text=text, flag=flag, label=label, explanation=explanation,
                  topic=topic, ignored=ignored,
                  empty=tuple(k for k in empty if k not in given),
-                 prompt_parts=parts if len(parts) > 1 else ())
+                 prompt_parts=parts if len(parts) > 1 else (), html=is_html(objects))
+
+
+# HTML that a page renders, in a bank's texts: a tag that formats text, and an escape an
+# author writes only for a page that renders HTML ("&lt;" for "<").
+_TAG_RE = re.compile(r"<(?:br|p|code|pre|b|strong|i|em|u|ul|ol|li|sub|sup|span|div|table|tr|"
+                     r"td|h[1-6])\b[^<>]{0,200}>|</(?:p|code|pre|b|strong|i|em|u|ul|ol|li|sub|"
+                     r"sup|span|div|table|h[1-6])>", re.I)
+_ESCAPE_RE = re.compile(r"&(?:lt|gt|amp|quot|nbsp|#\d{1,7}|#x[0-9a-f]{1,6});", re.I)
+
+
+def is_html(objects: list[dict[str, object]]) -> bool:
+    """Whether a bank's texts are HTML: tags in at least two questions, and a character
+    escaped as a page needs it somewhere (a bank that only asks about tags writes them
+    as they are, without escapes)."""
+    tagged = escaped = 0
+    for o in objects:
+        texts = [t for v in o.values() for t in _texts(v)]
+        tagged += any(_TAG_RE.search(t) for t in texts if "<" in t)
+        escaped += any(_ESCAPE_RE.search(t) for t in texts if "&" in t)
+        if tagged >= 2 and escaped:
+            return True
+    return False
+
+
+def _texts(value: object) -> list[str]:
+    """The texts of a value: itself, a list's, or a choice object's."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [t for x in value for t in (
+            [x] if isinstance(x, str) else [y for y in x.values() if isinstance(y, str)]
+            if isinstance(x, dict) else [])]
+    if isinstance(value, dict):
+        return [x for x in value.values() if isinstance(x, str)]
+    return []
 
 
 def _blank(value: object) -> bool:

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import choice_values as cv
-from nca_anki.importing.bank import Choice, Item, Section, one_line, one_paragraph
+from nca_anki.importing.bank import (Choice, Item, Section, html_to_markdown, one_line,
+                                     one_paragraph)
 from nca_anki.importing.roles import ROLES, Roles, answer_of, as_list, infer, number_of
 from nca_anki.reading.parse import FENCE_RE
 
@@ -106,7 +107,7 @@ class Structured:
             self.fail("E702", where, "a question must be an object (with its text and "
                       "choices), among the others of its list")
             return None
-        prompt = _prompt(obj, roles.prompt_keys())
+        prompt = _prompt(obj, roles.prompt_keys(), roles.html)
         if not prompt:
             keys = roles.prompt_keys()
             self.fail("E702", where, "no question text under " + (
@@ -131,6 +132,8 @@ class Structured:
                           "\\ud800 that is half a character); write the character itself")
                 return None
         right = [c.text for c in choices if c.correct]
+        if roles.html:
+            explanation = html_to_markdown(explanation)
         if cv.restates(explanation, right, [x for x, c in zip(letters, choices) if c.correct]):
             explanation = ""  # "Answer: B" under an answer key says nothing more
         return Item(prompt=prompt, choices=choices, explanation=explanation.strip(),
@@ -168,7 +171,8 @@ class Structured:
             return None
         # A choice is one line of a question file: a line break inside its text (a value
         # wrapped in the source) is a space, as a page shows it; a fenced code block stays.
-        return (tuple(Choice(one_paragraph(texts[k]), marks[k]) for k in kept),
+        shown = html_to_markdown if roles.html else str
+        return (tuple(Choice(one_paragraph(shown(texts[k])), marks[k]) for k in kept),
                 [letters[k] if k < len(letters) else "" for k in kept])
 
     def _flat(self, obj: dict[str, object], roles: Roles) -> _Listed:
@@ -343,17 +347,18 @@ def _lift(objects: list[dict[str, object]], overrides: Mapping[str, str]) -> Non
                 o[key] = value
 
 
-def _prompt(obj: dict[str, object], keys: tuple[str, ...]) -> str:
+def _prompt(obj: dict[str, object], keys: tuple[str, ...], html: bool = False) -> str:
     """The prompt a reader sees: the texts under ``keys`` in order, a paragraph each (a
-    list of text lines, one line each); "" if none holds text."""
+    list of text lines, one line each; HTML as Markdown if the bank's texts are HTML);
+    "" if none holds text."""
     parts = []
     for key in keys:
         value = obj.get(key)
         if isinstance(value, list) and all(isinstance(x, str) for x in value):
             value = "\n\n".join(x.strip() for x in value if x.strip())
         if isinstance(value, str) and value.strip():
-            parts.append(value.strip())
-    return as_text("\n\n".join(parts))
+            parts.append(html_to_markdown(value).strip() if html else value.strip())
+    return as_text("\n\n".join(p for p in parts if p))
 
 
 # A line a question file reads as structure, not text: a choice ("- x"), or a line written

@@ -283,3 +283,38 @@ def test_a_scenario_and_its_question_arrive_as_one_prompt_in_anki(tmp_path, cli)
         "A cache sits in front of a slow API. Hit rate is 20% Keys expire after 1 s What "
         "raises the hit rate most?",
         "Two services call each other in a loop. What breaks the loop?"]
+
+
+# --- texts the quiz's page renders as HTML ------------------------------------------------
+
+def test_a_bank_written_for_a_page_that_renders_html_is_read_as_that_page(tmp_path, cli):
+    """Tags and escapes ("&lt;") in the texts: the card shows what the page shows (code as
+    code, a break as a break), decided once for the bank and said in W704."""
+    bank = _write(tmp_path, "web.json", json.dumps([
+        {"question": "Which element sets a page's title in <code>head</code>?",
+         "options": ["<code>&lt;title&gt;</code>", "<code>&lt;h1&gt;</code>",
+                     "<b>none</b>"], "answer": 0},
+        {"question": "Output of:<br><pre>print(1 &lt; 2)</pre>",
+         "options": ["<code>True</code>", "<code>False</code>"], "answer": 0,
+         "explanation": "<p>1 is less than 2.</p>"}]))
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 0, done.err
+    assert "texts read as HTML" in done.err
+    found = _questions(tmp_path / "out")
+    assert found[0] == ("Which element sets a page's title in `head`?",
+                        ["*`<title>`", "`<h1>`", "**none**"])
+    assert "<br>" not in found[1][0] and "print(1 < 2)" in found[1][0]
+
+
+def test_a_bank_that_asks_about_tags_keeps_them_as_written(tmp_path, cli):
+    """Tags without any escape: a bank about HTML, for a page that shows text."""
+    bank = _write(tmp_path, "tags.json", json.dumps([
+        {"frage": "Welches Element macht Text fett?", "optionen": ["<b>", "<p>", "<br>"],
+         "antwort": "<b>"},
+        {"frage": "Was schließt <code> ab?", "optionen": ["</code>", "</p>"],
+         "antwort": "</code>"}]))
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 0, done.err
+    assert "HTML" not in done.err
+    assert [q[1] for q in _questions(tmp_path / "out")] == [
+        ["*<b>", "<p>", "<br>"], ["*</code>", "</p>"]]
