@@ -252,9 +252,10 @@ def test_prompt_parts_stay_linear():
     from nca_anki.importing.json_bank import read
 
     def bank(n: int) -> str:
-        return json.dumps([{"scenario": f"Case {k}:\n- a line\n• another",
-                            "lines": [f"row {k}", "row"], "question": f"Question {k}?",
-                            "options": [f"a{k}", f"b{k}"], "answer": 0} for k in range(n)])
+        return json.dumps([{"scenario": f"Case {k}:\n- a line\n• another <code>&lt;b&gt;</code>",
+                            "lines": [f"row {k}", "row"], "question": f"Question {k}?<br>",
+                            "options": [f"a{k}\n  wrapped", f"b{k}"], "answer": 0}
+                           for k in range(n)])
     small, large = bank(2_000), bank(8_000)
     assert least_cpu(lambda: read(large, "b.json")) < 8 * least_cpu(
         lambda: read(small, "b.json")) + 0.01
