@@ -152,9 +152,13 @@ def convert(readings: list[Reading], *, topic: str | None = None,
                 if words in seen and any(c.correct for c in item.choices):
                     # (one that marks no choice is refused for that: a template, repeated)
                     first = seen[words]
+                    # Its place as the author can find it: a line of the same input, else
+                    # the other input's path as given.
+                    at = f"line {first.line}" if first.path == item.path else \
+                        f"{first.path}:{first.line}"
                     problems.append(error("E704", item.path, item.line, f"{item.place}repeats "
-                                          f"the question at {first.path}:{first.line} word for "
-                                          "word; only the first was converted"))
+                                          f"the question at {at} word for word; only the "
+                                          "first was converted"))
                     continue
                 if any(c.correct for c in item.choices):
                     seen[words] = item

@@ -12,6 +12,7 @@ keys inside choice objects as ``CHOICES.KEY`` (``--map options.label=choice-text
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -33,7 +34,8 @@ HINTS = {
     "answer": ("correct", "answer", "correctanswer", "correctanswers", "correctanswerindex",
                "correctindex", "correctoption", "correctoptions", "correctchoice",
                "rightanswer", "solution", "key", "answerkey", "answerindex", "right",
-               "respuesta", "resposta", "ответ", "答案"),
+               "respuesta", "resposta", "ответ", "答案", "antwort", "lösung", "loesung",
+               "réponse", "reponse", "risposta", "odpowiedź", "odpowiedz"),
     "explanation": ("explanation", "rationale", "feedback", "reason", "explain", "why",
                     "answerexplanation", "explanations", "solutionexplanation", "details",
                     "description", "reference", "notes", "note", "comments", "comment",
@@ -43,6 +45,18 @@ HINTS = {
     "topic": ("category", "topic", "domain", "section", "subject", "module", "chapter",
               "area", "objective"),
 }
+# Names of a text shown before the question, as part of its prompt: the scenario a reader
+# reads first ({scenario: "A shop sells…", question: "Which…?"}).
+CONTEXT_HINTS = ("scenario", "context", "approach", "background", "situation", "case",
+                 "casestudy", "passage", "preamble", "intro", "introduction", "setup",
+                 "premise", "stem", "leadin", "exhibit", "szenario", "kontext", "hintergrund",
+                 "ausgangslage", "escenario", "contexto", "situacion", "situación", "cenario",
+                 "cenário", "situacao", "situação", "caso", "miseensituation", "contexte",
+                 "сценарий", "ситуация", "контекст", "условие", "情景", "场景", "背景", "题干",
+                 "案例", "情境", "状況", "シナリオ")
+# Of those, the names that may as well be the background told after the answer: part of
+# the prompt only where they are written before the question.
+_BEFORE_ONLY = ("context", "kontext", "contexto", "contexte", "контекст")
 # Parts of names that say a part when the whole name is no hint: "_RightAnswerIndexD",
 # "answerExplanation", "explicacao_texto"; and what makes a name no answer ("UserAnswer").
 _STEMS = {
@@ -67,7 +81,7 @@ _SHOWN = 3  # left-out keys named in W704; the rest counted
 class Roles:
     """What each key of one bank's question objects was read as."""
 
-    prompt: str
+    prompt: str  # the key of the question itself
     choices: str | None  # None: flat choice keys (``flat``)
     choice_keys: tuple[str, ...] = ()  # every key that may hold the choices, likeliest first
     flat: tuple[str, ...] = ()  # the flat choice keys, in order
@@ -82,9 +96,19 @@ class Roles:
     topic: str | None = None
     ignored: tuple[str, ...] = ()
     empty: tuple[str, ...] = ()  # keys empty in every object
+    # Every key whose text a reader sees as the prompt, in the order shown (a scenario, the
+    # lines under it, the question): () is the prompt key alone.
+    prompt_parts: tuple[str, ...] = ()
+    html: bool = False  # the texts are HTML, as the quiz's page renders them
+
+    def prompt_keys(self) -> tuple[str, ...]:
+        return self.prompt_parts or (self.prompt,)
 
     def said(self) -> str:
-        parts = [f"{self.prompt!r} as the prompt", self._choices_said()]
+        shown = self.prompt_keys()
+        prompt = f"{shown[0]!r} as the prompt" if len(shown) == 1 else \
+            f"{_names(shown, len(shown))} as the prompt, in this order"
+        parts = [prompt, self._choices_said()]
         if self.answer is not None:
             base = "" if self.base is None else f", counted from {self.base}{self.base_said}"
             parts.append(f"{self.answer!r} as the correct choice{base}")
@@ -99,6 +123,8 @@ class Roles:
         if self.empty:
             parts.append(f"{len(self.empty)} key{'s' if len(self.empty) > 1 else ''} empty "
                          "in every object")
+        if self.html:
+            parts.append("texts read as HTML")
         return "; ".join(parts)
 
     def _choices_said(self) -> str:
@@ -149,7 +175,7 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
                    f"(keys: {', '.join(repr(k) for k in list(keys)[:8])}); say which is with "
                    "--map KEY=choices; nothing converted")
             return None
-    choice_keys = _choice_keys(choices, choice_fits, given)
+    choice_keys = _needed(objects, _choice_keys(choices, choice_fits, given))
     if choices is not None:  # a question of the bank may still write its choices flat
         flat = _flat_beside(objects, [k for k in keys if k not in given and k not in
                                       choice_keys])
@@ -161,7 +187,10 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
         refuse("found a list of objects with choices but no key that holds the question's "
                "text; say which is with --map KEY=prompt; nothing converted")
         return None
-    taken.add(prompt)
+    prompts = tuple(k for k, r in given.items() if r == "prompt")
+    parts = prompts if len(prompts) > 1 else _prompt_parts(
+        objects, [k for k in keys if k not in taken and k not in given and k != prompt], prompt)
+    taken.update((prompt, *parts))
     text, flag, label = _choice_parts(objects, choice_keys, inner)
     shapes = _Shapes(choices, flat, text, label)
     answers = _answer_keys(objects, keys, taken, given, shapes)
@@ -183,7 +212,43 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
                  answer=answers[0] if answers else None, answers=answers, base=base,
                  base_said=why, text=text, flag=flag, label=label, explanation=explanation,
                  topic=topic, ignored=ignored,
-                 empty=tuple(k for k in empty if k not in given))
+                 empty=tuple(k for k in empty if k not in given),
+                 prompt_parts=parts if len(parts) > 1 else (), html=is_html(objects))
+
+
+# HTML that a page renders, in a bank's texts: a tag that formats text, and an escape an
+# author writes only for a page that renders HTML ("&lt;" for "<").
+_TAG_RE = re.compile(r"<(?:br|p|code|pre|b|strong|i|em|u|ul|ol|li|sub|sup|span|div|table|tr|"
+                     r"td|h[1-6])\b[^<>]{0,200}>|</(?:p|code|pre|b|strong|i|em|u|ul|ol|li|sub|"
+                     r"sup|span|div|table|h[1-6])>", re.I)
+_ESCAPE_RE = re.compile(r"&(?:lt|gt|amp|quot|nbsp|#\d{1,7}|#x[0-9a-f]{1,6});", re.I)
+
+
+def is_html(objects: list[dict[str, object]]) -> bool:
+    """Whether a bank's texts are HTML: tags in at least two questions, and a character
+    escaped as a page needs it somewhere (a bank that only asks about tags writes them
+    as they are, without escapes)."""
+    tagged = escaped = 0
+    for o in objects:
+        texts = [t for v in o.values() for t in _texts(v)]
+        tagged += any(_TAG_RE.search(t) for t in texts if "<" in t)
+        escaped += any(_ESCAPE_RE.search(t) for t in texts if "&" in t)
+        if tagged >= 2 and escaped:
+            return True
+    return False
+
+
+def _texts(value: object) -> list[str]:
+    """The texts of a value: itself, a list's, or a choice object's."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [t for x in value for t in (
+            [x] if isinstance(x, str) else [y for y in x.values() if isinstance(y, str)]
+            if isinstance(x, dict) else [])]
+    if isinstance(value, dict):
+        return [x for x in value.values() if isinstance(x, str)]
+    return []
 
 
 def _blank(value: object) -> bool:
@@ -225,6 +290,70 @@ def _choice_keys(choices: str | None, fits: Counter[str], given: Mapping[str, st
     hints = HINTS["choices"]
     others = [k for k in fits if k != choices and k not in given and cv.norm(k) in hints]
     return (choices, *sorted(others, key=lambda k: hints.index(cv.norm(k))))
+
+
+def _needed(objects: list[dict[str, object]], choice_keys: tuple[str, ...]
+            ) -> tuple[str, ...]:
+    """The choice keys without the others that never hold a question's choices where the
+    first does not: a list beside the choices is something else (lines of the prompt)."""
+    if len(choice_keys) < 2:
+        return choice_keys
+    first = choice_keys[0]
+    return (first, *(k for k in choice_keys[1:] if any(
+        cv.choice_list(o.get(k)) is not None and cv.choice_list(o.get(first)) is None
+        for o in objects)))
+
+
+def _prompt_parts(objects: list[dict[str, object]], free: list[str], prompt: str
+                  ) -> tuple[str, ...]:
+    """The keys whose texts a reader sees as one prompt with ``prompt``'s: the keys of
+    sentences named as a scenario or context (CONTEXT_HINTS), and the lists of text lines
+    written between them and the question in every object; in the order they are written,
+    the question last. ``(prompt,)`` if there is none."""
+    context = [k for k in free if cv.norm(k) in CONTEXT_HINTS and _mostly_text(objects, k)
+               and _worded(objects, k)
+               and (cv.norm(k) not in _BEFORE_ONLY or _before(objects, k, prompt))]
+    if not context:
+        return (prompt,)
+    held: Counter[str] = Counter()
+    between: Counter[str] = Counter()
+    place: dict[str, list[int]] = {}
+    for o in objects:
+        order = list(o)
+        for at, k in enumerate(order):
+            place.setdefault(k, []).append(at)
+        starts = [order.index(k) for k in context if not _blank(o.get(k))]
+        if prompt not in o or not starts:
+            continue
+        for at, k in enumerate(order):
+            if k in free and k not in context and isinstance(o[k], list) and _lines(o[k]):
+                held[k] += 1
+                between[k] += min(starts) < at < order.index(prompt)
+    lines = [k for k in held if between[k] == held[k] and _mostly_text(objects, k)]
+    shown = sorted((*context, *lines), key=lambda k: sum(place[k]) / len(place[k]))
+    return (*shown, prompt)
+
+
+def _before(objects: list[dict[str, object]], key: str, prompt: str) -> bool:
+    """Whether ``key`` is written before ``prompt`` in most objects that hold both."""
+    both = before = 0
+    for o in objects:
+        if key in o and prompt in o:
+            both += 1
+            before += list(o).index(key) < list(o).index(prompt)
+    return both > 0 and 2 * before > both
+
+
+def _worded(objects: list[dict[str, object]], key: str) -> bool:
+    """Whether most of ``key``'s texts are words, not a code or a name ("A1", "easy")."""
+    texts = [v for o in objects if isinstance(v := o.get(key), str) and v.strip()]
+    return sum(len(v.split()) > 2 for v in texts) * 2 >= len(texts)
+
+
+def _lines(value: object) -> bool:
+    """Whether ``value`` is a text or a list of text lines, not empty."""
+    return not _blank(value) and (isinstance(value, str) or isinstance(value, list) and all(
+        isinstance(x, str) for x in value))
 
 
 # --- inside the choice objects ----------------------------------------------------------------

@@ -22,9 +22,11 @@ from dataclasses import dataclass, field
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import choice_values as cv
-from nca_anki.importing.bank import Choice, Item, Section, one_line
+from nca_anki.importing.bank import (Choice, Item, Section, html_to_markdown, one_line,
+                                     one_paragraph)
 from nca_anki.importing.roles import (ROLES, Roles, answer_of, as_list, as_map, infer,
                                       number_of)
+from nca_anki.reading.parse import FENCE_RE
 
 __all__ = ["ROLES", "Path_", "Structured", "find_lists", "path_text"]
 
@@ -106,9 +108,12 @@ class Structured:
             self.fail("E702", where, "a question must be an object (with its text and "
                       "choices), among the others of its list")
             return None
-        prompt = obj.get(roles.prompt)
-        if not isinstance(prompt, str) or not prompt.strip():
-            self.fail("E702", where, f"no question text under {roles.prompt!r}")
+        prompt = _prompt(obj, roles.prompt_keys(), roles.html)
+        if not prompt:
+            keys = roles.prompt_keys()
+            self.fail("E702", where, "no question text under " + (
+                f"{keys[0]!r}" if len(keys) == 1 else
+                f"any of {', '.join(map(repr, keys))}"))
             return None
         explanation = obj.get(roles.explanation, "") if roles.explanation else ""
         if isinstance(explanation, list) and all(isinstance(e, str) for e in explanation):
@@ -128,9 +133,11 @@ class Structured:
                           "\\ud800 that is half a character); write the character itself")
                 return None
         right = [c.text for c in choices if c.correct]
+        if roles.html:
+            explanation = html_to_markdown(explanation)
         if cv.restates(explanation, right, [x for x, c in zip(letters, choices) if c.correct]):
             explanation = ""  # "Answer: B" under an answer key says nothing more
-        return Item(prompt=prompt.strip(), choices=choices, explanation=explanation.strip(),
+        return Item(prompt=prompt, choices=choices, explanation=explanation.strip(),
                     path=self.path, line=self.line_of(where),
                     where=self.shown(where).removesuffix(": "))
 
@@ -163,7 +170,10 @@ class Structured:
         if len(kept) < 2:
             self.fail("E702", where, "only one choice besides placeholders (N/A, -)")
             return None
-        return (tuple(Choice(texts[k], marks[k]) for k in kept),
+        # A choice is one line of a question file: a line break inside its text (a value
+        # wrapped in the source) is a space, as a page shows it; a fenced code block stays.
+        shown = html_to_markdown if roles.html else str
+        return (tuple(Choice(one_paragraph(shown(texts[k])), marks[k]) for k in kept),
                 [letters[k] if k < len(letters) else "" for k in kept])
 
     def _flat(self, obj: dict[str, object], roles: Roles) -> _Listed:
@@ -336,6 +346,54 @@ def _lift(objects: list[dict[str, object]], overrides: Mapping[str, str]) -> Non
                 value = value.get(part) if isinstance(value, dict) else None
             if value is not None and key not in o:
                 o[key] = value
+
+
+def _prompt(obj: dict[str, object], keys: tuple[str, ...], html: bool = False) -> str:
+    """The prompt a reader sees: the texts under ``keys`` in order, a paragraph each (a
+    list of text lines, one line each; HTML as Markdown if the bank's texts are HTML);
+    "" if none holds text."""
+    parts = []
+    for key in keys:
+        value = obj.get(key)
+        if isinstance(value, list) and all(isinstance(x, str) for x in value):
+            value = "\n\n".join(x.strip() for x in value if x.strip())
+        if isinstance(value, str) and value.strip():
+            parts.append(html_to_markdown(value).strip() if html else value.strip())
+    return as_text("\n\n".join(p for p in parts if p))
+
+
+# A line a question file reads as structure, not text: a choice ("- x"), or a line written
+# like one ("* x", "• x", "A) x", "-x"), which its Markdown escape (an entity for a
+# bullet or a dash, which have none) keeps text.
+_STRUCTURE_RE = re.compile(r"^(\s*)(?:(-(?=\s|[^\W\d_]|$)|[*+](?=\s))|([A-Ja-j])([).])(?=\s)"
+                           r"|([•–—])(?=\s))")
+_ENTITIES = {"•": "&bull;", "–": "&ndash;", "—": "&mdash;"}
+
+
+def as_text(text: str) -> str:
+    """A prompt's text, each line after its first (which follows "Question N:") that the
+    format would take for a choice escaped as Markdown escapes it (``\\- Active log``:
+    shown as written), code in fences left as it is."""
+    if "\n" not in text:
+        return text
+    lines = text.split("\n")
+    fenced = False
+    for k, line in enumerate(lines):
+        if not k:
+            fenced = FENCE_RE.match(line) is not None
+        elif FENCE_RE.match(line):
+            fenced = not fenced
+        elif not fenced:
+            lines[k] = _STRUCTURE_RE.sub(_escaped, line, count=1)
+    return "\n".join(lines)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    if match[5]:
+        return f"{match[1]}{_ENTITIES[match[5]]}"
+    if match[2]:
+        return f"{match[1]}\\{match[2]}"
+    return f"{match[1]}{match[3]}\\{match[4]}"
 
 
 def _empty(value: object) -> bool:

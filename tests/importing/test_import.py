@@ -259,7 +259,7 @@ Correct answer: RoCE, not iSCSI.
     assert (f"{bank}:7: error[E704]: cannot be written as a question file: "
             "its explanation: 'Correct answer: RoCE, not iSCSI.' names none of the question's "
             "choices") in err
-    assert f"{bank}:17: error[E704]: repeats the question at {bank}:13 word for word" in err
+    assert f"{bank}:17: error[E704]: repeats the question at line 13 word for word" in err
     assert err.splitlines()[-1].startswith("read 4 questions in 1 file: 1 converted, 3 refused "
                                            "(cannot be written as a question file ×2, no "
                                            "correct answer ×1); wrote 1 file in ")
