@@ -74,6 +74,7 @@ class _Values:
         # an object, its text under "text": <option correct="yes"> beside <option>)
         self.repeated: set[tuple[str, str]] = set()
         self.objects: set[tuple[str, str]] = set()
+        self.attributed: set[tuple[str, str]] = set()  # some such child has attributes
         self.language = _language(root)
         self.languages: set[str] = set()  # of the texts written in several
         for element in root.iter():
@@ -82,6 +83,8 @@ class _Values:
                 if child.tag in seen:
                     self.repeated.add((element.tag, child.tag))
                 seen.add(child.tag)
+                if _attributes(child):
+                    self.attributed.add((element.tag, child.tag))
                 if _attributes(child) or (len(child) and not _mixed(child)):
                     self.objects.add((element.tag, child.tag))
 
@@ -125,7 +128,7 @@ class _Values:
             out.setdefault("text", text)
         if not attributes and not text and where and len(out) == 1 and len(
                 {c.tag for c in children}) == 1:
-            return self._inner(out, where, mark)
+            return self._inner(out, where, mark, kind in self.attributed)
         return out
 
 
@@ -143,14 +146,15 @@ class _Values:
                             next(c for c in children if c.tag == tag)) for tag in tags}
         return [c for c in children if c.tag not in tags or chosen[c.tag] is c]
 
-    def _inner(self, out: dict[str, object], where: Path_, mark: int) -> object:
+    def _inner(self, out: dict[str, object], where: Path_, mark: int, kin: bool) -> object:
         """What an element without attributes or text of its own that only wraps others
         (``out``: its one key) is: ``<stem><text>…</text></stem>`` its one text,
         ``<options><option>…</option>…</options>`` the list of its children when they are
-        no questions (their lines then known by their places in the list); else ``out``."""
+        no questions (their lines then known by their places in the list); else ``out``
+        (``kin``: others of its name have attributes, so it is an object as they are)."""
         tag, inner = next(iter(out.items()))
         if isinstance(inner, str):
-            return inner
+            return out if kin else inner
         if not isinstance(inner, list) or find_lists(inner):
             return out
         depth = len(where)

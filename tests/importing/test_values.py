@@ -15,8 +15,10 @@ import pytest
 
 from anki_client import cards_in_deck, import_package, open_collection
 from conftest import REPO
+from growth import least_cpu
 from images import png
 from nca_anki.build import build
+from nca_anki.importing import json_bank, moodle_xml
 from nca_anki.reading.parse import parse
 from nca_anki.report import BuildOptions
 
@@ -248,3 +250,31 @@ def test_a_picture_key_s_picture_arrives_in_anki_s_media_and_on_the_card(tmp_pat
         assert card.fields["Prompt"].index("<img") < card.fields["Prompt"].index("What does")
         shown[card.fields["Answer"]] = media[found[1]]
     assert sorted(shown.values()) == sorted([png(6, 4, tag=b"valve"), png(4, 6, tag=b"pump")])
+
+
+# --- linear in the input --------------------------------------------------------------------------
+
+def _xml_bank(n: int) -> str:
+    return "<bank>\n" + "".join(
+        f'<q id="{k}"><stem><text xml:lang="de">Welche {k}?</text><text xml:lang="en">Which '
+        f'{k}?</text></stem><opts><o correct="correct"><text xml:lang="de">ja</text>'
+        '<text xml:lang="en">yes</text></o><o><text xml:lang="de">nein</text>'
+        '<text xml:lang="en">no</text></o></opts></q>\n' for k in range(n)) + "</bank>\n"
+
+
+def _short_keys(n: int) -> str:
+    return json.dumps([{"t": f"Which is {k}?", "o": [f"{k}", "x", "y"], "a": k % 3,
+                        "img": "/img/valve.png"} if k % 2 else
+                       {"t": f"Which are {k}?", "s": [f"{k}", "z"], "a": [True, False]}
+                       for k in range(n)])
+
+
+def test_values_languages_and_pictures_are_read_in_linear_time(tmp_path):
+    bank = _app(tmp_path, [])
+    for what, call in (("XML in two languages, wrapped",
+                        lambda n: moodle_xml.read(_xml_bank(n), "b.xml")),
+                       ("short keys, truths and pictures",
+                        lambda n: json_bank.read(_short_keys(n), str(bank)))):
+        short = least_cpu(lambda call=call: call(1_000))
+        long = least_cpu(lambda call=call: call(4_000))
+        assert long < 8 * max(short, 0.02), (what, short, long)
