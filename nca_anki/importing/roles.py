@@ -83,6 +83,7 @@ class Roles:
     explanation: str | None = None
     topic: str | None = None
     picture: str | None = None  # a key naming the question's picture file
+    truths: tuple[tuple[str, ...], int] = ((), 0)  # texts with their truths, in n questions
     ignored: tuple[str, ...] = ()
     empty: tuple[str, ...] = ()  # keys empty in every object
 
@@ -97,6 +98,9 @@ class Roles:
             parts.append(f"{self.explanation!r} as the explanation")
         if self.topic is not None:
             parts.append(f"{self.topic!r} as the topic")
+        if self.truths[1]:
+            parts.append(f"{_names(self.truths[0])} with a list of truths as the choices "
+                         f"of {self.truths[1]}")
         if self.picture is not None:
             parts.append(f"{self.picture!r} as the picture")
         if self.ignored:
@@ -188,13 +192,15 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     topic = _given(given, "topic") or _named(
         [k for k in keys if k not in taken and _mostly_text(objects, k, short=True)], "topic")
     taken.add(topic or "")
+    truths = values.paired(objects, choice_keys, (prompt, explanation or "", topic or ""))
+    taken.update(truths[0])
     ignored = tuple(k for k in keys if k not in taken)
     role = given.get(answers[0], "") if answers else ""
     base, why = decide_base(objects, answers, role, shapes)
     return Roles(prompt=prompt, choices=choices, choice_keys=choice_keys, flat=flat,
                  answer=answers[0] if answers else None, answers=answers, base=base,
                  base_said=why, text=text, flag=flag, label=label, explanation=explanation,
-                 topic=topic, picture=picture, ignored=ignored,
+                 topic=topic, picture=picture, truths=truths, ignored=ignored,
                  empty=tuple(k for k in empty if k not in given))
 
 

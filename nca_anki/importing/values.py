@@ -112,3 +112,17 @@ def unpaired(obj: dict[str, object], skip: Iterable[str]) -> str:
     said = ", ".join(f"{k!r} holds {n}" for k, n in texts[:2]) or "no list of texts beside it"
     return (f"its {len(marks)} truths under {key!r} pair with no list of {len(marks)} "
             f"texts ({said})")
+
+
+def paired(objects: list[dict[str, object]], choices: tuple[str, ...], skip: Iterable[str]
+           ) -> tuple[tuple[str, ...], int]:
+    """The keys that hold texts with a list of their truths in the questions without
+    choices under ``choices`` (``aligned``), and how many questions are so written."""
+    told = tuple(skip)
+    found: dict[str, int] = {}
+    for o in objects:
+        if any(o.get(k) is not None for k in choices):
+            continue
+        if (one := aligned(o, told)) is not None:
+            found[one[0]] = found.get(one[0], 0) + 1
+    return tuple(found), sum(found.values())

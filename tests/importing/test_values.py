@@ -116,6 +116,7 @@ def test_texts_with_a_list_of_their_truths_are_a_question_of_their_own_kind(tmp_
 """)
     done = _run(cli, tmp_path, bank)
     assert done.status == 1
+    assert "'claims' with a list of truths as the choices of 1; left out 'kind';" in done.err
     assert [q[:2] for q in _questions(tmp_path / "out")] == [
         ("Which planet is the largest?", ["Mars", "*Jupiter"]),
         ("Which of these are true of Venus?",
