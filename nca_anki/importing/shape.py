@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import choice_values as cv
@@ -150,7 +151,7 @@ class Structured:
         if why:
             self.fail("E704", where, why)
             return None
-        return f"![](<{name}>)\n\n", ((name, data),) if data else ()
+        return f"![]({quote(name)})\n\n", ((name, data),) if data else ()
 
     def choices(self, obj: dict[str, object], where: Path_, roles: Roles
                 ) -> tuple[tuple[Choice, ...], list[str]] | None:

@@ -212,6 +212,26 @@ def test_a_picture_key_is_found_in_the_apps_web_root_and_shown_above_the_prompt(
     assert (out / "images/valve.png").read_bytes() == png(6, 4, tag=b"valve")
 
 
+def test_a_yaml_bank_s_picture_beside_it_keeps_its_name_with_spaces(tmp_path, cli):
+    _write(tmp_path, "quiz/pics/gauge (old).png", png(3, 3, tag=b"gauge"))
+    bank = _write(tmp_path, "quiz/gauges.yaml", """
+- pregunta: "¿Qué mide este instrumento?"
+  opciones: [presión, caudal]
+  correcta: presión
+  figura: "pics/gauge (old).png"
+- pregunta: "¿Qué unidad es de presión?"
+  opciones: [bar, lumen]
+  correcta: bar
+""")
+    done = _run(cli, tmp_path, bank)
+    assert done.status == 0, done.err
+    assert "'figura' as the picture" in done.err
+    out = tmp_path / "out"
+    [(prompt, _, _), _] = _questions(out)
+    assert prompt.startswith("![](images/gauge%20%28old%29.png)\n\n¿Qué mide"), prompt
+    assert (out / "images/gauge (old).png").read_bytes() == png(3, 3, tag=b"gauge")
+
+
 def test_the_same_words_with_another_right_answer_are_said_to_be_no_repeat(tmp_path, cli):
     bank = _write(tmp_path, "b.json", json.dumps([
         {**_SAME, "right": "It seals"}, {**_SAME, "right": "It pumps"},
