@@ -498,7 +498,7 @@ def _pick(given: Mapping[str, str], role: str, fits: Counter[str], total: int,
         return None
     hinted = _named(candidates, role)
     if longest is not None and (asking := values.asking_key(longest, candidates)) and (
-            hinted is None or values.asking_key(longest, [hinted]) is None):
+            hinted is None or values.asks_more(longest, asking, hinted)):
         return asking  # the prompt: the text that asks in most questions
     if hinted is not None:
         return hinted

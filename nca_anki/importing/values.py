@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from nca_anki.importing import choice_values as cv
 
 Texts = Callable[[dict[str, object]], "list[str] | None"]
-_ASKING = ("?", ":", "？", "：", ";")  # ";" is the Greek question mark
+_ASKING = ("?", ":", "？", "：", "\u037e", "؟")  # the Greek and the Arabic question marks
 
 
 def index_key(objects: list[dict[str, object]], keys: Iterable[str], texts: Texts
@@ -65,6 +65,15 @@ def asking_key(objects: list[dict[str, object]], keys: list[str]) -> str | None:
     if not fitting:
         return None
     return max(fitting, key=lambda k: (sum(len(str(o.get(k, ""))) for o in objects), k))
+
+
+def asks_more(objects: list[dict[str, object]], asking: str, named: str) -> bool:
+    """Whether the key ``asking`` (whose text asks) is the prompt rather than the key whose
+    name says prompt: that one does not ask, and holds no more text."""
+    def total(key: str) -> int:
+        return sum(len(v) for o in objects if isinstance(v := o.get(key), str))
+
+    return asking_key(objects, [named]) is None and total(asking) >= total(named)
 
 
 def aligned(obj: dict[str, object], skip: Iterable[str]
