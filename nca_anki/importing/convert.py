@@ -147,18 +147,13 @@ def convert(readings: list[Reading], *, topic: str | None = None,
                 if linked:
                     problems.append(warning("W702", item.path, item.line,
                                             f"{item.place}{WEB_PICTURE_LINKED}"))
+                # the same words and pictures (in the prompt): one card in a deck
                 words = (one_line(item.prompt),
                          tuple(sorted(one_line(c.text) for c in item.choices)))
                 if words in seen and any(c.correct for c in item.choices):
                     # (one that marks no choice is refused for that: a template, repeated)
-                    first = seen[words]
-                    # Its place as the author can find it: a line of the same input, else
-                    # the other input's path as given.
-                    at = f"line {first.line}" if first.path == item.path else \
-                        f"{first.path}:{first.line}"
-                    problems.append(error("E704", item.path, item.line, f"{item.place}repeats "
-                                          f"the question at {at} word for word; only the "
-                                          "first was converted"))
+                    problems.append(error("E704", item.path, item.line,
+                                          _repeats(item, seen[words])))
                     continue
                 if any(c.correct for c in item.choices):
                     seen[words] = item
@@ -173,6 +168,20 @@ def convert(readings: list[Reading], *, topic: str | None = None,
                                   tuple((s, t) for s, t in shown if s not in carried),
                                   tuple((t, carried[s]) for s, t in shown if s in carried)))
     return Conversion(tuple(parts), tuple(sort_diagnostics(problems)))
+
+
+def _repeats(item: Item, first: Item) -> str:
+    """Why ``item``, with the words and pictures of ``first``, was not converted: a repeat
+    word for word, or (other right answers) the same card answered otherwise. ``first``'s
+    place as the author can find it: a line of the same input, else the other input's
+    path as given."""
+    place = f"line {first.line}" if first.path == item.path else f"{first.path}:{first.line}"
+    if {one_line(c.text) for c in item.choices if c.correct} == {
+            one_line(c.text) for c in first.choices if c.correct}:
+        return f"{item.place}repeats the question at {place} word for word; only the first " \
+            "was converted"
+    return (f"{item.place}has the words and choices of the question at {place} but another "
+            "right answer; a deck holds one of them: only the first was converted")
 
 
 def _with_images(item: Item, images: _Images) -> tuple[Item, str, bool]:

@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from nca_anki.importing import choice_values as cv
+from nca_anki.importing import values
+from nca_anki.importing.pictures import picture_key
 
 ROLES = ("prompt", "choices", "answer", "answer0", "answer1", "explanation", "topic",
          "ignore", "choice-text", "choice-label", "choice-mark")
@@ -94,6 +96,8 @@ class Roles:
     label: str | None = None  # a choice object's own letter or index ("B", "1"), if any
     explanation: str | None = None
     topic: str | None = None
+    picture: str | None = None  # a key naming the question's picture file
+    truths: tuple[tuple[str, ...], int] = ((), 0)  # texts with their truths, in n questions
     ignored: tuple[str, ...] = ()
     empty: tuple[str, ...] = ()  # keys empty in every object
     # Every key whose text a reader sees as the prompt, in the order shown (a scenario, the
@@ -118,6 +122,11 @@ class Roles:
             parts.append(f"{self.explanation!r} as the explanation")
         if self.topic is not None:
             parts.append(f"{self.topic!r} as the topic")
+        if self.truths[1]:
+            parts.append(f"{_names(self.truths[0])} with a list of truths as the choices "
+                         f"of {self.truths[1]}")
+        if self.picture is not None:
+            parts.append(f"{self.picture!r} as the picture")
         if self.ignored:
             parts.append(f"left out {_names(self.ignored)}")
         if self.empty:
@@ -166,7 +175,8 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     given, inner = _split(overrides, keys)
     choice_fits = Counter(k for o in objects for k, v in o.items()
                           if cv.choice_list(v) is not None or cv.wrong_answers(k, v))
-    choices = _pick(given, "choices", choice_fits, len(objects))
+    choices = _pick(given, "choices", choice_fits, len(objects),
+                    weigh=lambda k: values.choice_weight(objects, k))
     flat: tuple[str, ...] = ()
     if choices is None:
         flat = cv.flat_keys(k for k in keys if k not in given)
@@ -194,24 +204,32 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     text, flag, label = _choice_parts(objects, choice_keys, inner)
     shapes = _Shapes(choices, flat, text, label)
     answers = _answer_keys(objects, keys, taken, given, shapes)
+    if not answers and flag is None:  # a name that says nothing ("a"): the values say
+        answers = values.index_key(objects, [k for k in keys if k not in taken and k not in given
+                                             and not any(w in cv.norm(k) for w in _NOT_ANSWER)],
+                                   shapes.texts)
     if label is not None and not _labels_named(objects, answers, shapes):
         # {id: 1, …} choices whose answer is an index from 0: the ids are no labels
         label = None
         shapes = _Shapes(choices, flat, text, None)
     taken.update(answers)
+    picture = picture_key(objects, [k for k in keys if k not in taken and k not in given])
+    taken.add(picture or "")
     explanation = _given(given, "explanation") or _named(
         [k for k in keys if k not in taken and _mostly_text(objects, k)], "explanation")
     taken.add(explanation or "")
     topic = _given(given, "topic") or _named(
         [k for k in keys if k not in taken and _mostly_text(objects, k, short=True)], "topic")
     taken.add(topic or "")
+    truths = values.paired(objects, choice_keys, (prompt, explanation or "", topic or ""))
+    taken.update(truths[0])
     ignored = tuple(k for k in keys if k not in taken)
     role = given.get(answers[0], "") if answers else ""
     base, why = decide_base(objects, answers, role, shapes)
     return Roles(prompt=prompt, choices=choices, choice_keys=choice_keys, flat=flat,
                  answer=answers[0] if answers else None, answers=answers, base=base,
                  base_said=why, text=text, flag=flag, label=label, explanation=explanation,
-                 topic=topic, ignored=ignored,
+                 topic=topic, picture=picture, truths=truths, ignored=ignored,
                  empty=tuple(k for k in empty if k not in given),
                  prompt_parts=parts if len(parts) > 1 else (), html=is_html(objects))
 
@@ -600,19 +618,23 @@ def number_of(value: object, texts: list[str]) -> int | None:
 # --- names and shapes of the other keys ---------------------------------------------------
 
 def _pick(given: Mapping[str, str], role: str, fits: Counter[str], total: int,
-          longest: list[dict[str, object]] | None = None) -> str | None:
+          longest: list[dict[str, object]] | None = None,
+          weigh: Callable[[str], int] = lambda k: 0) -> str | None:
     if (named := _given(given, role)) is not None:
         return named
     candidates = [k for k, n in fits.items() if 2 * n >= total and k not in given]
     if not candidates:
         return None
     hinted = _named(candidates, role)
+    if longest is not None and (asking := values.asking_key(longest, candidates)) and (
+            hinted is None or values.asks_more(longest, asking, hinted)):
+        return asking  # the prompt: the text that asks in most questions
     if hinted is not None:
         return hinted
     if longest is not None:  # the prompt: the longest texts
         return max(candidates, key=lambda k: (sum(len(str(o.get(k, ""))) for o in longest),
                                               k))
-    return max(candidates, key=lambda k: (fits[k], k))
+    return max(candidates, key=lambda k: (fits[k], weigh(k), k))
 
 
 def _given(given: Mapping[str, str], role: str) -> str | None:

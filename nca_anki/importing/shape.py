@@ -19,13 +19,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import choice_values as cv
 from nca_anki.importing.bank import (Choice, Item, Section, html_to_markdown, one_line,
                                      one_paragraph)
+from nca_anki.importing.pictures import Pictures
 from nca_anki.importing.roles import (ROLES, Roles, answer_of, as_list, as_map, infer,
                                       number_of)
+from nca_anki.importing.values import aligned, unpaired
 from nca_anki.reading.parse import FENCE_RE
 
 __all__ = ["ROLES", "Path_", "Structured", "find_lists", "path_text"]
@@ -68,6 +71,7 @@ class Structured:
     def read(self, data: object, *, default_title: str,
              is_code: Callable[[object], str | None] = lambda v: None) -> tuple[Section, ...]:
         self.is_code = is_code
+        self.pictures = Pictures(self.path)
         lists = find_lists(data)
         if not lists:
             return ()
@@ -137,9 +141,25 @@ class Structured:
             explanation = html_to_markdown(explanation)
         if cv.restates(explanation, right, [x for x, c in zip(letters, choices) if c.correct]):
             explanation = ""  # "Answer: B" under an answer key says nothing more
-        return Item(prompt=prompt, choices=choices, explanation=explanation.strip(),
-                    path=self.path, line=self.line_of(where),
-                    where=self.shown(where).removesuffix(": "))
+        shown = self._picture(obj, where, roles)
+        if shown is None:
+            return None
+        return Item(prompt=shown[0] + prompt, choices=choices,
+                    explanation=explanation.strip(), path=self.path, line=self.line_of(where),
+                    where=self.shown(where).removesuffix(": "), media=shown[1])
+
+    def _picture(self, obj: dict[str, object], where: Path_, roles: Roles
+                 ) -> tuple[str, tuple[tuple[str, bytes], ...]] | None:
+        """The question's picture (importing/pictures.py) as Markdown above its prompt and
+        the bytes it carries; None (said at its place) if it is not there."""
+        written = obj.get(roles.picture) if roles.picture else None
+        if not isinstance(written, str) or not written.strip():
+            return "", ()
+        name, data, why = self.pictures.picture(written.strip())
+        if why:
+            self.fail("E704", where, why)
+            return None
+        return f"![]({quote(name)})\n\n", ((name, data),) if data else ()
 
     def choices(self, obj: dict[str, object], where: Path_, roles: Roles
                 ) -> tuple[tuple[Choice, ...], list[str]] | None:
@@ -195,10 +215,13 @@ class Structured:
         if listed is None and roles.flat and sum(
                 cv.choice_text(obj.get(k)) is not None for k in roles.flat) >= 2:
             return self._flat(obj, roles)  # this one's choices are written flat
+        told = (roles.prompt, roles.explanation or "", roles.topic or "")
+        if listed is None and value is None and (truths := aligned(obj, told)) is not None:
+            return truths[1], truths[2], list(cv.LETTERS), False  # each text's truth
         if listed is None:
             if value is None:
-                self.fail("E702", where, f"no choices ({' or '.join(map(repr, roles.choice_keys))}"
-                          " is not there)")
+                self.fail("E702", where, unpaired(obj, told) or "no choices (" + " or ".join(
+                    map(repr, roles.choice_keys)) + " is not there)")
             else:
                 self.fail("E702", (*where, key), "not a list of at least two choices")
             return None

@@ -31,7 +31,9 @@ from collections.abc import Mapping
 from nca_anki.diagnostics import clip, error
 from nca_anki.importing.bank import Reading, html_to_markdown, title_from_name
 from nca_anki.importing.containers import read_records
-from nca_anki.importing.shape import Found, Path_
+from nca_anki.importing.shape import Found, Path_, find_lists
+
+_LANG = "xml:lang"  # a text's language: one of several variants, not a key of its own
 
 
 def read_tree(root: ET.Element, lines: Mapping[ET.Element, int], path: str,
@@ -41,10 +43,15 @@ def read_tree(root: ET.Element, lines: Mapping[ET.Element, int], path: str,
     values = _Values(root, lines)
     data = values.value(root, ())
     title = title_from_name(path)
+    line_of = values.line
+    if isinstance(data, dict) and not find_lists(data) and find_lists([data]):
+        # the document is one question (<pickQuestion>, one a file): a list of one
+        data = {root.tag: [data]}
+        line_of = lambda where: values.line(where[2:])  # noqa: E731
     sections, problems = read_records(
-        data, path=path, line_of=values.line, overrides=overrides, default_title=title,
-        noun=_noun, shown=_shown)
-    tags = {_humane(tag) for _, tag in values.repeated}
+        data, path=path, line_of=line_of, overrides=overrides, default_title=title,
+        noun=lambda lists: _noun(lists, values), shown=_shown)
+    tags = {_humane(tag) for _, tag in values.repeated} | {_humane(root.tag)}
     sections = tuple(s if s.title not in tags else type(s)(title=title, items=s.items,
                                                            path=s.path) for s in sections)
     if not sections and not any(d.is_error for d in problems):
@@ -61,18 +68,24 @@ class _Values:
     def __init__(self, root: ET.Element, lines: Mapping[ET.Element, int]) -> None:
         self.element_lines = lines
         self.lines: dict[Path_, int] = {}
+        self.order: list[Path_] = []  # the paths of ``lines``, as they were added
         # (parent, child) tags where some parent holds two or more such children, and
         # where some such child has attributes or elements of its own (then every one is
         # an object, its text under "text": <option correct="yes"> beside <option>)
         self.repeated: set[tuple[str, str]] = set()
         self.objects: set[tuple[str, str]] = set()
+        self.attributed: set[tuple[str, str]] = set()  # some such child has attributes
+        self.language = _language(root)
+        self.languages: set[str] = set()  # of the texts written in several
         for element in root.iter():
             seen: set[str] = set()
-            for child in element:
+            for child in self.kept(element):
                 if child.tag in seen:
                     self.repeated.add((element.tag, child.tag))
                 seen.add(child.tag)
-                if child.attrib or (len(child) and not _mixed(child)):
+                if _attributes(child):
+                    self.attributed.add((element.tag, child.tag))
+                if _attributes(child) or (len(child) and not _mixed(child)):
                     self.objects.add((element.tag, child.tag))
 
     def line(self, where: Path_) -> int:
@@ -88,16 +101,19 @@ class _Values:
         text (``kind``: its parent's tag and its own)."""
         # Recursive: moodle_xml's reader refuses elements nested more than MAX_DEPTH deep.
         self.lines[where] = self.element_lines.get(element, 1)
+        self.order.append(where)
         mixed = _mixed(element)
-        children = [] if mixed else list(element)
+        children = [] if mixed else self.kept(element)
         if mixed:
             text = html_to_markdown(_tidy((element.text or "") + "".join(
                 ET.tostring(c, encoding="unicode") for c in element)))
         else:
             text = _tidy(element.text or "")
-        if not element.attrib and not children and kind not in self.objects:
+        attributes = _attributes(element)
+        if not attributes and not children and kind not in self.objects:
             return text
-        out: dict[str, object] = dict(element.attrib)
+        mark = len(self.order)
+        out: dict[str, object] = dict(attributes)
         for child in children:
             tag = child.tag
             pair = (element.tag, tag)
@@ -110,7 +126,60 @@ class _Values:
             out.setdefault(tag, self.value(child, (*where, tag), pair))
         if text:
             out.setdefault("text", text)
+        if not attributes and not text and where and len(out) == 1 and len(
+                {c.tag for c in children}) == 1:
+            return self._inner(out, where, mark, kind in self.attributed)
         return out
+
+
+    def kept(self, element: ET.Element) -> list[ET.Element]:
+        """``element``'s children, of the texts written in several languages (``<text
+        xml:lang="de">`` beside ``<text xml:lang="en">``) only the document's language."""
+        children = list(element)
+        langs = [c.get(_LANG) for c in children]
+        if sum(lang is not None for lang in langs) < 2:
+            return children
+        self.languages.update(lang for lang in langs if lang)
+        tags = {c.tag for c in children if c.get(_LANG) is not None}
+        chosen = {tag: next((c for c in children if c.tag == tag and _same(c.get(_LANG),
+                                                                           self.language)),
+                            next(c for c in children if c.tag == tag)) for tag in tags}
+        return [c for c in children if c.tag not in tags or chosen[c.tag] is c]
+
+    def _inner(self, out: dict[str, object], where: Path_, mark: int, kin: bool) -> object:
+        """What an element without attributes or text of its own that only wraps others
+        (``out``: its one key) is: ``<stem><text>…</text></stem>`` its one text,
+        ``<options><option>…</option>…</options>`` the list of its children when they are
+        no questions (their lines then known by their places in the list); else ``out``
+        (``kin``: others of its name have attributes, so it is an object as they are)."""
+        tag, inner = next(iter(out.items()))
+        if isinstance(inner, str):
+            return out if kin else inner
+        if not isinstance(inner, list) or find_lists(inner):
+            return out
+        depth = len(where)
+        for path in self.order[mark:]:
+            if path[depth:depth + 1] == (tag,):
+                self.lines.setdefault((*where, *path[depth + 1:]), self.lines[path])
+        return inner
+
+
+def _language(root: ET.Element) -> str:
+    """The language a document's texts are read in, when they are written in several:
+    English if it has English, else its first."""
+    langs = [lang for e in root.iter() if (lang := e.get(_LANG))]
+    return next((lang for lang in langs if _same(lang, "en")), langs[0] if langs else "")
+
+
+def _same(lang: str | None, other: str) -> bool:
+    return (lang or "").casefold().split("-")[0] == other.casefold().split("-")[0]
+
+
+def _attributes(element: ET.Element) -> dict[str, object]:
+    """An element's attributes as keys; one whose value is its own name
+    (``correct="correct"``, XML's way of writing a flag) is ``True``."""
+    return {k: True if v.strip() == k else v for k, v in element.attrib.items()
+            if k != _LANG and k != "xmlns" and not k.startswith("xmlns:")}
 
 
 def _mixed(element: ET.Element) -> bool:
@@ -129,10 +198,13 @@ def _tidy(text: str) -> str:
     return "\n".join([lines[0], *(line[cut:].rstrip() for line in lines[1:])])
 
 
-def _noun(lists: list[Found]) -> str:
+def _noun(lists: list[Found], values: _Values) -> str:
     tags = sorted({str(found.path[-1]) for found in lists if found.path})
     named = ", ".join(f"<{clip(tag, 30)}>" for tag in tags[:3]) or "question"
-    return f"{named} elements (attributes and child elements read as keys)"
+    said = f"{named} elements (attributes and child elements read as keys"
+    if len(values.languages) > 1:
+        said += f"; texts in {clip(values.language, 12)!r} of {len(values.languages)} languages"
+    return said + ")"
 
 
 def _shown(where: Path_) -> str:
