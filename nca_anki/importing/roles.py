@@ -22,7 +22,7 @@ from nca_anki.importing import values
 from nca_anki.importing.pictures import picture_key
 
 ROLES = ("prompt", "choices", "answer", "answer0", "answer1", "explanation", "topic",
-         "ignore", "choice-text", "choice-label", "choice-mark")
+         "picture", "ignore", "choice-text", "choice-label", "choice-mark")
 _ANSWER_ROLES = ("answer", "answer0", "answer1")
 
 # Names that say a key's part, compared by ``cv.norm``; earlier is likelier.
@@ -213,7 +213,8 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
         label = None
         shapes = _Shapes(choices, flat, text, None)
     taken.update(answers)
-    picture = picture_key(objects, [k for k in keys if k not in taken and k not in given])
+    picture = _given(given, "picture") or picture_key(
+        objects, [k for k in keys if k not in taken and k not in given])
     taken.add(picture or "")
     explanation = _given(given, "explanation") or _named(
         [k for k in keys if k not in taken and _mostly_text(objects, k)], "explanation")
@@ -665,7 +666,7 @@ def as_map(roles: Roles) -> tuple[tuple[str, str], ...]:
     whose naming would change the reading is left to be inferred again: the answer when
     other keys stand in where it is empty, a choice object's keys under a choices key
     with a dot in its name."""
-    pairs = [(roles.prompt, "prompt")]
+    pairs = [(key, "prompt") for key in roles.prompt_keys()]
     if roles.choices is not None:
         pairs.append((roles.choices, "choices"))
         if "." not in roles.choices:
@@ -675,5 +676,6 @@ def as_map(roles: Roles) -> tuple[tuple[str, str], ...]:
     if roles.answer is not None and len(roles.answers) == 1:
         pairs.append((roles.answer, "answer" if roles.base is None else f"answer{roles.base}"))
     pairs += [(key, role) for key, role in ((roles.explanation, "explanation"),
-                                            (roles.topic, "topic")) if key is not None]
+                                            (roles.topic, "topic"), (roles.picture, "picture"))
+              if key is not None]
     return tuple(pairs)

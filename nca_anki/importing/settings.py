@@ -32,7 +32,7 @@ import functools
 import os
 import re
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -269,14 +269,17 @@ class _Check:
         """The [map] table as (key path, role); a nested table (``options.label =``
         unquoted, or ``[map.options]``) is a key path."""
         pairs: list[tuple[str, str]] = []
-        todo: list[tuple[tuple[str, ...], object]] = [((), self.table(value, where))]
+        # In the order written: a prompt of several keys joins them in that order.
+        top = self.table(value, where)
+        assert isinstance(top, dict)
+        todo: list[tuple[tuple[str, ...], Iterator[tuple[str, object]]]] = [
+            ((), iter(top.items()))]
         while todo:
-            path, table = todo.pop()
-            assert isinstance(table, dict)
-            for key, role in table.items():
+            path, items = todo[-1]
+            for key, role in items:
                 if isinstance(role, dict):
-                    todo.append(((*path, key), role))
-                    continue
+                    todo.append(((*path, key), iter(role.items())))
+                    break
                 named = ".".join((*path, key))
                 if not key.strip():
                     raise self.fail((*where, *path, key), "a key of the map is empty; write "
@@ -287,7 +290,9 @@ class _Check:
                         f"{_closest(role, ROLES) if isinstance(role, str) else ''}; the "
                         f"roles: {', '.join(ROLES)}"))
                 pairs.append((named, role))
-        return tuple(sorted(pairs))
+            else:
+                todo.pop()  # this table read to its end: back to the one holding it
+        return tuple(pairs)
 
     def rule(self, pattern: str, value: object) -> FileRule:
         where = ("files", pattern)
