@@ -98,6 +98,8 @@ STAGES = {
     "nca_anki.feedback.stats": set(),
     "nca_anki.importing.shape": set(),
     "nca_anki.importing.roles": set(),
+    "nca_anki.importing.values": set(),
+    "nca_anki.importing.pictures": set(),
     "nca_anki.importing.choice_values": set(),
     "nca_anki.importing.detect": set(),
     "nca_anki.importing.readers": set(),  # a reader's module loads when a file is read
