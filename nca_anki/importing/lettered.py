@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
+from nca_anki.importing import cues
 from nca_anki.importing.bank import HRULE_RE, NUMBERING_RE, Choice, Item
 
 LETTERS = "ABCDEFGHIJ"
@@ -30,27 +31,8 @@ _CHOICE_RE = re.compile(r"^\s*(?:[-*+]\s+|[–—•]\s*|-(?=[A-J]\s))?(?:\*\*|_
                         r"(?P<letter>[A-Ja-j])(?:(?:[.):]|\s\))(?:\*\*|__)?\s+"
                         r"|\s?[）．](?:\*\*|__)?\s*|(?<=-[A-J])\s+)"
                         r"(?P<text>\S(?:.*\S)?)\s*$")
-# The word for "answer" (and "correct answer") in the languages exam-prep repositories
-# are translated into: German, Spanish, Portuguese, French, Italian, Dutch, Polish,
-# Turkish, Indonesian, Vietnamese, Russian, Ukrainian, Chinese, Japanese, Korean, Arabic.
-_ANSWER_WORDS = (r"(?:[^\W\d_]+\s+)?(?:correct\s+|right\s+|richtige\s+|korrekte\s+)?"
-                 r"(?:answers?|solution|"
-                 r"antwort(?:en)?|l[öo]sung|respuestas?(?:\s+correctas?)?|respostas?(?:\s+corretas?)?|"
-                 r"(?:bonne\s+)?r[ée]ponses?(?:\s+correctes?)?|solution|risposta(?:\s+corretta)?|"
-                 r"antwoord|odpowied[źz]|cevap|jawaban|đáp án|ответ|відповідь|答案|正解|答え|정답|"
-                 r"الإجابة)")
-# Letters as answers are written in words: "A, C", "A & C", "AC", "(A) and (C)", "A y C".
-_JOINS = r"(?:\s*(?:,|，|、|&|/|\+)\s*|\s+(?:and|und|et|y|и)\s+|\s*)"
-_LETTERS = r"\(?[A-J]\)?(?:" + _JOINS + r"\(?[A-J]\)?)*"
-_JOIN_WORDS_RE = re.compile(r"(?<![^\W\d_])(?:and|und|et|y|и)(?![^\W\d_])", re.I)
-# "Answer: B", "Correct answer: A, C", "Correct Answer: AB", "Antwort: D", "答案：B",
-# "Suggested Answer: A"
-_ANSWER_RE = re.compile(r"^(?:[-*+>]\s+)?" + _ANSWER_WORDS + r"(?:\s+is)?\s*[:：=-]\s*"
-                        r"(?:option\s+|choice\s+)?(?P<letters>" + _LETTERS + r")"
-                        r"(?=$|[\s.):,;—–）-])[\s.):,;—–）-]*(?P<rest>.*)$", re.I)
-# "B", "b.", "(B) Volta", "A, C —": a letter then punctuation ("A GPU is …" is no answer).
-_LETTER_FIRST_RE = re.compile(r"^(?:[-*+]\s+)?\(?(?P<letters>[A-Ja-j](?:\s*(?:,|&)\s*[A-Ja-j])*)"
-                              r"(?:$|(?:\)|[.:—–-])(?:\s+|$))(?P<rest>.*)$")
+# An answer line ("Answer: B"), its letters, an explanation's label: see cues.py.
+_ANSWER_WORDS = cues.ANSWER_WORDS
 # Its text without the closing "#"s: _question takes them off (see markdown.py's).
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*)$")
 # "12. Which …", "**Q3.** What …": its text keeps the emphasis it opens (_header unwraps it).
@@ -241,14 +223,14 @@ def _code_lines(lines: list[str]) -> list[bool]:
 def has_lettered(text: str) -> bool:
     """Whether ``text`` holds at least one lettered question with an answer line."""
     lines = text.split("\n")
-    return any(_ANSWER_RE.match(_plain(line)) for line in lines) and sum(
+    return any(cues.answer_line(_plain(line)) for line in lines) and sum(
         1 for line in lines if _CHOICE_RE.match(line)) >= 2
 
 
 def _is_start(line: str) -> bool:
     return bool(_HEADING_RE.match(line) or (_NUMBERED_RE.match(line)
                                             and not _CHOICE_RE.match(line))) \
-        and not _ANSWER_RE.match(_plain(line))  # "#### Answer: D" ends no question
+        and not cues.answer_line(_plain(line))  # "#### Answer: D" ends no question
 
 
 def _number(line: str) -> int | None:
@@ -285,7 +267,7 @@ class _Lines:
             choice = None if details[k] else _CHOICE_RE.match(lines[k])
             if choice and choice.group("letter") in "Aa":
                 first[k] = k
-            elif _ANSWER_RE.match(_plain(lines[k])) or _opens_answer(lines[k]):
+            elif cues.answer_line(_plain(lines[k])) or _opens_answer(lines[k]):
                 answer[k] = k
         return cls(lines, code, details, first, answer,
                    origin or list(range(1, len(lines) + 1)))
@@ -337,7 +319,7 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
             continue
         loose = _LOOSE_RE.match(line)
         if not loose or (last >= 0 and not body and number is not None) \
-                or _ANSWER_RE.match(_plain(line)) or not text.answered(k + 1, nxt):
+                or cues.answer_line(_plain(line)) or not text.answered(k + 1, nxt):
             continue
         given = int(loose.group("number")) if loose.group("number").isascii() else -1
         expected = number + 1 if number is not None else 1
@@ -473,7 +455,7 @@ def _furniture(text: _Lines, spans: list[tuple[int, int]]) -> set[int]:
             if text.code[k] or text.is_choice(k):
                 continue
             shape = _shape(text.lines[k])
-            if shape and not HRULE_RE.match(text.lines[k]) and not _ANSWER_RE.match(
+            if shape and not HRULE_RE.match(text.lines[k]) and not cues.answer_line(
                     _plain(text.lines[k])):
                 places.setdefault(shape, []).append(k)
                 questions[shape] = questions.get(shape, 0) + (shape not in seen)
@@ -534,7 +516,7 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
     lines = text.lines
     k, early, body = start + 1, None, []
     while k < end and not text.is_choice(k):
-        line_answer = None if text.code[k] else _ANSWER_RE.match(_plain(lines[k]))
+        line_answer = None if text.code[k] else cues.answer_line(_plain(lines[k]))
         if line_answer:  # "Suggested Answer: A" above the choices: an answer line, no text
             early = _Answer(line_answer.group("letters"), "", k)
         else:
@@ -572,9 +554,7 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
                               for letter, text in zip(letters, choices))), said
 
 
-def _picked(letters: str) -> set[str]:
-    """The letters an answer names: "A and C", "(A) y (C)", "AC" -> {"A", "C"}."""
-    return {a.upper() for a in re.findall(r"[A-Ja-j]", _JOIN_WORDS_RE.sub(" ", letters))}
+_picked = cues.picked  # "A and C" -> {"A", "C"}
 
 
 def _disagree(path: str, text: _Lines, first: _Answer, last: _Answer) -> Diagnostic:
@@ -612,9 +592,10 @@ def _answer_of(text: _Lines, found: _Answer, letters: list[str], choices: list[l
     written as a choice is ("B) Volta") is taken for one when an explanation of its own
     follows (``followed``)."""
     picked, more = _picked(found.letters), found.more
-    inside = _LABEL_INSIDE_RE.search(more)
+    inside = cues.explanation_inside(more)
     if inside:  # the answer's words, then the explanation on the same line
-        found.more, more = more[:inside.start()], _LABEL_RE.sub("", more[inside.end():])
+        found.more = more[:inside.start()]
+        more = cues.without_explanation_label(more[inside.end():])
         picked, rest = _answer_of(text, found, letters, choices, path, said, followed=True)
         return picked, "\n\n".join(part for part in (rest, more.strip()) if part)
     if not more or not set(letters) >= picked:
@@ -651,7 +632,7 @@ def _listed_after(text: _Lines, k: int, end: int, found: _Answer, letters: list[
     ``found``: a line that restates a choice, letter and words, names it right."""
     words = {letter: _key("\n".join(c)) for letter, c in zip(letters, choices)}
     while k < end and text.details[k] and not text.code[k]:
-        listed = _LETTER_FIRST_RE.match(_plain(text.lines[k]))
+        listed = cues.letters_first(_plain(text.lines[k]))
         if not text.lines[k].strip():
             k += 1
             continue
@@ -700,7 +681,7 @@ def _restated_after(text: _Lines, k: int, end: int, found: _Answer, letters: lis
     if j >= end or text.code[j]:
         return k
     plain = _plain(lines[j])
-    again = _ANSWER_RE.match(plain)
+    again = cues.answer_line(plain)
     second: _Answer | None = None
     if again:
         second, after = _Answer(again.group("letters"), "", j), j + 1
@@ -721,17 +702,7 @@ def _explanation(lines: list[str]) -> str:
     body = [line for line in text.split("\n") if line.strip()]
     if body and all(line.lstrip().startswith(">") for line in body):
         text = "\n".join(re.sub(r"^\s*> ?", "", line) for line in text.split("\n")).strip()
-    return _LABEL_RE.sub("", text, count=1).strip()
-
-
-_LABEL_WORDS = (r"(?:explanation|explicaci[óo]n|explica[çc][ãa]o|"
-                r"explication|erkl[äa]rung|spiegazione|uitleg|wyja[śs]nienie|"
-                r"a[çc][ıi]klama|penjelasan|gi[ảa]i th[íi]ch|объяснение|пояснение|"
-                r"пояснення|解釋|解释|解析|説明|해설|الشرح)")
-_LABEL_RE = re.compile(r"^(?:[-*+]\s+)?(?:\\?\*\\?\*|\\?[*_]|__)?\s*" + _LABEL_WORDS
-                       + r"(?:\\?\*\\?\*|__)?\s*[:：]?\s*(?:\\?\*\\?\*|__)?\s*", re.I)
-# The same label inside an answer line's text: "B）按需实例 _ *解释：**…" (a remark after it).
-_LABEL_INSIDE_RE = re.compile(r"\s(?:\\?[*_][ \t]{0,3}){0,4}(?=" + _LABEL_WORDS + ")", re.I)
+    return cues.without_explanation_label(text).strip()
 
 
 def _choices(text: _Lines, k: int, end: int
@@ -750,7 +721,7 @@ def _choices(text: _Lines, k: int, end: int
             k += 1
             continue
         plain, places = _plain_at(line)
-        found = _ANSWER_RE.match(plain)
+        found = cues.answer_line(plain)
         if found:
             return letters, choices, _Answer(found.group("letters"), _written_from(
                 line, plain, places, found.start("rest")), k), k + 1
@@ -811,7 +782,7 @@ def _from_details(text: _Lines, k: int, end: int) -> tuple[_Answer | None, int]:
         content = _without_summary(lines[j])
         plain, places = _plain_at(content)
         if plain.strip(" *_:"):
-            found = _ANSWER_RE.match(plain) or _LETTER_FIRST_RE.match(plain)
+            found = cues.answer_line(plain) or cues.letters_first(plain)
             if not found:
                 return None, k
             return _Answer(found.group("letters"), _written_from(
