@@ -50,7 +50,7 @@ _EXPLANATION_WORDS = (r"(?:explanations?|explicaci[óo]n|explica[çc][ãa]o|"
                       r"explication|erkl[äa]rung|begr[üu]ndung|spiegazione|uitleg|"
                       r"wyja[śs]nienie|uzasadnienie|a[çc][ıi]klama|penjelasan|gi[ảa]i th[íi]ch|"
                       r"объяснение|пояснение|пояснення|解釋|解释|解析|説明|해설|الشرح)")
-_EXPLANATION_RE = re.compile(r"^(?:[-*+]\s+)?(?:\\?\*\\?\*|\\?[*_]|__)?\s*" + _MARKS
+_EXPLANATION_RE = re.compile(r"^(?:[-*+]\s+|#{1,6}\s+)?(?:\\?\*\\?\*|\\?[*_]|__)?\s*" + _MARKS
                              + _EXPLANATION_WORDS + r"(?:\\?\*\\?\*|__)?\s*[:：]?\s*"
                              r"(?:\\?\*\\?\*|__)?\s*", re.I)
 # The same label inside an answer line's text: "B）按需实例 _ *解释：**…" (a remark after it).

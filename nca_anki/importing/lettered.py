@@ -222,15 +222,63 @@ def _code_lines(lines: list[str]) -> list[bool]:
 
 def has_lettered(text: str) -> bool:
     """Whether ``text`` holds at least one lettered question with an answer line."""
-    lines = text.split("\n")
+    lines = _numbered_as_lettered(text.split("\n"))
     return any(cues.answer_line(_plain(line)) for line in lines) and sum(
         1 for line in lines if _CHOICE_RE.match(line)) >= 2
+
+
+_ORDINAL_RE = re.compile(r"^(?P<number>[1-9]\d?)(?P<mark>[.)])(?=\s+\S)")
+
+
+def _numbered_as_lettered(lines: list[str]) -> list[str]:
+    """``lines`` with each question's choices numbered "1." to "n." (the first list under
+    its heading, at the margin) written as lettered ones ("A." …) when an answer line or
+    sentence under them names them by number ("The correct answer is **2. …**",
+    "Answer: 1, 3"), and its numbers as their letters; line for line."""
+    if not any(_ORDINAL_RE.match(line) for line in lines):
+        return lines
+    out, code = list(lines), _code_lines(lines)
+    heads = [k for k, line in enumerate(lines) if not code[k] and _HEADING_RE.match(line)]
+    for n, head in enumerate(heads):
+        _letter_numbered(out, code, head + 1, heads[n + 1] if n + 1 < len(heads) else len(out))
+    return out
+
+
+def _letter_numbered(out: list[str], code: list[bool], start: int, end: int) -> None:
+    """_numbered_as_lettered's work on the lines of one heading's section."""
+    run: list[int] = []  # the lines of choices 1, 2, …
+    k = start
+    while k < end and not (run and out[k].strip() and not out[k][0].isspace()
+                           and not _ORDINAL_RE.match(out[k])):
+        found = None if code[k] else _ORDINAL_RE.match(out[k])
+        if found and int(found["number"]) == len(run) + 1:
+            run.append(k)
+        elif found and run:
+            return  # "1." "2." "5.": no choices
+        k += 1
+    named: list[tuple[int, int]] = []
+    while k < end and len(run) >= 2 and not named:
+        named = [] if code[k] else cues.named_numbers(out[k])
+        k += 1
+    if not named or any(int(out[k - 1][a:b]) > len(run) for a, b in named):
+        return
+    for j, at in enumerate(run):
+        out[at] = LETTERS[j] + out[at].lstrip("0123456789")
+    line = out[k - 1]
+    letters = [LETTERS[int(line[a:b]) - 1] for a, b in named]
+    if len(named) > 1:  # "… are **2. x** and **3. y**": the choices' words, said again
+        out[k - 1] = f"Answer: {', '.join(letters)}"
+        return
+    for (a, b), letter in zip(reversed(named), reversed(letters)):
+        line = line[:a] + letter + line[b:]
+    out[k - 1] = line
 
 
 def _is_start(line: str) -> bool:
     return bool(_HEADING_RE.match(line) or (_NUMBERED_RE.match(line)
                                             and not _CHOICE_RE.match(line))) \
-        and not cues.answer_line(_plain(line))  # "#### Answer: D" ends no question
+        and not cues.answer_line(_plain(line)) \
+        and not cues.explanation_label(_plain(line))  # nor do "#### Answer: D", "### Explanation:"
 
 
 def _number(line: str) -> int | None:
@@ -341,7 +389,7 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
 
 def read(text: str, path: str, start_lines: set[int] | None = None
          ) -> tuple[list[Item], list[Diagnostic]]:
-    lines, origin = _inline_split(text.split("\n"))
+    lines, origin = _inline_split(_numbered_as_lettered(text.split("\n")))
     whole = _Lines.of(lines, origin)
     problems: list[Diagnostic] = []
     starts = _starts(whole, path, problems)
@@ -504,11 +552,12 @@ def _breaks_as_spaces(text: str) -> str:
 @dataclass
 class _Answer:
     """An answer as written: its letters, what follows them on its line (as written),
-    and the line it is at."""
+    the line it is at, and the explanation written above it (from its label on)."""
 
     letters: str
     more: str
     line: int
+    above: tuple[str, ...] = ()
 
 
 def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
@@ -522,7 +571,9 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
         else:
             body.append(k)
         k += 1
-    letters, choices, found, k = _choices(text, k, end)
+    aside: list[int] = []
+    letters, choices, found, k = _choices(text, k, end, aside)
+    body += aside
     said: list[Diagnostic] = []
     at = text.at(start)
     if found is None or early is not None and _picked(found.letters) == _picked(
@@ -549,7 +600,7 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
         return None, [error("E703", path, at, f"the answer {found.letters!r} names a letter "
                             f"none of the {len(letters)} choices has; not converted"), *said]
     return Item(prompt=_prompt(text, start, body, furniture), path=path, line=at,
-                explanation=_explanation(([more] if more else []) + rest),
+                explanation=_explanation([*found.above, *([more] if more else []), *rest]),
                 choices=tuple(Choice("\n".join(text).strip(), letter in picked)
                               for letter, text in zip(letters, choices))), said
 
@@ -705,16 +756,23 @@ def _explanation(lines: list[str]) -> str:
     return cues.without_explanation_label(text).strip()
 
 
-def _choices(text: _Lines, k: int, end: int
+def _choices(text: _Lines, k: int, end: int, aside: list[int]
              ) -> tuple[list[str], list[list[str]], _Answer | None, int]:
     """The lettered choices from line ``k`` on, the answer under them (its letters and what
-    follows them on its line, as written), and the line after it."""
+    follows them on its line, as written; the explanation above it, from a line that
+    starts with its label on), and the line after it. A paragraph at the margin apart
+    from the last choice ("Choose two.") is the question's text: its lines go to ``aside``."""
     lines, code = text.lines, text.code
     choices: list[list[str]] = []
     letters: list[str] = []
     listed = False  # whether the choices are a list's items ("- a. …")
+    above: list[str] = []  # the explanation above the answer line, once its label is seen
     while k < end:
         line = lines[k]
+        if choices and not code[k] and not above and cues.explanation_label(_plain(line)):
+            above.append(line)  # "**Explanation:** …" before "**Answer:** B"
+            k += 1
+            continue
         if code[k]:  # code under a choice: the choice's, line for line
             if choices:
                 choices[-1].append(line)
@@ -724,11 +782,16 @@ def _choices(text: _Lines, k: int, end: int
         found = cues.answer_line(plain)
         if found:
             return letters, choices, _Answer(found.group("letters"), _written_from(
-                line, plain, places, found.start("rest")), k), k + 1
+                line, plain, places, found.start("rest")), k, tuple(above)), k + 1
         if _opens_answer(line):  # <details><summary>Answer</summary>
             answer, after = _from_details(text, k, end)
             if answer:
+                answer.above = tuple(above)
                 return letters, choices, answer, after
+            k += 1
+            continue
+        if above:
+            above.append(line)
             k += 1
             continue
         choice = _CHOICE_RE.match(line)
@@ -740,10 +803,26 @@ def _choices(text: _Lines, k: int, end: int
             listed = item if not letters else listed
             letters.append(choice.group("letter").upper())
             choices.append([choice.group("text")])
+        elif choices and line.strip() and not text.details[k] and (
+                aside and aside[-1] == k - 1 or _apart(text, k)):
+            aside.append(k)
         elif choices and line.strip() and not text.details[k]:
             choices[-1].append(line.strip() if not line.startswith("    ") else line)
         k += 1
     return letters, choices, None, k
+
+
+def _apart(text: _Lines, k: int) -> bool:
+    """Whether line ``k`` starts a paragraph at the margin after a blank line, outside
+    code, and no choice or answer follows it before the next blank line: no more of the
+    choice above it."""
+    lines = text.lines
+    if lines[k].startswith((" ", "\t")) or lines[k - 1].strip() or text.code[k - 1]:
+        return False
+    j = k
+    while j < len(lines) and lines[j].strip() and not text.code[j]:
+        j += 1
+    return not any(_CHOICE_RE.match(lines[t]) for t in range(k, j))
 
 
 def _rest(text: _Lines, k: int, end: int, path: str, furniture: set[int]

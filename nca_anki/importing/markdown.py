@@ -757,8 +757,10 @@ def _read_markdown(text: str, path: str) -> Reading:
     if not items and lettered.has_lettered(text):
         # No "- [ ]" lists: lettered choices and answer lines (lettered.py) instead.
         items, problems = lettered.read(text, path)
-        title = next((_title(_heading_text(lines, b)) for b in blocks
-                      if b.kind == "heading" and b.level <= 2), "")
+        first = min([item.line for item in items] + [p.line for p in problems if p.is_error],
+                    default=len(lines) + 1)
+        title = next((_title(_heading_text(lines, b)) for b in blocks  # above the questions
+                      if b.kind == "heading" and b.level <= 2 and b.start + 1 < first), "")
         if items and not title:
             title = title_from_name(path)
     section = Section(title=title or title_from_name(path), items=tuple(items), path=path)
