@@ -657,6 +657,9 @@ def _answer_of(text: _Lines, found: _Answer, letters: list[str], choices: list[l
     for chosen in (picked | named, picked):
         if said_key == "".join(words[letter] for letter in letters if letter in chosen):
             return chosen, ""
+    other = _listed_or_remark(more, picked, letters, choices)
+    if other is not None:
+        return other
     wanted = "".join(words[letter] for letter in letters if letter in picked)
     if difflib.SequenceMatcher(None, said_key[:200], wanted[:200]).ratio() >= 0.6 or (
             followed and _choice_like(more)):
@@ -665,6 +668,31 @@ def _answer_of(text: _Lines, found: _Answer, letters: list[str], choices: list[l
                             f"{', '.join(sorted(picked))}; the letter was taken"))
         return picked, ""
     return picked, more
+
+
+def _listed_or_remark(more: str, picked: set[str], letters: list[str],
+                      choices: list[list[str]]) -> tuple[set[str], str] | None:
+    """What an answer line's text after one letter says when it is not the choice's words
+    as written: each right choice in short, labelled ("B. Amazon SQS, E. Step
+    Functions", each inside its choice's words): those letters, no explanation; or a
+    sentence about the choice ("– The transfer is free.", ending as a sentence ends and
+    its choice does not): a remark, the explanation. None if neither."""
+    if len(picked) != 1:
+        return None
+    texts = {letter: "\n".join(c).strip() for letter, c in zip(letters, choices)}
+    cuts = list(_LABEL_IN_TEXT_RE.finditer(more))
+    if cuts:
+        ends = [m.start() for m in cuts[1:]] + [len(more)]
+        pieces = [more[:cuts[0].start()]] + [more[m.end():e] for m, e in zip(cuts, ends)]
+        named = [min(picked)] + [m.group(1).upper() for m in cuts]
+        if all(letter in texts and _key(piece) and _key(piece) in _key(texts[letter])
+               for letter, piece in zip(named, pieces)):
+            return set(named), ""
+    plain = _plain(more).rstrip()
+    if plain.endswith((".", "!", "。")) and len(plain.split()) > 3 \
+            and not texts.get(min(picked), "").endswith((".", "!", "。")):
+        return picked, more
+    return None
 
 
 def _choice_like(text: str) -> bool:

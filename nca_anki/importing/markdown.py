@@ -637,7 +637,8 @@ def _answered_in_words(read: list[tuple[Choice, bool]], explanation: str
     outside code is an answer line that names choices by their letters ("**✅ Correct
     answer: b**", see cues.answer_line): those choices are the right ones, the letters the
     choices are labelled with ("**a.** …"), if all are, leave their texts, and the line
-    leaves the explanation (what follows its letters on it stays)."""
+    leaves the explanation (what follows its letters on it stays), as does the label
+    the explanation then starts with."""
     lines, fence = explanation.split("\n"), False
     for k, line in enumerate(lines):
         fence = fence != bool(_FENCE_RE.match(line))
@@ -653,9 +654,10 @@ def _answered_in_words(read: list[tuple[Choice, bool]], explanation: str
         if not picked or not picked <= set(letters):
             return read, explanation  # a letter no choice has: no choice is marked
         rest = [found["rest"]] if found["rest"].strip() else []
+        left = "\n".join([*lines[:k], *rest, *lines[k + 1:]]).strip("\n")
         return ([(Choice(choice.text, letter in picked), inlined)
                  for letter, (choice, inlined) in zip(letters, read)],
-                "\n".join([*lines[:k], *rest, *lines[k + 1:]]).strip("\n"))
+                cues.without_explanation_label(left))  # "💡 Explanation : …"
     return read, explanation
 
 
