@@ -253,3 +253,29 @@ C. Igel im Garten
                         "*Fledermaus (Abendsegler)"] and first[2] == ""
     assert second[1][2] == "*Igel im Garten"
     assert second[2] == "Der Igel im Garten schläft von November bis März."
+
+
+def test_a_prompt_holding_a_list_is_written_and_read_back(tmp_path, cli):
+    """A list in the prompt ("- `ttl = 5`") is the prompt's on the card, never taken
+    for choices in the question file (the file writes it with "*")."""
+    _, done = _import(cli, tmp_path, "cache.md", """# Cache
+
+### Frage 1
+Gegeben:
+- `ttl = 5`
+- `size = 10`
+
+Wie lange lebt ein Eintrag?
+- [ ] 10 s
+- [x] 5 s
+
+Die Konfiguration:
+
+```yaml
+- nicht: anfassen
+```
+""")
+    assert done.status == 0, done.err
+    ((prompt, choices, explanation),) = _questions(tmp_path / "source")
+    assert "* `ttl = 5`\n* `size = 10`" in prompt and choices == ["10 s", "*5 s"]
+    assert "- nicht: anfassen" in explanation
