@@ -278,7 +278,12 @@ def _is_start(line: str) -> bool:
     return bool(_HEADING_RE.match(line) or (_NUMBERED_RE.match(line)
                                             and not _CHOICE_RE.match(line))) \
         and not cues.answer_line(_plain(line)) \
-        and not cues.explanation_label(_plain(line))  # nor do "#### Answer: D", "### Explanation:"
+        and not _only_label(_plain(line))  # nor do "#### Answer: D", "### Explanation:"
+
+
+def _only_label(plain: str) -> bool:
+    """Whether ``plain`` is an explanation's label and nothing more ("Explanation:")."""
+    return bool(plain) and cues.explanation_label(plain) == len(plain)
 
 
 def _number(line: str) -> int | None:

@@ -279,3 +279,23 @@ Die Konfiguration:
     ((prompt, choices, explanation),) = _questions(tmp_path / "source")
     assert "* `ttl = 5`\n* `size = 10`" in prompt and choices == ["10 s", "*5 s"]
     assert "- nicht: anfassen" in explanation
+
+
+def test_an_explanation_heading_under_the_answer_is_no_question(tmp_path, cli):
+    _, done = _import(cli, tmp_path, "meer.md", """# Meere
+
+## Frage 1
+Welches Meer ist das salzigste?
+
+- A. Ostsee
+- B. Totes Meer
+
+**Antwort:** B
+
+### Erklärung:
+
+Es hat über 30 % Salz.
+""")
+    assert done.status == 0, done.err
+    ((_, choices, explanation),) = _questions(tmp_path / "source")
+    assert choices == ["Ostsee", "*Totes Meer"] and explanation == "Es hat über 30 % Salz."
