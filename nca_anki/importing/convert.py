@@ -16,7 +16,7 @@ import binascii
 import hashlib
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
 
@@ -440,6 +440,23 @@ def _line_otherwise(ours: str, theirs: str) -> str:
     return f" (its line {clip(line.strip())!r}, which the format takes as structure)"
 
 
+def _prompt_list_starred(item: Item) -> Item:
+    """``item`` with its prompt's list items outside code ("- `retention=1d`") written
+    with "*", the same list on the card: a question file reads a line "- …" as a choice."""
+    if "-" not in item.prompt:
+        return item
+    lines, fence = item.prompt.split("\n"), ""
+    for k, line in enumerate(lines):
+        opened = FENCE_RE.match(line.rstrip())
+        if opened and not fence:
+            fence = opened.group("fence")
+        elif opened and opened.group("fence").startswith(fence) and not opened.group("info"):
+            fence = ""
+        elif not fence and k and re.match(r"\s*-(?:\s|$)", line):
+            lines[k] = line.replace("-", "*", 1)
+    return replace(item, prompt="\n".join(lines))
+
+
 def _written(title: str, part: int, items: list[Item], name: str
              ) -> tuple[str, int, list[Diagnostic]]:
     """The part's text with every question that reads back as it was read, how many,
@@ -462,7 +479,7 @@ def _written(title: str, part: int, items: list[Item], name: str
                                   f"{len(item.choices)} choices; at most {len(LABELS)} are "
                                   "supported; not converted"))
         else:
-            todo.append(item)
+            todo.append(_prompt_list_starred(item))
     while todo:
         text, spans, layout = _render(title, part, todo)
         result = parse(text, name)

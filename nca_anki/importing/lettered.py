@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
+from nca_anki.importing import cues
 from nca_anki.importing.bank import HRULE_RE, NUMBERING_RE, Choice, Item
 
 LETTERS = "ABCDEFGHIJ"
@@ -30,27 +31,8 @@ _CHOICE_RE = re.compile(r"^\s*(?:[-*+]\s+|[–—•]\s*|-(?=[A-J]\s))?(?:\*\*|_
                         r"(?P<letter>[A-Ja-j])(?:(?:[.):]|\s\))(?:\*\*|__)?\s+"
                         r"|\s?[）．](?:\*\*|__)?\s*|(?<=-[A-J])\s+)"
                         r"(?P<text>\S(?:.*\S)?)\s*$")
-# The word for "answer" (and "correct answer") in the languages exam-prep repositories
-# are translated into: German, Spanish, Portuguese, French, Italian, Dutch, Polish,
-# Turkish, Indonesian, Vietnamese, Russian, Ukrainian, Chinese, Japanese, Korean, Arabic.
-_ANSWER_WORDS = (r"(?:[^\W\d_]+\s+)?(?:correct\s+|right\s+|richtige\s+|korrekte\s+)?"
-                 r"(?:answers?|solution|"
-                 r"antwort(?:en)?|l[öo]sung|respuestas?(?:\s+correctas?)?|respostas?(?:\s+corretas?)?|"
-                 r"(?:bonne\s+)?r[ée]ponses?(?:\s+correctes?)?|solution|risposta(?:\s+corretta)?|"
-                 r"antwoord|odpowied[źz]|cevap|jawaban|đáp án|ответ|відповідь|答案|正解|答え|정답|"
-                 r"الإجابة)")
-# Letters as answers are written in words: "A, C", "A & C", "AC", "(A) and (C)", "A y C".
-_JOINS = r"(?:\s*(?:,|，|、|&|/|\+)\s*|\s+(?:and|und|et|y|и)\s+|\s*)"
-_LETTERS = r"\(?[A-J]\)?(?:" + _JOINS + r"\(?[A-J]\)?)*"
-_JOIN_WORDS_RE = re.compile(r"(?<![^\W\d_])(?:and|und|et|y|и)(?![^\W\d_])", re.I)
-# "Answer: B", "Correct answer: A, C", "Correct Answer: AB", "Antwort: D", "答案：B",
-# "Suggested Answer: A"
-_ANSWER_RE = re.compile(r"^(?:[-*+>]\s+)?" + _ANSWER_WORDS + r"(?:\s+is)?\s*[:：=-]\s*"
-                        r"(?:option\s+|choice\s+)?(?P<letters>" + _LETTERS + r")"
-                        r"(?=$|[\s.):,;—–）-])[\s.):,;—–）-]*(?P<rest>.*)$", re.I)
-# "B", "b.", "(B) Volta", "A, C —": a letter then punctuation ("A GPU is …" is no answer).
-_LETTER_FIRST_RE = re.compile(r"^(?:[-*+]\s+)?\(?(?P<letters>[A-Ja-j](?:\s*(?:,|&)\s*[A-Ja-j])*)"
-                              r"(?:$|(?:\)|[.:—–-])(?:\s+|$))(?P<rest>.*)$")
+# An answer line ("Answer: B"), its letters, an explanation's label: see cues.py.
+_ANSWER_WORDS = cues.ANSWER_WORDS
 # Its text without the closing "#"s: _question takes them off (see markdown.py's).
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*)$")
 # "12. Which …", "**Q3.** What …": its text keeps the emphasis it opens (_header unwraps it).
@@ -240,15 +222,68 @@ def _code_lines(lines: list[str]) -> list[bool]:
 
 def has_lettered(text: str) -> bool:
     """Whether ``text`` holds at least one lettered question with an answer line."""
-    lines = text.split("\n")
-    return any(_ANSWER_RE.match(_plain(line)) for line in lines) and sum(
+    lines = _numbered_as_lettered(text.split("\n"))
+    return any(cues.answer_line(_plain(line)) for line in lines) and sum(
         1 for line in lines if _CHOICE_RE.match(line)) >= 2
+
+
+_ORDINAL_RE = re.compile(r"^(?P<number>[1-9]\d?)(?P<mark>[.)])(?=\s+\S)")
+
+
+def _numbered_as_lettered(lines: list[str]) -> list[str]:
+    """``lines`` with each question's choices numbered "1." to "n." (the first list under
+    its heading, at the margin) written as lettered ones ("A." …) when an answer line or
+    sentence under them names them by number ("The correct answer is **2. …**",
+    "Answer: 1, 3"), and its numbers as their letters; line for line."""
+    if not any(_ORDINAL_RE.match(line) for line in lines):
+        return lines
+    out, code = list(lines), _code_lines(lines)
+    heads = [k for k, line in enumerate(lines) if not code[k] and _HEADING_RE.match(line)]
+    for n, head in enumerate(heads):
+        _letter_numbered(out, code, head + 1, heads[n + 1] if n + 1 < len(heads) else len(out))
+    return out
+
+
+def _letter_numbered(out: list[str], code: list[bool], start: int, end: int) -> None:
+    """_numbered_as_lettered's work on the lines of one heading's section."""
+    run: list[int] = []  # the lines of choices 1, 2, …
+    k = start
+    while k < end and not (run and out[k].strip() and not out[k][0].isspace()
+                           and not _ORDINAL_RE.match(out[k])):
+        found = None if code[k] else _ORDINAL_RE.match(out[k])
+        if found and int(found["number"]) == len(run) + 1:
+            run.append(k)
+        elif found and run:
+            return  # "1." "2." "5.": no choices
+        k += 1
+    named: list[tuple[int, int]] = []
+    while k < end and len(run) >= 2 and not named:
+        named = [] if code[k] else cues.named_numbers(out[k])
+        k += 1
+    if not named or any(int(out[k - 1][a:b]) > len(run) for a, b in named):
+        return
+    for j, at in enumerate(run):
+        out[at] = LETTERS[j] + out[at].lstrip("0123456789")
+    line = out[k - 1]
+    letters = [LETTERS[int(line[a:b]) - 1] for a, b in named]
+    if len(named) > 1:  # "… are **2. x** and **3. y**": the choices' words, said again
+        out[k - 1] = f"Answer: {', '.join(letters)}"
+        return
+    for (a, b), letter in zip(reversed(named), reversed(letters)):
+        line = line[:a] + letter + line[b:]
+    out[k - 1] = line
 
 
 def _is_start(line: str) -> bool:
     return bool(_HEADING_RE.match(line) or (_NUMBERED_RE.match(line)
                                             and not _CHOICE_RE.match(line))) \
-        and not _ANSWER_RE.match(_plain(line))  # "#### Answer: D" ends no question
+        and not cues.answer_line(_plain(line)) \
+        and not _only_label(_plain(line))  # nor do "#### Answer: D", "### Explanation:"
+
+
+def _only_label(plain: str) -> bool:
+    """Whether ``plain`` is an explanation's label and nothing more ("Explanation:")."""
+    return bool(plain) and cues.explanation_label(plain) == len(plain)
 
 
 def _number(line: str) -> int | None:
@@ -285,7 +320,7 @@ class _Lines:
             choice = None if details[k] else _CHOICE_RE.match(lines[k])
             if choice and choice.group("letter") in "Aa":
                 first[k] = k
-            elif _ANSWER_RE.match(_plain(lines[k])) or _opens_answer(lines[k]):
+            elif cues.answer_line(_plain(lines[k])) or _opens_answer(lines[k]):
                 answer[k] = k
         return cls(lines, code, details, first, answer,
                    origin or list(range(1, len(lines) + 1)))
@@ -337,7 +372,7 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
             continue
         loose = _LOOSE_RE.match(line)
         if not loose or (last >= 0 and not body and number is not None) \
-                or _ANSWER_RE.match(_plain(line)) or not text.answered(k + 1, nxt):
+                or cues.answer_line(_plain(line)) or not text.answered(k + 1, nxt):
             continue
         given = int(loose.group("number")) if loose.group("number").isascii() else -1
         expected = number + 1 if number is not None else 1
@@ -359,7 +394,7 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
 
 def read(text: str, path: str, start_lines: set[int] | None = None
          ) -> tuple[list[Item], list[Diagnostic]]:
-    lines, origin = _inline_split(text.split("\n"))
+    lines, origin = _inline_split(_numbered_as_lettered(text.split("\n")))
     whole = _Lines.of(lines, origin)
     problems: list[Diagnostic] = []
     starts = _starts(whole, path, problems)
@@ -473,7 +508,7 @@ def _furniture(text: _Lines, spans: list[tuple[int, int]]) -> set[int]:
             if text.code[k] or text.is_choice(k):
                 continue
             shape = _shape(text.lines[k])
-            if shape and not HRULE_RE.match(text.lines[k]) and not _ANSWER_RE.match(
+            if shape and not HRULE_RE.match(text.lines[k]) and not cues.answer_line(
                     _plain(text.lines[k])):
                 places.setdefault(shape, []).append(k)
                 questions[shape] = questions.get(shape, 0) + (shape not in seen)
@@ -522,11 +557,12 @@ def _breaks_as_spaces(text: str) -> str:
 @dataclass
 class _Answer:
     """An answer as written: its letters, what follows them on its line (as written),
-    and the line it is at."""
+    the line it is at, and the explanation written above it (from its label on)."""
 
     letters: str
     more: str
     line: int
+    above: tuple[str, ...] = ()
 
 
 def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
@@ -534,13 +570,15 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
     lines = text.lines
     k, early, body = start + 1, None, []
     while k < end and not text.is_choice(k):
-        line_answer = None if text.code[k] else _ANSWER_RE.match(_plain(lines[k]))
+        line_answer = None if text.code[k] else cues.answer_line(_plain(lines[k]))
         if line_answer:  # "Suggested Answer: A" above the choices: an answer line, no text
             early = _Answer(line_answer.group("letters"), "", k)
         else:
             body.append(k)
         k += 1
-    letters, choices, found, k = _choices(text, k, end)
+    aside: list[int] = []
+    letters, choices, found, k = _choices(text, k, end, aside)
+    body += aside
     said: list[Diagnostic] = []
     at = text.at(start)
     if found is None or early is not None and _picked(found.letters) == _picked(
@@ -567,14 +605,12 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
         return None, [error("E703", path, at, f"the answer {found.letters!r} names a letter "
                             f"none of the {len(letters)} choices has; not converted"), *said]
     return Item(prompt=_prompt(text, start, body, furniture), path=path, line=at,
-                explanation=_explanation(([more] if more else []) + rest),
+                explanation=_explanation([*found.above, *([more] if more else []), *rest]),
                 choices=tuple(Choice("\n".join(text).strip(), letter in picked)
                               for letter, text in zip(letters, choices))), said
 
 
-def _picked(letters: str) -> set[str]:
-    """The letters an answer names: "A and C", "(A) y (C)", "AC" -> {"A", "C"}."""
-    return {a.upper() for a in re.findall(r"[A-Ja-j]", _JOIN_WORDS_RE.sub(" ", letters))}
+_picked = cues.picked  # "A and C" -> {"A", "C"}
 
 
 def _disagree(path: str, text: _Lines, first: _Answer, last: _Answer) -> Diagnostic:
@@ -612,9 +648,10 @@ def _answer_of(text: _Lines, found: _Answer, letters: list[str], choices: list[l
     written as a choice is ("B) Volta") is taken for one when an explanation of its own
     follows (``followed``)."""
     picked, more = _picked(found.letters), found.more
-    inside = _LABEL_INSIDE_RE.search(more)
+    inside = cues.explanation_inside(more)
     if inside:  # the answer's words, then the explanation on the same line
-        found.more, more = more[:inside.start()], _LABEL_RE.sub("", more[inside.end():])
+        found.more = more[:inside.start()]
+        more = cues.without_explanation_label(more[inside.end():])
         picked, rest = _answer_of(text, found, letters, choices, path, said, followed=True)
         return picked, "\n\n".join(part for part in (rest, more.strip()) if part)
     if not more or not set(letters) >= picked:
@@ -625,6 +662,9 @@ def _answer_of(text: _Lines, found: _Answer, letters: list[str], choices: list[l
     for chosen in (picked | named, picked):
         if said_key == "".join(words[letter] for letter in letters if letter in chosen):
             return chosen, ""
+    other = _listed_or_remark(more, picked, letters, choices)
+    if other is not None:
+        return other
     wanted = "".join(words[letter] for letter in letters if letter in picked)
     if difflib.SequenceMatcher(None, said_key[:200], wanted[:200]).ratio() >= 0.6 or (
             followed and _choice_like(more)):
@@ -633,6 +673,31 @@ def _answer_of(text: _Lines, found: _Answer, letters: list[str], choices: list[l
                             f"{', '.join(sorted(picked))}; the letter was taken"))
         return picked, ""
     return picked, more
+
+
+def _listed_or_remark(more: str, picked: set[str], letters: list[str],
+                      choices: list[list[str]]) -> tuple[set[str], str] | None:
+    """What an answer line's text after one letter says when it is not the choice's words
+    as written: each right choice in short, labelled ("B. Amazon SQS, E. Step
+    Functions", each inside its choice's words): those letters, no explanation; or a
+    sentence about the choice ("– The transfer is free.", ending as a sentence ends and
+    its choice does not): a remark, the explanation. None if neither."""
+    if len(picked) != 1:
+        return None
+    texts = {letter: "\n".join(c).strip() for letter, c in zip(letters, choices)}
+    cuts = list(_LABEL_IN_TEXT_RE.finditer(more))
+    if cuts:
+        ends = [m.start() for m in cuts[1:]] + [len(more)]
+        pieces = [more[:cuts[0].start()]] + [more[m.end():e] for m, e in zip(cuts, ends)]
+        named = [min(picked)] + [m.group(1).upper() for m in cuts]
+        if all(letter in texts and _key(piece) and _key(piece) in _key(texts[letter])
+               for letter, piece in zip(named, pieces)):
+            return set(named), ""
+    plain = _plain(more).rstrip()
+    if plain.endswith((".", "!", "。")) and len(plain.split()) > 3 \
+            and not texts.get(min(picked), "").endswith((".", "!", "。")):
+        return picked, more
+    return None
 
 
 def _choice_like(text: str) -> bool:
@@ -651,7 +716,7 @@ def _listed_after(text: _Lines, k: int, end: int, found: _Answer, letters: list[
     ``found``: a line that restates a choice, letter and words, names it right."""
     words = {letter: _key("\n".join(c)) for letter, c in zip(letters, choices)}
     while k < end and text.details[k] and not text.code[k]:
-        listed = _LETTER_FIRST_RE.match(_plain(text.lines[k]))
+        listed = cues.letters_first(_plain(text.lines[k]))
         if not text.lines[k].strip():
             k += 1
             continue
@@ -700,7 +765,7 @@ def _restated_after(text: _Lines, k: int, end: int, found: _Answer, letters: lis
     if j >= end or text.code[j]:
         return k
     plain = _plain(lines[j])
-    again = _ANSWER_RE.match(plain)
+    again = cues.answer_line(plain)
     second: _Answer | None = None
     if again:
         second, after = _Answer(again.group("letters"), "", j), j + 1
@@ -721,43 +786,45 @@ def _explanation(lines: list[str]) -> str:
     body = [line for line in text.split("\n") if line.strip()]
     if body and all(line.lstrip().startswith(">") for line in body):
         text = "\n".join(re.sub(r"^\s*> ?", "", line) for line in text.split("\n")).strip()
-    return _LABEL_RE.sub("", text, count=1).strip()
+    return cues.without_explanation_label(text).strip()
 
 
-_LABEL_WORDS = (r"(?:explanation|explicaci[óo]n|explica[çc][ãa]o|"
-                r"explication|erkl[äa]rung|spiegazione|uitleg|wyja[śs]nienie|"
-                r"a[çc][ıi]klama|penjelasan|gi[ảa]i th[íi]ch|объяснение|пояснение|"
-                r"пояснення|解釋|解释|解析|説明|해설|الشرح)")
-_LABEL_RE = re.compile(r"^(?:[-*+]\s+)?(?:\\?\*\\?\*|\\?[*_]|__)?\s*" + _LABEL_WORDS
-                       + r"(?:\\?\*\\?\*|__)?\s*[:：]?\s*(?:\\?\*\\?\*|__)?\s*", re.I)
-# The same label inside an answer line's text: "B）按需实例 _ *解释：**…" (a remark after it).
-_LABEL_INSIDE_RE = re.compile(r"\s(?:\\?[*_][ \t]{0,3}){0,4}(?=" + _LABEL_WORDS + ")", re.I)
-
-
-def _choices(text: _Lines, k: int, end: int
+def _choices(text: _Lines, k: int, end: int, aside: list[int]
              ) -> tuple[list[str], list[list[str]], _Answer | None, int]:
     """The lettered choices from line ``k`` on, the answer under them (its letters and what
-    follows them on its line, as written), and the line after it."""
+    follows them on its line, as written; the explanation above it, from a line that
+    starts with its label on), and the line after it. A paragraph at the margin apart
+    from the last choice ("Choose two.") is the question's text: its lines go to ``aside``."""
     lines, code = text.lines, text.code
     choices: list[list[str]] = []
     letters: list[str] = []
     listed = False  # whether the choices are a list's items ("- a. …")
+    above: list[str] = []  # the explanation above the answer line, once its label is seen
     while k < end:
         line = lines[k]
+        if choices and not code[k] and not above and cues.explanation_label(_plain(line)):
+            above.append(line)  # "**Explanation:** …" before "**Answer:** B"
+            k += 1
+            continue
         if code[k]:  # code under a choice: the choice's, line for line
             if choices:
                 choices[-1].append(line)
             k += 1
             continue
         plain, places = _plain_at(line)
-        found = _ANSWER_RE.match(plain)
+        found = cues.answer_line(plain)
         if found:
             return letters, choices, _Answer(found.group("letters"), _written_from(
-                line, plain, places, found.start("rest")), k), k + 1
+                line, plain, places, found.start("rest")), k, tuple(above)), k + 1
         if _opens_answer(line):  # <details><summary>Answer</summary>
             answer, after = _from_details(text, k, end)
             if answer:
+                answer.above = tuple(above)
                 return letters, choices, answer, after
+            k += 1
+            continue
+        if above:
+            above.append(line)
             k += 1
             continue
         choice = _CHOICE_RE.match(line)
@@ -769,10 +836,26 @@ def _choices(text: _Lines, k: int, end: int
             listed = item if not letters else listed
             letters.append(choice.group("letter").upper())
             choices.append([choice.group("text")])
+        elif choices and line.strip() and not text.details[k] and (
+                aside and aside[-1] == k - 1 or _apart(text, k)):
+            aside.append(k)
         elif choices and line.strip() and not text.details[k]:
             choices[-1].append(line.strip() if not line.startswith("    ") else line)
         k += 1
     return letters, choices, None, k
+
+
+def _apart(text: _Lines, k: int) -> bool:
+    """Whether line ``k`` starts a paragraph at the margin after a blank line, outside
+    code, and no choice or answer follows it before the next blank line: no more of the
+    choice above it."""
+    lines = text.lines
+    if lines[k].startswith((" ", "\t")) or lines[k - 1].strip() or text.code[k - 1]:
+        return False
+    j = k
+    while j < len(lines) and lines[j].strip() and not text.code[j]:
+        j += 1
+    return not any(_CHOICE_RE.match(lines[t]) for t in range(k, j))
 
 
 def _rest(text: _Lines, k: int, end: int, path: str, furniture: set[int]
@@ -811,7 +894,7 @@ def _from_details(text: _Lines, k: int, end: int) -> tuple[_Answer | None, int]:
         content = _without_summary(lines[j])
         plain, places = _plain_at(content)
         if plain.strip(" *_:"):
-            found = _ANSWER_RE.match(plain) or _LETTER_FIRST_RE.match(plain)
+            found = cues.answer_line(plain) or cues.letters_first(plain)
             if not found:
                 return None, k
             return _Answer(found.group("letters"), _written_from(

@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
-from nca_anki.importing import lettered
+from nca_anki.importing import cues, lettered
 from nca_anki.importing.bank import (HRULE_RE, NUMBERING_RE, Choice, Item, Reading, Section,
                                      html_to_markdown, one_paragraph, title_from_name)
 
@@ -631,6 +631,36 @@ def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
             emphasis["text"] if emphasis else prompt, _unquoted(explanation))
 
 
+def _answered_in_words(read: list[tuple[Choice, bool]], explanation: str
+                       ) -> tuple[list[tuple[Choice, bool]], str]:
+    """Choices none of which is ticked, and the explanation under them, when a line of it
+    outside code is an answer line that names choices by their letters ("**✅ Correct
+    answer: b**", see cues.answer_line): those choices are the right ones, the letters the
+    choices are labelled with ("**a.** …"), if all are, leave their texts, and the line
+    leaves the explanation (what follows its letters on it stays), as does the label
+    the explanation then starts with."""
+    lines, fence = explanation.split("\n"), False
+    for k, line in enumerate(lines):
+        fence = fence != bool(_FENCE_RE.match(line))
+        found = None if fence else cues.answer_line(lettered._plain(line))
+        if found is None:
+            continue
+        picked = cues.picked(found["letters"])
+        labels = [lettered._CHOICE_RE.match(choice.text) for choice, _ in read]
+        letters = lettered.LETTERS[:len(read)]
+        if all(labels) and "".join(m["letter"] for m in labels if m).upper() == letters:
+            read = [(Choice(m["text"] + choice.text[m.end("text"):], choice.correct), inlined)
+                    for m, (choice, inlined) in zip(labels, read) if m]
+        if not picked or not picked <= set(letters):
+            return read, explanation  # a letter no choice has: no choice is marked
+        rest = [found["rest"]] if found["rest"].strip() else []
+        left = "\n".join([*lines[:k], *rest, *lines[k + 1:]]).strip("\n")
+        return ([(Choice(choice.text, letter in picked), inlined)
+                 for letter, (choice, inlined) in zip(letters, read)],
+                cues.without_explanation_label(left))  # "💡 Explanation : …"
+    return read, explanation
+
+
 def _read_markdown(text: str, path: str) -> Reading:
     written = text.split("\n")  # as the author wrote it, for what the problems quote
     text, front = _front_matter(text)
@@ -717,6 +747,8 @@ def _read_markdown(text: str, path: str) -> Reading:
             continue
         read, prompt, explanation = _choices(lines, choices_block, prompt, explanation,
                                              heading is not None)
+        if not any(choice.correct for choice, _ in read):
+            read, explanation = _answered_in_words(read, explanation)
         if any(inlined for _, inlined in read):
             problems.append(warning("W702", path, choices_block.start + 1, "a choice that is "
                                     "only a one-line code block became inline code on its "
@@ -727,8 +759,10 @@ def _read_markdown(text: str, path: str) -> Reading:
     if not items and lettered.has_lettered(text):
         # No "- [ ]" lists: lettered choices and answer lines (lettered.py) instead.
         items, problems = lettered.read(text, path)
-        title = next((_title(_heading_text(lines, b)) for b in blocks
-                      if b.kind == "heading" and b.level <= 2), "")
+        first = min([item.line for item in items] + [p.line for p in problems if p.is_error],
+                    default=len(lines) + 1)
+        title = next((_title(_heading_text(lines, b)) for b in blocks  # above the questions
+                      if b.kind == "heading" and b.level <= 2 and b.start + 1 < first), "")
         if items and not title:
             title = title_from_name(path)
     section = Section(title=title or title_from_name(path), items=tuple(items), path=path)

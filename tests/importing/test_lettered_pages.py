@@ -341,7 +341,7 @@ Answer: A
 def _paths() -> list[tuple[str, object, str]]:
     """(what, a function of one text, a hostile unit) for each text path this reading
     added: none may search from every opening to the end of a line."""
-    from nca_anki.importing import lettered
+    from nca_anki.importing import cues, lettered
 
     return [
         ("a summary never closed", lettered._without_summary, "<summary>"),
@@ -349,12 +349,12 @@ def _paths() -> list[tuple[str, object, str]]:
         ("choices on a question's line", lettered._inline_cuts, " –A）"),
         ("choices on a question's line", lettered._inline_cuts, " A) B) Answer"),
         ("choices on a line, unread", lettered._unread_choices, " A"),
-        ("letters in words", lambda t: lettered._ANSWER_RE.match("Answer: " + t + "x"),
+        ("letters in words", lambda t: cues.answer_line("Answer: " + t + "x"),
          "A and "),
-        ("letters in words", lambda t: lettered._ANSWER_RE.match("Answer: " + t + "x"), "(A)"),
+        ("letters in words", lambda t: cues.answer_line("Answer: " + t + "x"), "(A)"),
         ("a line's shape", lettered._shape, "Oct. 3, 2:29 p.m. "),
-        ("a label inside an answer", lettered._LABEL_INSIDE_RE.search, " \\*"),
-        ("a label inside an answer", lettered._LABEL_INSIDE_RE.search, " _ *explanation"),
+        ("a label inside an answer", cues.explanation_inside, " \\*"),
+        ("a label inside an answer", cues.explanation_inside, " _ *explanation"),
     ]
 
 

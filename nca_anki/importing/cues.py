@@ -1,0 +1,105 @@
+"""What one line of a quiz's text says about its question, in the words authors write it
+with: an answer line ("Answer: B", "✅ Réponse correcte : b", "Ans: A, C", "答案：B"),
+the letters an answer names in words ("A and C", "(A) y (C)", "AC"), a sentence that
+names the right choice ("The correct answer is **2. …**") and an explanation's label
+("Explanation:", "💡 Explicación :"). Pure functions over a string, used by both
+Markdown readers (lettered.py and markdown.py), so that a wording one reads the other
+reads too.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Emoji, ticks and arrows an author puts before a label: "✅ Answer:", "👉 Ans:", "→ Lösung:".
+_MARKS = r"(?:[✅✔✓☑👉→⇒➡➜▶►💡🔑🎯📌📝✏❗⭐️\ufe0f]\s*)*"
+# The word for "answer" (and "correct answer") in the languages exam-prep repositories
+# are translated into: German, Spanish, Portuguese, French, Italian, Dutch, Polish,
+# Turkish, Indonesian, Vietnamese, Russian, Ukrainian, Chinese, Japanese, Korean, Arabic;
+# and the abbreviations "Ans", "Sol".
+ANSWER_WORDS = (r"(?:[^\W\d_]+\s+)?(?:correct\s+|right\s+|richtige\s+|korrekte\s+)?"
+                r"(?:answers?|ans|sol|solution|"
+                r"antwort(?:en)?|l[öo]sung|respuestas?(?:\s+correctas?)?|respostas?(?:\s+corretas?)?|"
+                r"(?:bonne\s+)?r[ée]ponses?(?:\s+correctes?)?|risposta(?:\s+corretta)?|"
+                r"antwoord|odpowied[źz]|cevap|jawaban|đáp án|ответ|відповідь|答案|正解|答え|정답|"
+                r"الإجابة)")
+# Letters as answers are written in words: "A, C", "A & C", "AC", "(A) and (C)", "A y C".
+_JOIN_WORDS = r"(?:and|und|et|y|и|oraz|або|和|及)"
+_JOINS = r"(?:\s*(?:,|，|、|&|/|\+)\s*|\s+" + _JOIN_WORDS + r"\s+|\s*)"
+_LETTERS = r"\(?[A-J]\)?(?:" + _JOINS + r"\(?[A-J]\)?)*"
+_JOIN_WORDS_RE = re.compile(r"(?<![^\W\d_])" + _JOIN_WORDS + r"(?![^\W\d_])", re.I)
+# "Answer: B", "Correct answer: A, C", "✅ Ans: AB", "Réponse correcte : b", "答案：B",
+# "Suggested Answer: A", and the sentence "The correct answer is B" ("… are B and D").
+_ANSWER_RE = re.compile(r"^(?:[-*+>]\s+)?" + _MARKS + r"(?:" + ANSWER_WORDS
+                        + r"(?:\s+is)?\s*[:：=-]|(?:the\s+)?(?:correct|right)\s+answers?\s+"
+                        r"(?:is|are)\s*:?)\s*"
+                        r"(?:options?\s+|choices?\s+)?(?P<letters>" + _LETTERS + r")"
+                        r"(?=$|[\s.):,;—–）-])[\s.):,;—–）-]*(?P<rest>.*)$", re.I)
+# "B", "b.", "(B) Volta", "A, C —", "C and D": a letter then punctuation ("A GPU is …" is
+# no answer).
+_LETTER_FIRST_RE = re.compile(r"^(?:[-*+]\s+)?" + _MARKS + r"\(?(?P<letters>[A-Ja-j]"
+                              r"(?:(?:\s*(?:,|&)\s*|\s+(?:and|und|et|y)\s+)[A-Ja-j])*)"
+                              r"(?:$|(?:\)|[.:—–-])(?:\s+|$))(?P<rest>.*)$")
+# The numbers an answer line or sentence names as choices: "Answer: 2",
+# "The correct answer is **2. …**", "… are **2. …** and **3. …**".
+_NUMBER_CUE_RE = re.compile(r"^\W*(?:" + ANSWER_WORDS + r"(?:\s+is)?\s*[:：=]|(?:the\s+)?"
+                            r"(?:correct|right)\s+answers?\s+(?:is|are)\b\s*:?)", re.I)
+_NAMED_NUMBER_RE = re.compile(r"(?:^|(?<=\*\*)|(?<=__)|(?<=,\s)|(?<=\band\s))\s*(?P<n>[1-9])"
+                              r"(?=[.)](?:\s|\*\*|__|$)|\*\*|__|\s*$|\s*,|\s+and\b)", re.I)
+_EXPLANATION_WORDS = (r"(?:explanations?|explicaci[óo]n|explica[çc][ãa]o|"
+                      r"explication|erkl[äa]rung|begr[üu]ndung|spiegazione|uitleg|"
+                      r"wyja[śs]nienie|uzasadnienie|a[çc][ıi]klama|penjelasan|gi[ảa]i th[íi]ch|"
+                      r"объяснение|пояснение|пояснення|解釋|解释|解析|説明|해설|الشرح)")
+_EXPLANATION_RE = re.compile(r"^(?:[-*+]\s+|#{1,6}\s+)?(?:\\?\*\\?\*|\\?[*_]|__)?\s*" + _MARKS
+                             + _EXPLANATION_WORDS + r"(?:\\?\*\\?\*|__)?\s*[:：]?\s*"
+                             r"(?:\\?\*\\?\*|__)?\s*", re.I)
+# The same label inside an answer line's text: "B）按需实例 _ *解释：**…" (a remark after it).
+_EXPLANATION_INSIDE_RE = re.compile(r"\s(?:\\?[*_][ \t]{0,3}){0,4}(?=" + _MARKS
+                                    + _EXPLANATION_WORDS + ")", re.I)
+
+
+def answer_line(plain: str) -> re.Match[str] | None:
+    """``plain`` (a line without its emphasis and tags) read as an answer line: its groups
+    ``letters`` (as written) and ``rest`` (what follows them); None if it is none."""
+    return _ANSWER_RE.match(plain)
+
+
+def letters_first(plain: str) -> re.Match[str] | None:
+    """``plain`` read as an answer that starts with its letters ("B", "C and D", "(B)
+    Volta"), as inside a collapsible answer block; groups as answer_line's."""
+    return _LETTER_FIRST_RE.match(plain)
+
+
+def picked(letters: str) -> set[str]:
+    """The letters an answer names: "A and C", "(A) y (C)", "ac" -> {"A", "C"}."""
+    return {a.upper() for a in re.findall(r"[A-Ja-j]", _JOIN_WORDS_RE.sub(" ", letters))}
+
+
+def named_numbers(line: str) -> list[tuple[int, int]]:
+    """Where, in ``line`` as written, an answer line or sentence names numbered choices
+    ("The correct answer is **2. …**", "Answer: 1, 3"): the spans of those numbers; none
+    if the line is no such answer."""
+    cue = _NUMBER_CUE_RE.match(line)
+    if cue is None:
+        return []
+    rest = line[cue.end():]
+    return [(cue.end() + m.start("n"), cue.end() + m.end("n"))
+            for m in _NAMED_NUMBER_RE.finditer(rest)]
+
+
+def explanation_label(text: str) -> int:
+    """How long the explanation label ``text`` starts with is ("**Explanation:**",
+    "💡 Explicación :", "解析："), its marks and the space after it: 0 if none."""
+    found = _EXPLANATION_RE.match(text)
+    return found.end() if found else 0
+
+
+def without_explanation_label(text: str) -> str:
+    """``text`` without the explanation label it starts with, if any."""
+    return text[explanation_label(text):]
+
+
+def explanation_inside(text: str) -> re.Match[str] | None:
+    """Where an explanation label starts inside ``text`` after a space (an answer line
+    that goes on with its explanation)."""
+    return _EXPLANATION_INSIDE_RE.search(text)
