@@ -99,6 +99,7 @@ STAGES = {
     "nca_anki.importing.shape": set(),
     "nca_anki.importing.roles": set(),
     "nca_anki.importing.values": set(),
+    "nca_anki.importing.cues": set(),
     "nca_anki.importing.pictures": set(),
     "nca_anki.importing.choice_values": set(),
     "nca_anki.importing.detect": set(),
