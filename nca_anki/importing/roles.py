@@ -83,42 +83,61 @@ class Roles:
     ignored: tuple[str, ...] = ()
     empty: tuple[str, ...] = ()  # keys empty in every object
 
-    def said(self) -> str:
-        parts = [f"{self.prompt!r} as the prompt", self._choices_said()]
-        if self.answer is not None:
-            base = "" if self.base is None else f", counted from {self.base}{self.base_said}"
-            parts.append(f"{self.answer!r} as the correct choice{base}")
-            if len(self.answers) > 1:
-                parts.append(f"{_names(self.answers[1:])} where {self.answer!r} is empty")
-        if self.explanation is not None:
-            parts.append(f"{self.explanation!r} as the explanation")
-        if self.topic is not None:
-            parts.append(f"{self.topic!r} as the topic")
-        if self.ignored:
-            parts.append(f"left out {_names(self.ignored)}")
-        if self.empty:
-            parts.append(f"{len(self.empty)} key{'s' if len(self.empty) > 1 else ''} empty "
-                         "in every object")
-        return "; ".join(parts)
-
-    def _choices_said(self) -> str:
-        if self.choices is None:
-            return f"{_names(self.flat, len(self.flat))} as the choices"
-        others = (*self.choice_keys[1:], *self.flat)
-        said = f"{self.choices!r} as the choices" + (f" (or {_names(others)})" if others
-                                                     else "")
-        inner = [f"{key!r} as its {part}" for key, part in (
-            (self.label, "label"), (self.text, "text"), (self.flag, "mark")) if key]
-        if inner:
-            said += ", each choice's " + " and ".join(inner)
+    def said(self, room: int = 200) -> str:
+        """The decision in a few words, in ``room`` characters if it can be: the
+        essentials always (each role's key), the details (the keys empty throughout, why
+        the index counts so, an example of --map, the keys left out by name, the keys
+        tried where the first is empty) only as far as they fit, dropped in that order
+        (issue 46, 10)."""
+        for detail in range(5, -1, -1):
+            said = "; ".join(self._parts(detail))
+            if len(said) <= room:
+                break
         return said
+
+    def _parts(self, detail: int) -> list[str]:
+        parts = [f"prompt {self.prompt!r}", self._choices_said(detail >= 1)]
+        if self.answer is not None:
+            also = f" (or {_names(self.answers[1:])})" if detail >= 1 and len(
+                self.answers) > 1 else ""
+            base = "" if self.base is None else f", counted from {self.base}" + (
+                self.base_said if detail >= 4 else "")
+            parts.append(f"answer {self.answer!r}{also}{base}")
+        if self.explanation is not None:
+            parts.append(f"explanation {self.explanation!r}")
+        if self.topic is not None:
+            parts.append(f"topic {self.topic!r}")
+        if self.ignored:
+            parts.append(f"left out {_names(self.ignored)}" if detail >= 2 else
+                         f"left out {_count(len(self.ignored), 'key')}")
+        if self.empty and detail >= 5:
+            parts.append(f"{_count(len(self.empty), 'key')} empty in every object")
+        parts.append(f"else {self.remedy() if detail >= 3 else '--map KEY=ROLE'}")
+        return parts
+
+    def _choices_said(self, others: bool = True) -> str:
+        if self.choices is None:
+            flat = self.flat
+            return "choices " + (f"{flat[0]!r} to {flat[-1]!r}" if len(flat) > 3
+                                 else _names(flat, len(flat)))
+        alternatives = (*self.choice_keys[1:], *self.flat) if others else ()
+        inner = [f"{part} {key!r}" for key, part in (
+            (self.label, "label"), (self.text, "text"), (self.flag, "mark")) if key]
+        said = f"choices {self.choices!r}"
+        if alternatives:
+            said += f" (or {_names(alternatives)})"
+        return said + (f", each one's {', '.join(inner)}" if inner else "")
 
     def remedy(self) -> str:
         """What to write when a key was read wrong: an example that works for this bank."""
         if self.choices is not None and (self.text or self.label):
             other = self.label or "KEY"
-            return f"--map KEY=ROLE (inside the choices: --map {self.choices}.{other}=choice-text)"
+            return f"--map KEY=ROLE, e.g. --map {self.choices}.{other}=choice-text"
         return "--map KEY=ROLE"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' if number != 1 else ''}"
 
 
 def _names(keys: tuple[str, ...], shown: int = _SHOWN) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import choice_values as cv
 from nca_anki.importing.bank import Choice, Item, Section, one_line
+from nca_anki.importing.messages import LIMIT
 from nca_anki.importing.roles import ROLES, Roles, answer_of, as_list, infer, number_of
 
 __all__ = ["ROLES", "Path_", "Structured", "find_lists", "path_text"]
@@ -74,10 +75,11 @@ class Structured:
             error("E701", self.path, self.line_of(()), message)))
         if roles is None:
             return ()
-        self.problems.append(warning("W704", self.path, self.line_of(lists[0].path), (
-            f"read {len(objects)} {self.noun}"
-            + (f" in {len(lists)} lists" if len(lists) > 1 else "")
-            + f": {roles.said()}; if a key is read wrong: {roles.remedy()}")))
+        read = (f"read {len(objects)} {self.noun}"
+                + (f" in {len(lists)} lists" if len(lists) > 1 and " from " not in self.noun
+                   else "") + ": ")
+        self.problems.append(warning("W704", self.path, self.line_of(lists[0].path),
+                                     read + roles.said(LIMIT - len(read))))
         sections: list[Section] = []
         for found in lists:
             by_topic: dict[str, list[Item]] = {}

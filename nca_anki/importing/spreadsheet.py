@@ -160,10 +160,9 @@ def _unfit(cells: list[str], names: list[str], sep: Separator) -> str:
                 f"{names[big] if big < len(names) else str(big + 1)!r}): no question's text "
                 "is that long (1 MiB at most)")
     if any(c.strip() for c in cells[len(names):]):
-        return (f"the row has {len(cells)} cells where the header names {len(names)} "
-                f"columns (cells separated by {sep.name}), so which cell is which column "
-                "cannot be told: a cell that holds the separator must be in quotes "
-                '("Yes, both")')
+        return (f"the row has {len(cells)} cells, the header {len(names)} columns (cells "
+                f"separated by {sep.name}), so no cell's column is sure: a cell that holds "
+                'the separator must be in quotes ("Yes, both")')
     return ""
 
 

@@ -132,7 +132,7 @@ def _tidy(text: str) -> str:
 def _noun(lists: list[Found]) -> str:
     tags = sorted({str(found.path[-1]) for found in lists if found.path})
     named = ", ".join(f"<{clip(tag, 30)}>" for tag in tags[:3]) or "question"
-    return f"{named} elements (attributes and child elements read as keys)"
+    return f"{named} elements (their attributes and elements as keys)"
 
 
 def _shown(where: Path_) -> str:
