@@ -84,8 +84,7 @@ def test_an_index_label_and_an_answer_key_among_empty_bookkeeping_keys(tmp_path,
     said = next(line for line in done.err.splitlines() if "W704" in line)
     assert "answer '_RightAnswerIdxD';" in said
     assert "each one's label 'value', text 'label'" in said
-    assert "3 keys empty in every object" in said
-    assert "--map _Opts.value=choice-text" in said
+    assert len(said.partition("W704]: ")[2]) <= 200  # the empty keys, the example: left out
     assert _questions(tmp_path / "out") == [
         ("Which device joins two networks?", ["hub", "*router", "repeater"], ""),
         ("Which layer does a switch work at?", ["*data link", "physical"], ""),

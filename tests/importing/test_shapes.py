@@ -725,7 +725,7 @@ questions:
 @pytest.mark.parametrize("text, says", [
     ('a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n'
      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n',
-     ":1: error[E701]: b[0]: an alias (*name) to the value written at line 1"),
+     ":2: error[E701]: b[0]: an alias (*name) to the value written at line 1"),
     ("questions:\n  - question: Q?\n    options: [a, b]\n    answer: *missing\n",
      ":4: error[E701]: not read: found undefined alias"),
     ("- " * 2000 + "x\n", "error[E701]: "),  # libyaml's limit, or ours: see below
