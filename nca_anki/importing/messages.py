@@ -10,7 +10,8 @@ and loses its middle. If it is still longer than ``LIMIT``, its quotes are cut
 further, as little as makes it fit, to no fewer than ``QUOTED_TIGHT`` characters and
 sparing those of ``QUOTED_KEPT`` or fewer (a key's name, a short choice); then its runs
 without a space to ``RUN_TIGHT`` characters at each end, and last those short quotes too,
-to ``QUOTED_LEAST``. What is long in its own words is its maker's to say shorter
+to ``QUOTED_LEAST``, if that makes it fit. What is long in its own words is its maker's to
+say shorter
 (tests/importing/test_message_length.py holds every reader to it).
 
 ``LIMIT`` is 200 characters: two lines of a terminal 100 columns wide, the
@@ -74,8 +75,9 @@ def readable_message(message: str) -> str:
         cap -= 4
     if len(tighter) > LIMIT:
         tighter = _runs_cut(tighter, RUN_TIGHT, len(tighter) - LIMIT)
-    if len(tighter) > LIMIT:
-        tighter = _quotes_cut(tighter, QUOTED_LEAST, kept=QUOTED_LEAST)
+    if len(tighter) > LIMIT and len(least := _quotes_cut(
+            tighter, QUOTED_LEAST, kept=QUOTED_LEAST)) <= LIMIT:
+        return least
     return tighter
 
 
