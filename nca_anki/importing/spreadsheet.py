@@ -114,8 +114,8 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None, *,
         return Reading((), (error("E701", path, 1 + lines.index(next(
             line for line in lines if line.strip())), (
             f"the header row ({clip(first, 60)!r}) has no separator between column names "
-            f"({', '.join(SEPARATORS.values())}): a spreadsheet needs a header row naming "
-            "its columns, as in Question, A, B, C, D, Answer; nothing converted")),))
+            f"({', '.join(SEPARATORS.values())}): it must name the columns, as in "
+            "Question, A, B, C, D, Answer; nothing converted")),))
     csv.field_size_limit(max(len(text) + 1, CELL_LIMIT))  # a big cell: E708, at its row
     problems: list[Diagnostic] = []
     table = _Rows(lines, sep.skip, sep.char, path, problems)
