@@ -54,3 +54,44 @@ def test_each_reader_is_linear_in_the_bank(what, read):
     short = least_cpu(lambda: read(1_000))
     long = least_cpu(lambda: read(4_000))
     assert long < 8 * max(short, 0.02), (what, short, long)
+
+
+YAML_BANK = """# a hand-written bank
+title: Geografía
+questions:
+  - question: "¿Cuál es el río más largo de Europa?"
+    options: [Volga, Danubio, Rin]
+    answer: 0
+    explanation: >
+      El Volga mide unos 3.500 km.
+  - question: Which are in Asia?
+    options:
+      - Mekong
+      - Loire
+      - Ganges
+    answer: [0, 2]
+  - question: 'Which flag is "yes" in YAML 1.1?'
+    options: [yes, no]
+    answer: 0
+"""
+
+
+@pytest.mark.anki
+def test_a_yaml_bank_read_from_its_events_arrives_in_anki(tmp_path, cli):
+    """The YAML reader builds values from the parser's events (no node tree): flow and
+    block lists, folded text, quotes and YAML 1.1's yes/no arrive as written."""
+    from conftest import built_and_imported
+
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "geo.yaml").write_text(YAML_BANK, encoding="utf-8")
+    done = cli("import", str(tmp_path / "in" / "geo.yaml"), "--out", str(tmp_path / "source"))
+    assert done.status == 0, done.err
+    _, cards = built_and_imported(tmp_path)
+    [deck] = cards.values()
+    said = {c.fields["Prompt"]: c for c in deck}
+    volga = next(c for p, c in said.items() if "Europa" in p)
+    assert "Volga" in volga.fields["Choices"] and "3.500 km" in volga.fields["Explanation"]
+    asia = next(c for p, c in said.items() if "Asia" in p)
+    assert all(river in asia.fields["Choices"] for river in ("Mekong", "Ganges", "Loire"))
+    flag = next(c for p, c in said.items() if "flag" in p)
+    assert "yes" in flag.fields["Choices"] and "True" not in flag.fields["Choices"]
