@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
-"""Speed of ``build_decks.py import`` on generated structured banks (not a test).
+"""Speed and memory of ``build_decks.py import`` on generated banks, in every format it
+reads (not a test).
 
-    python bench/import_speed.py [--sizes 10000,100000] [--formats json,typescript,csv]
+    python bench/import_speed.py [--sizes 10000,100000] [--formats json,gift,...] [--json FILE]
 
-For each size and format, writes a bank of that many questions (four choices, an index
-answer, an explanation, a category of ten) into a temporary folder and imports it as a
-user does, in a child process: its wall time from start to exit and its peak memory
-(``ru_maxrss`` from ``os.wait4``, as bench/benchmark.py measures). The last column is the
-time per 1,000 questions: flat from row to row means reading is linear.
+For each format and size, writes a bank of that many questions into a temporary folder
+(in a child process of its own, so the bank's making never counts) and imports it as a
+user does, in a child process: wall time from start to exit, CPU time (user + system, of
+the import and any process it waited for, from ``os.wait4``), peak memory (``ru_maxrss``
+from the same call: the import runs in one process, so that is the whole tree's peak), the
+bank's and the output's size. The questions are as real banks hold them: four or five
+choices, an explanation, every seventh with two right answers (where the format has
+them), every fifth with code, three in four with text beyond ASCII (accents, Chinese,
+Cyrillic). The last column is the CPU time of the largest size over the smallest's,
+divided by how much larger it is: about 1 means linear.
 """
 
 from __future__ import annotations
@@ -22,56 +28,193 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+FORMATS = ("json", "yaml", "typescript", "javascript", "csv", "tsv", "gift", "moodle-xml",
+           "xml", "aiken", "md-checkbox", "md-lettered", "md-details")
+_WORDS = ("", " — naïve café façade", " 中文的问题", " на русском языке")
 
 
-def rows(count: int) -> list[dict[str, object]]:
-    return [{"id": n, "category": f"Area {n % 10}",
-             "question": f"Which option is right for generated question number {n}?",
-             "options": [f"Option {k} of question {n}" for k in range(4)],
-             "correctAnswerIndex": n % 4,
-             "explanation": f"Option {n % 4} is right for question {n}, by construction."}
-            for n in range(count)]
+def records(count: int) -> list[dict[str, object]]:
+    """``count`` questions, each different, as a structured bank holds them."""
+    out: list[dict[str, object]] = []
+    for n in range(count):
+        width = 4 + n % 2
+        code = n % 5 == 0
+        words = _WORDS[n % 4]
+        right = [n % width] + ([(n + 2) % width] if n % 7 == 0 else [])
+        out.append({
+            "id": n, "category": f"Area {n % 10}",
+            "question": (f"Which option is right for question {n}{words}"
+                         + (f", given `x = {n} * 2`" if code else "") + "?"),
+            "options": [f"Option {k} of question {n}" + (f" `f({k})`" if code and k == 1
+                                                         else "")
+                        for k in range(width)],
+            "answer": sorted(right),
+            "explanation": f"Option {right[0]} is right for question {n}{words}, by design.",
+        })
+    return out
+
+
+def _letters(indexes: object) -> str:
+    return "".join("ABCDE"[i] for i in indexes)  # type: ignore[attr-defined]
+
+
+def _csv(data: list[dict[str, object]], sep: str) -> str:
+    def cell(text: object) -> str:
+        return '"' + str(text).replace('"', '""') + '"'
+    lines = [sep.join(("Question", "A", "B", "C", "D", "E", "Answer", "Explanation",
+                       "Category"))]
+    for r in data:
+        options = list(r["options"]) + [""] * (5 - len(r["options"]))  # type: ignore[arg-type]
+        lines.append(sep.join([cell(r["question"]), *map(cell, options),
+                               _letters(r["answer"]), cell(r["explanation"]),
+                               cell(r["category"])]))
+    return "\n".join(lines) + "\n"
+
+
+def _gift(data: list[dict[str, object]]) -> str:
+    def esc(text: object) -> str:
+        return "".join("\\" + c if c in "{}=~#:" else c for c in str(text))
+    blocks = []
+    for r in data:
+        right = r["answer"]
+        mark = ("=" if len(right) == 1 else "~%50%")  # type: ignore[arg-type]
+        answers = "\n".join(f"  {mark if k in right else '~'}{esc(o)}"  # type: ignore[operator]
+                            for k, o in enumerate(r["options"]))  # type: ignore[arg-type]
+        blocks.append(f"::Q{r['id']}:: {esc(r['question'])} {{\n{answers}\n"
+                      f"  ####{esc(r['explanation'])}\n}}\n")
+    return "\n".join(blocks)
+
+
+def _moodle(data: list[dict[str, object]]) -> str:
+    from xml.sax.saxutils import escape
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<quiz>"]
+    for r in data:
+        right = r["answer"]
+        single = len(right) == 1  # type: ignore[arg-type]
+        out.append(f'<question type="multichoice"><name><text>Q{r["id"]}</text></name>'
+                   f'<questiontext format="html"><text>{escape(str(r["question"]))}</text>'
+                   f'</questiontext><generalfeedback format="html"><text>'
+                   f'{escape(str(r["explanation"]))}</text></generalfeedback>'
+                   f'<single>{"true" if single else "false"}</single>')
+        for k, option in enumerate(r["options"]):  # type: ignore[arg-type]
+            fraction = (100 if single else 50) if k in right else 0  # type: ignore[operator]
+            out.append(f'<answer fraction="{fraction}"><text>{escape(option)}</text></answer>')
+        out.append("</question>")
+    out.append("</quiz>")
+    return "\n".join(out) + "\n"
+
+
+def _xml(data: list[dict[str, object]]) -> str:
+    from xml.sax.saxutils import escape, quoteattr
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<questions>"]
+    for r in data:
+        out.append(f'<question text={quoteattr(str(r["question"]))} '
+                   f'answer_idx="{r["answer"][0]}" '  # type: ignore[index]
+                   f'context={quoteattr(str(r["explanation"]))}>')
+        out += [f"<option>{escape(o)}</option>" for o in r["options"]]  # type: ignore[attr-defined]
+        out.append("</question>")
+    out.append("</questions>")
+    return "\n".join(out) + "\n"
+
+
+def _aiken(data: list[dict[str, object]]) -> str:
+    return "\n".join(
+        f"{r['question']}\n" + "".join(f"{'ABCDE'[k]}. {o}\n"
+                                       for k, o in enumerate(r["options"]))  # type: ignore[arg-type]
+        + f"ANSWER: {'ABCDE'[r['answer'][0]]}\n" for r in data)  # type: ignore[index]
+
+
+def _markdown(data: list[dict[str, object]], shape: str) -> str:
+    blocks = []
+    for r in data:
+        right, options = r["answer"], r["options"]
+        head = f"#### Q{r['id']}. {r['question']}\n\n"
+        if shape == "md-checkbox":
+            body = "".join(f"- [{'x' if k in right else ' '}] {o}\n"  # type: ignore[operator]
+                           for k, o in enumerate(options))  # type: ignore[arg-type]
+            blocks.append(f"{head}{body}\n{r['explanation']}\n")
+            continue
+        body = "".join(f"{'ABCDE'[k]}. {o}\n" for k, o in enumerate(options))  # type: ignore[arg-type]
+        letters = " and ".join("ABCDE"[i] for i in right)  # type: ignore[attr-defined]
+        if shape == "md-lettered":
+            blocks.append(f"{head}{body}\n**Answer: {letters}**\n\n{r['explanation']}\n")
+        else:
+            blocks.append(f"{head}{body}\n<details><summary>Answer</summary>\n\n"
+                          f"Answer: {letters}\n\n{r['explanation']}\n\n</details>\n")
+    return "# Generated bank\n\n" + "\n".join(blocks)
+
+
+def _script(data: list[dict[str, object]], typed: bool) -> str:
+    body = ",\n".join("  {" + ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}"
+                                        for k, v in r.items()) + "}" for r in data)
+    head = ("// generated\ninterface Q { id: number }\nexport const questions: Q[] = [\n"
+            if typed else "// generated\nvar questions = [\n")
+    return f"{head}{body},\n];\n"
+
+
+_NAMES = {"json": "bank.json", "yaml": "bank.yaml", "typescript": "bank.ts",
+          "javascript": "bank.js", "csv": "bank.csv", "tsv": "bank.tsv", "gift": "bank.gift",
+          "moodle-xml": "bank.xml", "xml": "bank.xml", "aiken": "bank.txt",
+          "md-checkbox": "bank.md", "md-lettered": "bank.md", "md-details": "bank.md"}
 
 
 def write(folder: Path, fmt: str, count: int) -> Path:
-    data = rows(count)
+    data = records(count)
     if fmt == "json":
-        path = folder / "bank.json"
-        path.write_text(json.dumps({"questions": data}, indent=1), encoding="utf-8")
+        text = json.dumps({"questions": data}, indent=1, ensure_ascii=False)
     elif fmt == "yaml":
         import yaml
-        path = folder / "bank.yaml"
-        path.write_text(yaml.safe_dump({"questions": data}, allow_unicode=True, sort_keys=False),
-                        encoding="utf-8")
-    elif fmt == "typescript":
-        path = folder / "bank.ts"
-        body = ",\n".join("  {" + ", ".join(f"{k}: {json.dumps(v)}" for k, v in r.items()) + "}"
-                          for r in data)
-        path.write_text(f"// generated\nexport const questions = [\n{body},\n];\n",
-                        encoding="utf-8")
+        text = yaml.safe_dump({"questions": data}, allow_unicode=True, sort_keys=False)
+    elif fmt in ("typescript", "javascript"):
+        text = _script(data, fmt == "typescript")
+    elif fmt in ("csv", "tsv"):
+        text = _csv(data, "," if fmt == "csv" else "\t")
+    elif fmt == "gift":
+        text = _gift(data)
+    elif fmt == "moodle-xml":
+        text = _moodle(data)
+    elif fmt == "xml":
+        text = _xml(data)
+    elif fmt == "aiken":
+        text = _aiken(data)
     else:
-        path = folder / "bank.csv"
-        lines = ["Question,A,B,C,D,Answer,Explanation,Category"]
-        lines += [f'"{r["question"]}",' + ",".join(f'"{o}"' for o in r["options"])  # type: ignore[union-attr]
-                  + f',{"ABCD"[r["correctAnswerIndex"]]},"{r["explanation"]}",{r["category"]}'  # type: ignore[index]
-                  for r in data]
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        text = _markdown(data, fmt)
+    path = folder / _NAMES[fmt]
+    path.write_text(text, encoding="utf-8")
     return path
 
 
-def measure(bank: Path, out: Path) -> tuple[float, int, int]:
+def measure(bank: Path, out: Path) -> dict[str, float]:
     start = time.perf_counter()
     child = subprocess.Popen([sys.executable, str(REPO / "build_decks.py"), "import",
                               str(bank), "--out", str(out)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
-    return time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - start
+    errors = child.stderr.read().decode("utf-8", "replace") if child.stderr else ""
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
+            "peak_mib": usage.ru_maxrss / 1024, "exit": os.waitstatus_to_exitcode(status),
+            "problems": sum(": error[" in line for line in errors.splitlines())}
+
+
+def one(fmt: str, size: int) -> dict[str, object]:
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, __file__, "--write", fmt, str(size), tmp], check=True)
+        bank = next(p for p in Path(tmp).iterdir() if p.is_file())
+        row: dict[str, object] = {"format": fmt, "questions": size,
+                                  "bank_mb": bank.stat().st_size / 1e6}
+        row.update(measure(bank, Path(tmp) / "out"))
+        written = list((Path(tmp) / "out").glob("*.txt"))
+        row["out_mb"] = sum(p.stat().st_size for p in written) / 1e6
+        row["files"] = len(written)
+    return row
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--sizes", default="10000,100000")
-    parser.add_argument("--formats", default="json,yaml,typescript,csv")
+    parser.add_argument("--formats", default=",".join(FORMATS))
+    parser.add_argument("--json", metavar="FILE", help="also write the rows to FILE")
     parser.add_argument("--write", nargs=3, metavar=("FORMAT", "SIZE", "DIR"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -79,21 +222,28 @@ def main() -> None:
         fmt, size, folder = args.write
         write(Path(folder), fmt, int(size))
         return
-    print("| format | questions | bank size | time | peak memory | time per 1,000 | exit |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    print(f"load average at start: {os.getloadavg()[0]:.2f}", flush=True)
+    print("| format | questions | bank | output | wall | CPU | peak memory | CPU growth "
+          "| exit (errors) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    rows = []
     for fmt in args.formats.split(","):
-        for size in (int(s) for s in args.sizes.split(",")):
-            with tempfile.TemporaryDirectory() as tmp:
-                # Written by a child of its own: a big bank made here would count in the
-                # importer's peak memory (a forked child's pages are the parent's until exec).
-                subprocess.run([sys.executable, __file__, "--write", fmt, str(size), tmp],
-                               check=True)
-                bank = next(Path(tmp).glob("bank.*"))
-                seconds, kib, code = measure(bank, Path(tmp) / "out")
-                written = sum(1 for _ in (Path(tmp) / "out").glob("*.txt"))
-                print(f"| {fmt} | {size:,} | {bank.stat().st_size / 1e6:.1f} MB | {seconds:.2f} s "
-                      f"| {kib / 1024:.0f} MiB | {seconds / size * 1000:.3f} s | {code} "
-                      f"({written} files) |", flush=True)
+        first: dict[str, object] | None = None
+        for size in sizes:
+            row = one(fmt, size)
+            first = first or row
+            growth = (float(row["cpu"]) / float(first["cpu"])  # type: ignore[arg-type]
+                      / (size / int(first["questions"])))  # type: ignore[call-overload]
+            row["cpu_ratio"] = float(row["cpu"]) / float(first["cpu"])  # type: ignore[arg-type]
+            row["load"] = os.getloadavg()[0]
+            rows.append(row)
+            print(f"| {fmt} | {size:,} | {row['bank_mb']:.1f} MB | {row['out_mb']:.1f} MB "
+                  f"| {row['wall']:.1f} s | {row['cpu']:.1f} s | {row['peak_mib']:.0f} MiB "
+                  f"| {row['cpu_ratio']:.1f}× ({growth:.2f}) | {row['exit']} "
+                  f"({row['problems']}) |", flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

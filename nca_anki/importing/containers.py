@@ -132,7 +132,7 @@ class _Gathering:
             # a question with flat choices)
             return {k: self.value(v, (*where, k)) for k, v in value.items()}
         self.places.keys[where] = [k for k, _ in members]
-        self.places.forms.setdefault(where, "the values of {} (an object keyed by " + (
+        self.places.forms.setdefault(where, "{} (keyed by " + (
             "number)" if all(str(k).isdigit() for k, _ in members) else "id)"))
         return [self.value(v, (*where, i)) for i, (_, v) in enumerate(members)]
 

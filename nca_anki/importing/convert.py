@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import posixpath
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -175,7 +176,7 @@ def _repeats(item: Item, first: Item) -> str:
     word for word, or (other right answers) the same card answered otherwise. ``first``'s
     place as the author can find it: a line of the same input, else the other input's
     path as given."""
-    place = f"line {first.line}" if first.path == item.path else f"{first.path}:{first.line}"
+    place = _at(first, item)
     if {one_line(c.text) for c in item.choices if c.correct} == {
             one_line(c.text) for c in first.choices if c.correct}:
         return f"{item.place}repeats the question at {place} word for word; only the first " \
@@ -270,6 +271,7 @@ def _carry(images: _Images, data: bytes, source: str) -> str:
 
 
 # "data:image/png;base64," before a data: URI's data (RFC 2397): a media type, parameters.
+_PATH_SHOWN = 60  # a path named in a message longer than this loses the folders it shares
 _DATA_URI_RE = re.compile(r"data:([\w.+-]+/[\w.+-]+)?((?:;[\w.+-]+(?:=[^;,]*)?)*),", re.I)
 _MIB = 1024 * 1024
 
@@ -381,11 +383,11 @@ def _in_input(message: str, k: int, layout: Layout, items: list[Item], line: int
         if match[1]:
             other = int(match[1]) - 1
             return "the question" if other == k or not 0 <= other < len(items) else \
-                f"the question at {_at(items[other])}"
+                f"the question at {_at(items[other], items[k])}"
         n = int(match[3])
         owner, role = layout[n - 1] if 0 < n <= len(layout) else (-1, "its topic title")
         if 0 <= owner != k:
-            return f"the question at {_at(items[owner])}"
+            return f"the question at {_at(items[owner], items[k])}"
         if role.startswith("choice"):  # "the choice at line 9": choice B; "at line 9": at B
             return role if not match[2] or match[2].startswith("the") else match[2] + role
         return f"in {role}" if match[2] else role
@@ -400,8 +402,19 @@ def _in_input(message: str, k: int, layout: Layout, items: list[Item], line: int
     return f"{role}: {said}" if owner == k and role not in ("its prompt", "its end") else said
 
 
-def _at(item: Item) -> str:
-    return f"{item.path}:{item.line}" + (f" ({item.where})" if item.where else "")
+def _at(item: Item, seen_from: Item) -> str:
+    """Where ``item`` is, said in a message placed at ``seen_from``: its line in the same
+    file; in another, its path as given, the folders the two share (which the message's
+    own place shows) written "…" when that makes it much shorter (issue 46, 10)."""
+    where = f" ({item.where})" if item.where else ""
+    if item.path == seen_from.path:
+        return f"line {item.line}{where}"
+    shared = posixpath.commonpath([item.path, seen_from.path]) if posixpath.isabs(
+        item.path) == posixpath.isabs(seen_from.path) else ""
+    path = item.path
+    if len(path) > _PATH_SHOWN and len(shared) > 2:
+        path = "…/" + path[len(shared):].lstrip("/")
+    return f"{path}:{item.line}{where}"
 
 
 def _differs(item: Item, question: Question) -> str:

@@ -872,9 +872,9 @@ def _rest(text: _Lines, k: int, end: int, path: str, furniture: set[int]
             top -= 1
         shown = clip(lines[top] if top < stop else lines[stop])
         said = [error("E702", path, text.at(top), (
-            f"a question ({shown!r}) with choices and an answer line but no header that "
-            "reads as one (\"12. What …\" or a heading); not converted, and not added to "
-            "the explanation before it: give it a header"))]
+            f"a question ({shown!r}) with choices and an answer line but no header "
+            "(\"12. What …\" or a heading); not converted, nor added to the explanation "
+            "before it: give it a header"))]
     else:
         top, said = end, []
     return [_without_summary(line) if "<" in line and not code[j] else line

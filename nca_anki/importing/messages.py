@@ -7,9 +7,12 @@ whoever made it: each quoted text to ``QUOTED`` characters with an ellipsis, and
 more than ``LISTED`` quoted texts to its first ``LIST_HEAD`` and how many more. The
 message's own words are never cut; a run of ``RUN`` characters without a space is none,
 and loses its middle. If it is still longer than ``LIMIT``, its quotes are cut
-further, as little as makes it fit, to no fewer than ``QUOTED_TIGHT`` characters and never
-one of ``QUOTED_KEPT`` or fewer (a key's name, a short choice); a message that cannot fit
-so (long in its own words) keeps its quotes as they are.
+further, as little as makes it fit, to no fewer than ``QUOTED_TIGHT`` characters and
+sparing those of ``QUOTED_KEPT`` or fewer (a key's name, a short choice); then its runs
+without a space to ``RUN_TIGHT`` characters at each end, and last those short quotes too,
+to ``QUOTED_LEAST``, if that makes it fit. What is long in its own words is its maker's to
+say shorter
+(tests/importing/test_message_length.py holds every reader to it).
 
 ``LIMIT`` is 200 characters: two lines of a terminal 100 columns wide, the
 message after the ``path:line: error[E704]: `` that places it; what a person reads at a
@@ -28,7 +31,8 @@ from nca_anki.diagnostics import Diagnostic
 LIMIT = 200
 QUOTED = 60
 QUOTED_TIGHT = 16
-QUOTED_KEPT = 24  # a quote this short is never cut: too little to gain, a key's name to lose
+QUOTED_KEPT = 24  # a quote this short is cut last: too little to gain, a key's name to lose
+QUOTED_LEAST = 10
 LISTED = 5
 LIST_HEAD = 3
 # A run of this many characters without a space is no word of a message: input text it
@@ -36,6 +40,7 @@ LIST_HEAD = 3
 # and end (a path's last key, a file's name and line) kept.
 RUN = 160
 RUN_KEPT = 40
+RUN_TIGHT = 16
 
 # A quoted text, as messages quote: '…' or "…" (Python's repr, which escapes the quote it
 # uses, or quotes written around the text), opened at the start, after a space or an
@@ -48,7 +53,6 @@ _QUOTED_RE = re.compile(rf"(?<![^\s(\[{{]){_Q}{_END}", re.S)
 # A list of quoted texts: "'a', 'b', 'c'", "'a', 'b' and 'c'".
 _LIST_RE = re.compile(rf"(?<![^\s(\[{{]){_Q}(?:(?:, |,? and ){_Q}){{{LISTED},}}", re.S)
 _ITEM_RE = re.compile(_Q, re.S)
-_RUN_RE = re.compile(rf"\S{{{RUN},}}")
 # An escape that a cut would leave half written: "\", "\x4", "\u20".
 _PARTIAL_ESCAPE_RE = re.compile(
     r"\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{0,7}|N\{[^}]*)?$")
@@ -63,17 +67,36 @@ def readable(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
 def readable_message(message: str) -> str:
     """``message`` with its quotes cut and its lists of quotes capped (module docstring)."""
     shorter = _LIST_RE.sub(_capped, _QUOTED_RE.sub(lambda m: _cut(m[0], QUOTED), message))
-    shorter = _RUN_RE.sub(lambda m: f"{m[0][:RUN_KEPT]}…{m[0][-RUN_KEPT:]}", shorter)
-    if len(shorter) <= LIMIT or len(_quotes_cut(shorter, QUOTED_TIGHT)) > LIMIT:
-        return shorter  # short enough, or long in its own words: its quotes stay readable
+    shorter = _runs_cut(shorter, RUN_KEPT)
+    if len(shorter) <= LIMIT:
+        return shorter
     cap = QUOTED - 4  # the longest quotes that let it fit
-    while len(tighter := _quotes_cut(shorter, cap)) > LIMIT:
+    while len(tighter := _quotes_cut(shorter, cap)) > LIMIT and cap > QUOTED_TIGHT:
         cap -= 4
+    if len(tighter) > LIMIT:
+        tighter = _runs_cut(tighter, RUN_TIGHT, len(tighter) - LIMIT)
+    if len(tighter) > LIMIT and len(least := _quotes_cut(
+            tighter, QUOTED_LEAST, kept=QUOTED_LEAST)) <= LIMIT:
+        return least
     return tighter
 
 
-def _quotes_cut(message: str, cap: int) -> str:
-    return _QUOTED_RE.sub(lambda m: _cut(m[0], max(cap, QUOTED_TIGHT)), message)
+def _quotes_cut(message: str, cap: int, kept: int = QUOTED_KEPT) -> str:
+    return _QUOTED_RE.sub(lambda m: _cut(m[0], max(cap, QUOTED_LEAST), kept), message)
+
+
+def _runs_cut(message: str, end: int, over: int | None = None) -> str:
+    """Each run of ``RUN`` characters or more without a space cut to its first and last
+    ``end``; with ``over``, only as many runs as it takes to save that many characters."""
+    def cut(run: re.Match[str]) -> str:
+        nonlocal over
+        if over is not None and over <= 0:
+            return run[0]
+        said = f"{run[0][:end]}…{run[0][-end:]}"
+        if over is not None:
+            over -= len(run[0]) - len(said)
+        return said
+    return re.sub(rf"\S{{{min(RUN, 2 * end + 1)},}}", cut, message)
 
 
 def quoted_spans(message: str) -> list[tuple[int, int]]:
@@ -81,11 +104,12 @@ def quoted_spans(message: str) -> list[tuple[int, int]]:
     return [m.span() for m in _QUOTED_RE.finditer(message)]
 
 
-def _cut(quoted: str, limit: int) -> str:
+def _cut(quoted: str, limit: int, kept: int = QUOTED_KEPT) -> str:
     """A quoted text (its quotes included) cut to ``limit`` characters inside its quotes,
-    at a space if one is near, with an ellipsis."""
+    at a space if one is near, with an ellipsis; one of ``kept`` characters or fewer is
+    left whole."""
     mark, inner = quoted[0], quoted[1:-1]
-    if len(inner) <= max(limit, QUOTED_KEPT):
+    if len(inner) <= max(limit, kept):
         return quoted
     cut = inner[:limit - 1]
     space = cut.rfind(" ")

@@ -108,52 +108,71 @@ class Roles:
     def prompt_keys(self) -> tuple[str, ...]:
         return self.prompt_parts or (self.prompt,)
 
-    def said(self) -> str:
+    def said(self, room: int = 200) -> str:
+        """The decision in a few words, in ``room`` characters if it can be: the
+        essentials always (each role's key), the details (the keys empty throughout, why
+        the index counts so, an example of --map, the keys left out by name, the keys
+        tried where the first is empty) only as far as they fit, dropped in that order
+        (issue 46, 10)."""
+        for detail in range(5, -1, -1):
+            said = "; ".join(self._parts(detail))
+            if len(said) <= room:
+                break
+        return said
+
+    def _parts(self, detail: int) -> list[str]:
         shown = self.prompt_keys()
-        prompt = f"{shown[0]!r} as the prompt" if len(shown) == 1 else \
-            f"{_names(shown, len(shown))} as the prompt, in this order"
-        parts = [prompt, self._choices_said()]
+        prompt = f"prompt {shown[0]!r}" if len(shown) == 1 else \
+            f"prompt {_names(shown, len(shown))} in this order"
+        parts = [prompt, self._choices_said(detail >= 1)]
         if self.answer is not None:
-            base = "" if self.base is None else f", counted from {self.base}{self.base_said}"
-            parts.append(f"{self.answer!r} as the correct choice{base}")
-            if len(self.answers) > 1:
-                parts.append(f"{_names(self.answers[1:])} where {self.answer!r} is empty")
+            also = f" (or {_names(self.answers[1:])})" if detail >= 1 and len(
+                self.answers) > 1 else ""
+            base = "" if self.base is None else f", counted from {self.base}" + (
+                self.base_said if detail >= 4 else "")
+            parts.append(f"answer {self.answer!r}{also}{base}")
         if self.explanation is not None:
-            parts.append(f"{self.explanation!r} as the explanation")
+            parts.append(f"explanation {self.explanation!r}")
         if self.topic is not None:
-            parts.append(f"{self.topic!r} as the topic")
-        if self.truths[1]:
-            parts.append(f"{_names(self.truths[0])} with a list of truths as the choices "
-                         f"of {self.truths[1]}")
+            parts.append(f"topic {self.topic!r}")
         if self.picture is not None:
-            parts.append(f"{self.picture!r} as the picture")
-        if self.ignored:
-            parts.append(f"left out {_names(self.ignored)}")
-        if self.empty:
-            parts.append(f"{len(self.empty)} key{'s' if len(self.empty) > 1 else ''} empty "
-                         "in every object")
+            parts.append(f"picture {self.picture!r}")
+        if self.truths[1]:
+            parts.append(f"{_names(self.truths[0])} with a list of truths as the choices of "
+                         f"{self.truths[1]}")
         if self.html:
             parts.append("texts read as HTML")
-        return "; ".join(parts)
+        if self.ignored:
+            parts.append(f"left out {_names(self.ignored)}" if detail >= 2 else
+                         f"left out {_count(len(self.ignored), 'key')}")
+        if self.empty and detail >= 5:
+            parts.append(f"{_count(len(self.empty), 'key')} empty in every object")
+        parts.append(f"else {self.remedy() if detail >= 3 else '--map KEY=ROLE'}")
+        return parts
 
-    def _choices_said(self) -> str:
+    def _choices_said(self, others: bool = True) -> str:
         if self.choices is None:
-            return f"{_names(self.flat, len(self.flat))} as the choices"
-        others = (*self.choice_keys[1:], *self.flat)
-        said = f"{self.choices!r} as the choices" + (f" (or {_names(others)})" if others
-                                                     else "")
-        inner = [f"{key!r} as its {part}" for key, part in (
+            flat = self.flat
+            return "choices " + (f"{flat[0]!r} to {flat[-1]!r}" if len(flat) > 3
+                                 else _names(flat, len(flat)))
+        alternatives = (*self.choice_keys[1:], *self.flat) if others else ()
+        inner = [f"{part} {key!r}" for key, part in (
             (self.label, "label"), (self.text, "text"), (self.flag, "mark")) if key]
-        if inner:
-            said += ", each choice's " + " and ".join(inner)
-        return said
+        said = f"choices {self.choices!r}"
+        if alternatives:
+            said += f" (or {_names(alternatives)})"
+        return said + (f", each one's {', '.join(inner)}" if inner else "")
 
     def remedy(self) -> str:
         """What to write when a key was read wrong: an example that works for this bank."""
         if self.choices is not None and (self.text or self.label):
             other = self.label or "KEY"
-            return f"--map KEY=ROLE (inside the choices: --map {self.choices}.{other}=choice-text)"
+            return f"--map KEY=ROLE, e.g. --map {self.choices}.{other}=choice-text"
         return "--map KEY=ROLE"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' if number != 1 else ''}"
 
 
 def _names(keys: tuple[str, ...], shown: int = _SHOWN) -> str:

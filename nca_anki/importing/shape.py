@@ -25,6 +25,7 @@ from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import choice_values as cv
 from nca_anki.importing.bank import (Choice, Item, Section, html_to_markdown, one_line,
                                      one_paragraph)
+from nca_anki.importing.messages import LIMIT
 from nca_anki.importing.pictures import Pictures
 from nca_anki.importing.roles import (ROLES, Roles, answer_of, as_list, as_map, infer,
                                       number_of)
@@ -81,10 +82,11 @@ class Structured:
             error("E701", self.path, self.line_of(()), message)))
         if roles is None:
             return ()
-        self.problems.append(warning("W704", self.path, self.line_of(lists[0].path), (
-            f"read {len(objects)} {self.noun}"
-            + (f" in {len(lists)} lists" if len(lists) > 1 else "")
-            + f": {roles.said()}; if a key is read wrong: {roles.remedy()}")))
+        read = (f"read {len(objects)} {self.noun}"
+                + (f" in {len(lists)} lists" if len(lists) > 1 and " from " not in self.noun
+                   else "") + ": ")
+        self.problems.append(warning("W704", self.path, self.line_of(lists[0].path),
+                                     read + roles.said(LIMIT - len(read))))
         sections: list[Section] = []
         for found in lists:
             by_topic: dict[str, list[Item]] = {}

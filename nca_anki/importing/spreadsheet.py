@@ -114,8 +114,8 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None, *,
         return Reading((), (error("E701", path, 1 + lines.index(next(
             line for line in lines if line.strip())), (
             f"the header row ({clip(first, 60)!r}) has no separator between column names "
-            f"({', '.join(SEPARATORS.values())}): a spreadsheet needs a header row naming "
-            "its columns, as in Question, A, B, C, D, Answer; nothing converted")),))
+            f"({', '.join(SEPARATORS.values())}): it must name the columns, as in "
+            "Question, A, B, C, D, Answer; nothing converted")),))
     csv.field_size_limit(max(len(text) + 1, CELL_LIMIT))  # a big cell: E708, at its row
     problems: list[Diagnostic] = []
     table = _Rows(lines, sep.skip, sep.char, path, problems)
@@ -160,10 +160,9 @@ def _unfit(cells: list[str], names: list[str], sep: Separator) -> str:
                 f"{names[big] if big < len(names) else str(big + 1)!r}): no question's text "
                 "is that long (1 MiB at most)")
     if any(c.strip() for c in cells[len(names):]):
-        return (f"the row has {len(cells)} cells where the header names {len(names)} "
-                f"columns (cells separated by {sep.name}), so which cell is which column "
-                "cannot be told: a cell that holds the separator must be in quotes "
-                '("Yes, both")')
+        return (f"the row has {len(cells)} cells, the header {len(names)} columns (cells "
+                f"separated by {sep.name}), so no cell's column is sure: a cell that holds "
+                'the separator must be in quotes ("Yes, both")')
     return ""
 
 

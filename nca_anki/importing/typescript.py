@@ -113,16 +113,23 @@ class _Values:
 
     def line(self, path: tuple[object, ...]) -> int:
         """The line of ``path``, or of the nearest value holding it (inside a
-        ``JSON.parse('…')``, the text's)."""
+        ``JSON.parse('…')``, the text's; a value on its holder's line is not kept)."""
         while path and path not in self.lines:
             path = path[:-1]
         return self.lines.get(path, 1)
+
+    def at(self, path: tuple[object, ...], line: int) -> None:
+        """Keep ``path``'s line, unless it is the line of the value holding it: most
+        values of a bank sit on their question's line, and a path and its line for each
+        were the largest part of the values' memory (issue 46)."""
+        if not path or self.line(path[:-1]) != line:
+            self.lines[path] = line
 
     def value(self, node, path: tuple[object, ...]) -> object:
         node = _unwrap(node)
         if len(path) > DEPTH:
             raise _TooDeep(node)
-        self.lines[path] = _line(node)
+        self.at(path, _line(node))
         kind = node.type
         if kind == "array":
             out: list[object] = []
@@ -163,7 +170,7 @@ class _Values:
             if child.type != "pair":
                 named = child.child_by_field_name("name")
                 key = (named or child).text.decode("utf-8", "replace")
-                self.lines[(*path, key)] = _line(child)
+                self.at((*path, key), _line(child))
                 obj[key] = Code(line=_line(child), text=child.text.decode("utf-8", "replace"))
                 continue
             key = self.key(child.child_by_field_name("key"))
@@ -209,7 +216,7 @@ class _Values:
             key = _key_of(parts[0]) if len(parts) == 2 else None
             if key is None:
                 key = str(k + 1) if str(k + 1) not in out else f"entry {k + 1}"
-                self.lines[(*path, key)] = _line(entry)
+                self.at((*path, key), _line(entry))
                 out[key] = Code(line=_line(entry), text=entry.text.decode("utf-8", "replace"))
                 continue
             out[key] = self.element(parts[1], (*path, key))
@@ -429,6 +436,7 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
         return Reading((), (error("E701", path, _line(exc.node), (
             f"nested more than {DEPTH} levels deep; no bank needs that: nothing in the "
             "file was converted")),))
+    del root, found, added  # the syntax tree: every value is read out of it now
     values.forms.setdefault((), "the values declared in the file, each one a question")
     sections, said = read_records(declared, path=path, line_of=values.line,
                                   overrides=overrides or {},

@@ -60,8 +60,8 @@ def test_a_json_object_keyed_by_number_is_a_list_of_its_values(tmp_path, cli):
     }}, indent=1))
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 1
-    assert f"{bank}:3: warning[W704]: read 3 question objects from the values of " \
-        "'questions' (an object keyed by number): 'q' as the prompt" in done.err
+    assert f"{bank}:3: warning[W704]: read 3 question objects from " \
+        "'questions' (keyed by number): prompt 'q'" in done.err
     # the place as the author wrote it, at its own line
     assert f"{bank}:20: error[E703]: questions.81: no correct answer under 'answer'" in done.err
     assert [q[1:3] for q in _questions(tmp_path / "out")] == [
@@ -83,8 +83,7 @@ export default {questions, extra};
 """)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 1
-    assert "from the values of 'questions' (an object keyed by number) and the values of " \
-        "'extra' (an object keyed by id)" in done.err
+    assert "from 'questions' (keyed by number) and 'extra' (keyed by id):" in done.err
     assert f"{bank}:4: error[E702]: questions.3: a question must be an object" in done.err
     assert [q[1] for q in _questions(tmp_path / "out")] == [
         "Which layer routes packets?", "Which port does SSH use?",
@@ -294,8 +293,8 @@ def test_xml_records_are_read_by_their_shape(tmp_path, cli):
     bank = _write(tmp_path, "storage.xml", XML_BANK)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 1
-    assert f"{bank}:3: warning[W704]: read 3 <question> elements (attributes and child " \
-        "elements read as keys): 'prompt' as the prompt; 'option' as the choices" in done.err
+    assert f"{bank}:3: warning[W704]: read 3 <question> elements (their attributes and " \
+        "elements as keys): prompt 'prompt'; choices 'option'" in done.err
     assert f"{bank}:17: error[E702]: <question> 3, option: not a list of at least two " \
         "choices" in done.err
     assert _questions(tmp_path / "out") == [

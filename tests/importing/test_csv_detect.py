@@ -162,9 +162,9 @@ def test_a_row_with_more_cells_than_the_header_is_refused_never_read_shifted(tmp
                    "Which next?,c,d,B,,\n")
     done = _import(cli, tmp_path, sheet)
     assert done.status == 1
-    assert f"{sheet}:2: error[E708]: the row has 5 cells where the header names 4 columns " \
-        "(cells separated by ','), so which cell is which column cannot be told: a cell " \
-        'that holds the separator must be in quotes ("Yes, both")' in done.err
+    assert f"{sheet}:2: error[E708]: the row has 5 cells, the header 4 columns (cells " \
+        "separated by ','), so no cell's column is sure: a cell that holds the separator " \
+        'must be in quotes ("Yes, both")' in done.err
     assert [q[0] for q in _questions(tmp_path / "out")] == ["Which next?"]  # empty: fine
 
 

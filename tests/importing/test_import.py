@@ -218,10 +218,9 @@ def test_what_is_not_converted_is_named_at_its_place(tmp_path, cli):
         f" wrote 1 file in {tmp_path}/gift/source: 1 error, 2 warnings")
     json_run = _imported(tmp_path / "json", cli, "json", *INPUTS["json"])
     # How the bank was read is said once, in full, with what was left out.
-    assert ("prep-bank.json:1: warning[W704]: read 3 question objects: 'question' as the "
-            "prompt; 'options' as the choices; 'correct' as the correct choice, counted from 0 "
-            "(an answer is 0); 'answer' where 'correct' is empty; "
-            "'explanation' as the explanation; left out 'id'; if a key is read wrong") in json_run.err
+    assert ("prep-bank.json:1: warning[W704]: read 3 question objects: prompt 'question'; "
+            "choices 'options'; answer 'correct' (or 'answer'), counted from 0 (an answer is 0); "
+            "explanation 'explanation'; left out 'id'; else --map KEY=ROLE") in json_run.err
 
 
 def _write(folder: Path, name: str, text: str) -> Path:

@@ -77,8 +77,8 @@ def test_a_place_in_another_written_question_is_that_question_s_place_in_the_inp
     second = next(n for n, (k, role) in enumerate(layout, start=1) if k == 1)
     said = conversion._in_input(f"Question 3 repeats Question 2 (line {second}); see line "
                                 f"{second + 1} and 'line 4 of the text'", 2, layout, items)
-    assert said == ("the question repeats the question at bank.json:20 ([1]); see the "
-                    "question at bank.json:20 ([1]) and 'line 4 of the text'"), said
+    assert said == ("the question repeats the question at line 20 ([1]); see the "
+                    "question at line 20 ([1]) and 'line 4 of the text'"), said
 
 
 # --- lengths -----------------------------------------------------------------------------------
@@ -148,14 +148,12 @@ def _hostile(folder: Path) -> list[Path]:
 
 def test_no_message_of_a_hostile_bank_is_longer_than_a_line_or_two(tmp_path, cli):
     """Before: messages of 20,000 characters and more (the picture's data, the address,
-    the choices, the header's cells). W704, how a structured bank was read, is the one
-    message whose own words (its --map hint) may go over; what it quotes is cut too."""
+    the choices, the header's cells)."""
     for bank in _hostile(tmp_path / "in"):
         said = _diagnostics(cli, str(bank), "--out", str(tmp_path / "out" / bank.stem))
         assert said, bank
         for d in said:
-            limit = LIMIT if d["code"] != "W704" else LIMIT + 150
-            assert len(d["message"]) <= limit, (bank.name, d)
+            assert len(d["message"]) <= LIMIT, (bank.name, d)
             assert "x" * QUOTED not in d["message"], (bank.name, d)
 
 

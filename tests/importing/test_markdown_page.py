@@ -66,7 +66,7 @@ questions:
 def test_a_quiz_in_the_front_matter_is_read_as_a_structured_bank(tmp_path, cli):
     bank, done = _import(cli, tmp_path, "test.md", FRONT_MATTER_QUIZ)
     assert done.status == 0, done.err
-    assert f"{bank}:5: warning[W704]: read 2 question objects: 'text' as the prompt" \
+    assert f"{bank}:5: warning[W704]: read 2 question objects: prompt 'text'" \
         in done.err, done.err
     assert _questions(tmp_path / "source") == [
         ("Which knife cuts bread best?", ["*A serrated knife", "A paring knife"], ""),

@@ -59,7 +59,7 @@ def test_a_choice_objects_letter_is_its_label_and_its_other_string_its_text(tmp_
 """)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert "each choice's 'value' as its label and 'label' as its text" in done.err
+    assert "choices 'options', each one's label 'value', text 'label'" in done.err
     assert _questions(tmp_path / "out") == [
         ("Where does the bootloader usually sit on disk?",
          ["/srv/kernel", "*/boot", "/var/spool"], ""),
@@ -82,10 +82,9 @@ def test_an_index_label_and_an_answer_key_among_empty_bookkeeping_keys(tmp_path,
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
     said = next(line for line in done.err.splitlines() if "W704" in line)
-    assert "'_RightAnswerIdxD' as the correct choice;" in said
-    assert "each choice's 'value' as its label and 'label' as its text" in said
-    assert "3 keys empty in every object" in said
-    assert "--map _Opts.value=choice-text" in said
+    assert "answer '_RightAnswerIdxD';" in said
+    assert "each one's label 'value', text 'label'" in said
+    assert len(said.partition("W704]: ")[2]) <= 200  # the empty keys, the example: left out
     assert _questions(tmp_path / "out") == [
         ("Which device joins two networks?", ["hub", "*router", "repeater"], ""),
         ("Which layer does a switch work at?", ["*data link", "physical"], ""),
@@ -116,7 +115,7 @@ def test_map_reaches_keys_inside_the_choice_objects(tmp_path, cli):
     done = _run(cli, tmp_path, str(bank), "--map", "options.caption=choice-text",
                 "--map", "options.tag=choice-label")
     assert done.status == 0, done.err
-    assert "each choice's 'tag' as its label and 'caption' as its text" in done.err
+    assert "each one's label 'tag', text 'caption'" in done.err
     assert _questions(tmp_path / "out") == [
         ("Which animal purrs?", ["dog", "*cat"], ""),
         ("Which animal barks?", ["*dog", "cow"], "")]
@@ -130,7 +129,7 @@ def test_map_reaches_a_key_inside_a_nested_object_of_the_question(tmp_path, cli)
          "answer": 0, "meta": {"source": "ch. 3", "why": "Lithium floats on water."}}]))
     done = _run(cli, tmp_path, str(bank), "--map", "meta.why=explanation")
     assert done.status == 0, done.err
-    assert "'meta.why' as the explanation" in done.err
+    assert "explanation 'meta.why'" in done.err
     assert [q[2] for q in _questions(tmp_path / "out")] == [
         "Mercury melts at -39 °C.", "Lithium floats on water."]
 
@@ -166,7 +165,7 @@ def test_an_explanation_under_other_names_and_languages(tmp_path, cli, key):
          "answer": 0, key: "Heap sort needs no extra array."}], ensure_ascii=False))
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert f"{key!r} as the explanation" in done.err
+    assert f"explanation {key!r}" in done.err
     assert [q[2] for q in _questions(tmp_path / "out")] == [
         "Merge sort keeps equal keys in their order.", "Heap sort needs no extra array."]
 

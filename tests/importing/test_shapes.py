@@ -59,9 +59,10 @@ def test_an_index_key_by_any_name_is_read_from_zero_and_said_once(tmp_path, cli)
     ]}}, indent=2))
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert f"{bank}:3: warning[W704]: read 2 question objects: 'questionText' as the prompt; " \
-        "'answerOptions' as the choices; 'correctAnswerIndex' as the correct choice, counted " \
-        "from 0 (an answer is 0); 'why' as the explanation" in done.err
+    assert f"{bank}:3: warning[W704]: read 2 question objects: prompt 'questionText'; " \
+        "choices 'answerOptions'; answer 'correctAnswerIndex', counted from 0 (an answer " \
+        "is 0); " \
+        "explanation 'why'" in done.err
     assert _questions(tmp_path / "out") == [
         ("Networking", "Which fabric links GPUs inside one server?",
          ["*NVLink", "Ethernet", "USB"], "NVLink is the GPU-to-GPU link."),
@@ -99,7 +100,7 @@ def test_numbers_that_fit_both_counts_are_not_guessed(tmp_path, cli):
         "refused (no correct answer ×2): 2 errors, 1 warning"
     again = cli("import", str(bank), "--map", "answer=answer1", "--out", str(tmp_path / "o2"))
     assert again.status == 0, again.err
-    assert "'answer' as the correct choice, counted from 1 (--map)" in again.err
+    assert "answer 'answer', counted from 1 (--map)" in again.err
     assert [q[2] for q in _questions(tmp_path / "o2")] == [["*x", "y", "z"], ["x", "*y", "z"]]
 
 
@@ -580,7 +581,7 @@ def test_choice_objects_with_their_own_letters(tmp_path, cli):
 """)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert "each choice's 'label' as its label and 'text' as its text" in done.err
+    assert "each one's label 'label', text 'text'" in done.err
     assert _questions(tmp_path / "out")[0][2] == ["Bigtable", "*BigQuery"]
 
 
@@ -724,7 +725,7 @@ questions:
 @pytest.mark.parametrize("text, says", [
     ('a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n'
      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n',
-     ":1: error[E701]: b[0]: an alias (*name) to the value written at line 1"),
+     ":2: error[E701]: b[0]: an alias (*name) to the value written at line 1"),
     ("questions:\n  - question: Q?\n    options: [a, b]\n    answer: *missing\n",
      ":4: error[E701]: not read: found undefined alias"),
     ("- " * 2000 + "x\n", "error[E701]: "),  # libyaml's limit, or ours: see below
