@@ -287,10 +287,9 @@ class Structured:
         if number is not None:
             if roles.base is None:
                 self.fail("E703", where, (
-                    f"the answer {one!r} is a number, and this bank's numbers could "
-                    "count from 0 or from 1 (no answer is 0, none equals its number "
-                    f"of choices); say which with --map {roles.answer}=answer0 or "
-                    f"--map {roles.answer}=answer1"))
+                    f"the answer {one!r} may count from 0 or 1 (no answer is 0 or its "
+                    f"number of choices); say which: --map {roles.answer}=answer0 or "
+                    "answer1"))
                 return None
             if 0 <= number - roles.base < len(texts):
                 return {number - roles.base}

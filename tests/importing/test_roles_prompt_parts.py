@@ -57,7 +57,7 @@ def test_a_scenario_key_and_a_question_key_make_one_prompt(tmp_path, cli):
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
     said = [line for line in done.err.splitlines() if "W704" in line]
-    assert len(said) == 1 and "'scenario', 'question' as the prompt, in this order" in said[0]
+    assert len(said) == 1 and "prompt 'scenario', 'question' in this order" in said[0]
     assert _questions(tmp_path / "out") == [
         ("A deploy at noon doubled the error rate.\n\nWhat do you do first?",
          ["Restart it", "*Roll back", "Scale out"]),
@@ -87,7 +87,7 @@ def test_a_context_in_another_language_and_the_lines_written_under_it(tmp_path, 
 """)
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
-    assert "'contexto', 'datos', 'pregunta' as the prompt, in this order" in done.err
+    assert "prompt 'contexto', 'datos', 'pregunta' in this order" in done.err
     [first, second] = _questions(tmp_path / "out")
     assert _words(first[0]) == ("Una oficina tiene estos equipos: un router con NAT dos "
                                 "switches sin VLAN ¿Qué falta para separar el tráfico de "
@@ -117,14 +117,14 @@ def test_a_context_written_after_the_answer_stays_the_explanation(tmp_path, cli)
         {"q": "Which directory is wiped at boot?", "options": ["/etc", "/tmp"],
          "answer": 1, "context": "/tmp is often a tmpfs."}]))
     done = cli("import", str(after), "--out", str(tmp_path / "a"))
-    assert "'q' as the prompt;" in done.err and "'context' as the explanation" in done.err
+    assert "prompt 'q';" in done.err and "explanation 'context'" in done.err
     before = _write(tmp_path, "before.json", json.dumps([
         {"contexte": "Un serveur web reçoit 10 000 requêtes par seconde.",
          "question": "Que mettre devant ?", "options": ["Un cache", "Un fax"], "answer": 0},
         {"contexte": "Une base est lente.", "question": "Que regarder ?",
          "options": ["Les index", "La couleur"], "answer": 0}]))
     done = cli("import", str(before), "--out", str(tmp_path / "b"))
-    assert "'contexte', 'question' as the prompt, in this order" in done.err, done.err
+    assert "prompt 'contexte', 'question' in this order" in done.err, done.err
 
 
 def test_a_case_code_or_a_title_beside_a_scenario_is_no_part_of_the_prompt(tmp_path, cli):
@@ -137,7 +137,7 @@ def test_a_case_code_or_a_title_beside_a_scenario_is_no_part_of_the_prompt(tmp_p
          "answer": 0}]))
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
-    assert "'background', 'question' as the prompt, in this order" in done.err, done.err
+    assert "prompt 'background', 'question' in this order" in done.err, done.err
     assert [q[0] for q in _questions(tmp_path / "out")] == [
         "A queue grows faster than it drains.\n\nWhat helps first?",
         "Disk fills up every night at two.\n\nWhat do you look at?"]
@@ -153,7 +153,7 @@ def test_a_list_of_the_right_choices_beside_the_choices_is_the_answer(tmp_path, 
          "answers": ["2", "8"]}]))
     done = cli("import", str(bank), "--out", str(tmp_path / "en"))
     assert done.status == 0, done.err
-    assert "'answers' as the correct choice" in done.err
+    assert "answer 'answers'" in done.err
     bank = _write(tmp_path, "primos.json", json.dumps([
         {"pregunta": "¿Cuáles son primos?", "alternativas": ["4", "5", "6", "7"],
          "opciones": ["5", "7"]},
@@ -176,7 +176,7 @@ def test_the_author_names_the_prompt_keys_in_order_with_map_twice(tmp_path, cli)
     done = cli("import", str(bank), "--map", "lead=prompt", "--map", "ask=prompt",
                "--map", "good=answer0", "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
-    assert "'lead', 'ask' as the prompt, in this order" in done.err
+    assert "prompt 'lead', 'ask' in this order" in done.err
     assert [q[0] for q in _questions(tmp_path / "out")] == [
         "It is colourless and relights a glowing splint.\n\nWhich gas is it?",
         "It is liquid at room temperature.\n\nWhich metal is it?"]
@@ -243,7 +243,7 @@ def test_a_repeat_is_named_by_its_line_in_the_same_input(tmp_path, cli):
         indent=1))
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     line = next(line for line in done.err.splitlines() if "repeats" in line)
-    assert line.startswith(f"{bank}:") and "repeats the question at line 2 word for word" \
+    assert line.startswith(f"{bank}:") and "repeats the question at line 2 ([0]) word for word" \
         in line, line
     assert line.count(str(bank)) == 1
 

@@ -60,7 +60,7 @@ def test_a_short_key_that_indexes_the_choices_in_every_question_is_the_answer(tm
     ], indent=1))
     done = _run(cli, tmp_path, bank)
     assert done.status == 0, done.err
-    assert "'k' as the correct choice, counted from 0" in done.err
+    assert "answer 'k', counted from 0" in done.err
     assert [q[1] for q in _questions(tmp_path / "out")] == [
         ["*Nile", "Congo", "Niger"], ["Danube", "*Volga"], ["Douro", "*Tagus", "Minho"]]
 
@@ -82,7 +82,7 @@ def test_a_letter_key_is_the_answer_and_a_counter_never_is(tmp_path, cli):
 """)
     done = _run(cli, tmp_path, bank)
     assert done.status == 0, done.err
-    assert "'r' as the correct choice" in done.err and "'n' as the correct" not in done.err
+    assert "answer 'r'" in done.err and "'n' as the correct" not in done.err
     assert [q[1] for q in _questions(tmp_path / "out")] == [
         ["Iron", "*Mercury", "Tin"], ["*Gold", "Silver"], ["*Iron", "Platinum", "Gold"]]
 
@@ -197,7 +197,7 @@ def test_a_picture_key_is_found_in_the_apps_web_root_and_shown_above_the_prompt(
     ])
     done = _run(cli, tmp_path, bank)
     assert done.status == 1
-    assert "'photo' as the picture" in done.err
+    assert "picture 'photo'" in done.err
     line = next(x for x in done.err.splitlines() if "error[E704]" in x)
     assert line.startswith(f"{bank}:29: error[E704]: questions[3]: its picture "
                            "'/img/gone.png' is not there (looked in the bank's folder"), line
@@ -225,7 +225,7 @@ def test_a_yaml_bank_s_picture_beside_it_keeps_its_name_with_spaces(tmp_path, cl
 """)
     done = _run(cli, tmp_path, bank)
     assert done.status == 0, done.err
-    assert "'figura' as the picture" in done.err
+    assert "picture 'figura'" in done.err
     out = tmp_path / "out"
     [(prompt, _, _), _] = _questions(out)
     assert prompt.startswith("![](images/gauge%20%28old%29.png)\n\n¿Qué mide"), prompt
@@ -240,8 +240,8 @@ def test_the_same_words_with_another_right_answer_are_said_to_be_no_repeat(tmp_p
     assert done.status == 1
     assert [q[1] for q in _questions(tmp_path / "out")] == [["*It seals", "It pumps"]]
     assert f"{bank}:10: error[E704]: [1] has the words and choices of the question at " \
-        "line 2 but another right answer" in done.err
-    assert f"{bank}:18: error[E704]: [2] repeats the question at line 2 word for word" \
+        "line 2 ([0]) but another right answer" in done.err
+    assert f"{bank}:18: error[E704]: [2] repeats the question at line 2 ([0]) word for word" \
         in done.err
 
 
