@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
-from nca_anki.importing import lettered
+from nca_anki.importing import lettered, page
 from nca_anki.importing.bank import (HRULE_RE, NUMBERING_RE, Choice, Item, Reading, Section,
                                      html_to_markdown, one_paragraph, title_from_name)
 
@@ -284,6 +284,53 @@ def _not_converted(blocks: list[_Block], written: list[str], path: str) -> list[
                     f"{_text(written, block.start, block.end).strip()[:60]!r}")
             for block in blocks if not all(_is_navigation(line) or not line.strip()
                                            for line in written[block.start:block.end])]
+
+
+def _widget_read(segment: list[_Block], lists: list[int], lines: list[str], path: str,
+                 items: list[Item], problems: list[Diagnostic]) -> int | None:
+    """Where ``segment`` has no list of choices but a quiz widget: its question added to
+    ``items``, or its refusal to ``problems``; and the level of the heading it is read
+    under (0 if refused). None if there is no widget."""
+    widget = None if lists else _widget_question(segment, lines, path)
+    if isinstance(widget, Item):
+        items.append(widget)
+        return segment[0].level
+    if widget is not None:
+        problems.append(widget)
+        return 0
+    return None
+
+
+def _widget_question(segment: list[_Block], lines: list[str], path: str
+                     ) -> Item | Diagnostic | None:
+    """The question a heading's blocks write as an HTML quiz widget: choices as elements
+    whose markup says which is right (see page.widget_choices), the heading and the text
+    above them its prompt, the right choice's feedback its explanation. Where the markup
+    does not say, the question is refused at the choices (E702, returned); None if there
+    are none."""
+    widgets = [b for b in segment if b.kind == "html_block"]
+    html = "\n".join(_text(lines, b.start, b.end) for b in widgets)
+    found = page.widget_choices(html) if "<" in html else []
+    if len(found) < 2:
+        return None
+    first = widgets[0]
+    if any(c.right is None for c in found) or not any(c.right for c in found):
+        return error("E702", path, first.start + 1, (
+            "choices written as HTML elements (<button onclick=…>) whose markup does not say "
+            "which is right (no 'true'/'false' argument, data-correct or class 'correct') "
+            "were not read: write them as '- [ ]' and '- [x]'; not converted"))
+    heading = segment[0] if segment[0].kind == "heading" else None
+    head = NUMBERING_RE.sub("", _heading_text(lines, heading).strip(), count=1) if heading \
+        else ""
+    start = heading.end if heading else segment[0].start
+    between = _text(lines, start, first.start) if first.start > start else ""
+    prompt = "\n\n".join(part for part in (head, between) if part)
+    if not prompt:
+        return None
+    feedback = "\n\n".join(c.feedback for c in found if c.right and c.feedback)
+    return Item(prompt=prompt, explanation=feedback, path=path,
+                line=(heading or first).start + 1,
+                choices=tuple(Choice(c.text, bool(c.right)) for c in found))
 
 
 def _is_bold_list(block: _Block, lines: list[str]) -> bool:
@@ -674,6 +721,10 @@ def _read_markdown(text: str, path: str) -> Reading:
             # of its own: the page shows one question, so its prompt opens with it.
             scenario = (_scenario_text(lines, segment), heading.start + 1)
             question_level = 0
+            continue
+        level = _widget_read(segment, lists, lines, path, items, problems)
+        if level is not None:  # choices written in HTML (see _widget_question)
+            question_level = level
             continue
         if not lists:
             question_level = 0
