@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
+from nca_anki.importing import page
 from nca_anki.importing.bank import HRULE_RE, NUMBERING_RE, Choice, Item
 
 LETTERS = "ABCDEFGHIJ"
@@ -69,8 +70,6 @@ _STRUCTURE_TAGS = (r"(?:a|b|strong|i|em|u|s|p|br|hr|div|span|details|summary|h[1
 _TAG_RE = re.compile(r"</?" + _STRUCTURE_TAGS + r"(?:\s[^<>]*)?/?>", re.I)
 # Emphasis marks, escaped ones ("\\*\\*", an editor's) and a lone "_" or "*" around words.
 _MARKUP_RE = re.compile(_TAG_RE.pattern + r"|\*\*|__|\\[*_]|(?<!\w)_|_(?!\w)", re.I)
-# An opening fence; "```code```" on one line is inline code (a backtick fence's info has none).
-_FENCE_RE = re.compile(r"^\s*(?P<fence>`{3,}(?=[^`]*$)|~{3,})")
 # What a <summary> says: a line of tags with only these words is structure, not text.
 _SUMMARY_WORDS = frozenset({"", "answer", "answers", "show answer", "show the answer",
                             "reveal answer", "solution", "show solution", "click to expand",
@@ -199,54 +198,51 @@ def _is_tag_line(line: str) -> bool:
     return re.sub(r"[*_:]", "", _TAG_RE.sub("", line)).strip().casefold() in _SUMMARY_WORDS
 
 
-def _details_lines(lines: list[str], code: list[bool]) -> list[bool]:
+def _tree_lines(text: str) -> tuple[list[bool], list[bool], list[bool]]:
+    """For each line of ``text``, as the page shows it (page.py's blocks): whether it is
+    code (page.code_lines), whether an ATX heading ("## …") is written there, and whether
+    it is inside a ``<details>`` block (see _details_lines)."""
+    code = page.code_lines(text)
+    heading = [False] * len(code)
+    for block in page.blocks(text):
+        if block.kind == "heading" and not block.setext:
+            heading[block.first - 1] = True
+    return code, heading, _details_lines(text.split("\n"), code, heading)
+
+
+def _details_lines(lines: list[str], code: list[bool], heading: list[bool]) -> list[bool]:
     """Whether each line is inside a ``<details>`` block, after its opening line up to
     its ``</details>``: what the block holds is its answer or explanation, never a
-    question's choices. A block not closed before the next heading or block holds nothing."""
+    question's choices. A block not closed before the next heading or block holds nothing.
+    Tags in code (a code block, or a code span: "`<details>`") are text."""
     inside = [False] * len(lines)
     opened = -1
     for k, line in enumerate(lines):
-        if code[k]:
+        if code[k] or "<" not in line and not heading[k]:
             continue
-        low = line.lower()
+        low = _outside_code(line).lower() if "`" in line else line.lower()
         if opened >= 0 and "</details>" in low:
             inside[opened + 1:k + 1] = [True] * (k - opened)
             opened = -1
-        elif opened >= 0 and _HEADING_RE.match(line):
+        elif opened >= 0 and heading[k]:
             opened = -1
-        if _DETAILS_RE.search(line) and "</details>" not in low[low.rfind("<details"):]:
+        if _DETAILS_RE.search(low) and "</details>" not in low[low.rfind("<details"):]:
             opened = k
     return inside
 
 
-def _code_lines(lines: list[str]) -> list[bool]:
-    """Whether each line is in a fenced code block, its fences too: such a line is text,
-    never structure (a "# comment" is no heading). A fence never closed is taken as none
-    (the read-back names it)."""
-    code = [False] * len(lines)
-    opened, at = "", 0
-    for k, line in enumerate(lines):
-        if not opened:
-            fence = _FENCE_RE.match(line)
-            if fence:
-                opened, at = fence.group("fence"), k
-            continue
-        stripped = line.strip()
-        if stripped.startswith(opened) and not stripped.strip(opened[0]):
-            code[at:k + 1] = [True] * (k + 1 - at)
-            opened = ""
-    return code
-
-
 def has_lettered(text: str) -> bool:
-    """Whether ``text`` holds at least one lettered question with an answer line."""
-    lines = text.split("\n")
-    return any(_ANSWER_RE.match(_plain(line)) for line in lines) and sum(
-        1 for line in lines if _CHOICE_RE.match(line)) >= 2
+    """Whether ``text`` holds at least one lettered question with an answer line, outside
+    code."""
+    lines, code = text.split("\n"), page.code_lines(text)  # code is never structure
+    return any(_ANSWER_RE.match(_plain(line)) for k, line in enumerate(lines) if not code[k]) \
+        and sum(1 for k, line in enumerate(lines) if not code[k] and _CHOICE_RE.match(line)) >= 2
 
 
-def _is_start(line: str) -> bool:
-    return bool(_HEADING_RE.match(line) or (_NUMBERED_RE.match(line)
+def _is_start(line: str, heading: bool) -> bool:
+    """Whether ``line`` starts a question: a heading (as the page shows it: not in code or
+    an HTML block), or a numbered line that is no choice."""
+    return bool(heading or (_NUMBERED_RE.match(line)
                                             and not _CHOICE_RE.match(line))) \
         and not _ANSWER_RE.match(_plain(line))  # "#### Answer: D" ends no question
 
@@ -273,10 +269,17 @@ class _Lines:
     next_answer: list[int]
     origin: list[int]  # each line's line in the input, 1-based (see _inline_split)
 
+    heading: list[bool]  # an ATX heading is written on the line (the first of its pieces)
+
     @classmethod
-    def of(cls, lines: list[str], origin: list[int] | None = None) -> _Lines:
-        code = _code_lines(lines)
-        details = _details_lines(lines, code)
+    def of(cls, lines: list[str], origin: list[int] | None = None,
+           tree: tuple[list[bool], list[bool], list[bool]] | None = None) -> _Lines:
+        origin = origin or list(range(1, len(lines) + 1))
+        tree = tree or _tree_lines("\n".join(lines))
+        code = [tree[0][at - 1] for at in origin]
+        details = [tree[2][at - 1] for at in origin]
+        heading = [tree[1][at - 1] and (k == 0 or origin[k - 1] != at)
+                   for k, at in enumerate(origin)]
         first, answer = [len(lines)] * (len(lines) + 1), [len(lines)] * (len(lines) + 1)
         for k in range(len(lines) - 1, -1, -1):
             first[k], answer[k] = first[k + 1], answer[k + 1]
@@ -287,8 +290,7 @@ class _Lines:
                 first[k] = k
             elif _ANSWER_RE.match(_plain(lines[k])) or _opens_answer(lines[k]):
                 answer[k] = k
-        return cls(lines, code, details, first, answer,
-                   origin or list(range(1, len(lines) + 1)))
+        return cls(lines, code, details, first, answer, origin, heading)
 
     def at(self, k: int) -> int:
         """Line ``k``'s line in the input, 1-based."""
@@ -315,7 +317,7 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
     under it show to be one (read with a warning, W707; out of sequence: an error, E702,
     at its line, never more of the question before it)."""
     lines, code = text.lines, text.code
-    strict = [k for k, line in enumerate(lines) if not code[k] and _is_start(line)]
+    strict = [k for k, line in enumerate(lines) if not code[k] and _is_start(line, text.heading[k])]
     limits = iter([*strict[1:], len(lines)])
     found: list[tuple[int, bool]] = []
     last, number, body = -1, None, False  # the last start, its number, its choices seen
@@ -325,7 +327,7 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
         if k in following:
             given = _number(line)
             if last >= 0 and not body and number is not None and given != number + 1 \
-                    and not _HEADING_RE.match(line):
+                    and not text.heading[k]:
                 continue  # "1. first step" in a numbered question's prompt: its text
             found.append((k, True))
             last, number, body, nxt = k, given, False, following[k]
@@ -359,8 +361,9 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
 
 def read(text: str, path: str, start_lines: set[int] | None = None
          ) -> tuple[list[Item], list[Diagnostic]]:
-    lines, origin = _inline_split(text.split("\n"))
-    whole = _Lines.of(lines, origin)
+    tree = _tree_lines(text)
+    lines, origin = _inline_split(text.split("\n"), tree[0])
+    whole = _Lines.of(lines, origin, tree)
     problems: list[Diagnostic] = []
     starts = _starts(whole, path, problems)
     # A numbered line with no choices under it is a list in the text, not a question;
@@ -368,7 +371,7 @@ def read(text: str, path: str, start_lines: set[int] | None = None
     ends = [k for k, _ in starts[1:]] + [len(lines)]
     kept = []
     for n, (k, ok) in enumerate(starts):
-        if n == 0 or _HEADING_RE.match(lines[k]) or not ok or any(
+        if n == 0 or whole.heading[k] or not ok or any(
                 whole.is_choice(j) for j in range(k + 1, ends[n])):
             kept.append((k, ok))
         elif _INLINE_ANSWER_RE.search(lines[k]) and _unread_choices(lines[k]):
@@ -382,6 +385,8 @@ def read(text: str, path: str, start_lines: set[int] | None = None
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         if ok and any(whole.is_choice(j) for j in range(start, end)):
             spans.append((start, end))  # else refused above, or a title with no choices
+        elif ok:
+            problems += _without_choices(whole, start, end, path)
     furniture = _furniture(whole, spans)
     items: list[Item] = []
     for start, end in spans:
@@ -392,6 +397,31 @@ def read(text: str, path: str, start_lines: set[int] | None = None
     return items, problems
 
 
+def _level(line: str) -> int:
+    return len(line) - len(line.lstrip().lstrip("#")) - (len(line) - len(line.lstrip()))
+
+
+def _without_choices(text: _Lines, start: int, end: int, path: str) -> list[Diagnostic]:
+    """What is said of a heading with no lettered choices under it (up to ``end``, the
+    next question's start): nothing for a title or a section (a heading that does not
+    ask, or one that deeper headings follow); else it is a question left out: with an
+    answer line under it, an error (E702); asking ("…?") with none, a warning (W712, an
+    open question, perhaps)."""
+    line = text.lines[start]
+    if not text.heading[start] or end < len(text.lines) and text.heading[end] and \
+            _level(text.lines[end]) > _level(line):
+        return []
+    shown = clip(_header(line))
+    if text.next_answer[start + 1] < end:
+        return [error("E702", path, text.at(start), f"the question {shown!r} has an answer "
+                      "line but no lettered choices ('A. …', one a line) under it; not "
+                      "converted")]
+    if _plain(_header(line)).rstrip(" *_").endswith(("?", "？")):
+        return [warning("W712", path, text.at(start), f"the question {shown!r} has no "
+                        "lettered choices ('A. …') or answer line under it; not converted")]
+    return []
+
+
 # A choice written on the question's line: " –B）按需实例", " (C) Rust", " - D) Go".
 _INLINE_CHOICE_RE = re.compile(r"(?<=\s)(?:[-–—]\s*)?\(?(?P<letter>[A-J])\s?[)）]")
 # (A few marks before the word at most: a run of them is searched from one place only.)
@@ -399,7 +429,7 @@ _INLINE_ANSWER_RE = re.compile(r"\s(?=(?:\\?[*_][ \t]{0,3}){0,4}" + _ANSWER_WORD
                                + r"[ \t]{0,3}[:：])", re.I)
 
 
-def _inline_split(lines: list[str]) -> tuple[list[str], list[int]]:
+def _inline_split(lines: list[str], code: list[bool]) -> tuple[list[str], list[int]]:
     """``lines`` with each line that holds a question's choices after its text ("16. Which?
     –A）x –B）y –C）z Answer: B") written as the page's reader takes it: one line for the
     question, one for each choice (from A, in order) and one for the answer line after
@@ -407,13 +437,9 @@ def _inline_split(lines: list[str]) -> tuple[list[str], list[int]]:
     and, for each line, its line in the input (1-based)."""
     split: list[str] = []
     origin: list[int] = []
-    fence = ""
     for number, line in enumerate(lines, start=1):
-        opening = _FENCE_RE.match(line)
-        if opening and (not fence or opening.group("fence").startswith(fence)):
-            fence = "" if fence else opening.group("fence")
         below = next((later for later in lines[number:number + 3] if later.strip()), "")
-        cuts = [] if fence or opening or _CHOICE_RE.match(below) else _inline_cuts(line)
+        cuts = [] if code[number - 1] or _CHOICE_RE.match(below) else _inline_cuts(line)
         pieces = [line[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(line)])]
         split += pieces if cuts else [line]
         origin += [number] * (len(pieces) if cuts else 1)

@@ -185,12 +185,10 @@ def _questions_without_headings(text: str, path: str, problems: list[Diagnostic]
     paragraph, so the line above stays where it was). A line whose numbering is damaged
     ("9 What …", "Q9 What …") is one too when its number is the next (W707)."""
     lines = text.split("\n")
-    fence = False
+    code = page.code_lines(text)  # a "# comment" or "9 items" in code is code
     last = None  # the number of the last question's header
     for k, line in enumerate(lines):
-        if _FENCE_RE.match(line):
-            fence = not fence
-        if fence:
+        if code[k]:
             continue
         nxt = next((x for x in lines[k + 1:k + 4] if x.strip()), "")
         header = _HEADING_RE.match(line) or _TASK_RE.match(nxt)
@@ -687,7 +685,7 @@ def _read_markdown(text: str, path: str) -> Reading:
     front_explanation = next((front[k] for k in _FRONT_EXPLANATION_KEYS if front.get(k)), "")
     blocks = _blocks(text)
     # The right choice in bold, in a file with no "- [ ]" lists and no answer lines.
-    bold = not re.search(r"^[ \t]*[-*+][ \t]+\[[ xX]\]", text, re.M) \
+    bold = not any(b.task is not None for b in page.blocks(text)) \
         and not lettered.has_lettered(text)
     headed = _headed(text, blocks, bold)
     if headed != text:  # numbered questions, now headings: their blocks again

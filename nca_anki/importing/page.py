@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html.parser import HTMLParser
 from typing import Any
 
@@ -60,6 +61,7 @@ class Block:
         return "\n".join(self.source[self.first - 1:self.last])
 
 
+@lru_cache(maxsize=4)  # the readers of one file ask for its blocks in turn
 def blocks(text: str) -> tuple[Block, ...]:
     """``text``'s blocks, in the order they start (an item before the blocks it holds),
     in time linear in ``text`` (markdown-it nests at most 20 deep)."""
@@ -88,6 +90,27 @@ def blocks(text: str) -> tuple[Block, ...]:
         if kind == "html":
             details = _details_after(token.content, details)
     return tuple(found)
+
+
+def code_lines(text: str) -> list[bool]:
+    """For each line of ``text``, whether the page shows it as code: a fenced block and
+    its fences, or an indented block. A fence never closed is taken as none (an author's
+    slip, that would make the rest of the file code)."""
+    code = [False] * (text.count("\n") + 1)
+    for block in blocks(text):
+        if block.kind == "code" and _closed(block):
+            code[block.first - 1:block.last] = [True] * (block.last - block.first + 1)
+    return code
+
+
+def _closed(block: Block) -> bool:
+    """Whether a code block ends where it is closed (a fenced one by its fence)."""
+    if not block.fenced:
+        return True
+    opening = block.source[block.first - 1].strip()
+    closing = block.source[block.last - 1].strip()
+    return block.last > block.first and bool(closing) and \
+        not closing.strip(closing[0]) and opening.startswith(closing[0] * len(closing))
 
 
 def _block(token: Any, tokens: list[Any], k: int, kind: str, open_: list[tuple[str, int]],
