@@ -232,11 +232,13 @@ def _details_lines(lines: list[str], code: list[bool], heading: list[bool]) -> l
 
 
 def has_lettered(text: str) -> bool:
-    """Whether ``text`` holds at least one lettered question with an answer line, outside
-    code."""
+    """Whether ``text`` holds at least one lettered question with an answer line (or a
+    choice in bold, see _bold_answer), outside code."""
     lines, code = text.split("\n"), page.code_lines(text)  # code is never structure
-    return any(_ANSWER_RE.match(_plain(line)) for k, line in enumerate(lines) if not code[k]) \
-        and sum(1 for k, line in enumerate(lines) if not code[k] and _CHOICE_RE.match(line)) >= 2
+    outside = [line for k, line in enumerate(lines) if not code[k]]
+    choices = [found for found in map(_CHOICE_RE.match, outside) if found]
+    return len(choices) >= 2 and (any(_ANSWER_RE.match(_plain(line)) for line in outside)
+                                  or any(_bold(c.group("text")) for c in choices))
 
 
 def _is_start(line: str, heading: bool) -> bool:
@@ -567,6 +569,8 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
             body.append(k)
         k += 1
     letters, choices, found, k = _choices(text, k, end)
+    if found is None and early is None:  # no answer line: the right choices in bold?
+        found, choices, k = _bold_answer(text, letters, choices, start, end)
     said: list[Diagnostic] = []
     at = text.at(start)
     if found is None or early is not None and _picked(found.letters) == _picked(
@@ -596,6 +600,38 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
                 explanation=_explanation(([more] if more else []) + rest),
                 choices=tuple(Choice("\n".join(text).strip(), letter in picked)
                               for letter, text in zip(letters, choices))), said
+
+
+def _bold(first: str) -> str:
+    """A choice's text without the bold around all of it ("**Packets**", "<b>Packets</b>",
+    or "Packets**" when the bold opened before its letter: "**B. Packets**"); "" if it is
+    not all in bold."""
+    plain = first.strip()
+    for mark in ("**", "__"):
+        count = _outside_code(plain).count(mark)
+        if count == 1 and plain.endswith(mark) and len(plain) > 2:
+            return plain[:-2].rstrip()
+        if count == 2 and plain.startswith(mark) and plain.endswith(mark) and len(plain) > 4:
+            return plain[2:-2].strip()
+    tagged = re.fullmatch(r"<(b|strong)>([^<>]+)</\1>", plain, re.I)
+    return tagged[2].strip() if tagged else ""
+
+
+def _bold_answer(text: _Lines, letters: list[str], choices: list[list[str]], start: int,
+                 end: int) -> tuple[_Answer | None, list[list[str]], int]:
+    """Where no answer line is written, the right choices as the page shows them: the
+    one-line choices in bold, when some are and some are not (all in bold is a style).
+    Returns the answer (at the header's line), the choices without their bold, and the
+    line after the last choice's: what follows it is the explanation. (None, choices,
+    end) if the choices are not so marked."""
+    bolds = [_bold(c[0]) for c in choices]
+    if len(choices) < 2 or any(len(c) > 1 for c in choices[:-1]) or all(bolds) \
+            or not any(bolds):
+        return None, choices, end
+    last = next(j for j in range(end - 1, start, -1) if text.is_choice(j))
+    picked = ", ".join(letter for letter, bold in zip(letters, bolds) if bold)
+    return _Answer(picked, "", start), [[bold or c[0]] for bold, c in zip(bolds, choices)], \
+        last + 1
 
 
 def _picked(letters: str) -> set[str]:

@@ -375,10 +375,22 @@ def _bold_choice(lines: list[str], start: int) -> Choice:
     return Choice((bold["text"] or bold["tagged"]) if bold else text["text"], bold is not None)
 
 
-def _split_questions(segment: list[_Block], asked: frozenset[int]) -> list[list[_Block]]:
+def _folded(lines: list[str]) -> frozenset[int]:
+    """The first lines of the top-level blocks that are a ``<details>`` element's: the
+    HTML block that opens it and the blocks inside, up to its ``</details>``."""
+    return frozenset(b.first - 1 for b in page.blocks("\n".join(lines)) if b.parent == -1 and (
+        b.in_details or b.kind == "html" and _DETAILS_OPEN_RE.match(b.content)))
+
+
+_DETAILS_OPEN_RE = re.compile(r"\s*<details\b", re.I)
+
+
+def _split_questions(segment: list[_Block], asked: frozenset[int], folded: frozenset[int]
+                     ) -> list[list[_Block]]:
     """``segment`` cut into one part per list of bold choices when it holds several: each
-    with the blocks above it (its prompt) and the quotes right after it (its explanation);
-    a heading over several questions is a part of its own (a title, or text)."""
+    with the blocks above it (its prompt) and the quotes or ``<details>`` block right
+    after it (its explanation); a heading over several questions is a part of its own (a
+    title, or text)."""
     if sum(b.start in asked for b in segment) < 2:
         return [segment]
     heading = segment[0] if segment[0].kind == "heading" else None
@@ -386,7 +398,7 @@ def _split_questions(segment: list[_Block], asked: frozenset[int]) -> list[list[
     current: list[_Block] = []
     after = False  # after a list of choices, before its next question
     for block in segment[1:] if heading else segment:
-        if after and block.kind != "blockquote":
+        if after and block.kind != "blockquote" and block.start not in folded:
             parts.append(current)
             current, after = [], False
         current.append(block)
@@ -649,7 +661,8 @@ def read(text: str, path: str) -> Reading:
                    (*structured.problems, *body.problems))
 
 
-def _segments(blocks: list[_Block], asked: frozenset[int]) -> list[list[_Block]]:
+def _segments(blocks: list[_Block], asked: frozenset[int], lines: list[str]
+              ) -> list[list[_Block]]:
     """``blocks`` cut at each heading (a heading and the blocks under it), and, in a file
     whose choices are marked in bold, at each question under one heading too."""
     segments: list[list[_Block]] = [[]]
@@ -659,7 +672,8 @@ def _segments(blocks: list[_Block], asked: frozenset[int]) -> list[list[_Block]]
         segments[-1].append(block)
     if not asked:
         return segments
-    return [part for segment in segments for part in _split_questions(segment, asked)]
+    folded = _folded(lines)
+    return [part for segment in segments for part in _split_questions(segment, asked, folded)]
 
 
 def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
@@ -696,7 +710,7 @@ def _read_markdown(text: str, path: str) -> Reading:
     title = ""
     bold = bold and not any(_is_task_list(b, lines) for b in blocks)
     asked = _asked(blocks, lines) if bold else frozenset()
-    segments = _segments(blocks, asked)
+    segments = _segments(blocks, asked, lines)
     question_level = 0  # the heading level of the last question read
     scenario: tuple[str, int] | None = None  # a heading the next question's prompt opens with
     for number, segment in enumerate(segments):

@@ -293,3 +293,90 @@ Answer: A
     found = _questions(tmp_path / "source")
     assert [q[1] for q in found] == [["*x", "o", "v"], ["As a footnote", "*On its own line"]]
     assert "- [x] done" in found[0][2]
+
+
+def test_lettered_choices_with_the_right_one_in_bold_need_no_answer_line(tmp_path, cli):
+    """Before: with no answer line, each question was refused (E703) or the file read as
+    having none, though the page shows the right choice in bold."""
+    bank, done = _import(cli, tmp_path, "rivers.md", """# Rivers
+
+### 1. Which river is the longest?
+
+A. Thames
+**B. Nile**
+C. Rhine
+
+> It runs through eleven countries.
+
+### 2. Which rivers flow into the North Sea?
+
+- a) **Thames**
+- b) Danube
+- c) <b>Rhine</b>
+
+### 3. Which river is in Paris?
+
+**A. Seine**
+**B. Loire**
+""")
+    assert done.status == 1, done.err
+    found = _questions(tmp_path / "source")
+    assert found == [
+        ("Which river is the longest?", ["Thames", "*Nile", "Rhine"],
+         "It runs through eleven countries."),
+        ("Which rivers flow into the North Sea?", ["*Thames", "Danube", "*Rhine"], "")]
+    # All in bold is a style, not a mark: that question has no answer, and says so.
+    assert f"{bank}:17: error[E703]" in done.err, done.err
+
+
+def test_a_details_block_after_bold_choices_is_that_questions_explanation(tmp_path, cli):
+    """Before: the <details> block under the first question's choices opened the second
+    question's prompt, and the last question's one was text not converted (W701)."""
+    _, done = _import(cli, tmp_path, "birds.md", """# Birds
+
+*Which bird cannot fly?*
+
+* Crow
+* **Emu**
+
+<details><summary>Why</summary>
+
+Its wings are too small.
+
+</details>
+
+*Which bird sings at dawn?*
+
+- **Blackbird**
+- Ostrich
+
+<details>
+<summary>Why</summary>
+To mark its ground.
+</details>
+""")
+    assert done.status == 0 and "0 warnings" in done.err, done.err
+    found = _questions(tmp_path / "source")
+    assert [(q[0], q[1]) for q in found] == [("Which bird cannot fly?", ["Crow", "*Emu"]),
+                                             ("Which bird sings at dawn?", ["*Blackbird", "Ostrich"])]
+    assert "Its wings are too small." in found[0][2] and "To mark its ground." in found[1][2]
+
+
+def test_reading_over_the_tree_takes_time_linear_in_the_file():
+    from nca_anki.importing import markdown
+
+    lettered = ("### {n}. Which is right?\n\nA. one\n**B. two**\n\n<details><summary>Why"
+                "</summary>\n\nBecause `<details>`.\n\n</details>\n\n```\n# code\n```\n\n")
+    widget = ("### Q{n}\n\nWhich is right?\n\n<ol>\n<li><button onclick=\"c('{n}', '', false)\">"
+              "one</button></li>\n<li><button onclick=\"c('{n}', 'yes', true)\">two</button>"
+              "</li>\n</ol>\n\n")
+
+    def read(unit: str, count: int) -> None:
+        page.blocks.cache_clear()
+        text = "# Bank\n\n" + "".join(unit.replace("{n}", str(n)) for n in range(1, count))
+        assert len(markdown.read(text, "bank.md").sections[0].items) == count - 1
+
+    for unit in (lettered, widget):
+        short = least_cpu(lambda unit=unit: read(unit, 300))
+        long = least_cpu(lambda unit=unit: read(unit, 1200))
+        assert long < 8 * short, (unit[:20], short, long)
