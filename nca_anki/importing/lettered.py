@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import page
@@ -198,16 +199,28 @@ def _is_tag_line(line: str) -> bool:
     return re.sub(r"[*_:]", "", _TAG_RE.sub("", line)).strip().casefold() in _SUMMARY_WORDS
 
 
-def _tree_lines(text: str) -> tuple[list[bool], list[bool], list[bool]]:
-    """For each line of ``text``, as the page shows it (page.py's blocks): whether it is
-    code (page.code_lines), whether an ATX heading ("## …") is written there, and whether
-    it is inside a ``<details>`` block (see _details_lines)."""
+class _Tree(NamedTuple):
+    """For each line of a text, as the page shows it (page.py's blocks): whether it is
+    code (page.code_lines), whether an ATX heading ("## …") is written there, whether it
+    is inside a ``<details>`` block (see _details_lines), and the first line of the
+    paragraph it is in (-1 if none): lines of one paragraph are one text on the page."""
+
+    code: list[bool]
+    heading: list[bool]
+    details: list[bool]
+    paragraph: list[int]
+
+
+def _tree_lines(text: str) -> _Tree:
     code = page.code_lines(text)
     heading = [False] * len(code)
+    paragraph = [-1] * len(code)
     for block in page.blocks(text):
         if block.kind == "heading" and not block.setext:
             heading[block.first - 1] = True
-    return code, heading, _details_lines(text.split("\n"), code, heading)
+        elif block.kind == "paragraph":
+            paragraph[block.first - 1:block.last] = [block.first] * (block.last - block.first + 1)
+    return _Tree(code, heading, _details_lines(text.split("\n"), code, heading), paragraph)
 
 
 def _details_lines(lines: list[str], code: list[bool], heading: list[bool]) -> list[bool]:
@@ -272,16 +285,18 @@ class _Lines:
     origin: list[int]  # each line's line in the input, 1-based (see _inline_split)
 
     heading: list[bool]  # an ATX heading is written on the line (the first of its pieces)
+    paragraph: list[int]  # the first line (in the input) of the paragraph it is in, or -1
 
     @classmethod
     def of(cls, lines: list[str], origin: list[int] | None = None,
-           tree: tuple[list[bool], list[bool], list[bool]] | None = None) -> _Lines:
+           tree: _Tree | None = None) -> _Lines:
         origin = origin or list(range(1, len(lines) + 1))
         tree = tree or _tree_lines("\n".join(lines))
-        code = [tree[0][at - 1] for at in origin]
-        details = [tree[2][at - 1] for at in origin]
-        heading = [tree[1][at - 1] and (k == 0 or origin[k - 1] != at)
+        code = [tree.code[at - 1] for at in origin]
+        details = [tree.details[at - 1] for at in origin]
+        heading = [tree.heading[at - 1] and (k == 0 or origin[k - 1] != at)
                    for k, at in enumerate(origin)]
+        paragraph = [tree.paragraph[at - 1] for at in origin]
         first, answer = [len(lines)] * (len(lines) + 1), [len(lines)] * (len(lines) + 1)
         for k in range(len(lines) - 1, -1, -1):
             first[k], answer[k] = first[k + 1], answer[k + 1]
@@ -292,7 +307,7 @@ class _Lines:
                 first[k] = k
             elif _ANSWER_RE.match(_plain(lines[k])) or _opens_answer(lines[k]):
                 answer[k] = k
-        return cls(lines, code, details, first, answer, origin, heading)
+        return cls(lines, code, details, first, answer, origin, heading, paragraph)
 
     def at(self, k: int) -> int:
         """Line ``k``'s line in the input, 1-based."""
@@ -303,6 +318,12 @@ class _Lines:
         line (or a <details> block) under them: a question's body."""
         first = self.next_first[start]
         return first < end and self.next_answer[first + 1] < end
+
+    def goes_on(self, k: int) -> bool:
+        """Whether line ``k`` goes on the paragraph of the line above it (a line that the
+        page joins to it with a space: "A. The moon is" / "made of rock")."""
+        return k > 0 and self.paragraph[k] >= 0 and self.paragraph[k] == self.paragraph[k - 1] \
+            and self.origin[k] != self.origin[k - 1]
 
     def is_choice(self, k: int) -> bool:
         return not self.code[k] and not self.details[k] and bool(_CHOICE_RE.match(self.lines[k]))
@@ -364,7 +385,7 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
 def read(text: str, path: str, start_lines: set[int] | None = None
          ) -> tuple[list[Item], list[Diagnostic]]:
     tree = _tree_lines(text)
-    lines, origin = _inline_split(text.split("\n"), tree[0])
+    lines, origin = _inline_split(text.split("\n"), tree.code)
     whole = _Lines.of(lines, origin, tree)
     problems: list[Diagnostic] = []
     starts = _starts(whole, path, problems)
@@ -831,6 +852,8 @@ def _choices(text: _Lines, k: int, end: int
             listed = item if not letters else listed
             letters.append(choice.group("letter").upper())
             choices.append([choice.group("text")])
+        elif choices and line.strip() and not text.details[k] and text.goes_on(k):
+            choices[-1][-1] += " " + line.strip()  # its paragraph goes on: the same text
         elif choices and line.strip() and not text.details[k]:
             choices[-1].append(line.strip() if not line.startswith("    ") else line)
         k += 1

@@ -312,11 +312,11 @@ def _widget_question(segment: list[_Block], lines: list[str], path: str
     if len(found) < 2:
         return None
     first = widgets[0]
-    if any(c.right is None for c in found) or not any(c.right for c in found):
+    if any(c.right is None or not c.text for c in found) or not any(c.right for c in found):
         return error("E702", path, first.start + 1, (
             "choices written as HTML elements (<button onclick=…>) whose markup does not say "
-            "which is right (no 'true'/'false' argument, data-correct or class 'correct') "
-            "were not read: write them as '- [ ]' and '- [x]'; not converted"))
+            "which is right (no 'true'/'false' argument, data-correct or class 'correct'), or "
+            "with no text, were not read: write them as '- [ ]' and '- [x]'; not converted"))
     heading = segment[0] if segment[0].kind == "heading" else None
     head = NUMBERING_RE.sub("", _heading_text(lines, heading).strip(), count=1) if heading \
         else ""

@@ -208,6 +208,7 @@ class WidgetChoice:
 _CHOICE_TAGS = frozenset({"button", "li", "label", "a", "div", "span", "input", "option"})
 _TRUE = frozenset({"true", "1", "yes", "correct", "right"})
 _FALSE = frozenset({"false", "0", "no", "wrong", "incorrect"})
+_INLINE_TAGS = frozenset({"b", "strong", "i", "em", "code", "span", "u", "sub", "sup", "kbd"})
 _RIGHT_CLASSES = frozenset({"correct", "right", "right-answer", "correct-answer"})
 _WRONG_CLASSES = frozenset({"wrong", "incorrect", "wrong-answer"})
 _CLASS_MARKS = _RIGHT_CLASSES | _WRONG_CLASSES
@@ -271,10 +272,13 @@ class _Widgets(HTMLParser):
                   "tag": tag, "kind": (call[1] if call else "", len(args or ())),
                   "classes": classes}
         self.found.append(choice)
-        if tag != "input":
-            self.open.append(choice)
+        while self.open and self.open[-1]["tag"] == "input":
+            self.open.pop()  # an <input>'s text is the text after it, up to the next one
+        self.open.append(choice)
 
     def handle_endtag(self, tag: str) -> None:
+        if self.open and self.open[-1]["tag"] == "input" and tag not in _INLINE_TAGS:
+            self.open.pop()
         if self.open and self.open[-1]["tag"] == tag:
             self.open.pop()
 

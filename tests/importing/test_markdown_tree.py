@@ -146,6 +146,16 @@ Wie viele Beine hat ein Käfer?
     assert "2 errors, 0 warnings" in done.err  # one message a question, not one a button
 
 
+def test_radio_inputs_marked_right_take_the_text_after_them():
+    found = page.widget_choices("""<form>
+<label><input type="radio" name="q" data-correct="false"> Copper</label>
+<label><input type="radio" name="q" data-correct="true"> <b>Gold</b> leaf</label>
+</form>
+<p>Pick one.</p>""")
+    assert [(c.text, c.right, c.line) for c in found] == [("Copper", False, 2),
+                                                        ("Gold leaf", True, 3)]
+
+
 @pytest.mark.anki
 def test_a_button_quiz_arrives_in_a_real_collection(tmp_path, cli):
     _, done = _import(cli, tmp_path, "tiere.md", WIDGETS)
@@ -380,3 +390,31 @@ def test_reading_over_the_tree_takes_time_linear_in_the_file():
         short = least_cpu(lambda unit=unit: read(unit, 300))
         long = least_cpu(lambda unit=unit: read(unit, 1200))
         assert long < 8 * short, (unit[:20], short, long)
+
+
+def test_a_choice_whose_paragraph_goes_on_is_one_text(tmp_path, cli):
+    """Before: a choice's line that goes on under it (its paragraph, without a blank line
+    or its item's indent) made it a choice of two lines, refused (E704)."""
+    _, done = _import(cli, tmp_path, "tides.md", """# Tides
+
+### 1. What causes the tides?
+
+- A. Mostly the pull
+of the moon
+- B. The wind over
+  the open sea
+
+**Answer: A**
+
+### 2. When is the tide highest?
+
+A. At spring tide, when sun
+and moon pull together
+B. At neap tide
+
+**Answer: A**
+""")
+    assert done.status == 0, done.err
+    assert [q[1] for q in _questions(tmp_path / "source")] == [
+        ["*Mostly the pull of the moon", "The wind over the open sea"],
+        ["*At spring tide, when sun and moon pull together", "At neap tide"]]
