@@ -312,7 +312,11 @@ def _widget_question(segment: list[_Block], lines: list[str], path: str
     if len(found) < 2:
         return None
     first = widgets[0]
-    if any(c.right is None or not c.text for c in found) or not any(c.right for c in found):
+    undecided = any(c.right is None or not c.text for c in found) or not any(
+        c.right for c in found)
+    if undecided and sum(c.tag in ("button", "input") for c in found) < 2:
+        return None  # links or items a page's script handles: its text, no quiz's choices
+    if undecided:
         return error("E702", path, first.start + 1, (
             "choices written as HTML elements (<button onclick=…>) whose markup does not say "
             "which is right (no 'true'/'false' argument, data-correct or class 'correct'), or "

@@ -202,6 +202,7 @@ class WidgetChoice:
     right: bool | None  # None: its markup does not say
     feedback: str  # a text its markup holds for the page to show when it is picked
     line: int  # its line in the HTML given, 1-based
+    tag: str  # its element: "button", "li", "input" …
 
 
 # The elements a quiz writes a choice as, and its marks of the right one.
@@ -303,7 +304,7 @@ def widget_choices(html: str) -> list[WidgetChoice]:
         right = choice["right"] if choice["args"] is None else rights[n][0]
         out.append(WidgetChoice(text=" ".join("".join(choice["text"]).split()),
                                 right=right, feedback=rights[n][1] if choice["args"] else "",
-                                line=choice["line"]))
+                                line=choice["line"], tag=choice["tag"]))
     return out
 
 

@@ -418,3 +418,16 @@ B. At neap tide
     assert [q[1] for q in _questions(tmp_path / "source")] == [
         ["*Mostly the pull of the moon", "The wind over the open sea"],
         ["*At spring tide, when sun and moon pull together", "At neap tide"]]
+
+
+def test_links_a_script_handles_are_text_not_a_quiz(tmp_path, cli):
+    bank, done = _import(cli, tmp_path, "readme.md", """# Tools
+
+### Install
+
+<p>
+<a href="#" onclick="copy('pip install x')">pip</a>
+<a href="#" onclick="copy('conda install x')">conda</a>
+</p>
+""")
+    assert "E702" not in done.err and f"{bank}:3,5" in done.err, done.err  # W701: text
