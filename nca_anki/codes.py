@@ -226,6 +226,9 @@ _ALL = (
          "answer line and a <details> block, a \"Suggested Answer\" above the choices) "
          "naming other letters, or an answer line restates its choice in other words than "
          "the choice's: the letter of the answer line under the choices was taken."),
+    Code("W712", "question without choices", "A heading that asks a question (it ends "
+         "with \"?\") in a file of lettered questions has no choices and no answer line "
+         "under it: perhaps an open question; it was not converted."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}

@@ -19,9 +19,10 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
-from nca_anki.importing import cues
+from nca_anki.importing import cues, page
 from nca_anki.importing.bank import HRULE_RE, NUMBERING_RE, Choice, Item
 
 LETTERS = "ABCDEFGHIJ"
@@ -51,8 +52,6 @@ _STRUCTURE_TAGS = (r"(?:a|b|strong|i|em|u|s|p|br|hr|div|span|details|summary|h[1
 _TAG_RE = re.compile(r"</?" + _STRUCTURE_TAGS + r"(?:\s[^<>]*)?/?>", re.I)
 # Emphasis marks, escaped ones ("\\*\\*", an editor's) and a lone "_" or "*" around words.
 _MARKUP_RE = re.compile(_TAG_RE.pattern + r"|\*\*|__|\\[*_]|(?<!\w)_|_(?!\w)", re.I)
-# An opening fence; "```code```" on one line is inline code (a backtick fence's info has none).
-_FENCE_RE = re.compile(r"^\s*(?P<fence>`{3,}(?=[^`]*$)|~{3,})")
 # What a <summary> says: a line of tags with only these words is structure, not text.
 _SUMMARY_WORDS = frozenset({"", "answer", "answers", "show answer", "show the answer",
                             "reveal answer", "solution", "show solution", "click to expand",
@@ -181,63 +180,73 @@ def _is_tag_line(line: str) -> bool:
     return re.sub(r"[*_:]", "", _TAG_RE.sub("", line)).strip().casefold() in _SUMMARY_WORDS
 
 
-def _details_lines(lines: list[str], code: list[bool]) -> list[bool]:
+class _Tree(NamedTuple):
+    """For each line of a text, as the page shows it (page.py's blocks): whether it is
+    code (page.code_lines), whether an ATX heading ("## …") is written there, whether it
+    is inside a ``<details>`` block (see _details_lines), and the first line of the
+    paragraph it is in (-1 if none): lines of one paragraph are one text on the page."""
+
+    code: list[bool]
+    heading: list[bool]
+    details: list[bool]
+    paragraph: list[int]
+
+
+def _tree_lines(text: str) -> _Tree:
+    code = page.code_lines(text)
+    heading = [False] * len(code)
+    paragraph = [-1] * len(code)
+    for block in page.blocks(text):
+        if block.kind == "heading" and not block.setext:
+            heading[block.first - 1] = True
+        elif block.kind == "paragraph":
+            paragraph[block.first - 1:block.last] = [block.first] * (block.last - block.first + 1)
+    return _Tree(code, heading, _details_lines(text.split("\n"), code, heading), paragraph)
+
+
+def _details_lines(lines: list[str], code: list[bool], heading: list[bool]) -> list[bool]:
     """Whether each line is inside a ``<details>`` block, after its opening line up to
     its ``</details>``: what the block holds is its answer or explanation, never a
-    question's choices. A block not closed before the next heading or block holds nothing."""
+    question's choices. A block not closed before the next heading or block holds nothing.
+    Tags in code (a code block, or a code span: "`<details>`") are text."""
     inside = [False] * len(lines)
     opened = -1
     for k, line in enumerate(lines):
-        if code[k]:
+        if code[k] or "<" not in line and not heading[k]:
             continue
-        low = line.lower()
+        low = _outside_code(line).lower() if "`" in line else line.lower()
         if opened >= 0 and "</details>" in low:
             inside[opened + 1:k + 1] = [True] * (k - opened)
             opened = -1
-        elif opened >= 0 and _HEADING_RE.match(line):
+        elif opened >= 0 and heading[k]:
             opened = -1
-        if _DETAILS_RE.search(line) and "</details>" not in low[low.rfind("<details"):]:
+        if _DETAILS_RE.search(low) and "</details>" not in low[low.rfind("<details"):]:
             opened = k
     return inside
 
 
-def _code_lines(lines: list[str]) -> list[bool]:
-    """Whether each line is in a fenced code block, its fences too: such a line is text,
-    never structure (a "# comment" is no heading). A fence never closed is taken as none
-    (the read-back names it)."""
-    code = [False] * len(lines)
-    opened, at = "", 0
-    for k, line in enumerate(lines):
-        if not opened:
-            fence = _FENCE_RE.match(line)
-            if fence:
-                opened, at = fence.group("fence"), k
-            continue
-        stripped = line.strip()
-        if stripped.startswith(opened) and not stripped.strip(opened[0]):
-            code[at:k + 1] = [True] * (k + 1 - at)
-            opened = ""
-    return code
-
-
 def has_lettered(text: str) -> bool:
-    """Whether ``text`` holds at least one lettered question with an answer line."""
-    lines = _numbered_as_lettered(text.split("\n"))
-    return any(cues.answer_line(_plain(line)) for line in lines) and sum(
-        1 for line in lines if _CHOICE_RE.match(line)) >= 2
+    """Whether ``text`` holds at least one lettered question with an answer line (or a
+    choice in bold, see _bold_answer), outside code."""
+    code = page.code_lines(text)  # code is never structure
+    lines = _numbered_as_lettered(text.split("\n"), code)
+    outside = [line for k, line in enumerate(lines) if not code[k]]
+    choices = [found for found in map(_CHOICE_RE.match, outside) if found]
+    return len(choices) >= 2 and (any(cues.answer_line(_plain(line)) for line in outside)
+                                  or any(_bold(c.group("text")) for c in choices))
 
 
 _ORDINAL_RE = re.compile(r"^(?P<number>[1-9]\d?)(?P<mark>[.)])(?=\s+\S)")
 
 
-def _numbered_as_lettered(lines: list[str]) -> list[str]:
+def _numbered_as_lettered(lines: list[str], code: list[bool]) -> list[str]:
     """``lines`` with each question's choices numbered "1." to "n." (the first list under
     its heading, at the margin) written as lettered ones ("A." …) when an answer line or
     sentence under them names them by number ("The correct answer is **2. …**",
     "Answer: 1, 3"), and its numbers as their letters; line for line."""
     if not any(_ORDINAL_RE.match(line) for line in lines):
         return lines
-    out, code = list(lines), _code_lines(lines)
+    out = list(lines)
     heads = [k for k, line in enumerate(lines) if not code[k] and _HEADING_RE.match(line)]
     for n, head in enumerate(heads):
         _letter_numbered(out, code, head + 1, heads[n + 1] if n + 1 < len(heads) else len(out))
@@ -274,8 +283,10 @@ def _letter_numbered(out: list[str], code: list[bool], start: int, end: int) -> 
     out[k - 1] = line
 
 
-def _is_start(line: str) -> bool:
-    return bool(_HEADING_RE.match(line) or (_NUMBERED_RE.match(line)
+def _is_start(line: str, heading: bool) -> bool:
+    """Whether ``line`` starts a question: a heading (as the page shows it: not in code or
+    an HTML block), or a numbered line that is no choice."""
+    return bool(heading or (_NUMBERED_RE.match(line)
                                             and not _CHOICE_RE.match(line))) \
         and not cues.answer_line(_plain(line)) \
         and not _only_label(_plain(line))  # nor do "#### Answer: D", "### Explanation:"
@@ -308,10 +319,19 @@ class _Lines:
     next_answer: list[int]
     origin: list[int]  # each line's line in the input, 1-based (see _inline_split)
 
+    heading: list[bool]  # an ATX heading is written on the line (the first of its pieces)
+    paragraph: list[int]  # the first line (in the input) of the paragraph it is in, or -1
+
     @classmethod
-    def of(cls, lines: list[str], origin: list[int] | None = None) -> _Lines:
-        code = _code_lines(lines)
-        details = _details_lines(lines, code)
+    def of(cls, lines: list[str], origin: list[int] | None = None,
+           tree: _Tree | None = None) -> _Lines:
+        origin = origin or list(range(1, len(lines) + 1))
+        tree = tree or _tree_lines("\n".join(lines))
+        code = [tree.code[at - 1] for at in origin]
+        details = [tree.details[at - 1] for at in origin]
+        heading = [tree.heading[at - 1] and (k == 0 or origin[k - 1] != at)
+                   for k, at in enumerate(origin)]
+        paragraph = [tree.paragraph[at - 1] for at in origin]
         first, answer = [len(lines)] * (len(lines) + 1), [len(lines)] * (len(lines) + 1)
         for k in range(len(lines) - 1, -1, -1):
             first[k], answer[k] = first[k + 1], answer[k + 1]
@@ -322,8 +342,7 @@ class _Lines:
                 first[k] = k
             elif cues.answer_line(_plain(lines[k])) or _opens_answer(lines[k]):
                 answer[k] = k
-        return cls(lines, code, details, first, answer,
-                   origin or list(range(1, len(lines) + 1)))
+        return cls(lines, code, details, first, answer, origin, heading, paragraph)
 
     def at(self, k: int) -> int:
         """Line ``k``'s line in the input, 1-based."""
@@ -334,6 +353,12 @@ class _Lines:
         line (or a <details> block) under them: a question's body."""
         first = self.next_first[start]
         return first < end and self.next_answer[first + 1] < end
+
+    def goes_on(self, k: int) -> bool:
+        """Whether line ``k`` goes on the paragraph of the line above it (a line that the
+        page joins to it with a space: "A. The moon is" / "made of rock")."""
+        return k > 0 and self.paragraph[k] >= 0 and self.paragraph[k] == self.paragraph[k - 1] \
+            and self.origin[k] != self.origin[k - 1]
 
     def is_choice(self, k: int) -> bool:
         return not self.code[k] and not self.details[k] and bool(_CHOICE_RE.match(self.lines[k]))
@@ -350,7 +375,7 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
     under it show to be one (read with a warning, W707; out of sequence: an error, E702,
     at its line, never more of the question before it)."""
     lines, code = text.lines, text.code
-    strict = [k for k, line in enumerate(lines) if not code[k] and _is_start(line)]
+    strict = [k for k, line in enumerate(lines) if not code[k] and _is_start(line, text.heading[k])]
     limits = iter([*strict[1:], len(lines)])
     found: list[tuple[int, bool]] = []
     last, number, body = -1, None, False  # the last start, its number, its choices seen
@@ -360,7 +385,7 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
         if k in following:
             given = _number(line)
             if last >= 0 and not body and number is not None and given != number + 1 \
-                    and not _HEADING_RE.match(line):
+                    and not text.heading[k]:
                 continue  # "1. first step" in a numbered question's prompt: its text
             found.append((k, True))
             last, number, body, nxt = k, given, False, following[k]
@@ -394,8 +419,10 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
 
 def read(text: str, path: str, start_lines: set[int] | None = None
          ) -> tuple[list[Item], list[Diagnostic]]:
-    lines, origin = _inline_split(_numbered_as_lettered(text.split("\n")))
-    whole = _Lines.of(lines, origin)
+    tree = _tree_lines(text)
+    lines, origin = _inline_split(_numbered_as_lettered(text.split("\n"), tree.code),
+                                  tree.code)
+    whole = _Lines.of(lines, origin, tree)
     problems: list[Diagnostic] = []
     starts = _starts(whole, path, problems)
     # A numbered line with no choices under it is a list in the text, not a question;
@@ -403,7 +430,7 @@ def read(text: str, path: str, start_lines: set[int] | None = None
     ends = [k for k, _ in starts[1:]] + [len(lines)]
     kept = []
     for n, (k, ok) in enumerate(starts):
-        if n == 0 or _HEADING_RE.match(lines[k]) or not ok or any(
+        if n == 0 or whole.heading[k] or not ok or any(
                 whole.is_choice(j) for j in range(k + 1, ends[n])):
             kept.append((k, ok))
         elif _INLINE_ANSWER_RE.search(lines[k]) and _unread_choices(lines[k]):
@@ -417,6 +444,8 @@ def read(text: str, path: str, start_lines: set[int] | None = None
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         if ok and any(whole.is_choice(j) for j in range(start, end)):
             spans.append((start, end))  # else refused above, or a title with no choices
+        elif ok:
+            problems += _without_choices(whole, start, end, path)
     furniture = _furniture(whole, spans)
     items: list[Item] = []
     for start, end in spans:
@@ -427,6 +456,31 @@ def read(text: str, path: str, start_lines: set[int] | None = None
     return items, problems
 
 
+def _level(line: str) -> int:
+    return len(line) - len(line.lstrip().lstrip("#")) - (len(line) - len(line.lstrip()))
+
+
+def _without_choices(text: _Lines, start: int, end: int, path: str) -> list[Diagnostic]:
+    """What is said of a heading with no lettered choices under it (up to ``end``, the
+    next question's start): nothing for a title or a section (a heading that does not
+    ask, or one that deeper headings follow); else it is a question left out: with an
+    answer line under it, an error (E702); asking ("…?") with none, a warning (W712, an
+    open question, perhaps)."""
+    line = text.lines[start]
+    if not text.heading[start] or end < len(text.lines) and text.heading[end] and \
+            _level(text.lines[end]) > _level(line):
+        return []
+    shown = clip(_header(line))
+    if text.next_answer[start + 1] < end:
+        return [error("E702", path, text.at(start), f"the question {shown!r} has an answer "
+                      "line but no lettered choices ('A. …', one a line) under it; not "
+                      "converted")]
+    if _plain(_header(line)).rstrip(" *_").endswith(("?", "？")):
+        return [warning("W712", path, text.at(start), f"the question {shown!r} has no "
+                        "lettered choices ('A. …') or answer line under it; not converted")]
+    return []
+
+
 # A choice written on the question's line: " –B）按需实例", " (C) Rust", " - D) Go".
 _INLINE_CHOICE_RE = re.compile(r"(?<=\s)(?:[-–—]\s*)?\(?(?P<letter>[A-J])\s?[)）]")
 # (A few marks before the word at most: a run of them is searched from one place only.)
@@ -434,7 +488,7 @@ _INLINE_ANSWER_RE = re.compile(r"\s(?=(?:\\?[*_][ \t]{0,3}){0,4}" + _ANSWER_WORD
                                + r"[ \t]{0,3}[:：])", re.I)
 
 
-def _inline_split(lines: list[str]) -> tuple[list[str], list[int]]:
+def _inline_split(lines: list[str], code: list[bool]) -> tuple[list[str], list[int]]:
     """``lines`` with each line that holds a question's choices after its text ("16. Which?
     –A）x –B）y –C）z Answer: B") written as the page's reader takes it: one line for the
     question, one for each choice (from A, in order) and one for the answer line after
@@ -442,13 +496,9 @@ def _inline_split(lines: list[str]) -> tuple[list[str], list[int]]:
     and, for each line, its line in the input (1-based)."""
     split: list[str] = []
     origin: list[int] = []
-    fence = ""
     for number, line in enumerate(lines, start=1):
-        opening = _FENCE_RE.match(line)
-        if opening and (not fence or opening.group("fence").startswith(fence)):
-            fence = "" if fence else opening.group("fence")
         below = next((later for later in lines[number:number + 3] if later.strip()), "")
-        cuts = [] if fence or opening or _CHOICE_RE.match(below) else _inline_cuts(line)
+        cuts = [] if code[number - 1] or _CHOICE_RE.match(below) else _inline_cuts(line)
         pieces = [line[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(line)])]
         split += pieces if cuts else [line]
         origin += [number] * (len(pieces) if cuts else 1)
@@ -579,6 +629,8 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
     aside: list[int] = []
     letters, choices, found, k = _choices(text, k, end, aside)
     body += aside
+    if found is None and early is None:  # no answer line: the right choices in bold?
+        found, choices, k = _bold_answer(text, letters, choices, start, end)
     said: list[Diagnostic] = []
     at = text.at(start)
     if found is None or early is not None and _picked(found.letters) == _picked(
@@ -608,6 +660,38 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
                 explanation=_explanation([*found.above, *([more] if more else []), *rest]),
                 choices=tuple(Choice("\n".join(text).strip(), letter in picked)
                               for letter, text in zip(letters, choices))), said
+
+
+def _bold(first: str) -> str:
+    """A choice's text without the bold around all of it ("**Packets**", "<b>Packets</b>",
+    or "Packets**" when the bold opened before its letter: "**B. Packets**"); "" if it is
+    not all in bold."""
+    plain = first.strip()
+    for mark in ("**", "__"):
+        count = _outside_code(plain).count(mark)
+        if count == 1 and plain.endswith(mark) and len(plain) > 2:
+            return plain[:-2].rstrip()
+        if count == 2 and plain.startswith(mark) and plain.endswith(mark) and len(plain) > 4:
+            return plain[2:-2].strip()
+    tagged = re.fullmatch(r"<(b|strong)>([^<>]+)</\1>", plain, re.I)
+    return tagged[2].strip() if tagged else ""
+
+
+def _bold_answer(text: _Lines, letters: list[str], choices: list[list[str]], start: int,
+                 end: int) -> tuple[_Answer | None, list[list[str]], int]:
+    """Where no answer line is written, the right choices as the page shows them: the
+    one-line choices in bold, when some are and some are not (all in bold is a style).
+    Returns the answer (at the header's line), the choices without their bold, and the
+    line after the last choice's: what follows it is the explanation. (None, choices,
+    end) if the choices are not so marked."""
+    bolds = [_bold(c[0]) for c in choices]
+    if len(choices) < 2 or any(len(c) > 1 for c in choices[:-1]) or all(bolds) \
+            or not any(bolds):
+        return None, choices, end
+    last = next(j for j in range(end - 1, start, -1) if text.is_choice(j))
+    picked = ", ".join(letter for letter, bold in zip(letters, bolds) if bold)
+    return _Answer(picked, "", start), [[bold or c[0]] for bold, c in zip(bolds, choices)], \
+        last + 1
 
 
 _picked = cues.picked  # "A and C" -> {"A", "C"}
@@ -836,8 +920,12 @@ def _choices(text: _Lines, k: int, end: int, aside: list[int]
             listed = item if not letters else listed
             letters.append(choice.group("letter").upper())
             choices.append([choice.group("text")])
-        elif choices and line.strip() and not text.details[k] and (
-                aside and aside[-1] == k - 1 or _apart(text, k)):
+        elif choices and line.strip() and not text.details[k] and aside \
+                and aside[-1] == k - 1:
+            aside.append(k)  # the paragraph apart under the choices goes on
+        elif choices and line.strip() and not text.details[k] and text.goes_on(k):
+            choices[-1][-1] += " " + line.strip()  # its paragraph goes on: the same text
+        elif choices and line.strip() and not text.details[k] and _apart(text, k):
             aside.append(k)
         elif choices and line.strip() and not text.details[k]:
             choices[-1].append(line.strip() if not line.startswith("    ") else line)

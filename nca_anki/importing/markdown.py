@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
-from nca_anki.importing import cues, lettered
+from nca_anki.importing import cues, lettered, page
 from nca_anki.importing.bank import (HRULE_RE, NUMBERING_RE, Choice, Item, Reading, Section,
                                      html_to_markdown, one_paragraph, title_from_name)
 
@@ -185,12 +185,10 @@ def _questions_without_headings(text: str, path: str, problems: list[Diagnostic]
     paragraph, so the line above stays where it was). A line whose numbering is damaged
     ("9 What …", "Q9 What …") is one too when its number is the next (W707)."""
     lines = text.split("\n")
-    fence = False
+    code = page.code_lines(text)  # a "# comment" or "9 items" in code is code
     last = None  # the number of the last question's header
     for k, line in enumerate(lines):
-        if _FENCE_RE.match(line):
-            fence = not fence
-        if fence:
+        if code[k]:
             continue
         nxt = next((x for x in lines[k + 1:k + 4] if x.strip()), "")
         header = _HEADING_RE.match(line) or _TASK_RE.match(nxt)
@@ -286,6 +284,57 @@ def _not_converted(blocks: list[_Block], written: list[str], path: str) -> list[
                                            for line in written[block.start:block.end])]
 
 
+def _widget_read(segment: list[_Block], lists: list[int], lines: list[str], path: str,
+                 items: list[Item], problems: list[Diagnostic]) -> int | None:
+    """Where ``segment`` has no list of choices but a quiz widget: its question added to
+    ``items``, or its refusal to ``problems``; and the level of the heading it is read
+    under (0 if refused). None if there is no widget."""
+    widget = None if lists else _widget_question(segment, lines, path)
+    if isinstance(widget, Item):
+        items.append(widget)
+        return segment[0].level
+    if widget is not None:
+        problems.append(widget)
+        return 0
+    return None
+
+
+def _widget_question(segment: list[_Block], lines: list[str], path: str
+                     ) -> Item | Diagnostic | None:
+    """The question a heading's blocks write as an HTML quiz widget: choices as elements
+    whose markup says which is right (see page.widget_choices), the heading and the text
+    above them its prompt, the right choice's feedback its explanation. Where the markup
+    does not say, the question is refused at the choices (E702, returned); None if there
+    are none."""
+    widgets = [b for b in segment if b.kind == "html_block"]
+    html = "\n".join(_text(lines, b.start, b.end) for b in widgets)
+    found = page.widget_choices(html) if "<" in html else []
+    if len(found) < 2:
+        return None
+    first = widgets[0]
+    undecided = any(c.right is None or not c.text for c in found) or not any(
+        c.right for c in found)
+    if undecided and sum(c.tag in ("button", "input") for c in found) < 2:
+        return None  # links or items a page's script handles: its text, no quiz's choices
+    if undecided:
+        return error("E702", path, first.start + 1, (
+            "choices written as HTML elements (<button onclick=…>) whose markup does not say "
+            "which is right (no 'true'/'false' argument, data-correct or class 'correct'), or "
+            "with no text, were not read: write them as '- [ ]' and '- [x]'; not converted"))
+    heading = segment[0] if segment[0].kind == "heading" else None
+    head = NUMBERING_RE.sub("", _heading_text(lines, heading).strip(), count=1) if heading \
+        else ""
+    start = heading.end if heading else segment[0].start
+    between = _text(lines, start, first.start) if first.start > start else ""
+    prompt = "\n\n".join(part for part in (head, between) if part)
+    if not prompt:
+        return None
+    feedback = "\n\n".join(c.feedback for c in found if c.right and c.feedback)
+    return Item(prompt=prompt, explanation=feedback, path=path,
+                line=(heading or first).start + 1,
+                choices=tuple(Choice(c.text, bool(c.right)) for c in found))
+
+
 def _is_bold_list(block: _Block, lines: list[str]) -> bool:
     """Whether ``block`` is a list of one-line choices, some wholly in bold (the right
     ones) and some not: all in bold, or none, is a list, not a question's choices."""
@@ -330,10 +379,22 @@ def _bold_choice(lines: list[str], start: int) -> Choice:
     return Choice((bold["text"] or bold["tagged"]) if bold else text["text"], bold is not None)
 
 
-def _split_questions(segment: list[_Block], asked: frozenset[int]) -> list[list[_Block]]:
+def _folded(lines: list[str]) -> frozenset[int]:
+    """The first lines of the top-level blocks that are a ``<details>`` element's: the
+    HTML block that opens it and the blocks inside, up to its ``</details>``."""
+    return frozenset(b.first - 1 for b in page.blocks("\n".join(lines)) if b.parent == -1 and (
+        b.in_details or b.kind == "html" and _DETAILS_OPEN_RE.match(b.content)))
+
+
+_DETAILS_OPEN_RE = re.compile(r"\s*<details\b", re.I)
+
+
+def _split_questions(segment: list[_Block], asked: frozenset[int], folded: frozenset[int]
+                     ) -> list[list[_Block]]:
     """``segment`` cut into one part per list of bold choices when it holds several: each
-    with the blocks above it (its prompt) and the quotes right after it (its explanation);
-    a heading over several questions is a part of its own (a title, or text)."""
+    with the blocks above it (its prompt) and the quotes or ``<details>`` block right
+    after it (its explanation); a heading over several questions is a part of its own (a
+    title, or text)."""
     if sum(b.start in asked for b in segment) < 2:
         return [segment]
     heading = segment[0] if segment[0].kind == "heading" else None
@@ -341,7 +402,7 @@ def _split_questions(segment: list[_Block], asked: frozenset[int]) -> list[list[
     current: list[_Block] = []
     after = False  # after a list of choices, before its next question
     for block in segment[1:] if heading else segment:
-        if after and block.kind != "blockquote":
+        if after and block.kind != "blockquote" and block.start not in folded:
             parts.append(current)
             current, after = [], False
         current.append(block)
@@ -604,7 +665,8 @@ def read(text: str, path: str) -> Reading:
                    (*structured.problems, *body.problems))
 
 
-def _segments(blocks: list[_Block], asked: frozenset[int]) -> list[list[_Block]]:
+def _segments(blocks: list[_Block], asked: frozenset[int], lines: list[str]
+              ) -> list[list[_Block]]:
     """``blocks`` cut at each heading (a heading and the blocks under it), and, in a file
     whose choices are marked in bold, at each question under one heading too."""
     segments: list[list[_Block]] = [[]]
@@ -614,7 +676,8 @@ def _segments(blocks: list[_Block], asked: frozenset[int]) -> list[list[_Block]]
         segments[-1].append(block)
     if not asked:
         return segments
-    return [part for segment in segments for part in _split_questions(segment, asked)]
+    folded = _folded(lines)
+    return [part for segment in segments for part in _split_questions(segment, asked, folded)]
 
 
 def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
@@ -661,6 +724,31 @@ def _answered_in_words(read: list[tuple[Choice, bool]], explanation: str
     return read, explanation
 
 
+def _more_explanation(items: list[Item], heading: _Block | None, question_level: int,
+                      lines: list[str], segment: list[_Block]) -> bool:
+    """Whether ``segment``, under a heading below the last question's ("##### Explanation"),
+    is more of that question's explanation; if so, it is added to it."""
+    if not (heading and items and question_level and heading.level > question_level):
+        return False
+    last = items[-1]
+    more = _text(lines, heading.start, segment[-1].end)
+    items[-1] = Item(prompt=last.prompt, choices=last.choices, path=last.path, line=last.line,
+                     explanation="\n\n".join(p for p in (last.explanation, more) if p),
+                     where=last.where, media=last.media)
+    return True
+
+
+def _title_or_text(title: str, heading: _Block | None, after_questions: bool,
+                   lines: list[str], body: list[_Block], segment: list[_Block]
+                   ) -> tuple[str, list[_Block]]:
+    """A segment without choices: the file's title (a first heading of level 1 or 2 above
+    every question, none taken yet) and the blocks under it, or the title as it was and
+    every block of the segment (text that is no question)."""
+    if heading and not title and heading.level <= 2 and not after_questions:
+        return _title(_heading_text(lines, heading)), body
+    return title, segment
+
+
 def _read_markdown(text: str, path: str) -> Reading:
     written = text.split("\n")  # as the author wrote it, for what the problems quote
     text, front = _front_matter(text)
@@ -670,7 +758,7 @@ def _read_markdown(text: str, path: str) -> Reading:
     front_explanation = next((front[k] for k in _FRONT_EXPLANATION_KEYS if front.get(k)), "")
     blocks = _blocks(text)
     # The right choice in bold, in a file with no "- [ ]" lists and no answer lines.
-    bold = not re.search(r"^[ \t]*[-*+][ \t]+\[[ xX]\]", text, re.M) \
+    bold = not any(b.task is not None for b in page.blocks(text)) \
         and not lettered.has_lettered(text)
     headed = _headed(text, blocks, bold)
     if headed != text:  # numbered questions, now headings: their blocks again
@@ -681,7 +769,7 @@ def _read_markdown(text: str, path: str) -> Reading:
     title = ""
     bold = bold and not any(_is_task_list(b, lines) for b in blocks)
     asked = _asked(blocks, lines) if bold else frozenset()
-    segments = _segments(blocks, asked)
+    segments = _segments(blocks, asked, lines)
     question_level = 0  # the heading level of the last question read
     scenario: tuple[str, int] | None = None  # a heading the next question's prompt opens with
     for number, segment in enumerate(segments):
@@ -690,13 +778,7 @@ def _read_markdown(text: str, path: str) -> Reading:
         heading = segment[0] if segment[0].kind == "heading" else None
         body = segment[1:] if heading else segment
         lists = [k for k, b in enumerate(body) if _is_choice_list(b, lines, asked)]
-        if not lists and heading and items and question_level and heading.level > question_level:
-            # A heading below the question's ("##### Explanation"): more of its explanation.
-            last = items[-1]
-            more = _text(lines, heading.start, segment[-1].end)
-            items[-1] = Item(prompt=last.prompt, choices=last.choices, path=last.path,
-                             line=last.line, explanation="\n\n".join(
-                                 p for p in (last.explanation, more) if p))
+        if not lists and _more_explanation(items, heading, question_level, lines, segment):
             continue
         if not lists and heading and _opens_question(segment, segments, number, lines,
                                                         written):
@@ -705,14 +787,14 @@ def _read_markdown(text: str, path: str) -> Reading:
             scenario = (_scenario_text(lines, segment), heading.start + 1)
             question_level = 0
             continue
+        level = _widget_read(segment, lists, lines, path, items, problems)
+        if level is not None:  # choices written in HTML (see _widget_question)
+            question_level = level
+            continue
         if not lists:
             question_level = 0
-            if heading and not title and heading.level <= 2 and not items:
-                title = _title(_heading_text(lines, heading))
-                body_blocks = body
-            else:
-                body_blocks = segment
-            problems += _not_converted(body_blocks, written, path)
+            title, unread = _title_or_text(title, heading, bool(items), lines, body, segment)
+            problems += _not_converted(unread, written, path)
             continue
         first = lists[0]
         choices_block = body[first]

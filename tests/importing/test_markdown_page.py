@@ -275,25 +275,6 @@ def test_bold_html_and_scenario_banks_arrive_in_a_real_collection(tmp_path, cli)
     assert "Explanation" not in explanation
 
 
-def test_a_quiz_of_html_buttons_is_named_at_each_question(tmp_path, cli):
-    bank, done = _import(cli, tmp_path, "quiz.md", """## Quiz
-
-### Frage 1
-
-Wie viele Beine hat eine Spinne?
-
-<div id="q1">
-  <ol>
-    <li><button onclick="check('q1', '', false)">Sechs</button></li>
-    <li><button onclick="check('q1', 'Acht.', true)">Acht</button></li>
-  </ol>
-</div>
-""")
-    assert done.status == 1, done.err
-    assert f"{bank}:7: error[E702]: choices written as HTML buttons" in done.err, done.err
-    assert "1 error, 0 warnings" in done.err  # one message for the question, not one a line
-
-
 def test_a_web_picture_is_a_link_and_other_page_elements_are_their_text(tmp_path, cli):
     """The card is studied offline: a picture on the web becomes a link to it rather than
     costing the question; <label> and the like show their text; a link whose address is
