@@ -628,9 +628,10 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
         k += 1
     aside: list[int] = []
     letters, choices, found, k = _choices(text, k, end, aside)
-    body += aside
     if found is None and early is None:  # no answer line: the right choices in bold?
         found, choices, k = _bold_answer(text, letters, choices, start, end)
+        aside = [j for j in aside if j < k]  # below bold choices: their explanation
+    body += aside
     said: list[Diagnostic] = []
     at = text.at(start)
     if found is None or early is not None and _picked(found.letters) == _picked(

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import built_and_imported
 from growth import least_cpu
-from nca_anki.importing import cues, lettered
+from nca_anki.importing import cues, lettered, page
 from nca_anki.reading.parse import parse
 
 
@@ -213,7 +213,8 @@ def _paths() -> list[tuple[str, object, str]]:
         ("numbers named", lambda t: cues.named_numbers("Answer: " + t), "**1. x** and "),
         ("an explanation label", cues.explanation_label, "💡 "),
         ("numbered choices", lambda t: lettered._numbered_as_lettered(
-            ["## Q"] + t.split("\n")), "1. x\n2. y\nAnswer: 2\n## Q\n"),
+            ["## Q"] + t.split("\n"), page.code_lines("## Q\n" + t)),
+         "1. x\n2. y\nAnswer: 2\n## Q\n"),
     ]
 
 
