@@ -122,8 +122,7 @@ class Roles:
 
     def _parts(self, detail: int) -> list[str]:
         shown = self.prompt_keys()
-        prompt = f"prompt {shown[0]!r}" if len(shown) == 1 else \
-            f"prompt {_names(shown, len(shown))} in this order"
+        prompt = f"prompt {'+'.join(map(repr, shown))}"  # several: joined in this order
         parts = [prompt, self._choices_said(detail >= 1)]
         if self.answer is not None:
             also = f" (or {_names(self.answers[1:])})" if detail >= 1 and len(
@@ -141,8 +140,8 @@ class Roles:
             parts.append(f"{_names(self.truths[0])} with a list of truths as the choices of "
                          f"{self.truths[1]}")
         if self.html:
-            parts.append("texts read as HTML")
-        if self.ignored:
+            parts.append("HTML texts")
+        if self.ignored and detail >= 1:
             parts.append(f"left out {_names(self.ignored)}" if detail >= 2 else
                          f"left out {_count(len(self.ignored), 'key')}")
         if self.empty and detail >= 5:

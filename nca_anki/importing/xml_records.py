@@ -201,10 +201,10 @@ def _tidy(text: str) -> str:
 def _noun(lists: list[Found], values: _Values) -> str:
     tags = sorted({str(found.path[-1]) for found in lists if found.path})
     named = ", ".join(f"<{clip(tag, 30)}>" for tag in tags[:3]) or "question"
-    said = f"{named} elements (their attributes and elements as keys"
+    said = f"{named} elements"  # their attributes and child elements are the keys
     if len(values.languages) > 1:
-        said += f"; texts in {clip(values.language, 12)!r} of {len(values.languages)} languages"
-    return said + ")"
+        said += f" (texts in {clip(values.language, 12)!r} of {len(values.languages)} languages)"
+    return said
 
 
 def _shown(where: Path_) -> str:

@@ -293,8 +293,8 @@ def test_xml_records_are_read_by_their_shape(tmp_path, cli):
     bank = _write(tmp_path, "storage.xml", XML_BANK)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 1
-    assert f"{bank}:3: warning[W704]: read 3 <question> elements (their attributes and " \
-        "elements as keys): prompt 'prompt'; choices 'option'" in done.err
+    assert f"{bank}:3: warning[W704]: read 3 <question> elements: prompt 'prompt'; " \
+        "choices 'option'" in done.err
     assert f"{bank}:17: error[E702]: <question> 3, option: not a list of at least two " \
         "choices" in done.err
     assert _questions(tmp_path / "out") == [

@@ -57,7 +57,7 @@ def test_a_scenario_key_and_a_question_key_make_one_prompt(tmp_path, cli):
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
     said = [line for line in done.err.splitlines() if "W704" in line]
-    assert len(said) == 1 and "prompt 'scenario', 'question' in this order" in said[0]
+    assert len(said) == 1 and "prompt 'scenario'+'question'" in said[0]
     assert _questions(tmp_path / "out") == [
         ("A deploy at noon doubled the error rate.\n\nWhat do you do first?",
          ["Restart it", "*Roll back", "Scale out"]),
@@ -87,7 +87,7 @@ def test_a_context_in_another_language_and_the_lines_written_under_it(tmp_path, 
 """)
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
-    assert "prompt 'contexto', 'datos', 'pregunta' in this order" in done.err
+    assert "prompt 'contexto'+'datos'+'pregunta'" in done.err
     [first, second] = _questions(tmp_path / "out")
     assert _words(first[0]) == ("Una oficina tiene estos equipos: un router con NAT dos "
                                 "switches sin VLAN ¿Qué falta para separar el tráfico de "
@@ -124,7 +124,7 @@ def test_a_context_written_after_the_answer_stays_the_explanation(tmp_path, cli)
         {"contexte": "Une base est lente.", "question": "Que regarder ?",
          "options": ["Les index", "La couleur"], "answer": 0}]))
     done = cli("import", str(before), "--out", str(tmp_path / "b"))
-    assert "prompt 'contexte', 'question' in this order" in done.err, done.err
+    assert "prompt 'contexte'+'question'" in done.err, done.err
 
 
 def test_a_case_code_or_a_title_beside_a_scenario_is_no_part_of_the_prompt(tmp_path, cli):
@@ -137,7 +137,7 @@ def test_a_case_code_or_a_title_beside_a_scenario_is_no_part_of_the_prompt(tmp_p
          "answer": 0}]))
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
-    assert "prompt 'background', 'question' in this order" in done.err, done.err
+    assert "prompt 'background'+'question'" in done.err, done.err
     assert [q[0] for q in _questions(tmp_path / "out")] == [
         "A queue grows faster than it drains.\n\nWhat helps first?",
         "Disk fills up every night at two.\n\nWhat do you look at?"]
@@ -176,7 +176,7 @@ def test_the_author_names_the_prompt_keys_in_order_with_map_twice(tmp_path, cli)
     done = cli("import", str(bank), "--map", "lead=prompt", "--map", "ask=prompt",
                "--map", "good=answer0", "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
-    assert "prompt 'lead', 'ask' in this order" in done.err
+    assert "prompt 'lead'+'ask'" in done.err
     assert [q[0] for q in _questions(tmp_path / "out")] == [
         "It is colourless and relights a glowing splint.\n\nWhich gas is it?",
         "It is liquid at room temperature.\n\nWhich metal is it?"]
@@ -300,7 +300,7 @@ def test_a_bank_written_for_a_page_that_renders_html_is_read_as_that_page(tmp_pa
          "explanation": "<p>1 is less than 2.</p>"}]))
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
-    assert "texts read as HTML" in done.err
+    assert "HTML texts" in done.err
     found = _questions(tmp_path / "out")
     assert found[0] == ("Which element sets a page's title in `head`?",
                         ["*`<title>`", "`<h1>`", "**none**"])
