@@ -26,7 +26,7 @@ from nca_anki import diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import NotRegularFile, TooLarge, read_regular as read_file
 from nca_anki.importing.bank import Reading
-from nca_anki.importing.convert import Conversion, Part, convert
+from nca_anki.importing.convert import LEFT_OUT, Conversion, Part, convert
 from nca_anki.importing.detect import NAMES, Guess, bank_files, by_name, guesses
 from nca_anki.importing.messages import readable
 from nca_anki.importing import settings as settings_file
@@ -38,7 +38,7 @@ from nca_anki.reading.images import image_problem, image_type
 from nca_anki.reading.media import MAX_IMAGE_BYTES
 
 # The codes of a question left out of the conversion: one error at each one's place.
-NOT_CONVERTED = ("E702", "E703", "E704", "E707", "E708")
+NOT_CONVERTED = LEFT_OUT
 INPUT_LIMIT = 256 << 20  # bytes: a bank of 100,000 questions is about 50 MB
 # The build's own limit per image (reading/media.py): what it would refuse is not copied.
 IMAGE_LIMIT = MAX_IMAGE_BYTES

@@ -7,6 +7,7 @@ phrase, no leading parent-deck name. ``nca-anki.toml`` may override a deck name.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 
@@ -193,10 +194,17 @@ def _only_the_end_differs(was: str, now: str, part: int) -> bool:
 
 
 def slugify(name: str) -> str:
-    """A safe file name stem: ASCII letters, digits and single hyphens only."""
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    """A safe file name stem: ASCII letters, digits and single hyphens only. A name whose
+    letters or digits are not all Latin ("ООП", "日本語", "C# Основы") ends with a digest
+    of the whole name, so that two such topics are two files, not one "topic"."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    ascii_name = decomposed.encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
-    return slug[:_SLUG_MAX].rstrip("-") or "topic"
+    if not any(c.isalnum() and not c.isascii() for c in decomposed):
+        return slug[:_SLUG_MAX].rstrip("-") or "topic"
+    folded = " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    digest = hashlib.sha256(folded.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{slug[:_SLUG_MAX - 9].rstrip('-') or 'topic'}-{digest}"
 
 
 def deck_for(name: str, config: Config) -> tuple[str, str]:

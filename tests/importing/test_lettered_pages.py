@@ -275,7 +275,7 @@ def test_a_question_that_would_read_back_otherwise_names_the_line():
     item = Item(prompt="Which river?", explanation="", path="rivers.md", line=3,
                 choices=(Choice("Nile", True), Choice("Po\n- [x] and its delta", False)))
     _, written, [problem] = _written("Rivers", 1, [item], "rivers-1.txt")
-    assert written == 0
+    assert written == []
     assert "its line '- [x] and its delta', which the format takes as structure" \
         in problem.message and "?" not in problem.message
 

@@ -81,7 +81,8 @@ def test_clean_topic_name_strips_parent_with_separator() -> None:
     ("   --Hello--World--   ", "hello-world"),
     ("", "topic"),
     ("../", "topic"),
-    ("日本語", "topic"),
+    ("日本語", "topic-77710aed"),
+    ("C# Основы", "c-2777b7db"),
     ("////", "topic"),
 ])
 def test_slugify(title: str, expected: str) -> None:
@@ -272,3 +273,12 @@ def test_different_topics_with_similar_short_names_are_not_flagged() -> None:
              pfile("i.txt", "Data Parallelism", 1), pfile("j.txt", "Model Parallelism", 1))
     _, problems = group_topics(files, config(), CONFIG_PATH)
     assert problems == ()
+
+
+def test_slugify_keeps_topics_of_other_scripts_apart() -> None:
+    # Two Cyrillic (or Greek, or Chinese) topics were both "topic": one deck file, and
+    # an import wrote the second topic's questions over the first's.
+    names = ["Сети", "Базы данных", "Γεωμετρία", "代数", "Сети и базы"]
+    slugs = {slugify(n) for n in names}
+    assert len(slugs) == len(names)
+    assert slugify("СЕТИ") == slugify("Сети")  # case aside, as for Latin names
