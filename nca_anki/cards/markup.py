@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import html as html_text
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -427,6 +428,24 @@ def _simple_spans_html(text: str) -> str | None:
     return f"<p>{''.join(parts)}</p>"
 
 
+_ANY_TAG_RE = re.compile(r"<[^<>]*>")
+
+
+def _shows_anything(html: str) -> bool:
+    """Whether a field's ``html`` shows a card anything: a picture, or a character that is
+    not a space ("<p><br></p>", "<ul><li></li></ul>", "<h1></h1>" show nothing)."""
+    return "<img" in html or bool(html_text.unescape(_ANY_TAG_RE.sub("", html)).strip())
+
+
+def _as_text(text: str) -> str:
+    """``text`` shown as the characters it is written in, in paragraphs: a text that
+    Markdown or the tags a card keeps would render to nothing (a lone ``<br>``, ``-``,
+    ``#`` or ``---``, a choice in a quiz about markup) is never a blank field."""
+    return "\n".join(f"<p>{html_text.escape(paragraph.strip(), quote=False)}</p>"
+                     for paragraph in _PARAGRAPH_BREAK_RE.split(text.strip("\n"))
+                     if paragraph.strip())
+
+
 class Markdown:
     """Renders source text to field HTML; each distinct text once per build."""
 
@@ -451,8 +470,11 @@ class Markdown:
             return Html(plain, ())
         md = self.engine
         tokens = md.parse(text)
-        html = md.renderer.render(tokens, md.options, {})
-        return Html(_inert_media_tags(cleaner().clean(html).strip()), _images(tokens))
+        html = _inert_media_tags(cleaner().clean(md.renderer.render(tokens, md.options, {}))
+                                 .strip())
+        if not _shows_anything(html) and text.strip():
+            return Html(_as_text(text), ())  # "<br>", "-", "#" alone: a quiz on markup
+        return Html(html, _images(tokens))
 
     def inline(self, text: str) -> Html:
         """``text`` as inline HTML: its one paragraph without the ``<p>`` around it."""

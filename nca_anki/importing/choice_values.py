@@ -15,7 +15,10 @@ from collections.abc import Iterable
 LETTERS = string.ascii_uppercase  # a choice's letter: A … Z
 # Cells that hold no choice: what spreadsheets and exports put in an unused column. The
 # marks (a dash) only in a row's cells: in a list they may be real choices ("-", "+").
-_PLACEHOLDERS = frozenset({"", "n/a", "n.a.", "#n/a", "null", "undefined", "nil"})
+_PLACEHOLDERS = frozenset({"", "n/a", "n.a.", "#n/a"})
+# A program's empty values: what an export writes in a cell for a value it lacks; in a list
+# the author typed them (an export writes JSON's null there), as choices of a quiz on code.
+_NULLS = frozenset({"null", "undefined", "nil"})
 _MARKS = frozenset({"-", "--", "---", "—", "–", "…", "..."})
 # Words between two letters of one answer: "A and C", "A y C", "A и C", "A e C", "A und C".
 _JOINERS = ("and", "y", "e", "et", "und", "en", "i", "и", "і", "та", "или", "和", "与",
@@ -40,10 +43,10 @@ def choice_text(value: object) -> str | None:
 
 
 def is_placeholder(text: str, *, cells: bool = True) -> bool:
-    """Whether a choice's text is no choice: empty, ``N/A``, and in a row's cells ``-``
-    or ``—``."""
+    """Whether a choice's text is no choice: empty, ``N/A``, and in a row's cells ``-``,
+    ``—`` or ``null``."""
     said = text.strip().casefold()
-    return said in _PLACEHOLDERS or (cells and said in _MARKS)
+    return said in _PLACEHOLDERS or (cells and (said in _MARKS or said in _NULLS))
 
 
 def unused(texts: list[str], marks: list[bool], *, cells: bool) -> set[int]:

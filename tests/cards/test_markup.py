@@ -224,3 +224,20 @@ def test_math_found_from_the_closers_is_what_the_pattern_finds() -> None:
     for _ in range(5000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 24)))
         assert Markdown().block(text).html == reference.block(text).html, text
+
+
+@pytest.mark.parametrize("where", PLACES)
+@pytest.mark.parametrize("text, seen", [
+    ("<br>", "&lt;br&gt;"),            # a quiz about tags: the tag is the answer
+    ("<BR/>", "&lt;BR/&gt;"),
+    ("<kbd></kbd>", "&lt;kbd&gt;&lt;/kbd&gt;"),
+    ("-", "-"), ("+", "+"), ("#", "#"), ("1.", "1."),  # a list, a heading left empty
+    (">", "&gt;"), ("***", "***"),                     # a quote, a rule: nothing to read
+])
+def test_a_text_that_would_render_to_nothing_shows_as_written(renderer, text, seen, where):
+    assert shown(renderer, text, where) in (seen, f"<p>{seen}</p>")
+
+
+def test_a_tag_among_words_still_works_as_one():
+    assert Markdown().block("one<br>two").html == "<p>one<br>two</p>"
+    assert Markdown().block("H<sub>2</sub>O").html == "<p>H<sub>2</sub>O</p>"

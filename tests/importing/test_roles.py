@@ -371,3 +371,23 @@ def test_label_and_text_choice_objects_arrive_in_anki(tmp_path, cli):
     assert seen == {
         "Which river flows through Cairo?": (["Amazon", "Danube", "Nile"], ["Nile"]),
         "Which river is longest in Europe?": (["Rhine", "Seine", "Volga"], ["Volga"])}
+
+
+def test_a_program_value_typed_as_a_choice_in_a_list_is_a_choice(tmp_path, cli):
+    # "null" and "undefined" in a list are what a quiz on code asks about; in a row's
+    # cells they are what an export writes for a value it lacks.
+    bank = _write(tmp_path, "js.json", json.dumps([
+        {"q": "What does typeof 42 give?",
+         "answers": [{"text": "number", "ok": True}, {"text": "null", "ok": False},
+                     {"text": "undefined", "ok": False}]},
+        {"q": "Which word names no value at all?",
+         "answers": [{"text": "zero", "ok": False}, {"text": "null", "ok": True}]}]))
+    done = _run(cli, tmp_path, str(bank))
+    assert done.status == 0, done.err
+    assert [q[1] for q in _questions(tmp_path / "out")] == [
+        ["*number", "null", "undefined"], ["zero", "*null"]]
+    sheet = _write(tmp_path, "sheet.csv", "question,a,b,c,answer\n"
+                   "Which planet is red?,Mars,Venus,null,A\n")
+    done = cli("import", str(sheet), "--out", str(tmp_path / "out2"))
+    assert done.status == 0, done.err
+    assert [q[1] for q in _questions(tmp_path / "out2")] == [["*Mars", "Venus"]]
