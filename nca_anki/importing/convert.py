@@ -142,12 +142,17 @@ def convert(readings: list[Reading], *, topic: str | None = None,
     images = _Images(image_problem, unwritable or {})
     for title, sections in topics.values():
         seen: dict[tuple[str, tuple[str, ...]], Item] = {}
+        done: set[tuple[str, int, str]] = set()  # the topic's questions written
         for number, items in enumerate(sections, start=1):
             said = len(problems)
-            kept = _kept(items, images, seen, problems)
+            kept, repeated = _kept(items, images, seen, problems)
             name = f"{slugify(title)}-{number}.txt"
             text, written, part_problems = _written(title, number, kept, name)
+            done.update(map(_key, written))
             problems += part_problems
+            problems += [error("E704", item.path, item.line,
+                               _repeats(item, first, _key(first) in done))
+                         for item, first in repeated]
             problems += _unaccounted(items, written, problems[said:])
             if written:
                 shown = images.shown(text)
@@ -159,11 +164,13 @@ def convert(readings: list[Reading], *, topic: str | None = None,
 
 
 def _kept(items: list[Item], images: _Images, seen: dict[tuple[str, tuple[str, ...]], Item],
-          problems: list[Diagnostic]) -> list[Item]:
-    """The items of a part to write: each cleaned, its images named in the output folder;
-    one whose image cannot go with it, or that repeats a question of its topic (``seen``),
-    is left out with an error at its place in ``problems``."""
-    kept = []
+          problems: list[Diagnostic]) -> tuple[list[Item], list[tuple[Item, Item]]]:
+    """The items of a part to write, each cleaned, its images named in the output folder,
+    and those that repeat a question of the topic (``seen``), each with that question;
+    one whose image cannot go with it is left out with an error at its place in
+    ``problems``."""
+    kept: list[Item] = []
+    repeated: list[tuple[Item, Item]] = []
     for item in map(_clean, items):
         item, missing, linked = _with_images(item, images)
         if missing:
@@ -177,12 +184,17 @@ def _kept(items: list[Item], images: _Images, seen: dict[tuple[str, tuple[str, .
         words = (one_line(item.prompt), tuple(sorted(one_line(c.text) for c in item.choices)))
         if words in seen and any(c.correct for c in item.choices):
             # (one that marks no choice is refused for that: a template, repeated)
-            problems.append(error("E704", item.path, item.line, _repeats(item, seen[words])))
+            repeated.append((item, seen[words]))
             continue
         if any(c.correct for c in item.choices):
             seen[words] = item
         kept.append(item)
-    return kept
+    return kept, repeated
+
+
+def _key(item: Item) -> tuple[str, int, str]:
+    """Where ``item`` is in its input: its file, line and place there."""
+    return item.path, item.line, item.where
 
 
 # The codes of an error that leaves a question out (run.py counts them as refusals).
@@ -212,18 +224,20 @@ def _unaccounted(items: list[Item], written: list[Item], said: list[Diagnostic]
     return problems
 
 
-def _repeats(item: Item, first: Item) -> str:
+def _repeats(item: Item, first: Item, converted: bool = True) -> str:
     """Why ``item``, with the words and pictures of ``first``, was not converted: a repeat
-    word for word, or (other right answers) the same card answered otherwise. ``first``'s
-    place as the author can find it: a line of the same input, else the other input's
-    path as given."""
+    word for word, or (other right answers) the same card answered otherwise; and whether
+    the first was (``converted``: else the error there says why not). ``first``'s place as
+    the author can find it: a line of the same input, else the other input's path as
+    given."""
     place = _at(first, item)
+    first_done = "only the first was converted" if converted else \
+        "neither was converted (the first says why)"
     if {one_line(c.text) for c in item.choices if c.correct} == {
             one_line(c.text) for c in first.choices if c.correct}:
-        return f"{item.place}repeats the question at {place} word for word; only the first " \
-            "was converted"
+        return f"{item.place}repeats the question at {place} word for word; {first_done}"
     return (f"{item.place}has the words and choices of the question at {place} but another "
-            "right answer; a deck holds one of them: only the first was converted")
+            f"right answer; a deck holds one of them: {first_done}")
 
 
 def _with_images(item: Item, images: _Images) -> tuple[Item, str, bool]:
