@@ -7,6 +7,7 @@ the files on disk hold every question converted (none written over another)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,10 @@ import pytest
 import test_csv_detect as csv_cases
 import test_gift_moodle_damage as damage_cases
 import test_markdown_text as markdown_cases
+from anki_client import cards_in_deck, html_to_text, import_package, open_collection
 from conftest import REPO
+from nca_anki.build import build
+from nca_anki.report import BuildOptions
 from nca_anki.importing import convert as convert_module
 from nca_anki.importing.run import import_banks
 from nca_anki.reading.parse import parse
@@ -189,3 +193,59 @@ def test_a_repeat_of_a_question_left_out_does_not_say_the_first_was_converted(tm
     assert said[0].startswith("[0] cannot be written as a question file: choice C")
     assert [m.split(";", 1)[1] for m in said[1:]] == [
         " neither was converted (the first says why)"] * 2
+
+
+_CHOICE_RE = re.compile(r'<li\b[^>]*><span class="nca-label">([A-J])</span> '
+                        r'<span class="nca-text">(.*?)</span></li>', re.DOTALL)
+
+
+def _in_anki(tmp_path: Path) -> dict[str, list[str]]:
+    """Build tmp_path/out and import its decks into a new collection: each card's prompt
+    and its choices as shown, "*" before each the card counts right."""
+    report = build(BuildOptions(tmp_path / "out", REPO / "templates", tmp_path / "dist",
+                                now=1_800_000_000))
+    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
+    col = open_collection(tmp_path / "anki" / "collection.anki2")
+    try:
+        for apkg in sorted((tmp_path / "dist").glob("*.apkg")):
+            if not apkg.name.endswith("_all_topics.apkg"):
+                import_package(col, apkg)
+        cards = {}
+        for topic in report.topics:
+            for card in cards_in_deck(col, topic.deck_name):
+                right = set(re.findall(r"[A-J]", card.fields["Answer"]))
+                cards[html_to_text(card.fields["Prompt"]).strip()] = sorted(
+                    ("*" if label in right else "") + html_to_text(shown).strip()
+                    for label, shown in _CHOICE_RE.findall(card.fields["Choices"]))
+        return cards
+    finally:
+        col.close()
+
+
+@pytest.mark.anki
+def test_a_quiz_about_markup_in_two_scripts_arrives_in_anki_whole(tmp_path):
+    # Choices that are only a tag, or a Markdown mark alone, render to nothing but for
+    # their text; two Cyrillic topics are two decks, neither written over the other.
+    files = {
+        "tags.json": json.dumps([
+            {"question": "Which tag breaks a line?", "choices": ["<hr>", "<br>", "<p>"],
+             "answer": "<br>"},
+            {"question": "Which tag marks a key to press?",
+             "choices": ["<kbd></kbd>", "<sub></sub>", "<em></em>"], "answer": "<kbd></kbd>"},
+            {"question": "Which sign starts a bullet in Markdown?",
+             "choices": ["#", "-", ">"], "answer": "-"},
+            {"question": "<br>", "choices": ["a line break", "a rule"],
+             "answer": "a line break"}]),
+        **OWN["two Cyrillic topics"]}
+    imported = _imported(tmp_path, files)
+    _assert_accounted(imported, tmp_path / "out")
+    assert imported.not_converted == 0, imported.problems
+    cards = _in_anki(tmp_path)
+    assert cards["Which tag breaks a line?"] == ["*<br>", "<hr>", "<p>"]
+    assert cards["Which tag marks a key to press?"] == [
+        "*<kbd></kbd>", "<em></em>", "<sub></sub>"]
+    assert cards["Which sign starts a bullet in Markdown?"] == ["#", "*-", ">"]
+    assert cards["<br>"] == ["*a line break", "a rule"]
+    assert cards["Какой порт у SSH?"] == ["*22", "21"]
+    assert cards["Что такое SQL?"] == ["*язык", "сеть"]
+    assert len(cards) == 7
