@@ -237,10 +237,26 @@ def html_to_markdown(text: str, html_ok: bool = True) -> str:
     converted = _TAG_RE.sub(tag, text)
     if converted == given and "&" not in text:
         return given
-    converted = html.unescape(converted).replace("\xa0", " ")
+    converted = html.unescape(_tags_kept_as_text(converted)).replace("\xa0", " ")
     lines = [" ".join(line.split()) if not line.startswith(("* ", "- ")) else line.rstrip()
              for line in converted.split("\n")]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+# A tag a card keeps (cards/markup.py: <br>, <sub>, <sup>, <kbd>) written with "&lt;": the
+# page shows it as text, so the question file says it with "\<", as text, not as a tag.
+_ESCAPED_LIVE_TAG_RE = re.compile(r"&(?:lt|#0*60|#x0*3c);(?=/?(?:br|sub|sup|kbd)\b)", re.I)
+
+
+def _tags_kept_as_text(text: str) -> str:
+    r"""``text`` (Markdown with HTML entities) with each tag a card keeps that the page
+    wrote escaped ("&lt;br&gt;", a page about HTML) written "\<br>", shown as text; in
+    code ("`&lt;br&gt;`") it is text anyway."""
+    if "&" not in text:
+        return text
+    pieces = text.split("`")
+    return "`".join(_ESCAPED_LIVE_TAG_RE.sub(r"\\<", piece) if k % 2 == 0 else piece
+                    for k, piece in enumerate(pieces))
 
 
 def _emphasis_spaces_outside(text: str) -> str:

@@ -249,3 +249,20 @@ def test_a_quiz_about_markup_in_two_scripts_arrives_in_anki_whole(tmp_path):
     assert cards["Какой порт у SSH?"] == ["*22", "21"]
     assert cards["Что такое SQL?"] == ["*язык", "сеть"]
     assert len(cards) == 7
+
+
+@pytest.mark.parametrize("page, written", [
+    ("The &lt;br&gt; tag breaks a line", "The \\<br> tag breaks a line"),
+    ("&lt;sub&gt;2&lt;/sub&gt; is <b>low</b>", "\\<sub>2\\</sub> is **low**"),
+    ("&#60;KBD&#62;Esc&lt;/kbd&gt;", "\\<KBD>Esc\\</kbd>"),
+    ("<code>&lt;br&gt;</code> in code", "`<br>` in code"),  # code is text anyway
+    ("a &lt;div&gt; stays", "a <div> stays"),  # a card shows it as text: no escape needed
+    ("H<sub>2</sub>O", "H₂O"),
+])
+def test_a_tag_a_page_wrote_escaped_is_text_in_the_question_file(page, written):
+    from nca_anki.cards.markup import Markdown
+    from nca_anki.importing.bank import html_to_markdown
+
+    assert html_to_markdown(page) == written
+    shown = Markdown().inline(written).html
+    assert "<br>" not in shown and "<kbd>" not in shown.casefold()
