@@ -266,3 +266,25 @@ def test_a_tag_a_page_wrote_escaped_is_text_in_the_question_file(page, written):
     assert html_to_markdown(page) == written
     shown = Markdown().inline(written).html
     assert "<br>" not in shown and "<kbd>" not in shown.casefold()
+
+
+def _many(n: int) -> None:
+    """A conversion of ``n`` questions, every other one a repeat, and a page of ``n``
+    escaped tags and code spans in one text."""
+    from nca_anki.importing.bank import Choice, Item, Reading, Section, html_to_markdown
+    from nca_anki.importing.convert import convert
+
+    items = tuple(Item(prompt=f"Which is number {k // 2}?", explanation="", path="b.json",
+                       line=k + 1, choices=(Choice(f"n{k // 2}", True), Choice("x", False)))
+                  for k in range(n))
+    done = convert([Reading((Section(title="Many", items=items, path="b.json"),))])
+    assert sum(p.questions for p in done.parts) == (n + 1) // 2
+    html_to_markdown("&lt;br&gt; `&lt;sub&gt;` " * n)
+
+
+def test_the_ledger_and_escaped_tags_are_linear():
+    from growth import least_cpu
+
+    short = least_cpu(lambda: _many(500))
+    long = least_cpu(lambda: _many(2_000))
+    assert long < 8 * max(short, 0.02), (short, long)
