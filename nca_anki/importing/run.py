@@ -108,10 +108,10 @@ def import_banks(inputs: Sequence[str], form: str | None, out: Path, topic: str 
                                                           *(t for t, _ in part.embedded))}
             for target in fresh - shown:
                 (out / target).unlink(missing_ok=True)
-        for part in result.parts:
+        for k, part in enumerate(result.parts):
             failure = _write(part, out)
-            if failure is not None:
-                problems.append(failure)
+            if failure is not None:  # the questions not written: counted, never silent
+                problems.append(_unwritten(failure, result.parts[k:]))
                 break
             written.append(part)
     problems += result.problems
@@ -327,6 +327,16 @@ def _write(part: Part, out: Path) -> Diagnostic | None:
     except WriteError as exc:
         return diag.error("E501", exc.path.as_posix(), 0, exc.reason)
     return None
+
+
+def _unwritten(failure: Diagnostic, parts: Sequence[Part]) -> Diagnostic:
+    """``failure`` (writing ``parts[0]``) saying how many questions were not written, of it
+    and of the files after it (written in order, they stop at the first that fails)."""
+    after, files = sum(p.questions for p in parts[1:]), len(parts) - 1
+    rest = f", nor the {after} of {files} file{'s' if files > 1 else ''} after it" \
+        if files else ""
+    return replace(failure, message=f"{failure.message}; its {parts[0].questions} "
+                   f"questions were not written{rest}")
 
 
 def _taken(target: Path, image: str | None, carried: bytes | None) -> bool:

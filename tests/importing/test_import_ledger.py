@@ -288,3 +288,24 @@ def test_the_ledger_and_escaped_tags_are_linear():
     short = least_cpu(lambda: _many(500))
     long = least_cpu(lambda: _many(2_000))
     assert long < 8 * max(short, 0.02), (short, long)
+
+
+def test_a_file_that_cannot_be_written_says_how_many_questions_were_not(tmp_path,
+                                                                        monkeypatch):
+    from nca_anki.importing import run
+    from nca_anki.publishing.output import WriteError, write_atomic
+
+    def full(path, data, durable=True):
+        if path.name.startswith("second"):
+            raise WriteError(path, "No space left on device")
+        return write_atomic(path, data, durable)
+
+    monkeypatch.setattr(run, "write_atomic", full)
+    files = {f"{name}.json": json.dumps({"title": name.capitalize(), "questions": [
+        {"question": f"Which {name} {k}?", "options": ["yes", "no", "maybe"], "answer": 0}
+        for k in range(n)]}) for name, n in (("first", 1), ("second", 2), ("third", 3))}
+    imported = _imported(tmp_path, files)
+    [failed] = [d for d in imported.problems if d.code == "E501"]
+    assert failed.message == ("No space left on device; its 2 questions were not written, "
+                              "nor the 3 of 1 file after it")
+    assert sum(p.questions for p in imported.written) == 1
