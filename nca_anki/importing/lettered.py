@@ -762,13 +762,12 @@ def _disagree(path: str, text: _Lines, first: _Answer, last: _Answer) -> Diagnos
 def _is_title(text: _Lines, start: int, body: list[int]) -> bool:
     """Whether the header at ``start`` is the file's title rather than its question's text:
     a level-1 heading that opens the file, neither numbered nor asking, over text of the
-    question's own that asks (one question a file, under the file's name)."""
+    question's own, not code (one question a file, under the file's name)."""
     line = text.lines[start]
     if not re.match(r"^#\s", line) or any(t.strip() for t in text.lines[:start]) or \
             _number(line) is not None or _plain(line).rstrip(" *_").endswith(("?", "？")):
         return False
-    said = [_plain(text.lines[j]) for j in body if not text.code[j] and text.lines[j].strip()]
-    return any(t.rstrip(" *_").endswith(("?", "？", ":", "：")) for t in said)
+    return any(not text.code[j] and _plain(text.lines[j]) for j in body)
 
 
 def _prompt(text: _Lines, start: int, body: list[int], furniture: set[int]) -> str:

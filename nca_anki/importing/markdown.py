@@ -424,9 +424,24 @@ def _text(lines: list[str], start: int, end: int) -> str:
     return "\n".join(lines[start:end]).strip("\n").rstrip()
 
 
-def _choice(lines: list[str], start: int, end: int) -> tuple[Choice, bool]:
+def _distinct_choices(lines: list[str], items: tuple[tuple[int, int], ...]
+                      ) -> list[tuple[Choice, bool]]:
+    """The choices of a list's ``items`` (see _choice); a choice whose lines, joined with a
+    space as the page joins them, would read as another choice does ("Hello" / "World"
+    beside "Hello World": an output on two lines, as its author wrote it) keeps its line
+    break as ``<br>``, so that the two stay two."""
+    read = [_choice(lines, s, e) for s, e in items]
+    texts = [choice.text for choice, _ in read]
+    if len(set(texts)) == len(texts):
+        return read
+    return [_choice(lines, s, e, "<br>") if texts.count(choice.text) > 1 else (choice, inlined)
+            for (s, e), (choice, inlined) in zip(items, read)]
+
+
+def _choice(lines: list[str], start: int, end: int, join: str = " ") -> tuple[Choice, bool]:
     """The choice of the list item at lines ``start`` to ``end``, and whether its code,
-    a one-line block alone, was put inline (a question file's choice needs a line)."""
+    a one-line block alone, was put inline (a question file's choice needs a line); the
+    lines that go on its first line's paragraph are joined with ``join``."""
     first = _TASK_RE.match(lines[start])
     assert first is not None
     indent = len(first.group("lead"))
@@ -435,7 +450,7 @@ def _choice(lines: list[str], start: int, end: int) -> tuple[Choice, bool]:
     # however far indented (an indented code block cannot interrupt a paragraph).
     k = start + 1
     while text and k < end and lines[k].strip() and not _FENCE_RE.match(lines[k]):
-        text = f"{text} {lines[k].strip()}"
+        text = f"{text}{join}{lines[k].strip()}"
         k += 1
     rest = [line[indent:] if line[:indent].strip() == "" else line.lstrip()
             for line in lines[k:end]]
@@ -623,8 +638,16 @@ def _opens_question(segment: list[_Block], segments: list[list[_Block]], number:
     if all(NUMBERING_RE.match(_HEADING_RE.sub(r"\g<text>", written[h[0].start]).strip())
            for h in (segment, following)):  # as written: an item "3. …" is a heading here
         return False  # each numbered: two questions, the first without its choices
+    if _LABEL_ONLY_RE.match(_heading_text(lines, following[0])):
+        return False  # "# Frage 1": a label that starts its question; above it is no part
     return any(_is_task_list(block, lines) or _is_bold_list(block, lines)
                for block in following[1:])
+
+
+# A heading that is only a question's label and number ("Frage 1", "Question 12:", "Q3").
+_LABEL_ONLY_RE = re.compile(r"^[*_]*(?:Q|Question|Pregunta|Frage|Questão|Domanda|Soru|Вопрос|"
+                            r"Питання|Quest[ãa]o|Aufgabe|Exercice|Exercise)?\s*#?\s*\d{1,4}"
+                            r"\s*[.:)]?[*_]*$", re.I)
 
 
 def _scenario_text(lines: list[str], segment: list[_Block]) -> str:
@@ -709,7 +732,7 @@ def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
         if not headed:  # "**1. Which …?**" above its choices: the numbering and emphasis go
             emphasis = _EMPHASIS_RE.match(prompt)
             prompt = NUMBERING_RE.sub("", emphasis["text"] if emphasis else prompt, count=1)
-        return [_choice(lines, s, e) for s, e in choices.items], prompt, explanation
+        return _distinct_choices(lines, choices.items), prompt, explanation
     prompt = prompt if headed else NUMBERING_RE.sub("", prompt, count=1)
     emphasis = _EMPHASIS_RE.match(prompt)
     return ([(_bold_choice(lines, s), False) for s, _ in choices.items],
