@@ -29,10 +29,12 @@ _KEY_WORDS = (r"(?:(?:the\s+)?answers?(?:\s+key|\s+sheet)?|key|(?:answer\s+)?sol
               r"ответы|відповіді|参考答案|答案|正解|解答|정답)")
 _HEADING_RE = re.compile(r"^\W*" + _KEY_WORDS + r"(?![^\W\d_])", re.I)
 _LETTERS = r"[A-Ja-j](?:\s*[,&/]\s*[A-Ja-j]|\s+(?:and|et|y|und|e)\s+[A-Ja-j])*"
-# "1. b", "1. b) La simulation …", "**2.** C", "Q3: A, C", "4 → d", "- 5) (b)".
+# "1. b", "1. b) La simulation …", "**2.** C", "Q3: A, C", "4 → d", "- 5) (b)"; never
+# "1. A loop runs" (a step of a list: the letter must stand apart from what follows).
 _PAIR_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?(?P<number>\d{1,4})"
-                      r"(?:\*\*|__)?\s*(?:[.):=\-–—→>]+|\s)\s*(?:\*\*|__)?\(?(?P<letters>"
-                      + _LETTERS + r")(?![^\W\d_])\)?(?:\*\*|__)?(?P<rest>(?:[.):]\s|\s|$).*)$")
+                      r"(?:\*\*|__)?\s*(?:[.):=\-–—→>]+|\s)\s*(?:(?:\*\*|__)\s*){0,2}\(?(?P<letters>"
+                      + _LETTERS + r")(?![^\W\d_])(?:\)|\*\*|__)*"
+                      r"(?P<rest>(?:[.):]?\s*$|[.):]\s|\s+[-–—(]).*)$")
 # Several pairs on one line: "1-b, 2-c, 3-a", "1.B 2.C 3.A", "1) b; 2) d".
 _INLINE_PAIR_RE = re.compile(r"(?<![\w.])(?P<number>\d{1,4})\s*[.):=\-–—→]\s*\(?(?P<letters>"
                              r"[A-Ja-j])(?![^\W\d_])\)?")
