@@ -685,7 +685,8 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
             letters, choices, _, k = _choices(text, first, boundary, aside)
     body += aside
     said: list[Diagnostic] = []
-    at = text.at(start)
+    titled = _is_title(text, start, body)  # the question starts under the file's title
+    at = text.at(next(k for k in body if text.lines[k].strip()) if titled else start)
     if found is None or early is not None and _picked(found.letters) == _picked(
             early.letters):
         found = found or early

@@ -638,8 +638,9 @@ def _opens_question(segment: list[_Block], segments: list[list[_Block]], number:
     if all(NUMBERING_RE.match(_HEADING_RE.sub(r"\g<text>", written[h[0].start]).strip())
            for h in (segment, following)):  # as written: an item "3. …" is a heading here
         return False  # each numbered: two questions, the first without its choices
-    if _LABEL_ONLY_RE.match(_heading_text(lines, following[0])):
-        return False  # "# Frage 1": a label that starts its question; above it is no part
+    if _LABEL_ONLY_RE.match(_heading_text(lines, following[0])) and not any(
+            segments[:number]):  # the file's first heading over "# Frage 1": its title
+        return False
     return any(_is_task_list(block, lines) or _is_bold_list(block, lines)
                for block in following[1:])
 

@@ -68,6 +68,7 @@ def test_a_feedback_section_answers_the_question_and_is_its_explanation(tmp_path
     assert explanation.startswith("A is not correct because a polar orbit")
     assert "B is correct because" in explanation and "https://example.org/orbits" in explanation
     assert "Feedback" not in explanation
+    assert [p.name for p in (tmp_path / "source").glob("*.txt")] == ["orbit-07-1.txt"]
 
 
 @pytest.mark.parametrize("feedback, right", [
@@ -100,7 +101,7 @@ def test_lettered_choices_with_no_answer_anywhere_are_named_at_their_line(tmp_pa
     bank, done = _import(cli, tmp_path, "q.md", "# comet-3\n\nWhat is a comet's tail made of?"
                          "\n\nA. Dust and gas.\n\nB. Rock.\n")
     assert done.status == 1
-    assert f"{bank}:1: error[E703]" in done.err and "W706" not in done.err
+    assert f"{bank}:3: error[E703]" in done.err and "W706" not in done.err
     assert "W701" not in done.err  # not "text that is no question"
 
 
