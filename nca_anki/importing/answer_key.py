@@ -28,6 +28,7 @@ _KEY_WORDS = (r"(?:(?:the\s+)?answers?(?:\s+key|\s+sheet)?|key|(?:answer\s+)?sol
               r"risposte|soluzioni|odpowiedzi|cevap\s+anahtar[ıi]|kunci\s+jawaban|"
               r"ответы|відповіді|参考答案|答案|正解|解答|정답)")
 _HEADING_RE = re.compile(r"^\W*" + _KEY_WORDS + r"(?![^\W\d_])", re.I)
+_LABEL_RE = re.compile(r"\W*" + _KEY_WORDS + r"\s*[:：]?\s*", re.I)
 _LETTERS = r"[A-Ja-j](?:\s*[,&/]\s*[A-Ja-j]|\s+(?:and|et|y|und|e)\s+[A-Ja-j])*"
 # "1. b", "1. b) La simulation …", "**2.** C", "Q3: A, C", "4 → d", "- 5) (b)"; never
 # "1. A loop runs" (a step of a list: the letter must stand apart from what follows).
@@ -135,11 +136,18 @@ def find(text: str) -> Key | None:
     lines = text.split("\n")
     code = page.code_lines(text)
     for block in page.blocks(text):
-        if block.kind == "heading" and not block.setext and block.parent == -1 and \
-                _HEADING_RE.match(re.sub(r"[*_`]", "", block.content).strip()):
+        words = re.sub(r"[*_`]", "", block.content).strip()
+        if block.parent != -1 or not _HEADING_RE.match(words):
+            continue
+        if block.kind == "heading" and not block.setext:
             key = _section(lines, code, block.first - 1, block.level)
-            if key is not None:
-                return key
+        elif block.kind == "paragraph" and block.first == block.last and \
+                _LABEL_RE.fullmatch(words):  # "**Answer key:**" over its list, to the end
+            key = _section(lines, code, block.first - 1, 6)
+        else:
+            continue
+        if key is not None:
+            return key
     return _headless(lines, code)
 
 

@@ -152,7 +152,7 @@ def feedback_answer(lines: list[str]) -> set[str]:
     right: set[str] = set()
     wrong: set[str] = set()
     for line in lines:
-        said = feedback(line.strip())
+        said = feedback(without_explanation_label(line.strip()))  # "Explanation: B is …"
         if said is not None:
             (right if said[1] else wrong).update(said[0])
     return right - wrong if not right & wrong else set()

@@ -765,7 +765,24 @@ def _answered_in_words(read: list[tuple[Choice, bool]], explanation: str
         return ([(Choice(choice.text, letter in picked), inlined)
                  for letter, (choice, inlined) in zip(letters, read)],
                 cues.without_explanation_label(left))  # "💡 Explanation : …"
-    return read, explanation
+    return _answered_in_feedback(read, explanation)
+
+
+def _answered_in_feedback(read: list[tuple[Choice, bool]], explanation: str
+                          ) -> tuple[list[tuple[Choice, bool]], str]:
+    """Choices none of which is ticked, answered by the sentences of the explanation under
+    them that say which letters are right and which are not ("B is correct because …",
+    see cues.feedback_answer): the explanation stays whole, without its label."""
+    code = page.code_lines(explanation)
+    picked = cues.feedback_answer([lettered._plain(line) for k, line in
+                                   enumerate(explanation.split("\n")) if not code[k]])
+    letters = lettered.LETTERS[:len(read)]
+    if not picked or not picked <= set(letters):
+        return read, explanation
+    choices = _unlabelled([choice for choice, _ in read])
+    return ([(Choice(choice.text, letter in picked), inlined)
+             for letter, choice, (_, inlined) in zip(letters, choices, read)],
+            cues.without_explanation_label(explanation.strip("\n")))
 
 
 def _unlabelled(choices: list[Choice]) -> list[Choice]:

@@ -274,3 +274,19 @@ def test_an_answer_key_bank_arrives_in_a_real_collection(tmp_path, cli):
     assert "La Seine" in river.fields["Choices"] and "c)" not in river.fields["Choices"]
     assert "**" not in river.fields["Prompt"] and "2." not in river.fields["Prompt"]
     assert len(deck) == 2
+
+
+def test_a_bold_label_over_the_key_and_feedback_under_unticked_boxes(tmp_path, cli):
+    labelled = ("# Rios\n\n**1. ¿Qué río pasa por Lisboa?**\n- [ ] a) Tajo\n- [ ] b) Duero\n\n"
+                "**2. ¿Qué río pasa por Sevilla?**\n- [ ] a) Ebro\n- [ ] b) Guadalquivir\n\n"
+                "**Respuestas:**\n1. a\n2. b\n")
+    _, done = _import(cli, tmp_path, "rios.md", labelled)
+    assert done.status == 0, done.err
+    assert [c for _, c, _ in _questions(tmp_path / "source")] == [
+        ["*Tajo", "Duero"], ["Ebro", "*Guadalquivir"]]
+    unticked = ("### Which planet is red?\n- [ ] A. Mars\n- [ ] B. Venus\n\n"
+                "**Explanation:** A is correct: iron oxide. B is wrong.\n")
+    _, done = _import(cli, tmp_path / "2", "red.md", unticked)
+    assert done.status == 0, done.err
+    assert _questions(tmp_path / "2" / "source") == [
+        ("Which planet is red?", ["*Mars", "Venus"], "A is correct: iron oxide. B is wrong.")]
