@@ -46,7 +46,8 @@ _NUMBER_CUE_RE = re.compile(r"^\W*(?:" + ANSWER_WORDS + r"(?:\s+is)?\s*[:：=]|(
                             r"(?:correct|right)\s+answers?\s+(?:is|are)\b\s*:?)", re.I)
 _NAMED_NUMBER_RE = re.compile(r"(?:^|(?<=\*\*)|(?<=__)|(?<=,\s)|(?<=\band\s))\s*(?P<n>[1-9])"
                               r"(?=[.)](?:\s|\*\*|__|$)|\*\*|__|\s*$|\s*,|\s+and\b)", re.I)
-_EXPLANATION_WORDS = (r"(?:explanations?|feedback|rationale|explicaci[óo]n|explica[çc][ãa]o|"
+_EXPLANATION_WORDS = (r"(?:explanations?|feedback|rationale|retroalimentaci[óo]n|"
+                      r"justificaci[óo]n|justifica[çc][ãa]o|r[ée]troaction|explicaci[óo]n|explica[çc][ãa]o|"
                       r"explication|erkl[äa]rung|begr[üu]ndung|spiegazione|uitleg|"
                       r"wyja[śs]nienie|uzasadnienie|a[çc][ıi]klama|penjelasan|gi[ảa]i th[íi]ch|"
                       r"объяснение|пояснение|пояснення|解釋|解释|解析|説明|해설|الشرح)")

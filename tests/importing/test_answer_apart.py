@@ -290,3 +290,20 @@ def test_a_bold_label_over_the_key_and_feedback_under_unticked_boxes(tmp_path, c
     assert done.status == 0, done.err
     assert _questions(tmp_path / "2" / "source") == [
         ("Which planet is red?", ["*Mars", "Venus"], "A is correct: iron oxide. B is wrong.")]
+
+
+def test_feedback_sections_grow_linearly_and_a_long_run_of_letters_is_read_at_once():
+    def bank(n: int) -> str:
+        return "".join(f"## {k}. Which value is {k}?\n\nA. {k}\n\nB. {k + 1}\n\n"
+                       f"### Retroalimentación\n\nA es correcta porque sí.\n\n"
+                       f"B no es correcta.\n\n" for k in range(1, n + 1))
+
+    small, big = bank(150), bank(600)
+    items = markdown.read(big, "b.md").sections[0].items
+    assert len(items) == 600 and all(i.choices[0].correct for i in items)
+    assert least_cpu(lambda: markdown.read(big, "b.md")) < 8 * least_cpu(
+        lambda: markdown.read(small, "s.md"))
+    run = "A" + " and A" * 20_000
+    assert least_cpu(lambda: cues.feedback(run)) < 0.5
+    assert least_cpu(lambda: answer_key.find("# K\n\n## Answers\n\n" + "1-a, " * 20_000 + "x"))\
+        < 1.0
