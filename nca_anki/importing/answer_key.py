@@ -48,6 +48,7 @@ class Entry:
     number: int
     letters: str  # as written: "b", "A, C"
     line: int  # 1-based
+    rest: str = ""  # what follows the letters on a line of one pair ("b) Lisbonne", "- see …")
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,8 @@ def _pairs(line: str, at: int) -> list[Entry] | None:
     if _INLINE_LINE_RE.match(line):
         return [Entry(int(m["number"]), m["letters"], at) for m in _INLINE_PAIR_RE.finditer(line)]
     found = _PAIR_RE.match(line)
-    return [Entry(int(found["number"]), found["letters"], at)] if found else None
+    return [Entry(int(found["number"]), found["letters"], at,
+                  found["rest"].strip().lstrip(".):-–— \t").strip())] if found else None
 
 
 def _section(lines: list[str], code: list[bool], start: int, level: int) -> Key | None:

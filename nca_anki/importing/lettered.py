@@ -657,7 +657,7 @@ def _told_apart(text: _Lines, start: int, k: int, end: int, key: answer_key.Key 
     if entry is None:
         return None, k
     # The paragraph apart under the choices is the explanation (no answer line parts them).
-    return _Answer(entry.letters, "", start), next(
+    return _Answer(entry.letters, entry.rest, start), next(
         (j for j in after if text.lines[j].strip() and _apart(text, j)), k)
 
 

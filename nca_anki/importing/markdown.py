@@ -825,7 +825,11 @@ def _keyed(items: list[Item], key: answer_key.Key | None, lines: list[str], path
                               f"{len(item.choices)} choices has; not converted"))
             continue
         choices = _unlabelled(list(item.choices))
-        kept.append(Item(prompt=item.prompt, explanation=item.explanation, path=item.path,
+        restated = "".join(lettered._key(c.text) for letter, c in zip(letters, choices)
+                           if letter in picked)
+        remark = entry.rest if lettered._key(entry.rest) not in ("", restated) else ""
+        kept.append(Item(prompt=item.prompt, path=item.path,  # "1. b - see chapter 3"
+                         explanation="\n\n".join(p for p in (remark, item.explanation) if p),
                          line=item.line, where=item.where, media=item.media,
                          choices=tuple(Choice(c.text, letter in picked)
                                        for letter, c in zip(letters, choices))))

@@ -307,3 +307,14 @@ def test_feedback_sections_grow_linearly_and_a_long_run_of_letters_is_read_at_on
     assert least_cpu(lambda: cues.feedback(run)) < 0.5
     assert least_cpu(lambda: answer_key.find("# K\n\n## Answers\n\n" + "1-a, " * 20_000 + "x"))\
         < 1.0
+
+
+def test_a_remark_after_a_keys_letter_is_the_explanation_its_choice_restated_is_not(tmp_path,
+                                                                                    cli):
+    text = ("# Zahlen\n\n### 1. Welche Zahl ist prim?\n- [ ] a) 4\n- [ ] b) 7\n\n"
+            "### 2. Welche Zahl ist gerade?\n- [ ] a) 3\n- [ ] b) 8\n\n"
+            "## Lösungen\n\n1. b) 7\n2. b - durch 2 teilbar\n")
+    _, done = _import(cli, tmp_path, "zahlen.md", text)
+    assert done.status == 0, done.err
+    assert [(c, e) for _, c, e in _questions(tmp_path / "source")] == [
+        (["4", "*7"], ""), (["3", "*8"], "durch 2 teilbar")]
