@@ -80,6 +80,14 @@ def _pairs(line: str, at: int) -> list[Entry] | None:
                   found["rest"].strip().lstrip(".):-–— \t").strip())] if found else None
 
 
+def _is_wrapper(line: str) -> bool:
+    """A line of tags that wraps a key (``<details>``, ``<summary>Answers</summary>``)."""
+    if "<" not in line:
+        return False
+    bare = re.sub(r"<[^<>]*>", "", line).strip(" *_:")
+    return not bare or "<summary" in line.lower() or bool(_LABEL_RE.fullmatch(bare))
+
+
 def _section(lines: list[str], code: list[bool], start: int, level: int) -> Key | None:
     """The key under the heading at ``start`` (0-based) of ``level``: up to the next
     heading as high, every line of text a pair (sub-headings such as "Module 1" and rules
@@ -92,7 +100,8 @@ def _section(lines: list[str], code: list[bool], start: int, level: int) -> Key 
         if heading and not code[k] and len(heading[1]) <= level:
             break
         k += 1
-        if not line.strip() or heading or re.fullmatch(r"\s*(?:-{3,}|\*{3,}|_{3,})\s*", line):
+        if not line.strip() or heading or re.fullmatch(r"\s*(?:-{3,}|\*{3,}|_{3,})\s*", line) \
+                or _is_wrapper(line):
             continue
         pairs = None if code[k - 1] else _pairs(line, k)
         if pairs is None:
@@ -138,7 +147,7 @@ def find(text: str) -> Key | None:
     lines = text.split("\n")
     code = page.code_lines(text)
     for block in page.blocks(text):
-        words = re.sub(r"[*_`]", "", block.content).strip()
+        words = re.sub(r"<[^<>]*>|[*_`]", "", block.content).strip()
         if block.parent != -1 or not _HEADING_RE.match(words):
             continue
         if block.kind == "heading" and not block.setext:
@@ -146,6 +155,9 @@ def find(text: str) -> Key | None:
         elif block.kind == "paragraph" and block.first == block.last and \
                 _LABEL_RE.fullmatch(words):  # "**Answer key:**" over its list, to the end
             key = _section(lines, code, block.first - 1, 6)
+        elif block.kind == "html" and _is_wrapper(lines[block.first - 1]) and \
+                _LABEL_RE.fullmatch(words.split("\n")[0]):
+            key = _section(lines, code, block.first - 1, 6)  # <summary>Answers</summary>
         else:
             continue
         if key is not None:

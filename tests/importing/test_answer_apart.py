@@ -318,3 +318,15 @@ def test_a_remark_after_a_keys_letter_is_the_explanation_its_choice_restated_is_
     assert done.status == 0, done.err
     assert [(c, e) for _, c, e in _questions(tmp_path / "source")] == [
         (["4", "*7"], ""), (["3", "*8"], "durch 2 teilbar")]
+
+
+@pytest.mark.parametrize("text", [
+    "# Q\n\n**1.** Which is a prime?\nA) 4\nB) 7\n\n**2.** Which is even?\nA) 3\nB) 8\n\n"
+    "<details><summary>Answers</summary>\n\n1) B\n2) B\n\n</details>\n",
+    "# Q\n\n### 1. Which is a prime?\n- [ ] 4\n- [ ] 7\n\n### 2. Which is even?\n- [ ] 3\n"
+    "- [ ] 8\n\n## Answers\n\n<details>\n<summary>Show</summary>\n\n1. B\n2. B\n\n</details>\n",
+])
+def test_a_key_folded_in_a_details_block(tmp_path, cli, text):
+    _, done = _import(cli, tmp_path, "q.md", text)
+    assert done.status == 0, done.err
+    assert [c for _, c, _ in _questions(tmp_path / "source")] == [["4", "*7"], ["3", "*8"]]
