@@ -112,6 +112,17 @@ def _section(lines: list[str], code: list[bool], start: int, level: int) -> Key 
     return Key(entries, frozenset(range(start + 1, k + 1)), start + 1)
 
 
+def _on_its_line(words: str, at: int) -> Key | None:
+    """The key a line writes after its label ("Answers: 1-a, 2-b"), or None."""
+    label = re.match(r"\W*" + _KEY_WORDS + r"\s*[:：]\s*", words, re.I)
+    rest = words[label.end():] if label else ""
+    if not _INLINE_LINE_RE.match(rest):
+        return None
+    entries = {int(m["number"]): Entry(int(m["number"]), m["letters"], at)
+               for m in _INLINE_PAIR_RE.finditer(rest)}
+    return Key(entries, frozenset({at}), at)
+
+
 def _headless(lines: list[str], code: list[bool]) -> Key | None:
     """A last run of at least three lines of pairs at the end of the file, each nothing
     but numbers and letters ("1. b", "2-c, 3-a"), with no heading over it."""
@@ -155,6 +166,8 @@ def find(text: str) -> Key | None:
         elif block.kind == "paragraph" and block.first == block.last and \
                 _LABEL_RE.fullmatch(words):  # "**Answer key:**" over its list, to the end
             key = _section(lines, code, block.first - 1, 6)
+        elif block.kind == "paragraph" and block.first == block.last:
+            key = _on_its_line(words, block.first)  # "Answers: 1-a, 2-b, 3-d"
         elif block.kind == "html" and _is_wrapper(lines[block.first - 1]) and \
                 _LABEL_RE.fullmatch(words.split("\n")[0]):
             key = _section(lines, code, block.first - 1, 6)  # <summary>Answers</summary>

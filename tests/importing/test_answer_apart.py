@@ -330,3 +330,12 @@ def test_a_key_folded_in_a_details_block(tmp_path, cli, text):
     _, done = _import(cli, tmp_path, "q.md", text)
     assert done.status == 0, done.err
     assert [c for _, c, _ in _questions(tmp_path / "source")] == [["4", "*7"], ["3", "*8"]]
+
+
+def test_a_key_on_one_labelled_line_answers_bulleted_lettered_questions(tmp_path, cli):
+    text = ("# Quiz\n\n1. Which is blue?\n   a) sky\n   b) grass\n2. Which is green?\n"
+            "   a) sky\n   b) grass\n\nRespuestas: 1-a, 2-b\n")
+    _, done = _import(cli, tmp_path, "q.md", text)
+    assert done.status == 0, done.err
+    assert [c for _, c, _ in _questions(tmp_path / "source")] == [["*sky", "grass"],
+                                                                  ["sky", "*grass"]]
