@@ -229,6 +229,9 @@ _ALL = (
     Code("W712", "question without choices", "A heading that asks a question (it ends "
          "with \"?\") in a file of lettered questions has no choices and no answer line "
          "under it: perhaps an open question; it was not converted."),
+    Code("W718", "answer key entry unused", "A Markdown file's answer key (a section headed "
+         "\"Answers\", \"Corrigé\", … or a last list of number-letter pairs) names a "
+         "question number the file has no question for; that entry was not used."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}

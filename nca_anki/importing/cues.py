@@ -46,7 +46,8 @@ _NUMBER_CUE_RE = re.compile(r"^\W*(?:" + ANSWER_WORDS + r"(?:\s+is)?\s*[:：=]|(
                             r"(?:correct|right)\s+answers?\s+(?:is|are)\b\s*:?)", re.I)
 _NAMED_NUMBER_RE = re.compile(r"(?:^|(?<=\*\*)|(?<=__)|(?<=,\s)|(?<=\band\s))\s*(?P<n>[1-9])"
                               r"(?=[.)](?:\s|\*\*|__|$)|\*\*|__|\s*$|\s*,|\s+and\b)", re.I)
-_EXPLANATION_WORDS = (r"(?:explanations?|explicaci[óo]n|explica[çc][ãa]o|"
+_EXPLANATION_WORDS = (r"(?:explanations?|feedback|rationale|retroalimentaci[óo]n|"
+                      r"justificaci[óo]n|justifica[çc][ãa]o|r[ée]troaction|explicaci[óo]n|explica[çc][ãa]o|"
                       r"explication|erkl[äa]rung|begr[üu]ndung|spiegazione|uitleg|"
                       r"wyja[śs]nienie|uzasadnienie|a[çc][ıi]klama|penjelasan|gi[ảa]i th[íi]ch|"
                       r"объяснение|пояснение|пояснення|解釋|解释|解析|説明|해설|الشرح)")
@@ -103,3 +104,56 @@ def explanation_inside(text: str) -> re.Match[str] | None:
     """Where an explanation label starts inside ``text`` after a space (an answer line
     that goes on with its explanation)."""
     return _EXPLANATION_INSIDE_RE.search(text)
+
+
+# A sentence of a feedback or explanation section that says whether a choice is right:
+# "B is correct because …", "A is not correct", "Option C is the right answer", "B es
+# correcta", "C ist richtig", "D est correcte", "A está correta", "Correct: B", "正确答案是B".
+_CHOICE_WORD = (r"(?:(?:option|choice|answer|opci[óo]n|op[çc][ãa]o|antwort|r[ée]ponse|"
+                r"respuesta)\s+)?")
+_SAID_LETTERS = (r"\(?(?P<letters>[A-J]\)?(?:(?:\s*(?:,|&)\s*|\s+(?:and|y|und|et|e)\s+)"
+                 r"\(?[A-J]\)?)*)")
+_NEGATION = (r"(?P<no>(?:is|are|was)\s+(?:not|n[o']t)\s+|isn't\s+|aren't\s+|no\s+es\s+|no\s+son\s+|"
+             r"ist\s+nicht\s+|sind\s+nicht\s+|n['’]est\s+pas\s+|ne\s+sont\s+pas\s+|"
+             r"n[ãa]o\s+(?:é|est[áa])\s+)")
+_RIGHT_WORDS = (r"(?:the\s+)?(?:correct|right|richtig|korrekt|correct[ao]s?|corret[ao]s?|"
+                r"correctes?|justes?|la\s+bonne\s+r[ée]ponse|la\s+respuesta\s+correcta|"
+                r"the\s+(?:correct|right|best)\s+(?:answer|choice|option))\b")
+_WRONG_WORDS = (r"(?:incorrect[ao]?s?|incorret[ao]s?|wrong|falsch|fals[ao]s?|fausses?|"
+                r"inexact[ao]?s?)\b")
+_VERB = r"(?:is|are|was|es|son|está|ist|sind|est|sont|é|são)\s+"
+_FEEDBACK_RE = re.compile(r"^(?:[-*+>]\s+)?" + _MARKS + _CHOICE_WORD + _SAID_LETTERS
+                          + r"\s*[.:)]?\s+(?:" + _NEGATION + r"(?:" + _RIGHT_WORDS + r"|"
+                          + _WRONG_WORDS + r")|" + _VERB + r"(?:(?P<wrong>" + _WRONG_WORDS
+                          + r")|" + _RIGHT_WORDS + r"))", re.I)
+# "Correct: B", "Richtig: C", "Correcta: A", "正确答案是B", "正确选项：C".
+_LABELLED_RE = re.compile(r"^(?:[-*+>]\s+)?" + _MARKS + r"(?:(?:correct|right|richtig|"
+                          r"korrekt|correct[ao]|corret[ao]|correcte|bonne)\s*[:：]|"
+                          r"正确(?:答案|选项|選項)?(?:是|为|為|[:：])|正確(?:答案|選項)?(?:是|為|[:：]))"
+                          r"\s*" + _SAID_LETTERS + r"(?=$|[\s.,;:)，。、])", re.I)
+
+
+def feedback(plain: str) -> tuple[set[str], bool] | None:
+    """``plain`` (a line without its emphasis) read as a feedback sentence about choices:
+    the letters it names and whether it says they are right ("B is correct because …",
+    "Correct: B", "正确答案是B") or wrong ("A is not correct …", "C es incorrecta"); None
+    if it says neither. The letters must be capitals standing alone ("A is …"), so that
+    a sentence about something else ("I is a vowel") is seldom one."""
+    found = _FEEDBACK_RE.match(plain) or _LABELLED_RE.match(plain)
+    if found is None:
+        return None
+    letters = picked(found["letters"])
+    negated = bool(found.groupdict().get("no")) != bool(found.groupdict().get("wrong"))
+    return letters, not negated
+
+
+def feedback_answer(lines: list[str]) -> set[str]:
+    """The letters a feedback or explanation section (``lines``, without emphasis) says are
+    right: those its sentences call right and none calls wrong; empty if it names none."""
+    right: set[str] = set()
+    wrong: set[str] = set()
+    for line in lines:
+        said = feedback(without_explanation_label(line.strip()))  # "Explanation: B is …"
+        if said is not None:
+            (right if said[1] else wrong).update(said[0])
+    return right - wrong if not right & wrong else set()

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
-from nca_anki.importing import cues, page
+from nca_anki.importing import answer_key, cues, page
 from nca_anki.importing.bank import HRULE_RE, NUMBERING_RE, Choice, Item
 
 LETTERS = "ABCDEFGHIJ"
@@ -225,15 +225,35 @@ def _details_lines(lines: list[str], code: list[bool], heading: list[bool]) -> l
     return inside
 
 
-def has_lettered(text: str) -> bool:
-    """Whether ``text`` holds at least one lettered question with an answer line (or a
-    choice in bold, see _bold_answer), outside code."""
+def has_lettered(text: str, key: answer_key.Key | None = None) -> bool:
+    """Whether ``text`` holds at least one lettered question, outside code: choices with an
+    answer line, a choice in bold (see _bold_answer), feedback sentences that name the
+    right one ("B is correct because …"), the file's answer ``key``, or, answered by none
+    of these, choices "A." and "B." right under text that asks (a question left without
+    its answer is then said at its line, not lost as text)."""
     code = page.code_lines(text)  # code is never structure
     lines = _numbered_as_lettered(text.split("\n"), code)
     outside = [line for k, line in enumerate(lines) if not code[k]]
     choices = [found for found in map(_CHOICE_RE.match, outside) if found]
-    return len(choices) >= 2 and (any(cues.answer_line(_plain(line)) for line in outside)
-                                  or any(_bold(c.group("text")) for c in choices))
+    if len(choices) < 2:
+        return False
+    plain = [_plain(line) for line in outside]
+    return key is not None or any(cues.answer_line(line) or cues.feedback(line)
+                                  for line in plain) \
+        or any(_bold(c.group("text")) for c in choices) or _asks_above_choices(plain)
+
+
+def _asks_above_choices(plain: list[str]) -> bool:
+    """Whether a line that asks ("…?", "…:") is followed, blank lines aside, by a choice
+    "A." and then a choice "B."."""
+    shown = [line for line in plain if line.strip()]
+    for above, first, second in zip(shown, shown[1:], shown[2:]):
+        a, b = _CHOICE_RE.match(first), _CHOICE_RE.match(second)
+        asks = above.rstrip(" *_").endswith(("?", "？", ":", "："))
+        if a and b and a["letter"] in "Aa" and b["letter"] in "Bb" and asks and \
+                not _CHOICE_RE.match(above):
+            return True
+    return False
 
 
 _ORDINAL_RE = re.compile(r"^(?P<number>[1-9]\d?)(?P<mark>[.)])(?=\s+\S)")
@@ -417,8 +437,10 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
     return found
 
 
-def read(text: str, path: str, start_lines: set[int] | None = None
+def read(text: str, path: str, key: answer_key.Key | None = None
          ) -> tuple[list[Item], list[Diagnostic]]:
+    """The lettered questions of ``text``; ``key``, the file's answer key (its lines
+    already blank in ``text``), answers those that have no answer line."""
     tree = _tree_lines(text)
     lines, origin = _inline_split(_numbered_as_lettered(text.split("\n"), tree.code),
                                   tree.code)
@@ -449,7 +471,7 @@ def read(text: str, path: str, start_lines: set[int] | None = None
     furniture = _furniture(whole, spans)
     items: list[Item] = []
     for start, end in spans:
-        item, said = _question(whole, start, end, path, furniture)
+        item, said = _question(whole, start, end, path, furniture, key)
         if item is not None:
             items.append(item)
         problems += said
@@ -615,8 +637,32 @@ class _Answer:
     above: tuple[str, ...] = ()
 
 
-def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
-              ) -> tuple[Item | None, list[Diagnostic]]:
+def _told_apart(text: _Lines, start: int, k: int, end: int, key: answer_key.Key | None
+                ) -> tuple[_Answer | None, int]:
+    """The answer of a question with no answer line, told apart from its choices: by the
+    sentences of its feedback or explanation under them ("B is correct because …", "A is
+    not correct …", see cues.feedback_answer), or by the file's answer key (its header's
+    number); (None, k) if neither tells. With it, the line its explanation starts at."""
+    label = next((j for j in range(start + 1, end) if not text.code[j]
+                  and _only_label(_plain(text.lines[j]))), end)  # "## Feedback": no choices
+    last = max((j for j in range(start, label) if text.is_choice(j)), default=start)
+    after = [j for j in range(last + 1, end) if not text.code[j]]
+    said = cues.feedback_answer([_plain(text.lines[j]) for j in after])
+    if said:  # the section from its label or first such sentence on is the explanation
+        boundary = next(j for j in after if cues.feedback(_plain(text.lines[j]).strip())
+                        or _only_label(_plain(text.lines[j])))
+        return _Answer(", ".join(sorted(said)), "", start), boundary
+    number = answer_key.number(text.lines[start]) if key is not None else None
+    entry = key.entries.get(number) if key is not None and number is not None else None
+    if entry is None:
+        return None, k
+    # The paragraph apart under the choices is the explanation (no answer line parts them).
+    return _Answer(entry.letters, entry.rest, start), next(
+        (j for j in after if text.lines[j].strip() and _apart(text, j)), k)
+
+
+def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int],
+              key: answer_key.Key | None = None) -> tuple[Item | None, list[Diagnostic]]:
     lines = text.lines
     k, early, body = start + 1, None, []
     while k < end and not text.is_choice(k):
@@ -627,13 +673,20 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
             body.append(k)
         k += 1
     aside: list[int] = []
+    first = k
     letters, choices, found, k = _choices(text, k, end, aside)
     if found is None and early is None:  # no answer line: the right choices in bold?
         found, choices, k = _bold_answer(text, letters, choices, start, end)
         aside = [j for j in aside if j < k]  # below bold choices: their explanation
+    if found is None and early is None:
+        found, boundary = _told_apart(text, start, k, end, key)
+        if found is not None and boundary < k:  # the choices again, up to the explanation
+            aside = []
+            letters, choices, _, k = _choices(text, first, boundary, aside)
     body += aside
     said: list[Diagnostic] = []
-    at = text.at(start)
+    titled = _is_title(text, start, body)  # the question starts under the file's title
+    at = text.at(next(k for k in body if text.lines[k].strip()) if titled else start)
     if found is None or early is not None and _picked(found.letters) == _picked(
             early.letters):
         found = found or early
@@ -643,6 +696,9 @@ def _question(text: _Lines, start: int, end: int, path: str, furniture: set[int]
         rest, more_said = _rest(text, k, end, path, furniture)
         where = "" if not any(_opens_answer(lines[j]) for j in range(k, end)) else (
             " (a <details> block under them names no choice's letter first)")
+        if key is not None and not where:
+            return None, [answer_key.missing(key, answer_key.number(lines[start]), path, at),
+                          *said, *more_said]
         return None, [error("E703", path, at, "a question with lettered choices but no answer "
                             f"line (\"Answer: B\") under them{where}; not converted"),
                       *said, *more_said]
@@ -704,9 +760,23 @@ def _disagree(path: str, text: _Lines, first: _Answer, last: _Answer) -> Diagnos
                    f"{last.letters} was taken")
 
 
+def _is_title(text: _Lines, start: int, body: list[int]) -> bool:
+    """Whether the header at ``start`` is the file's title rather than its question's text:
+    a level-1 heading that opens the file, neither numbered nor asking, over text of the
+    question's own, not code (one question a file, under the file's name)."""
+    line = text.lines[start]
+    if not re.match(r"^#\s", line) or any(t.strip() for t in text.lines[:start]) or \
+            _number(line) is not None or _plain(line).rstrip(" *_").endswith(("?", "？")):
+        return False
+    return any(not text.code[j] and _plain(text.lines[j]) for j in body)
+
+
 def _prompt(text: _Lines, start: int, body: list[int], furniture: set[int]) -> str:
     """The header and the lines above the choices, without the page furniture among them
-    (while text of the question's own is left)."""
+    (while text of the question's own is left); a header that is the file's title is
+    none of it (see _is_title)."""
+    if _is_title(text, start, body):
+        return "\n".join(text.lines[k] for k in body if k not in furniture).strip()
     places = [start, *body]
     kept = [k for k in places if k not in furniture]
     if not any(text.lines[k].strip() and not text.code[k] for k in kept):

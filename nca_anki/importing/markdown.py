@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
-from nca_anki.importing import cues, lettered, page
+from nca_anki.importing import answer_key, cues, lettered, page
 from nca_anki.importing.bank import (HRULE_RE, NUMBERING_RE, Choice, Item, Reading, Section,
                                      html_to_markdown, one_paragraph, title_from_name)
 
@@ -424,9 +424,24 @@ def _text(lines: list[str], start: int, end: int) -> str:
     return "\n".join(lines[start:end]).strip("\n").rstrip()
 
 
-def _choice(lines: list[str], start: int, end: int) -> tuple[Choice, bool]:
+def _distinct_choices(lines: list[str], items: tuple[tuple[int, int], ...]
+                      ) -> list[tuple[Choice, bool]]:
+    """The choices of a list's ``items`` (see _choice); a choice whose lines, joined with a
+    space as the page joins them, would read as another choice does ("Hello" / "World"
+    beside "Hello World": an output on two lines, as its author wrote it) keeps its line
+    break as ``<br>``, so that the two stay two."""
+    read = [_choice(lines, s, e) for s, e in items]
+    texts = [choice.text for choice, _ in read]
+    if len(set(texts)) == len(texts):
+        return read
+    return [_choice(lines, s, e, "<br>") if texts.count(choice.text) > 1 else (choice, inlined)
+            for (s, e), (choice, inlined) in zip(items, read)]
+
+
+def _choice(lines: list[str], start: int, end: int, join: str = " ") -> tuple[Choice, bool]:
     """The choice of the list item at lines ``start`` to ``end``, and whether its code,
-    a one-line block alone, was put inline (a question file's choice needs a line)."""
+    a one-line block alone, was put inline (a question file's choice needs a line); the
+    lines that go on its first line's paragraph are joined with ``join``."""
     first = _TASK_RE.match(lines[start])
     assert first is not None
     indent = len(first.group("lead"))
@@ -435,7 +450,7 @@ def _choice(lines: list[str], start: int, end: int) -> tuple[Choice, bool]:
     # however far indented (an indented code block cannot interrupt a paragraph).
     k = start + 1
     while text and k < end and lines[k].strip() and not _FENCE_RE.match(lines[k]):
-        text = f"{text} {lines[k].strip()}"
+        text = f"{text}{join}{lines[k].strip()}"
         k += 1
     rest = [line[indent:] if line[:indent].strip() == "" else line.lstrip()
             for line in lines[k:end]]
@@ -623,8 +638,17 @@ def _opens_question(segment: list[_Block], segments: list[list[_Block]], number:
     if all(NUMBERING_RE.match(_HEADING_RE.sub(r"\g<text>", written[h[0].start]).strip())
            for h in (segment, following)):  # as written: an item "3. …" is a heading here
         return False  # each numbered: two questions, the first without its choices
+    if _LABEL_ONLY_RE.match(_heading_text(lines, following[0])) and not any(
+            segments[:number]):  # the file's first heading over "# Frage 1": its title
+        return False
     return any(_is_task_list(block, lines) or _is_bold_list(block, lines)
                for block in following[1:])
+
+
+# A heading that is only a question's label and number ("Frage 1", "Question 12:", "Q3").
+_LABEL_ONLY_RE = re.compile(r"^[*_]*(?:Q|Question|Pregunta|Frage|Questão|Domanda|Soru|Вопрос|"
+                            r"Питання|Quest[ãa]o|Aufgabe|Exercice|Exercise)?\s*#?\s*\d{1,4}"
+                            r"\s*[.:)]?[*_]*$", re.I)
 
 
 def _scenario_text(lines: list[str], segment: list[_Block]) -> str:
@@ -674,10 +698,29 @@ def _segments(blocks: list[_Block], asked: frozenset[int], lines: list[str]
         if block.kind == "heading":
             segments.append([])
         segments[-1].append(block)
+    segments = [part for segment in segments for part in _split_prompted(segment, lines)]
     if not asked:
         return segments
     folded = _folded(lines)
     return [part for segment in segments for part in _split_questions(segment, asked, folded)]
+
+
+def _split_prompted(segment: list[_Block], lines: list[str]) -> list[list[_Block]]:
+    """``segment`` cut into one question per list of ``- [ ]`` choices when it holds several
+    and each has a paragraph of its own right above it (``**1. …**``, ``**2. …**`` under
+    one heading): that paragraph is its prompt, what follows the list its explanation.
+    The heading, over them all, is a part of its own (a title or a section's name)."""
+    heading = segment[0] if segment and segment[0].kind == "heading" else None
+    body = segment[1:] if heading else segment
+    lists = [k for k, block in enumerate(body) if _is_task_list(block, lines)]
+    if len(lists) < 2 or any(k == 0 or body[k - 1].kind != "paragraph" for k in lists):
+        return [segment]
+    starts = [k - 1 for k in lists]
+    parts = [[heading]] if heading else []
+    if starts[0] > 0:
+        parts.append(body[:starts[0]])
+    parts += [body[a:b] for a, b in zip(starts, [*starts[1:], len(body)])]
+    return parts
 
 
 def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
@@ -687,7 +730,10 @@ def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
     the prompt without its numbering and the emphasis around it, the explanation without
     its quote marks."""
     if _TASK_RE.match(lines[choices.start]):
-        return [_choice(lines, s, e) for s, e in choices.items], prompt, explanation
+        if not headed:  # "**1. Which …?**" above its choices: the numbering and emphasis go
+            emphasis = _EMPHASIS_RE.match(prompt)
+            prompt = NUMBERING_RE.sub("", emphasis["text"] if emphasis else prompt, count=1)
+        return _distinct_choices(lines, choices.items), prompt, explanation
     prompt = prompt if headed else NUMBERING_RE.sub("", prompt, count=1)
     emphasis = _EMPHASIS_RE.match(prompt)
     return ([(_bold_choice(lines, s), False) for s, _ in choices.items],
@@ -709,11 +755,9 @@ def _answered_in_words(read: list[tuple[Choice, bool]], explanation: str
         if found is None:
             continue
         picked = cues.picked(found["letters"])
-        labels = [lettered._CHOICE_RE.match(choice.text) for choice, _ in read]
         letters = lettered.LETTERS[:len(read)]
-        if all(labels) and "".join(m["letter"] for m in labels if m).upper() == letters:
-            read = [(Choice(m["text"] + choice.text[m.end("text"):], choice.correct), inlined)
-                    for m, (choice, inlined) in zip(labels, read) if m]
+        read = list(zip(_unlabelled([choice for choice, _ in read]),
+                        [inlined for _, inlined in read]))
         if not picked or not picked <= set(letters):
             return read, explanation  # a letter no choice has: no choice is marked
         rest = [found["rest"]] if found["rest"].strip() else []
@@ -721,7 +765,75 @@ def _answered_in_words(read: list[tuple[Choice, bool]], explanation: str
         return ([(Choice(choice.text, letter in picked), inlined)
                  for letter, (choice, inlined) in zip(letters, read)],
                 cues.without_explanation_label(left))  # "💡 Explanation : …"
-    return read, explanation
+    return _answered_in_feedback(read, explanation)
+
+
+def _answered_in_feedback(read: list[tuple[Choice, bool]], explanation: str
+                          ) -> tuple[list[tuple[Choice, bool]], str]:
+    """Choices none of which is ticked, answered by the sentences of the explanation under
+    them that say which letters are right and which are not ("B is correct because …",
+    see cues.feedback_answer): the explanation stays whole, without its label."""
+    code = page.code_lines(explanation)
+    picked = cues.feedback_answer([lettered._plain(line) for k, line in
+                                   enumerate(explanation.split("\n")) if not code[k]])
+    letters = lettered.LETTERS[:len(read)]
+    if not picked or not picked <= set(letters):
+        return read, explanation
+    choices = _unlabelled([choice for choice, _ in read])
+    return ([(Choice(choice.text, letter in picked), inlined)
+             for letter, choice, (_, inlined) in zip(letters, choices, read)],
+            cues.without_explanation_label(explanation.strip("\n")))
+
+
+def _unlabelled(choices: list[Choice]) -> list[Choice]:
+    """``choices`` without the letters they are labelled with ("a) …", "**b.** …"), when
+    every one is, in order from A: the card shows its own."""
+    labels = [lettered._CHOICE_RE.match(choice.text) for choice in choices]
+    if not all(labels) or "".join(m["letter"] for m in labels if m).upper() != \
+            lettered.LETTERS[:len(choices)]:
+        return choices
+    return [Choice(m["text"] + choice.text[m.end("text"):], choice.correct)
+            for m, choice in zip(labels, choices) if m]
+
+
+def _keyed(items: list[Item], key: answer_key.Key | None, lines: list[str], path: str
+           ) -> tuple[list[Item], list[Diagnostic]]:
+    """``items`` with the answer key's letters (see answer_key.py) as the right choices of
+    each question that marks none, found by the number its header line gives it; one the
+    key has no entry for, or names a letter it has no choice for, is refused at its line
+    (E703), and an entry no question takes is said (W718)."""
+    if key is None:
+        return items, []
+    kept: list[Item] = []
+    said: list[Diagnostic] = []
+    numbers: set[int] = set()
+    for item in items:
+        asked = answer_key.number(lines[item.line - 1]) if item.line <= len(lines) else None
+        numbers |= {asked} if asked is not None else set()
+        if any(choice.correct for choice in item.choices):
+            kept.append(item)
+            continue
+        entry = key.entries.get(asked) if asked is not None else None
+        if entry is None:
+            said.append(answer_key.missing(key, asked, path, item.line))
+            continue
+        picked = cues.picked(entry.letters)
+        letters = lettered.LETTERS[:len(item.choices)]
+        if not picked <= set(letters):
+            said.append(error("E703", path, item.line, f"the answer key at line {entry.line} "
+                              f"gives {entry.letters!r}, a letter none of its "
+                              f"{len(item.choices)} choices has; not converted"))
+            continue
+        choices = _unlabelled(list(item.choices))
+        restated = "".join(lettered._key(c.text) for letter, c in zip(letters, choices)
+                           if letter in picked)
+        remark = entry.rest if lettered._key(entry.rest) not in ("", restated) else ""
+        kept.append(Item(prompt=item.prompt, path=item.path,  # "1. b - see chapter 3"
+                         explanation="\n\n".join(p for p in (remark, item.explanation) if p),
+                         line=item.line, where=item.where, media=item.media,
+                         choices=tuple(Choice(c.text, letter in picked)
+                                       for letter, c in zip(letters, choices))))
+    return kept, [*said, *answer_key.unused(key, numbers, path)]
 
 
 def _more_explanation(items: list[Item], heading: _Block | None, question_level: int,
@@ -750,6 +862,26 @@ def _title_or_text(title: str, heading: _Block | None, after_questions: bool,
 
 
 def _read_markdown(text: str, path: str) -> Reading:
+    """The questions of ``text``, those that mark no choice answered by its answer key (see
+    answer_key.py), read with the key's lines blank: they are no question's text."""
+    key = answer_key.find(text)
+    reading = _read_page(answer_key.blanked(text, key) if key else text, path, key)
+    if key is None:
+        return reading
+    said: list[Diagnostic] = []
+    lines = text.split("\n")
+    sections = []
+    for section in reading.sections:
+        items, more = _keyed(list(section.items), key, lines, path)
+        said += more
+        if items:
+            sections.append(Section(title=section.title, path=section.path, items=tuple(items)))
+    if not reading.sections:
+        said += answer_key.unused(key, set(), path)
+    return Reading(tuple(sections), (*reading.problems, *said))
+
+
+def _read_page(text: str, path: str, key: answer_key.Key | None) -> Reading:
     written = text.split("\n")  # as the author wrote it, for what the problems quote
     text, front = _front_matter(text)
     lifted: list[Diagnostic] = []
@@ -759,7 +891,7 @@ def _read_markdown(text: str, path: str) -> Reading:
     blocks = _blocks(text)
     # The right choice in bold, in a file with no "- [ ]" lists and no answer lines.
     bold = not any(b.task is not None for b in page.blocks(text)) \
-        and not lettered.has_lettered(text)
+        and not lettered.has_lettered(text, key)
     headed = _headed(text, blocks, bold)
     if headed != text:  # numbered questions, now headings: their blocks again
         text, blocks = headed, _blocks(headed)
@@ -838,9 +970,9 @@ def _read_markdown(text: str, path: str) -> Reading:
                                     "text)"))
         items.append(Item(prompt=prompt, explanation=explanation, path=path, line=line,
                           choices=tuple(choice for choice, _ in read)))
-    if not items and lettered.has_lettered(text):
+    if not items and lettered.has_lettered(text, key):
         # No "- [ ]" lists: lettered choices and answer lines (lettered.py) instead.
-        items, problems = lettered.read(text, path)
+        items, problems = lettered.read(text, path, key)
         first = min([item.line for item in items] + [p.line for p in problems if p.is_error],
                     default=len(lines) + 1)
         title = next((_title(_heading_text(lines, b)) for b in blocks  # above the questions

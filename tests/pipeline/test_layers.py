@@ -100,6 +100,7 @@ STAGES = {
     "nca_anki.importing.roles": set(),
     "nca_anki.importing.values": set(),
     "nca_anki.importing.cues": set(),
+    "nca_anki.importing.answer_key": set(),
     "nca_anki.importing.page": set(),  # markdown_it is loaded when a page is parsed
     "nca_anki.importing.pictures": set(),
     "nca_anki.importing.choice_values": set(),
