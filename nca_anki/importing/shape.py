@@ -29,7 +29,7 @@ from nca_anki.importing.messages import LIMIT
 from nca_anki.importing.pictures import Pictures
 from nca_anki.importing.roles import (ROLES, Roles, answer_of, as_list, as_map, infer,
                                       number_of)
-from nca_anki.importing.values import aligned, unpaired
+from nca_anki.importing.values import aligned, choice_columns, unpaired
 from nca_anki.reading.parse import FENCE_RE
 
 __all__ = ["ROLES", "Path_", "Structured", "find_lists", "path_text"]
@@ -202,7 +202,7 @@ class Structured:
         keys = [k for k in roles.flat if (t := cv.choice_text(obj.get(k))) is not None
                 and t.strip()]
         texts = [str(cv.choice_text(obj[k])).strip() for k in keys]
-        return texts, None, [cv.LETTERS[cv.flat_place(k)] for k in keys], True
+        return texts, None, [cv.LETTERS[roles.flat.index(k)] for k in keys], True
 
     def _listed(self, obj: dict[str, object], where: Path_, roles: Roles) -> _Listed | None:
         key = next((k for k in roles.choice_keys if cv.choice_list(obj.get(k)) is not None),
@@ -314,6 +314,17 @@ def _question_like(obj: object) -> bool:
     return has_text and has_choices
 
 
+def _columns(objects: list[tuple[int, dict[str, object]]]) -> bool:
+    """Whether a list of objects none of which is question-like by itself is a bank whose
+    choices are columns named otherwise (a spreadsheet's ``Opcion_A`` …): the values of
+    the whole list say (importing/values.py)."""
+    if len(objects) < 2:
+        return False
+    rows = [v for _, v in objects]
+    keys = list(dict.fromkeys(k for v in rows for k in v))
+    return len(choice_columns(rows, keys)) >= 2
+
+
 def find_lists(data: object) -> list[Found]:
     """Every list whose objects are mostly question-like, in the data's order (not inside
     a question), each with the title its place gives. Iterative: any depth, no recursion."""
@@ -328,7 +339,7 @@ def find_lists(data: object) -> list[Found]:
             # questions: they share a text key with the multiple-choice ones.
             texts = {k for _, v in like for k, x in v.items() if isinstance(x, str)}
             kin = [i for i, v in objects if any(isinstance(v.get(k), str) for k in texts)]
-            if like and 2 * len(kin) >= len(objects):
+            if (like and 2 * len(kin) >= len(objects)) or (not like and _columns(objects)):
                 # Every element, question-like or not: each one that does not convert is
                 # named at its place, never dropped without a word.
                 found.append(Found(path, tuple(((*path, i), v) for i, v in enumerate(value)),
