@@ -240,6 +240,23 @@ class _Values:
             except ValueError:
                 raise _NotLiteral(node) from None
 
+    def joined(self, nodes: list, path: tuple[object, ...]) -> object:
+        """The value of ``[…].concat([…])``: the elements of every array in ``nodes``, in
+        order, as one list; if one of them is no array, each value apart, by number."""
+        arrays = [_unwrap(n) for n in nodes]
+        if not all(n is not None and n.type == "array" for n in arrays):
+            return [self.element(n, (*path, k)) for k, n in enumerate(nodes)]
+        self.at(path, _line(arrays[0]))
+        out: list[object] = []
+        for array in arrays:
+            for child in array.named_children:
+                if child.type == "spread_element":
+                    out.append(Code(line=_line(child), text=child.text.decode("utf-8",
+                                                                                "replace")))
+                elif child.type != "comment":
+                    out.append(self.element(child, (*path, len(out))))
+        return out
+
     def element(self, node, path: tuple[object, ...]) -> object:
         """An element or a property's value: one that is not a literal stands as its code,
         so the rest is still read, and json_bank.py names it where it is used."""
@@ -288,6 +305,11 @@ def _holds_data(node) -> bool:
         return True
     if node.type not in ("new_expression", "call_expression"):
         return False
+    called = node.child_by_field_name("function")
+    if called is not None and called.type == "member_expression" and _unwrap(
+            called.child_by_field_name("object")).type in ("array", "object", "call_expression",
+                                                           "new_expression"):
+        return False  # [a].concat([b]): a call on data, not a wrapper of it (_carried)
     arguments = _arguments(node)
     if not arguments or len(arguments) != 1:
         return False
@@ -339,9 +361,47 @@ def _named_value(node) -> tuple[str, object] | None:
     else:
         return None
     value = _unwrap(value)
-    if name is None or not _holds_data(value):
+    if name is None:
         return None
+    if not _holds_data(value):
+        carried = _carried(value)
+        if not carried:
+            return None
+        value = carried[0] if len(carried) == 1 else carried
     return (name if isinstance(name, str) else name.text.decode("utf-8")), value
+
+
+# Calls that give a new array of the elements of the one they are called on (or whose
+# order they change), whatever their arguments: ``[…].map(f)`` gives f's of the same
+# records, which is what the bank holds as written.
+_CARRYING = 64  # calls in one chain looked through at most
+
+
+def _carried(node) -> list:
+    """The array and object literals a value is built from when it is a call on them or
+    of them: the receiver of ``[…].map(f)``, ``.filter(…)``, ``.slice(…)``,
+    ``.concat([…])`` (and the arrays given to it), any call's argument that holds data
+    (``shuffle([…])``), through a chain of such calls; [] if there is none. A function
+    given to a call is not looked into: it is no data."""
+    found = []
+    stack = [node]
+    looked = 0
+    while stack and looked < _CARRYING:
+        node = _unwrap(stack.pop())
+        looked += 1
+        if node is None:
+            continue
+        if node.type == "await_expression" and node.named_children:
+            stack.append(node.named_children[0])
+        elif _holds_data(node):
+            found.append(node)
+        elif node.type == "call_expression":
+            called = node.child_by_field_name("function")
+            arguments = _arguments(node) or []
+            stack.extend(reversed(arguments))
+            if called is not None and called.type == "member_expression":
+                stack.append(called.child_by_field_name("object"))
+    return found
 
 
 def _assigned(node, added) -> bool:
@@ -428,7 +488,8 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
     found, added = _declared(root)
     try:
         for name, node in found:
-            declared[name] = values.element(node, (name,))
+            declared[name] = values.joined(node, (name,)) if isinstance(node, list) else \
+                values.element(node, (name,))
         for name, nodes in added.items():
             declared[name] = _with_added(values, name, declared.get(name), nodes, (path,
                                                                                  problems))
