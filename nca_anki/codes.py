@@ -229,6 +229,11 @@ _ALL = (
     Code("W712", "question without choices", "A heading that asks a question (it ends "
          "with \"?\") in a file of lettered questions has no choices and no answer line "
          "under it: perhaps an open question; it was not converted."),
+    Code("W720", "cell holds a spreadsheet error", "A spreadsheet's choice holds the "
+         "value Excel writes where a formula failed when the sheet was saved (#NAME?, "
+         "#VALUE!, #REF!, …): the text the author meant is not in the file. It was converted "
+         "as written (two such choices alike are refused as a repeated choice); write the "
+         "text itself."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}

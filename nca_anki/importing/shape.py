@@ -41,6 +41,10 @@ _Listed = tuple[list[str], list[bool] | None, list[str], bool]
 # An answer written as a letter: "B", "b", "(B)", "B)", "B.", "Option B", "Choice B".
 _LETTER_RE = re.compile(r"^(?:option|choice|answer)?\s*\(?([A-Za-z])[).:]?$", re.I)
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
+# What Excel writes into a cell whose formula fails ("=CONCAT(…)" in a question about
+# Excel): the text the author meant is not in the file. "#N/A" is a placeholder (cv).
+_EXCEL_ERRORS = frozenset(("#NAME?", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NULL!",
+                           "#ERROR!", "#SPILL!", "#CALC!", "#GETTING_DATA"))
 _GENERIC = frozenset("questions items data quiz quizzes bank list entries records results "
                      "default exports module.exports".split())
 
@@ -172,6 +176,13 @@ class Structured:
         if listed is None:
             return None
         texts, marks, letters, cells = listed
+        lost = [k for k, t in enumerate(texts) if cells and t.strip() in _EXCEL_ERRORS]
+        if lost:
+            said = ", ".join(f"{cv.LETTERS[k]} {texts[k].strip()!r}" for k in lost[:3])
+            self.problems.append(warning("W720", self.path, self.line_of(where), (
+                f"{self.shown(where)}choice{'s' if len(lost) > 1 else ''} {said}: Excel's "
+                "error for a formula that failed when the sheet was saved, the text meant "
+                "is not in the file; converted as written, write the text itself")))
         if sum(not cv.is_placeholder(t, cells=cells) for t in texts) < 2:
             self.fail("E702", where, "no choices: not a multiple-choice question (a fill-in "
                       "or a short answer?)" if not texts else "only one choice")

@@ -156,7 +156,13 @@ class _Values:
             return None
         if kind in ("new_expression", "call_expression"):
             return self.call(node, path)
+        if kind in _FUNCTIONS and (given := _data(node)) is not None:
+            return self.given(given, path)  # a function that returns data: the data
         raise _NotLiteral(node)
+
+    def given(self, data, path: tuple[object, ...]) -> object:
+        """The value of what ``_data`` found: one literal, or the literals joined."""
+        return self.joined(data, path) if isinstance(data, list) else self.value(data, path)
 
     def properties(self, node, path: tuple[object, ...]) -> dict[str, object]:
         """An object literal's properties; one that is not ``key: value`` (a method,
@@ -170,6 +176,9 @@ class _Values:
             if child.type != "pair":
                 named = child.child_by_field_name("name")
                 key = (named or child).text.decode("utf-8", "replace")
+                if child.type == "method_definition" and (given := _data(child)) is not None:
+                    obj[key] = self.given(given, (*path, key))  # data() { return {…} }
+                    continue
                 self.at((*path, key), _line(child))
                 obj[key] = Code(line=_line(child), text=child.text.decode("utf-8", "replace"))
                 continue
@@ -202,6 +211,9 @@ class _Values:
             return []
         if len(arguments) == 1 and arguments[0].type in ("array", "object"):
             return self.value(arguments[0], path)
+        carried = _carried(node)
+        if carried and carried != [node]:
+            return self.given(carried[0] if len(carried) == 1 else carried, path)
         raise _NotLiteral(node)
 
     def entries(self, node, path: tuple[object, ...]) -> dict[str, object]:
@@ -347,6 +359,8 @@ def _named_value(node) -> tuple[str, object] | None:
         name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
     elif node.type == "export_statement":
         name, value = "default", node.child_by_field_name("value")
+    elif node.type in _DECLARED_FUNCTIONS:  # function questions() { return […]; }
+        name, value = node.child_by_field_name("name"), node
     elif node.type == "assignment_expression":  # module.exports = …, window.quiz = …
         name, value = node.child_by_field_name("left"), node.child_by_field_name("right")
         if name is not None and name.type == "subscript_expression":
@@ -360,15 +374,47 @@ def _named_value(node) -> tuple[str, object] | None:
         name = f"line {_line(value)}"
     else:
         return None
-    value = _unwrap(value)
-    if name is None:
+    data = _data(value)
+    if name is None or data is None:
         return None
-    if not _holds_data(value):
-        carried = _carried(value)
-        if not carried:
-            return None
-        value = carried[0] if len(carried) == 1 else carried
-    return (name if isinstance(name, str) else name.text.decode("utf-8")), value
+    return (name if isinstance(name, str) else name.text.decode("utf-8")), data
+
+
+_DECLARED_FUNCTIONS = ("function_declaration", "generator_function_declaration")
+_FUNCTIONS = (*_DECLARED_FUNCTIONS, "arrow_function", "function_expression",
+              "function", "generator_function", "method_definition")
+_HOPS = 8  # functions that return functions, looked through at most
+
+
+def _data(value):
+    """The literal data a value is, or gives: the array or object literal itself, or a
+    call of one (``_holds_data``); the literals a chain of calls is made on or of
+    (``_carried``: a list if several); what a function returns when its body ends by
+    returning data (``() => […]``, ``function f() { …; return […]; }``, ``data() {
+    return {…} }``). None if it is none of these."""
+    value = _unwrap(value)
+    for _ in range(_HOPS):
+        if value is None or value.type not in _FUNCTIONS:
+            break
+        value = _unwrap(_returned(value))
+    if value is None:
+        return None
+    if _holds_data(value):
+        return value
+    carried = _carried(value)
+    return None if not carried else carried[0] if len(carried) == 1 else carried
+
+
+def _returned(node):
+    """The expression a function gives back at the end of its body: an arrow's
+    expression, or the value of the ``return`` its block ends with; None if neither."""
+    body = node.child_by_field_name("body")
+    if body is None or body.type != "statement_block":
+        return body
+    last = next((c for c in reversed(body.named_children) if c.type != "comment"), None)
+    if last is None or last.type != "return_statement" or not last.named_children:
+        return None
+    return last.named_children[0]
 
 
 # Calls that give a new array of the elements of the one they are called on (or whose

@@ -303,3 +303,55 @@ def test_a_spreadsheet_told_by_its_values_arrives_in_anki_as_written(tmp_path, c
         "NCA::Historia", ["*Toledo", "León", "Mérida", "Sevilla"],
         "Toledo fue la sede regia de los visigodos desde el siglo VI.")
     assert len(cards) == 4
+
+
+def test_a_cell_holding_excel_s_error_is_said_at_its_row(tmp_path, cli):
+    bank = _write(tmp_path, "hoja.csv", (
+        "Pregunta,Opcion_A,Opcion_B,Opcion_C,Correcta\n"
+        "¿Qué fórmula suma A1 y B1?,#NAME?,=A1*B1,Ninguna,A\n"
+        "¿Qué tecla guarda el libro?,Ctrl+G,Ctrl+P,Ctrl+Z,A\n"))
+    done = _run(cli, tmp_path, bank)
+    assert done.status == 0, done.err
+    assert f"{bank}:2: warning[W720]: choice A '#NAME?': Excel's error for a formula" in \
+        done.err
+    assert len(_questions(tmp_path / "out")) == 2
+
+
+_PRIMES = ", ".join(json.dumps({"q": f"Which prime follows {p}?", "choices": [
+    str(n), str(n + 1), str(n + 2)], "answer": 0}) for p, n in ((2, 3), (3, 5), (7, 11)))
+
+
+@pytest.mark.parametrize("source", [
+    "export function getQuestions() {{\n  const seen = new Set();\n  return [{0}];\n}}\n",
+    "export const bank = () => [{0}];\n",
+    "const load = async function () {{ return shuffle([{0}]); }};\n",
+    'new Vue({{ el: "#app", data() {{ return {{ questions: [{0}], picked: null }}; }},\n'
+    "  methods: {{ pick(i) {{ this.picked = i; }} }} }});\n",
+    'export default {{ title: "Primes", questions: [{0}].map(withIds) }};\n',
+])
+def test_a_literal_a_function_returns_or_a_nested_call_holds_is_found(source):
+    reading = typescript.read(source.format(_PRIMES), "primes.js")
+    assert [c for _, c, _ in _read(reading)] == [
+        ["*3", "4", "5"], ["*5", "6", "7"], ["*11", "12", "13"]], reading.problems
+
+
+def test_choices_shuffled_by_a_call_inside_a_question_are_its_choices():
+    reading = typescript.read(
+        "export const quiz = [\n"
+        "  { q: 'Welcher Planet ist der größte?', o: shuffle(['Jupiter', 'Mars', 'Venus']),\n"
+        "    answer: 'Jupiter' },\n"
+        "  { q: 'Welcher Planet hat Ringe?', o: ['Merkur', 'Saturn'].sort(), answer: 'Saturn' },\n"
+        "];\n", "planeten.ts")
+    assert [c for _, c, _ in _read(reading)] == [
+        ["*Jupiter", "Mars", "Venus"], ["Merkur", "*Saturn"]], reading.problems
+
+
+def test_a_function_that_only_builds_its_result_is_no_bank():
+    """A helper whose objects hold the parameter's fields, not data, is not read (and
+    names no question): only the literal array beside it is."""
+    reading = typescript.read(
+        "function adapt(q) {\n  if (q.soal) {\n    return { question: q.soal, options: "
+        "q.pilihan, answer: q.kunci };\n  }\n  return q;\n}\n"
+        f"export const soal = [{_PRIMES}].map(adapt);\n", "soal.js")
+    assert len(_read(reading)) == 3
+    assert not [d for d in reading.problems if d.is_error], reading.problems
