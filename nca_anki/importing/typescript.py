@@ -211,7 +211,7 @@ class _Values:
             return []
         if len(arguments) == 1 and arguments[0].type in ("array", "object"):
             return self.value(arguments[0], path)
-        carried = _carried(node)
+        carried = _carried(node, keeping=True)
         if carried and carried != [node]:
             return self.given(carried[0] if len(carried) == 1 else carried, path)
         raise _NotLiteral(node)
@@ -423,13 +423,22 @@ def _returned(node):
 _CARRYING = 64  # calls in one chain looked through at most
 
 
-def _carried(node) -> list:
+# Of those, the calls that keep the values as written (shuffled or sorted): any other
+# (``["a", "b"].map(f)``) may change them, which only records' shape survives.
+_KEEPING = frozenset(("sort", "toSorted", "reverse", "toReversed", "concat", "slice"))
+
+
+def _carried(node, keeping: bool = False) -> list:
     """The array and object literals a value is built from when it is a call on them or
     of them: the receiver of ``[…].map(f)``, ``.filter(…)``, ``.slice(…)``,
     ``.concat([…])`` (and the arrays given to it), any call's argument that holds data
-    (``shuffle([…])``), through a chain of such calls; [] if there is none. A function
-    given to a call is not looked into: it is no data."""
+    (``shuffle([…])``), through a chain of such calls; [] if there is none. With
+    ``keeping`` (a value inside a literal), a call that may change the values
+    (``options: ["a", "b"].map(f)``: f's texts) is read only on an array of records, whose
+    shape the reading finds whatever f renames. A function given to a call is not
+    looked into: it is no data."""
     found = []
+    changed = False
     stack = [node]
     looked = 0
     while stack and looked < _CARRYING:
@@ -446,8 +455,19 @@ def _carried(node) -> list:
             arguments = _arguments(node) or []
             stack.extend(reversed(arguments))
             if called is not None and called.type == "member_expression":
+                method = called.child_by_field_name("property")
+                changed = changed or method is None or method.text.decode() not in _KEEPING
                 stack.append(called.child_by_field_name("object"))
+    if keeping and changed and not all(_records(n) for n in found):
+        return []
     return found
+
+
+def _records(node) -> bool:
+    """Whether ``node`` is an array literal of object literals (a list of records)."""
+    items = [_unwrap(c) for c in node.named_children if c.type != "comment"] \
+        if node.type == "array" else []
+    return bool(items) and all(c is not None and c.type == "object" for c in items)
 
 
 def _assigned(node, added) -> bool:
