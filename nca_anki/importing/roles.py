@@ -204,8 +204,10 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     flat: tuple[str, ...] = ()
     if choices is None:
         flat = cv.flat_keys(k for k in keys if k not in given)
-        if len(flat) < 2:  # columns named otherwise ("Opcion_A"): their values say
-            flat = values.choice_columns(objects, [k for k in keys if k not in given])
+        # columns named otherwise ("Opcion_A", "Answer 3 (Optional)"): their values say
+        columns = values.choice_columns(objects, [k for k in keys if k not in given])
+        if len(flat) < 2 or set(flat) < set(columns):
+            flat = columns
         if len(flat) < 2:
             refuse("found a list of objects but none of their keys holds a list of choices "
                    f"(keys: {', '.join(repr(k) for k in list(keys)[:8])}); say which is with "
@@ -616,6 +618,8 @@ def decide_base(objects: list[dict[str, object]], answers: tuple[str, ...], role
         return None, ""  # every answer names a choice's own label: no index to count
     if "index" in name or "idx" in name:
         return 0, f" (the name {answers[0]!r} says index)"
+    if len(shapes.flat) > 1 and all(values.numbered(k) for k in shapes.flat):
+        return 1, " (as the choice columns are numbered)"  # "Answer 1" … "Answer 4"
     return None, ""  # every number fits both readings: the author says which
 
 

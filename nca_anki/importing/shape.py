@@ -29,7 +29,7 @@ from nca_anki.importing.messages import LIMIT
 from nca_anki.importing.pictures import Pictures
 from nca_anki.importing.roles import (ROLES, Roles, answer_of, as_list, as_map, infer,
                                       number_of)
-from nca_anki.importing.values import aligned, choice_columns, unpaired
+from nca_anki.importing.values import aligned, choice_columns, indexes_in, unpaired
 from nca_anki.reading.parse import FENCE_RE
 
 __all__ = ["ROLES", "Path_", "Structured", "find_lists", "path_text"]
@@ -275,7 +275,11 @@ class Structured:
     def answer(self, value: object, texts: list[str], letters: list[str], roles: Roles,
                where: Path_) -> set[int] | None:
         picked: set[int] = set()
-        for one in as_list(value):
+        listed = as_list(value)
+        if isinstance(value, str) and _text_index(value, texts, letters) is None and (
+                several := indexes_in(value, len(texts))) is not None:
+            listed = list(several)  # "2,3": two choices by number
+        for one in listed:
             index = self._answer_one(one, texts, letters, roles, where)
             if index is None:
                 return None

@@ -144,15 +144,18 @@ def paired(objects: list[dict[str, object]], choices: tuple[str, ...], skip: Ite
 # A column named for its place among the choices: "Opcion_A", "Antwort 2", "OptionC",
 # "选项B"; the name before the place may be anything, a typo too ("Oposicion_B" between
 # "Opcion_A" and "Opcion_C"): the places in a row of columns say it.
-_MARK_RE = re.compile(r"^(?P<stem>.*?)(?P<sep>[\s_\-.]*)(?P<mark>[A-Za-z]|[1-9]\d?)$")
+# A remark may follow the place: "Answer 3 (Optional)", "Answer 1 - max 75 characters".
+_MARK_RE = re.compile(r"^(?P<stem>.*?)(?P<sep>[\s_\-.]*)(?P<mark>[A-Za-z]|[1-9]\d?)"
+                      r"(?:\s*\([^()]*\)|\s+[-–—:]\s.*)?$")
+_NAMED = 100  # a longer column name is no choice's place
 _SHORT = 200  # a choice's text is shorter than this in most rows
 
 
 def _place(key: str) -> tuple[str, int] | None:
     """The name before a column's place mark and the place (from 0): "Opcion_B" ->
-    ("opcion", 1), "Choice3" -> ("choice", 2), "选项C" -> ("选项", 2); None if its name
-    ends in none."""
-    found = _MARK_RE.match(key)
+    ("opcion", 1), "Choice3" -> ("choice", 2), "选项C" -> ("选项", 2), "Answer 3
+    (Optional)" -> ("answer", 2); None if its name ends in none."""
+    found = _MARK_RE.match(key) if len(key) <= _NAMED else None
     if found is None or not found["stem"].strip():
         return None
     mark, stem = found["mark"], found["stem"]
@@ -162,6 +165,12 @@ def _place(key: str) -> tuple[str, int] | None:
                                                         stem[-1].islower()):
         return None  # "optiona", "data": no mark apart from the name
     return cv.norm(stem), cv.LETTERS.index(mark.upper())
+
+
+def numbered(key: str) -> bool:
+    """Whether a choice column's name ends in its number from 1 ("Answer 1", "option2")."""
+    found = _MARK_RE.match(key) if len(key) <= _NAMED else None
+    return found is not None and found["mark"].isdigit()
 
 
 def choice_columns(objects: list[dict[str, object]], keys: list[str]) -> tuple[str, ...]:
@@ -229,7 +238,8 @@ def _names_run(objects: list[dict[str, object]], key: str, run: tuple[str, ...])
                    and t.strip()]
         fits += len(said) <= _SHORT and (
             _names(said, len(choices)) or said.strip() in choices
-            or cv.letters_in(said, len(choices)) is not None)
+            or cv.letters_in(said, len(choices)) is not None
+            or indexes_in(said, len(choices)) is not None)
     return held >= max(2, len(objects) // 2) and 10 * fits >= 9 * held
 
 
@@ -315,3 +325,17 @@ def telling_key(objects: list[dict[str, object]], keys: list[str], answer: tuple
                 best is None or words > best[0]):
             best = (words, key)
     return best[1] if best else None
+
+
+_INDEXES_RE = re.compile(r"\s*[,;/&+]\s*|\s+")
+
+
+def indexes_in(text: str, count: int) -> list[int] | None:
+    """The numbers of an answer that names several choices by number ("2,3", "1; 4",
+    "1 3"), as written (their base is the bank's); None unless it is two or more numbers,
+    each at most ``count``."""
+    parts = _INDEXES_RE.split(text.strip())
+    if len(parts) < 2 or not all(p.isdecimal() and len(p) <= 2 and int(p) <= count
+                                 for p in parts):
+        return None
+    return [int(p) for p in parts]

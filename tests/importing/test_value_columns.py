@@ -141,6 +141,30 @@ def test_chinese_and_french_headers_with_marks_written_onto_the_word(tmp_path):
         ["*Mercure", "Vénus", "Mars"]]
 
 
+def test_choice_columns_with_a_remark_after_their_number_are_all_read(tmp_path):
+    """A quiz tool's template: a remark after each column's number ("(optional)", "- up
+    to 60 characters"), the answer by number from 1 (as the columns are numbered), two
+    numbers for two right choices, the optional columns empty in some rows."""
+    remarks = spreadsheet.read(
+        "No.,Question text,Answer 1,Answer 2,Answer 3 (optional),Answer 4 (optional),"
+        "Seconds,Right answer(s) (numbers only)\n"
+        "1,Welche Farbe hat Chlorophyll?,Grün,Rot,Blau,Gelb,20,1\n"
+        "2,Wie viele Kontinente gibt es?,Fünf,Sieben,,,20,2\n"
+        "3,Welche Zahlen sind gerade?,Drei,Vier,Sechs,,30,\"2, 3\"\n", "quiz.csv")
+    assert _read(remarks) == [
+        ("Welche Farbe hat Chlorophyll?", ["*Grün", "Rot", "Blau", "Gelb"], ""),
+        ("Wie viele Kontinente gibt es?", ["Fünf", "*Sieben"], ""),
+        ("Welche Zahlen sind gerade?", ["Drei", "*Vier", "*Sechs"], "")]
+    dashed = spreadsheet.read(
+        "Question - up to 100 characters,Answer 1 - up to 60 characters,"
+        "Answer 2 - up to 60 characters,Answer 3 - up to 60 characters,Time,"
+        "Correct answer(s) - one or more\n"
+        "Which gas do plants take in?,Oxygen,Carbon dioxide,Helium,20,2\n"
+        "Which metal is liquid at room temperature?,Iron,Gold,Mercury,20,3\n", "kq.csv")
+    assert [c for _, c, _ in _read(dashed)] == [
+        ["Oxygen", "*Carbon dioxide", "Helium"], ["Iron", "Gold", "*Mercury"]]
+
+
 def test_numbered_columns_that_no_answer_names_are_no_choices(tmp_path, cli):
     """An address book: Address_1 and Address_2 are a run of texts, but no column names
     one of them, so it is no bank (and says so) rather than questions made up."""
