@@ -342,8 +342,12 @@ def _columns(objects: list[tuple[int, dict[str, object]]]) -> bool:
 
 def find_lists(data: object) -> list[Found]:
     """Every list whose objects are mostly question-like, in the data's order (not inside
-    a question), each with the title its place gives. Iterative: any depth, no recursion."""
+    a question), each with the title its place gives; lists of rows whose choices are
+    columns told by their values (``_columns``) only where no list is question-like, so
+    that a table beside a bank never changes how the bank is read. Iterative: any depth,
+    no recursion."""
     found: list[Found] = []
+    tables: list[Found] = []
     stack: list[tuple[object, Path_, str]] = [(data, (), "")]
     while stack:
         value, path, title = stack.pop()
@@ -354,11 +358,12 @@ def find_lists(data: object) -> list[Found]:
             # questions: they share a text key with the multiple-choice ones.
             texts = {k for _, v in like for k, x in v.items() if isinstance(x, str)}
             kin = [i for i, v in objects if any(isinstance(v.get(k), str) for k in texts)]
-            if (like and 2 * len(kin) >= len(objects)) or (not like and _columns(objects)):
+            table = not like and not found and _columns(objects)
+            if (like and 2 * len(kin) >= len(objects)) or table:
                 # Every element, question-like or not: each one that does not convert is
                 # named at its place, never dropped without a word.
-                found.append(Found(path, tuple(((*path, i), v) for i, v in enumerate(value)),
-                                   title))
+                (tables if table else found).append(Found(
+                    path, tuple(((*path, i), v) for i, v in enumerate(value)), title))
                 continue
             stack.extend((v, (*path, i), title) for i, v in reversed(list(enumerate(value)))
                          if isinstance(v, (list, dict)))
@@ -373,7 +378,7 @@ def find_lists(data: object) -> list[Found]:
                     here = named or ("" if cv.norm(str(k)) in _GENERIC else _humane(str(k)))
                     children.append((v, (*path, k), here or title))
             stack.extend(reversed(children))
-    return found
+    return found or tables
 
 
 def _humane(key: str) -> str:

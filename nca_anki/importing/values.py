@@ -303,6 +303,17 @@ def _length(objects: list[dict[str, object]], key: str) -> float:
 
 
 _TELLING_WORDS = 5  # words a sentence that explains holds on average, at least
+# Words of a name that says its sentences are something else than an explanation.
+_OTHERS = frozenset(("hint", "hints", "tip", "source", "url", "link", "tag", "tags",
+                     "author", "title", "translation", "image", "audio", "video", "question",
+                     "prompt", "created", "updated", "status", "pista", "fuente", "quelle",
+                     "hinweis", "indice", "подсказка", "источник", "提示", "来源"))
+
+
+def _words(key: str) -> list[str]:
+    """A name's words, folded: "sourceText" -> source, text; "Fuente_Oficial" -> fuente,
+    oficial."""
+    return [w.casefold() for w in re.split(r"[\W_]+|(?<=[a-z])(?=[A-Z])", key) if w]
 
 
 def telling_key(objects: list[dict[str, object]], keys: list[str], answer: tuple[str, ...],
@@ -316,7 +327,7 @@ def telling_key(objects: list[dict[str, object]], keys: list[str], answer: tuple
     after = keys[keys.index(answer[0]) + 1:]
     best: tuple[int, str] | None = None
     for key in after:
-        if key in taken:
+        if key in taken or _OTHERS.intersection(_words(key)):
             continue
         said = [v for o in objects if isinstance(v := o.get(key), str) and v.strip()]
         words = sum(len(v.split()) for v in said)

@@ -178,6 +178,32 @@ def test_numbered_columns_that_no_answer_names_are_no_choices(tmp_path, cli):
     assert "names no question and choice columns" in done.err
 
 
+def test_a_table_beside_a_bank_never_joins_it(tmp_path, cli):
+    """A list of records whose letter column could name adjacent texts is read as a bank
+    only where no list of questions is there: beside one, it is left alone."""
+    bank = _write(tmp_path, "kurs.json", json.dumps({
+        "questions": [
+            {"question": f"Was ergibt {n} mal {n}?", "options": [str(n * n), str(n + n)],
+             "answer": 0} for n in (3, 4, 5)],
+        "results": [{"student": s, "course": "Mathe", "teacher": "Kern", "grade": g}
+                    for s, g in (("Ida", "A"), ("Jan", "B"), ("Lea", "C"), ("Tom", "B"))]}))
+    done = _run(cli, tmp_path, bank)
+    assert done.status == 0, done.err
+    assert "read 3 question objects: prompt 'question'; choices 'options'; answer 'answer'" \
+        in done.err
+    assert len(_questions(tmp_path / "out")) == 3
+
+
+def test_sentences_after_the_answer_named_for_a_hint_are_no_explanation(tmp_path):
+    reading = spreadsheet.read(
+        "frage;a;b;c;richtig;Hinweis;Quelle\n"
+        "Welcher Fluss fließt durch Wien?;Donau;Rhein;Elbe;A;Denk an den Walzer von Strauss;"
+        "Atlas der Welt, Seite 12 und 13\n"
+        "Welcher Berg ist der höchste der Alpen?;Eiger;Mont Blanc;Matterhorn;B;"
+        "Er liegt an der Grenze zu Italien;Atlas der Welt, Seite 40 und 41\n", "erdkunde.csv")
+    assert [e for _, _, e in _read(reading)] == ["", ""]
+
+
 def test_the_value_led_columns_are_linear_in_the_rows():
     def bank(n: int) -> str:
         return "Num;Tema;Texto_Pregunta;Opcion_A;Opcoin_B;Opcion_C;Resp_Correcta;Nota\n" + \
