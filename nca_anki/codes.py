@@ -232,6 +232,11 @@ _ALL = (
     Code("W718", "answer key entry unused", "A Markdown file's answer key (a section headed "
          "\"Answers\", \"Corrigé\", … or a last list of number-letter pairs) names a "
          "question number the file has no question for; that entry was not used."),
+    Code("W720", "cell holds a spreadsheet error", "A spreadsheet's choice holds the "
+         "value Excel writes where a formula failed when the sheet was saved (#NAME?, "
+         "#VALUE!, #REF!, …): the text the author meant is not in the file. It was converted "
+         "as written (two such choices alike are refused as a repeated choice); write the "
+         "text itself."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _ALL}

@@ -45,7 +45,8 @@ HINTS = {
                     "explicación", "explicacao", "explicação", "erklärung", "пояснение",
                     "объяснение", "解释", "解析", "解釋", "说明", "context"),
     "topic": ("category", "topic", "domain", "section", "subject", "module", "chapter",
-              "area", "objective"),
+              "area", "objective", "bloque", "tema", "thema", "thème", "theme", "тема",
+              "categoria", "categoría", "kategorie", "kategori", "topik", "主题", "分类"),
 }
 # Names of a text shown before the question, as part of its prompt: the scenario a reader
 # reads first ({scenario: "A shop sells…", question: "Which…?"}).
@@ -65,10 +66,15 @@ _STEMS = {
     "answer": ("correct", "right", "answer", "solution", "respuesta", "resposta", "correta",
                "réponse", "reponse", "antwort", "richtig", "ответ", "правильн", "答案",
                "正确", "正確", "正解"),
-    "explanation": ("explan", "explic", "rational", "justif", "comment", "feedback",
+    "prompt": ("question", "pregunta", "pergunta", "frage", "domanda", "enunciado",
+               "énoncé", "enonce", "вопрос", "питання", "pytanie", "vraag", "soru", "soal",
+               "pertanyaan", "问题", "問題", "题目", "題目", "设问"),
+    "explanation": ("explan", "explic", "rational", "justif", "comment", "coment", "feedback",
                     "reason", "erklär", "erklaer", "begründ", "поясн", "объясн", "коммент",
                     "解释", "解析", "解釋", "说明", "說明", "解説", "solution"),
 }
+_NOT_PROMPT = frozenset(("id", "number", "num", "type", "kind", "count", "nr", "no", "level",
+                         "image", "picture", "img", "numero", "número", "tipo", "typ"))
 _NOT_ANSWER = ("user", "my", "selected", "chosen", "given", "student", "incorrect", "wrong",
                "count", "score", "type", "explan", "points")
 # A choice object's text, and its "this one is correct" flag.
@@ -198,6 +204,10 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     flat: tuple[str, ...] = ()
     if choices is None:
         flat = cv.flat_keys(k for k in keys if k not in given)
+        # columns named otherwise ("Opcion_A", "Answer 3 (Optional)"): their values say
+        columns = values.choice_columns(objects, [k for k in keys if k not in given])
+        if len(flat) < 2 or set(flat) < set(columns):
+            flat = columns
         if len(flat) < 2:
             refuse("found a list of objects but none of their keys holds a list of choices "
                    f"(keys: {', '.join(repr(k) for k in list(keys)[:8])}); say which is with "
@@ -235,7 +245,8 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
         objects, [k for k in keys if k not in taken and k not in given])
     taken.add(picture or "")
     explanation = _given(given, "explanation") or _named(
-        [k for k in keys if k not in taken and _mostly_text(objects, k)], "explanation")
+        [k for k in keys if k not in taken and _mostly_text(objects, k)], "explanation",
+        objects) or values.telling_key(objects, list(keys), answers[:1], taken)
     taken.add(explanation or "")
     topic = _given(given, "topic") or _named(
         [k for k in keys if k not in taken and _mostly_text(objects, k, short=True)], "topic")
@@ -607,6 +618,8 @@ def decide_base(objects: list[dict[str, object]], answers: tuple[str, ...], role
         return None, ""  # every answer names a choice's own label: no index to count
     if "index" in name or "idx" in name:
         return 0, f" (the name {answers[0]!r} says index)"
+    if len(shapes.flat) > 1 and all(values.numbered(k) for k in shapes.flat):
+        return 1, " (as the choice columns are numbered)"  # "Answer 1" … "Answer 4"
     return None, ""  # every number fits both readings: the author says which
 
 
@@ -645,6 +658,8 @@ def _pick(given: Mapping[str, str], role: str, fits: Counter[str], total: int,
     if not candidates:
         return None
     hinted = _named(candidates, role)
+    if hinted is None and longest is not None:
+        hinted = _asked(candidates, longest)
     if longest is not None and (asking := values.asking_key(longest, candidates)) and (
             hinted is None or values.asks_more(longest, asking, hinted)):
         return asking  # the prompt: the text that asks in most questions
@@ -660,14 +675,39 @@ def _given(given: Mapping[str, str], role: str) -> str | None:
     return next((k for k, r in given.items() if r == role), None)
 
 
-def _named(keys: list[str], role: str) -> str | None:
+def _named(keys: list[str], role: str, objects: list[dict[str, object]] | None = None
+           ) -> str | None:
     """The key whose name says ``role`` best: a whole name of HINTS, else (for the
-    explanation) a name holding one of its stems."""
+    explanation) a name holding one of its stems, of two alike the one with more text
+    over ``objects`` ("Texto_Justificacion" before "Articulo_Justificacion")."""
     hints = HINTS[role]
-    ranked = [(hints.index(cv.norm(k)), k) for k in keys if cv.norm(k) in hints]
+    ranked = [(hints.index(cv.norm(k)), 0, k) for k in keys if cv.norm(k) in hints]
     if not ranked and role in _STEMS:
-        ranked = [(rank, k) for k in keys if (rank := _stem_rank(k, role)) is not None]
-    return min(ranked)[1] if ranked else None
+        ranked = [(rank, -_total(objects or [], k), k) for k in keys
+                  if (rank := _stem_rank(k, role)) is not None]
+    return min(ranked)[2] if ranked else None
+
+
+def _words(key: str) -> list[str]:
+    """A key's words: "ID_Pregunta" -> id, pregunta; "questionType" -> question, type."""
+    return [w.casefold() for w in re.split(r"[\s_\-.]+|(?<=[a-z])(?=[A-Z])", key) if w]
+
+
+def _total(objects: list[dict[str, object]], key: str) -> int:
+    return sum(len(v) for o in objects if isinstance(v := o.get(key), str))
+
+
+def _asked(keys: list[str], objects: list[dict[str, object]]) -> str | None:
+    """The key whose name holds a word for the question ("Texto_Pregunta", "frage_text")
+    and no word of another part, the one with more text of two; only if its texts are
+    not much shorter than the longest (a "questionType" of one word is no prompt)."""
+    named = [k for k in keys if _stem_rank(k, "prompt") is not None and not any(
+        _stem_rank(k, other) is not None for other in ("answer", "explanation"))
+             and not _NOT_PROMPT.intersection(_words(k))]
+    if not named:
+        return None
+    best = max(named, key=lambda k: (_total(objects, k), k))
+    return best if 2 * _total(objects, best) >= max(_total(objects, k) for k in keys) else None
 
 
 def _mostly_text(objects: list[dict[str, object]], key: str, short: bool = False) -> bool:

@@ -29,7 +29,7 @@ from nca_anki.importing.messages import LIMIT
 from nca_anki.importing.pictures import Pictures
 from nca_anki.importing.roles import (ROLES, Roles, answer_of, as_list, as_map, infer,
                                       number_of)
-from nca_anki.importing.values import aligned, unpaired
+from nca_anki.importing.values import aligned, choice_columns, indexes_in, unpaired
 from nca_anki.reading.parse import FENCE_RE
 
 __all__ = ["ROLES", "Path_", "Structured", "find_lists", "path_text"]
@@ -41,6 +41,10 @@ _Listed = tuple[list[str], list[bool] | None, list[str], bool]
 # An answer written as a letter: "B", "b", "(B)", "B)", "B.", "Option B", "Choice B".
 _LETTER_RE = re.compile(r"^(?:option|choice|answer)?\s*\(?([A-Za-z])[).:]?$", re.I)
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
+# What Excel writes into a cell whose formula fails ("=CONCAT(…)" in a question about
+# Excel): the text the author meant is not in the file. "#N/A" is a placeholder (cv).
+_EXCEL_ERRORS = frozenset(("#NAME?", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NULL!",
+                           "#ERROR!", "#SPILL!", "#CALC!", "#GETTING_DATA"))
 _GENERIC = frozenset("questions items data quiz quizzes bank list entries records results "
                      "default exports module.exports".split())
 
@@ -172,6 +176,13 @@ class Structured:
         if listed is None:
             return None
         texts, marks, letters, cells = listed
+        lost = [k for k, t in enumerate(texts) if cells and t.strip() in _EXCEL_ERRORS]
+        if lost:
+            said = ", ".join(f"{cv.LETTERS[k]} {texts[k].strip()!r}" for k in lost[:3])
+            self.problems.append(warning("W720", self.path, self.line_of(where), (
+                f"{self.shown(where)}choice{'s' if len(lost) > 1 else ''} {said}: Excel's "
+                "error for a formula that failed when the sheet was saved, the text meant "
+                "is not in the file; converted as written, write the text itself")))
         if sum(not cv.is_placeholder(t, cells=cells) for t in texts) < 2:
             self.fail("E702", where, "no choices: not a multiple-choice question (a fill-in "
                       "or a short answer?)" if not texts else "only one choice")
@@ -202,7 +213,7 @@ class Structured:
         keys = [k for k in roles.flat if (t := cv.choice_text(obj.get(k))) is not None
                 and t.strip()]
         texts = [str(cv.choice_text(obj[k])).strip() for k in keys]
-        return texts, None, [cv.LETTERS[cv.flat_place(k)] for k in keys], True
+        return texts, None, [cv.LETTERS[roles.flat.index(k)] for k in keys], True
 
     def _listed(self, obj: dict[str, object], where: Path_, roles: Roles) -> _Listed | None:
         key = next((k for k in roles.choice_keys if cv.choice_list(obj.get(k)) is not None),
@@ -264,7 +275,11 @@ class Structured:
     def answer(self, value: object, texts: list[str], letters: list[str], roles: Roles,
                where: Path_) -> set[int] | None:
         picked: set[int] = set()
-        for one in as_list(value):
+        listed = as_list(value)
+        if isinstance(value, str) and _text_index(value, texts, letters) is None and (
+                several := indexes_in(value, len(texts))) is not None:
+            listed = list(several)  # "2,3": two choices by number
+        for one in listed:
             index = self._answer_one(one, texts, letters, roles, where)
             if index is None:
                 return None
@@ -314,10 +329,25 @@ def _question_like(obj: object) -> bool:
     return has_text and has_choices
 
 
+def _columns(objects: list[tuple[int, dict[str, object]]]) -> bool:
+    """Whether a list of objects none of which is question-like by itself is a bank whose
+    choices are columns named otherwise (a spreadsheet's ``Opcion_A`` …): the values of
+    the whole list say (importing/values.py)."""
+    if len(objects) < 2:
+        return False
+    rows = [v for _, v in objects]
+    keys = list(dict.fromkeys(k for v in rows for k in v))
+    return len(choice_columns(rows, keys)) >= 2
+
+
 def find_lists(data: object) -> list[Found]:
     """Every list whose objects are mostly question-like, in the data's order (not inside
-    a question), each with the title its place gives. Iterative: any depth, no recursion."""
+    a question), each with the title its place gives; lists of rows whose choices are
+    columns told by their values (``_columns``) only where no list is question-like, so
+    that a table beside a bank never changes how the bank is read. Iterative: any depth,
+    no recursion."""
     found: list[Found] = []
+    tables: list[Found] = []
     stack: list[tuple[object, Path_, str]] = [(data, (), "")]
     while stack:
         value, path, title = stack.pop()
@@ -328,11 +358,12 @@ def find_lists(data: object) -> list[Found]:
             # questions: they share a text key with the multiple-choice ones.
             texts = {k for _, v in like for k, x in v.items() if isinstance(x, str)}
             kin = [i for i, v in objects if any(isinstance(v.get(k), str) for k in texts)]
-            if like and 2 * len(kin) >= len(objects):
+            table = not like and not found and _columns(objects)
+            if (like and 2 * len(kin) >= len(objects)) or table:
                 # Every element, question-like or not: each one that does not convert is
                 # named at its place, never dropped without a word.
-                found.append(Found(path, tuple(((*path, i), v) for i, v in enumerate(value)),
-                                   title))
+                (tables if table else found).append(Found(
+                    path, tuple(((*path, i), v) for i, v in enumerate(value)), title))
                 continue
             stack.extend((v, (*path, i), title) for i, v in reversed(list(enumerate(value)))
                          if isinstance(v, (list, dict)))
@@ -347,7 +378,7 @@ def find_lists(data: object) -> list[Found]:
                     here = named or ("" if cv.norm(str(k)) in _GENERIC else _humane(str(k)))
                     children.append((v, (*path, k), here or title))
             stack.extend(reversed(children))
-    return found
+    return found or tables
 
 
 def _humane(key: str) -> str:

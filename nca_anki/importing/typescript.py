@@ -156,7 +156,13 @@ class _Values:
             return None
         if kind in ("new_expression", "call_expression"):
             return self.call(node, path)
+        if kind in _FUNCTIONS and (given := _data(node)) is not None:
+            return self.given(given, path)  # a function that returns data: the data
         raise _NotLiteral(node)
+
+    def given(self, data, path: tuple[object, ...]) -> object:
+        """The value of what ``_data`` found: one literal, or the literals joined."""
+        return self.joined(data, path) if isinstance(data, list) else self.value(data, path)
 
     def properties(self, node, path: tuple[object, ...]) -> dict[str, object]:
         """An object literal's properties; one that is not ``key: value`` (a method,
@@ -170,6 +176,9 @@ class _Values:
             if child.type != "pair":
                 named = child.child_by_field_name("name")
                 key = (named or child).text.decode("utf-8", "replace")
+                if child.type == "method_definition" and (given := _data(child)) is not None:
+                    obj[key] = self.given(given, (*path, key))  # data() { return {…} }
+                    continue
                 self.at((*path, key), _line(child))
                 obj[key] = Code(line=_line(child), text=child.text.decode("utf-8", "replace"))
                 continue
@@ -202,6 +211,9 @@ class _Values:
             return []
         if len(arguments) == 1 and arguments[0].type in ("array", "object"):
             return self.value(arguments[0], path)
+        carried = _carried(node, keeping=True)
+        if carried and carried != [node]:
+            return self.given(carried[0] if len(carried) == 1 else carried, path)
         raise _NotLiteral(node)
 
     def entries(self, node, path: tuple[object, ...]) -> dict[str, object]:
@@ -239,6 +251,23 @@ class _Values:
                 return float(text)
             except ValueError:
                 raise _NotLiteral(node) from None
+
+    def joined(self, nodes: list, path: tuple[object, ...]) -> object:
+        """The value of ``[…].concat([…])``: the elements of every array in ``nodes``, in
+        order, as one list; if one of them is no array, each value apart, by number."""
+        arrays = [_unwrap(n) for n in nodes]
+        if not all(n is not None and n.type == "array" for n in arrays):
+            return [self.element(n, (*path, k)) for k, n in enumerate(nodes)]
+        self.at(path, _line(arrays[0]))
+        out: list[object] = []
+        for array in arrays:
+            for child in array.named_children:
+                if child.type == "spread_element":
+                    out.append(Code(line=_line(child), text=child.text.decode("utf-8",
+                                                                                "replace")))
+                elif child.type != "comment":
+                    out.append(self.element(child, (*path, len(out))))
+        return out
 
     def element(self, node, path: tuple[object, ...]) -> object:
         """An element or a property's value: one that is not a literal stands as its code,
@@ -288,6 +317,11 @@ def _holds_data(node) -> bool:
         return True
     if node.type not in ("new_expression", "call_expression"):
         return False
+    called = node.child_by_field_name("function")
+    if called is not None and called.type == "member_expression" and _unwrap(
+            called.child_by_field_name("object")).type in ("array", "object", "call_expression",
+                                                           "new_expression"):
+        return False  # [a].concat([b]): a call on data, not a wrapper of it (_carried)
     arguments = _arguments(node)
     if not arguments or len(arguments) != 1:
         return False
@@ -325,6 +359,8 @@ def _named_value(node) -> tuple[str, object] | None:
         name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
     elif node.type == "export_statement":
         name, value = "default", node.child_by_field_name("value")
+    elif node.type in _DECLARED_FUNCTIONS:  # function questions() { return […]; }
+        name, value = node.child_by_field_name("name"), node
     elif node.type == "assignment_expression":  # module.exports = …, window.quiz = …
         name, value = node.child_by_field_name("left"), node.child_by_field_name("right")
         if name is not None and name.type == "subscript_expression":
@@ -338,10 +374,100 @@ def _named_value(node) -> tuple[str, object] | None:
         name = f"line {_line(value)}"
     else:
         return None
-    value = _unwrap(value)
-    if name is None or not _holds_data(value):
+    data = _data(value)
+    if name is None or data is None:
         return None
-    return (name if isinstance(name, str) else name.text.decode("utf-8")), value
+    return (name if isinstance(name, str) else name.text.decode("utf-8")), data
+
+
+_DECLARED_FUNCTIONS = ("function_declaration", "generator_function_declaration")
+_FUNCTIONS = (*_DECLARED_FUNCTIONS, "arrow_function", "function_expression",
+              "function", "generator_function", "method_definition")
+_HOPS = 8  # functions that return functions, looked through at most
+
+
+def _data(value):
+    """The literal data a value is, or gives: the array or object literal itself, or a
+    call of one (``_holds_data``); the literals a chain of calls is made on or of
+    (``_carried``: a list if several); what a function returns when its body ends by
+    returning data (``() => […]``, ``function f() { …; return […]; }``, ``data() {
+    return {…} }``). None if it is none of these."""
+    value = _unwrap(value)
+    for _ in range(_HOPS):
+        if value is None or value.type not in _FUNCTIONS:
+            break
+        value = _unwrap(_returned(value))
+    if value is None:
+        return None
+    if _holds_data(value):
+        return value
+    carried = _carried(value)
+    return None if not carried else carried[0] if len(carried) == 1 else carried
+
+
+def _returned(node):
+    """The expression a function gives back at the end of its body: an arrow's
+    expression, or the value of the ``return`` its block ends with; None if neither."""
+    body = node.child_by_field_name("body")
+    if body is None or body.type != "statement_block":
+        return body
+    last = next((c for c in reversed(body.named_children) if c.type != "comment"), None)
+    if last is None or last.type != "return_statement" or not last.named_children:
+        return None
+    return last.named_children[0]
+
+
+# Calls that give a new array of the elements of the one they are called on (or whose
+# order they change), whatever their arguments: ``[…].map(f)`` gives f's of the same
+# records, which is what the bank holds as written.
+_CARRYING = 64  # calls in one chain looked through at most
+
+
+# Of those, the calls that keep the values as written (shuffled or sorted): any other
+# (``["a", "b"].map(f)``) may change them, which only records' shape survives.
+_KEEPING = frozenset(("sort", "toSorted", "reverse", "toReversed", "concat", "slice"))
+
+
+def _carried(node, keeping: bool = False) -> list:
+    """The array and object literals a value is built from when it is a call on them or
+    of them: the receiver of ``[…].map(f)``, ``.filter(…)``, ``.slice(…)``,
+    ``.concat([…])`` (and the arrays given to it), any call's argument that holds data
+    (``shuffle([…])``), through a chain of such calls; [] if there is none. With
+    ``keeping`` (a value inside a literal), a call that may change the values
+    (``options: ["a", "b"].map(f)``: f's texts) is read only on an array of records, whose
+    shape the reading finds whatever f renames. A function given to a call is not
+    looked into: it is no data."""
+    found = []
+    changed = False
+    stack = [node]
+    looked = 0
+    while stack and looked < _CARRYING:
+        node = _unwrap(stack.pop())
+        looked += 1
+        if node is None:
+            continue
+        if node.type == "await_expression" and node.named_children:
+            stack.append(node.named_children[0])
+        elif _holds_data(node):
+            found.append(node)
+        elif node.type == "call_expression":
+            called = node.child_by_field_name("function")
+            arguments = _arguments(node) or []
+            stack.extend(reversed(arguments))
+            if called is not None and called.type == "member_expression":
+                method = called.child_by_field_name("property")
+                changed = changed or method is None or method.text.decode() not in _KEEPING
+                stack.append(called.child_by_field_name("object"))
+    if keeping and changed and not all(_records(n) for n in found):
+        return []
+    return found
+
+
+def _records(node) -> bool:
+    """Whether ``node`` is an array literal of object literals (a list of records)."""
+    items = [_unwrap(c) for c in node.named_children if c.type != "comment"] \
+        if node.type == "array" else []
+    return bool(items) and all(c is not None and c.type == "object" for c in items)
 
 
 def _assigned(node, added) -> bool:
@@ -428,7 +554,8 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
     found, added = _declared(root)
     try:
         for name, node in found:
-            declared[name] = values.element(node, (name,))
+            declared[name] = values.joined(node, (name,)) if isinstance(node, list) else \
+                values.element(node, (name,))
         for name, nodes in added.items():
             declared[name] = _with_added(values, name, declared.get(name), nodes, (path,
                                                                                  problems))
