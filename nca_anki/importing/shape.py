@@ -25,7 +25,7 @@ from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import choice_values as cv
 from nca_anki.importing.bank import (Choice, Item, Section, html_to_markdown, one_line,
                                      one_paragraph)
-from nca_anki.importing.messages import LIMIT
+from nca_anki.importing.messages import LIMIT, readable_message
 from nca_anki.importing.pictures import Pictures
 from nca_anki.importing.roles import (ROLES, Roles, answer_of, as_list, as_map, infer,
                                       number_of)
@@ -45,6 +45,8 @@ _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 # Excel): the text the author meant is not in the file. "#N/A" is a placeholder (cv).
 _EXCEL_ERRORS = frozenset(("#NAME?", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NULL!",
                            "#ERROR!", "#SPILL!", "#CALC!", "#GETTING_DATA"))
+# A detail of the opening said in brackets: "(it splits the header … into 6 cells each)".
+_PARENTHESISED = re.compile(r" \([^()]*\)")
 _GENERIC = frozenset("questions items data quiz quizzes bank list entries records results "
                      "default exports module.exports".split())
 
@@ -86,11 +88,8 @@ class Structured:
             error("E701", self.path, self.line_of(()), message)))
         if roles is None:
             return ()
-        read = (f"read {len(objects)} {self.noun}"
-                + (f" in {len(lists)} lists" if len(lists) > 1 and " from " not in self.noun
-                   else "") + ": ")
         self.problems.append(warning("W704", self.path, self.line_of(lists[0].path),
-                                     read + roles.said(LIMIT - len(read))))
+                                     self._read_said(len(objects), len(lists), roles)))
         sections: list[Section] = []
         for found in lists:
             by_topic: dict[str, list[Item]] = {}
@@ -106,6 +105,20 @@ class Structured:
             sections += [Section(title=title, items=tuple(items), path=self.path,
                                  roles=as_map(roles)) for title, items in by_topic.items()]
         return tuple(sections)
+
+    def _read_said(self, objects: int, lists: int, roles: Roles) -> str:
+        """W704: what was read and how, in ``LIMIT`` characters. The decisions come first:
+        the opening gives up its details for them (where the objects were found, why a
+        separator was chosen), then its noun, where cutting the keys quoted in the
+        decisions (messages.readable_message) is not enough."""
+        in_lists = f" in {lists} lists" if lists > 1 and " from " not in self.noun else ""
+        full = f"read {objects} {self.noun}{in_lists}: "
+        bare = f"read {objects} {_PARENTHESISED.sub('', self.noun).split(' from ')[0]}"
+        for read in (full, f"{bare}{in_lists}: ", f"read {objects} records: "):
+            said = readable_message(read + roles.said(LIMIT - len(read)))
+            if len(said) <= LIMIT:
+                break
+        return said
 
     # --- one question ---------------------------------------------------------------------
 

@@ -73,6 +73,13 @@ def _banks(root: Path) -> None:
     _put(root / "sheet" / "wide.csv", ",".join(head) + "\n" + ",".join(row) + "\n"
          + ",".join(["Other?", "a", "b", *[""] * 48, "B"]) + ",extra,cells\n")
     _put(root / "sheet" / "wide.tsv", "\t".join(head) + "\n" + "\t".join(row) + "\n")
+    # Cells full of commas, separated by ';': the opening says why ';' (in brackets), and
+    # headers of a key's length leave the decisions little room.
+    named = ["Question asked of the learner", "Option A", "Option B", "Option C",
+             "Correct answer letter", "Explanation of the answer", "Category of the question"]
+    _put(root / "sheet" / "commas.csv", ";".join(named) + "\n" + "".join(
+        f"Which, of these, is {n}?;one, {n};two, {n};three, {n};B;Because, {n}, it is;"
+        f"Area, {n % 3}\n" for n in range(40)))
     answers = " ".join(f"~{LONG[:60]}{k}" for k in range(50))
     _put(root / "gift" / "fifty.gift", f"::{LONG}:: Which? {{={LONG[:70]} {answers}}}\n\n"
          f"::open:: Never closed {{={LONG}\n\n::t2:: {LONG}? {{T}}\n")
