@@ -3,21 +3,28 @@
 
     python bench/real_banks.py bench/real_banks.json --root DIR
 
+    python bench/real_banks.py MANIFEST --root DIR --mirror MIRROR [--only NAME …]
+
 The manifest lists real public banks: ``{"name", "repo", "commit", "path" (a file or folder
-in the repository), "shape", …}``. Each must be on disk as ``DIR/<owner>+<name>/<path>``,
-exported at its commit, for example ``git -C clone archive COMMIT PATH | tar -x -C
-DIR/owner+name`` (this script fetches nothing: CI has no network but package registries,
-and the banks are other people's work, not this repository's). For each bank it
+in the repository), "shape" or "reader", …}``. Each must be on disk as
+``DIR/<owner>+<name>/<path>``, exported at its commit, for example ``git -C clone archive
+COMMIT PATH | tar -x -C DIR/owner+name``; with ``--mirror``, a bank missing there is
+exported from ``MIRROR/<owner>+<name>`` (a bare clone or a clone's ``.git``) at its commit.
+This script fetches nothing: CI has no network but package registries, and the banks are
+other people's work, not this repository's. For each bank it
 
 1. counts its multiple-choice questions **independently of the importer**, with a
-   small counter per shape (below), which also reads each question's prompt start, its
-   choices' first lines and which are right;
+   small counter per shape (below) or the bank's own ``"reader": "module:function"`` (a
+   function in a module beside this one, ``(path, text) -> list[Expected]``), which also
+   reads each question's prompt start, its choices' first lines, which are right and,
+   where the reader says, the explanation's first words;
 2. runs ``build_decks.py import --json`` on it, for converted and refused (by reason);
 3. builds what was written with the project's templates and imports the decks into a
    new collection with the official ``anki`` package;
 4. compares every card that arrived with the independent reading: the same number of
-   choices, the same right ones, and the prompt's first words. A card is *faithful*
-   when all three agree.
+   choices, the same right ones, the prompt's first words and, where the reader gives
+   one, the explanation's (``""``: the source has none, so the card must show none). A
+   card is *faithful* when all agree.
 
 It prints one Markdown row per bank and the totals.
 """
@@ -30,6 +37,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +52,9 @@ class Expected:
     prompt: str  # the first words of the prompt, lower case, letters and digits only
     choices: list[str]  # each choice's first words, the same way
     right: set[int]
+    # The explanation's first words the same way; "" when the source has none; None when
+    # the counter does not read explanations (not compared).
+    explanation: str | None = None
 
 
 def words(text: str, n: int = 8) -> str:
@@ -233,16 +244,26 @@ COUNTERS = {"checkbox-markdown": count_checkbox_markdown, "moodle-xml": count_mo
             "lettered-markdown": count_lettered_markdown, "gift": count_gift}
 
 
+def _reader(name: str) -> Callable[[Path, str], list[Expected]]:
+    import importlib
+    module, function = name.split(":")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    return getattr(importlib.import_module(module), function)
+
+
 def independent(bank: dict) -> list[Expected]:
-    path, shape = Path(bank["local"]), bank["shape"]
+    path, shape = Path(bank["local"]), bank.get("shape", "")
+    suffixes = tuple(bank.get("suffixes", (".md", ".gift", ".txt", ".ts", ".json", ".csv",
+                                            ".xml")))
     files = [path] if path.is_file() else sorted(
-        p for p in path.rglob("*") if p.is_file() and p.suffix in (
-            ".md", ".gift", ".txt", ".ts", ".json", ".csv", ".xml"))
+        p for p in path.rglob("*") if p.is_file() and p.suffix in suffixes)
     found: list[Expected] = []
     for f in files:
         data = f.read_bytes()
         text = data.decode(bank.get("encoding", "utf-8"), errors="replace")
-        if shape == "ts-objects":
+        if "reader" in bank:
+            found += _reader(bank["reader"])(f, text)
+        elif shape == "ts-objects":
             found += count_objects(_objects_of_ts(text), bank["keys"])
         elif shape == "json-objects":
             found += count_objects(json.loads(text), bank["keys"])
@@ -254,6 +275,16 @@ def independent(bank: dict) -> list[Expected]:
 
 
 # --- the importer, the build, Anki ----------------------------------------------------------
+
+def _explained(expected: Expected, explanation: str) -> bool:
+    """Whether the card's explanation (its first words) is the source's: none where the
+    source has none, and starting as the source's does where it has one."""
+    if expected.explanation is None:
+        return True
+    if not expected.explanation:
+        return not explanation
+    return explanation.startswith(expected.explanation)
+
 
 def _matches(expected: Expected, got: list[tuple[str, bool]]) -> bool:
     """Whether each expected choice pairs off with its own card choice: the card's text
@@ -312,13 +343,15 @@ def measure(bank: dict, work: Path) -> dict:
                     # its text (the counter reads a choice's first line; a card's choice also
                     # holds the code under it) and by whether it is right.
                     got = [(c, k in right) for k, c in enumerate(choices)]
+                    why = words(html_to_text(card.fields.get("Explanation", "")), 40)
                     near = by_prompt.get(" ".join(prompt.split()[:2]), [])
-                    if DUMP and not any(prompt.startswith(e.prompt) and _matches(e, got)
-                                        for e in near):
-                        print("MISMATCH", prompt[:70], got, [(e.prompt, e.choices, e.right)
-                              for e in near if prompt.startswith(e.prompt)][:2], file=sys.stderr)
-                    if any(prompt.startswith(e.prompt) and _matches(e, got) for e in near):
-                        faithful += 1
+                    same = any(prompt.startswith(e.prompt) and _matches(e, got)
+                               and _explained(e, why) for e in near)
+                    if DUMP and not same:
+                        print("MISMATCH", prompt[:70], got, why[:60], [
+                            (e.prompt, e.choices, e.right, e.explanation)
+                            for e in near if prompt.startswith(e.prompt)][:2], file=sys.stderr)
+                    faithful += same
         finally:
             col.close()
     return {"name": bank["name"], "repo": bank["repo"], "commit": bank["commit"][:10],
@@ -329,14 +362,31 @@ def measure(bank: dict, work: Path) -> dict:
             "build_errors": build_errors}
 
 
+def _export(clone: Path, bank: dict, into: Path) -> None:
+    """``bank``'s path at its commit, from the clone at ``clone``, written under ``into``."""
+    git = clone / ".git" if (clone / ".git").is_dir() else clone
+    if (clone / "repo").is_dir():  # the mirror's layout: owner+name/repo[/.git]
+        git = clone / "repo" / ".git" if (clone / "repo" / ".git").is_dir() else clone / "repo"
+    into.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "--git-dir", str(git), "archive", bank["commit"],
+                              bank["path"]], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("manifest")
     parser.add_argument("--root", required=True, help="where the banks are exported")
+    parser.add_argument("--mirror", help="where clones are, to export a missing bank from")
+    parser.add_argument("--only", nargs="*", help="measure only the banks of these names")
     args = parser.parse_args()
-    banks = json.loads(Path(args.manifest).read_text(encoding="utf-8"))
+    banks = [bank for bank in json.loads(Path(args.manifest).read_text(encoding="utf-8"))
+             if not args.only or bank["name"] in args.only]
     for bank in banks:
-        bank["local"] = str(Path(args.root) / bank["repo"].replace("/", "+") / bank["path"])
+        into = Path(args.root) / bank["repo"].replace("/", "+")
+        bank["local"] = str(into / bank["path"])
+        if args.mirror and not Path(bank["local"]).exists():
+            _export(Path(args.mirror) / bank["repo"].replace("/", "+"), bank, into)
     print("| bank | repository @ commit | shape | MCQs in source | converted | refused (why) | "
           "in Anki | faithful | import exit | build errors |")
     print("|---|---|---|---:|---:|---|---:|---:|---:|---:|")
