@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -42,7 +43,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DUMP = False  # True: print each card that does not match, to see why
-REPO = Path(__file__).resolve().parent.parent
+# The checkout measured: this one, or another one's (NCA_ANKI_REPO=/path/to/checkout, run with
+# that checkout's interpreter), so that one script and one reader measure any commit alike.
+REPO = Path(os.environ.get("NCA_ANKI_REPO") or Path(__file__).resolve().parent.parent)
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO))
 
