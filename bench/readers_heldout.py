@@ -160,6 +160,52 @@ def bold_right_lines(path: Path, text: str) -> list[Expected]:
     return found
 
 
+def numbered_details(path: Path, text: str) -> list[Expected]:
+    """A heading (``#### N. prompt``), its code, then choices ``- 1: text``, then a
+    ``<details>`` block whose ``##### Answer: 4`` names the right one by its number and
+    whose next paragraph is the explanation. Headings without such choices are the page's
+    other, open questions."""
+    found = []
+    fence = False
+    blocks: list[list[str]] = []
+    for line in text.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        if not fence and re.match(r"^\s{0,3}#{1,4}\s", line):
+            blocks.append([])
+        if blocks:
+            blocks[-1].append(line)
+    for block in blocks:
+        head = _HEADING.match(block[0])
+        prompt = [_heading_prompt(head[1]) if head else ""]
+        choices: list[str] = []
+        answer: list[int] = []
+        why: list[str] = []
+        fence = False
+        for line in block[1:]:
+            if line.lstrip().startswith(("```", "~~~")):
+                fence = not fence
+                continue
+            choice = None if fence else re.match(r"^\s*[-*]\s+(\d+):\s*(.*)$", line)
+            said = None if fence else re.match(r"^\s*#{0,6}\s*Answer:\s*([\d ,and]+)\s*$", line)
+            if said:
+                answer = [int(n) for n in re.findall(r"\d+", said[1])]
+            elif choice and not answer:
+                choices.append(choice[2])
+            elif not choices:
+                prompt.append(line)
+            elif answer and not fence and not re.match(r"^\s*</?(p|details)>\s*$", line):
+                if line.strip() or not why:
+                    why.append(line)
+                if not line.strip() and any(w.strip() for w in why):
+                    break
+        right = {n - 1 for n in answer if 1 <= n <= len(choices)}
+        if len(choices) >= 2 and right:
+            found.append(Expected(words(" ".join(prompt)), [words(c) for c in choices], right,
+                                  words(" ".join(why))))
+    return found
+
+
 # --- plain text -----------------------------------------------------------------------------
 
 def caret_trivia(path: Path, text: str) -> list[Expected]:
