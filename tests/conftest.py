@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 import zipfile
@@ -215,22 +216,41 @@ def drive(request: pytest.FixtureRequest, server):
         each.close()
 
 
-def built_and_imported(root: Path, decks: tuple[str, ...] | None = None):
-    """Build ``root/source`` with the repository's templates and a fixed clock into
-    ``root/dist``, import every package into a new collection in ``root/anki`` with the
-    real backend, and return the build's report and the cards of each of ``decks``
-    (None: of every topic the build reported)."""
+def built_and_imported(root: Path, decks: tuple[str, ...] | None = None, *,
+                       source: str = "source"):
+    """Build ``root/<source>`` with the repository's templates and a fixed clock into
+    ``root/dist``, import each topic's package into a new collection in ``root/anki`` with
+    the real backend (its media stays in ``root/anki/collection.media``), and return the
+    build's report and the cards of each of ``decks`` (None: of every topic the build
+    reported)."""
     from anki_client import cards_in_deck, import_package, open_collection
     from nca_anki.build import BuildOptions, build
 
-    report = build(BuildOptions(root / "source", REPO / "templates", root / "dist",
+    report = build(BuildOptions(root / source, REPO / "templates", root / "dist",
                                 now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics]
+    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
     col = open_collection(root / "anki" / "collection.anki2")
     try:
         for apkg in sorted((root / "dist").glob("*.apkg")):
-            import_package(col, apkg)
+            if not apkg.name.endswith("_all_topics.apkg"):
+                import_package(col, apkg)
         names = decks if decks is not None else tuple(t.deck_name for t in report.topics)
         return report, {deck: cards_in_deck(col, deck) for deck in names}
     finally:
         col.close()
+
+
+_CHOICE_RE = re.compile(r'<li\b[^>]*><span class="nca-label">([A-J])</span> '
+                        r'<span class="nca-text">(.*?)</span></li>', re.DOTALL)
+
+
+def as_read(card) -> tuple[str, list[str], str]:
+    """A card as the learner reads it: its prompt, its choices in the card's order with a
+    "*" before each the card counts right, and its explanation, as text."""
+    from anki_client import html_to_text
+
+    right = set(re.findall(r"[A-J]", card.fields["Answer"]))
+    return (html_to_text(card.fields["Prompt"]).strip(),
+            [("*" if label in right else "") + html_to_text(text).strip()
+             for label, text in _CHOICE_RE.findall(card.fields["Choices"])],
+            html_to_text(card.fields["Explanation"]).strip())

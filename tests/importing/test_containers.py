@@ -12,14 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from anki_client import cards_in_deck, html_to_text, import_package, open_collection
+from conftest import as_read, built_and_imported
 from growth import least_cpu
 
-from nca_anki.build import build
 from nca_anki.importing import json_bank, moodle_xml, typescript
 from nca_anki.importing.containers import clean_text
 from nca_anki.reading.parse import parse
-from nca_anki.report import BuildOptions
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -381,10 +379,6 @@ def test_finding_records_is_linear(what, call):
 
 # --- end to end: into a real collection ---------------------------------------------------------
 
-_CHOICE_RE = re.compile(r'<li\b[^>]*><span class="nca-label">([A-J])</span> '
-                        r'<span class="nca-text">(.*?)</span></li>', re.DOTALL)
-
-
 @pytest.mark.anki
 def test_hand_written_javascript_a_map_and_xml_arrive_in_anki(tmp_path, cli):
     handwritten = _write(tmp_path, "in/kernel.js", """var q = [];
@@ -404,24 +398,9 @@ q[1] = { question: "Which call replaces a process image?", options: ["A. &nbsp;w
     done = cli("import", str(handwritten), str(mapped), str(storage), "--out",
                str(tmp_path / "src"))
     assert done.status == 1  # the XML's one-option question
-    report = build(BuildOptions(tmp_path / "src", REPO / "templates", tmp_path / "dist",
-                                now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
-    col = open_collection(tmp_path / "anki" / "collection.anki2")
-    try:
-        for apkg in sorted((tmp_path / "dist").glob("*.apkg")):
-            if not apkg.name.endswith("_all_topics.apkg"):
-                import_package(col, apkg)
-        cards = {}
-        for topic in report.topics:
-            for card in cards_in_deck(col, topic.deck_name):
-                correct = set(re.findall(r"[A-J]", card.fields["Answer"]))
-                cards[_squeezed(html_to_text(card.fields["Prompt"]))] = (
-                    [("*" if label in correct else "") + html_to_text(text).strip()
-                     for label, text in _CHOICE_RE.findall(card.fields["Choices"])],
-                    html_to_text(card.fields["Explanation"]).strip())
-    finally:
-        col.close()
+    _, decks = built_and_imported(tmp_path, source="src")
+    cards = {_squeezed(prompt): (choices, why) for each in decks.values()
+             for prompt, choices, why in map(as_read, each)}
     assert sorted(cards) == sorted(map(_squeezed, [
         "Which call creates a process?", "Which call replaces a process image?",
         "Which unit translates addresses?", "Which fault loads a page?",

@@ -17,12 +17,9 @@ from pathlib import Path
 import pytest
 
 from growth import least_cpu
-from anki_client import cards_in_deck, html_to_text, import_package, open_collection
-from conftest import REPO
-from nca_anki.build import build
+from conftest import as_read, built_and_imported
 from nca_anki.importing import detect, spreadsheet
 from nca_anki.reading.parse import parse
-from nca_anki.report import BuildOptions
 
 FORMATS = "markdown, json, typescript, yaml, csv, tsv, aiken, gift, moodle-xml"
 
@@ -345,10 +342,6 @@ def test_detection_and_the_spreadsheet_reader_take_time_linear_in_the_text(unit)
 
 # --- end to end: into a real collection -------------------------------------------------------
 
-_CHOICE_RE = re.compile(r'<li\b[^>]*><span class="nca-label">([A-J])</span> '
-                        r'<span class="nca-text">(.*?)</span></li>', re.DOTALL)
-
-
 def _squeezed(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
@@ -357,27 +350,10 @@ def _arrived(root: Path) -> dict[str, list[tuple[str, list[str], str]]]:
     """Build root/out; import every deck into a new collection; each deck's cards as a
     learner reads them (prompt, sorted choices with "*" before each correct one,
     explanation), white space squeezed out."""
-    report = build(BuildOptions(root / "out", REPO / "templates", root / "dist",
-                                now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
-    col = open_collection(root / "anki" / "collection.anki2")
-    try:
-        for apkg in sorted((root / "dist").glob("*.apkg")):
-            if not apkg.name.endswith("_all_topics.apkg"):
-                import_package(col, apkg)
-        decks = {}
-        for topic in report.topics:
-            cards = []
-            for card in cards_in_deck(col, topic.deck_name):
-                correct = set(re.findall(r"[A-J]", card.fields["Answer"]))
-                cards.append((_squeezed(html_to_text(card.fields["Prompt"])), sorted(
-                    ("*" if label in correct else "") + _squeezed(html_to_text(html))
-                    for label, html in _CHOICE_RE.findall(card.fields["Choices"])),
-                    _squeezed(html_to_text(card.fields["Explanation"]))))
-            decks[topic.deck_name] = sorted(cards)
-        return decks
-    finally:
-        col.close()
+    _, decks = built_and_imported(root, source="out")
+    return {deck: sorted((_squeezed(prompt), sorted(map(_squeezed, choices)), _squeezed(why))
+                         for prompt, choices, why in map(as_read, cards))
+            for deck, cards in decks.items()}
 
 
 def _expected(*cards: tuple[str, list[str], str]) -> list[tuple[str, list[str], str]]:

@@ -11,11 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from anki_client import cards_in_deck, html_to_text, import_package, open_collection
-from conftest import REPO
-from nca_anki.build import build
+from conftest import as_read, built_and_imported
 from nca_anki.reading.parse import parse
-from nca_anki.report import BuildOptions
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -316,31 +313,12 @@ def test_a_hostile_moodle_document_is_refused_at_its_line(tmp_path, cli, text, w
 
 # --- end to end: into a real collection -------------------------------------------------------
 
-_CHOICE_RE = re.compile(r'<li\b[^>]*><span class="nca-label">([A-J])</span> '
-                        r'<span class="nca-text">(.*?)</span></li>', re.DOTALL)
-
-
 def _cards(tmp_path: Path) -> dict[str, list[str]]:
     """Build tmp_path/out, import its decks into a new collection: each card's prompt and
-    its choices as shown, "*" before each the card counts right."""
-    report = build(BuildOptions(tmp_path / "out", REPO / "templates", tmp_path / "dist",
-                                now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
-    col = open_collection(tmp_path / "anki" / "collection.anki2")
-    try:
-        for apkg in sorted((tmp_path / "dist").glob("*.apkg")):
-            if not apkg.name.endswith("_all_topics.apkg"):
-                import_package(col, apkg)
-        cards = {}
-        for topic in report.topics:
-            for card in cards_in_deck(col, topic.deck_name):
-                right = set(re.findall(r"[A-J]", card.fields["Answer"]))
-                cards[html_to_text(card.fields["Prompt"]).strip()] = sorted(
-                    ("*" if label in right else "") + html_to_text(shown).strip()
-                    for label, shown in _CHOICE_RE.findall(card.fields["Choices"]))
-        return cards
-    finally:
-        col.close()
+    its choices as shown, sorted, "*" before each the card counts right."""
+    _, decks = built_and_imported(tmp_path, source="out")
+    return {prompt: sorted(choices) for cards in decks.values()
+            for prompt, choices, _ in map(as_read, cards)}
 
 
 @pytest.mark.anki

@@ -11,14 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from anki_client import cards_in_deck, html_to_text, import_package, open_collection
-from conftest import REPO
-from nca_anki.build import build
-from nca_anki.report import BuildOptions
+from anki_client import html_to_text
+from conftest import REPO, as_read, built_and_imported
 
 SAMPLES = REPO / "tests" / "fixtures" / "import"
-_CHOICE_RE = re.compile(r'<li\b[^>]*><span class="nca-label">([A-J])</span> '
-                        r'<span class="nca-text">(.*?)</span></li>', re.DOTALL)
 
 # What each sample holds, read off the sample by hand: (prompt, choices with a "*" before
 # each correct one, explanation), as a learner reads them on the card.
@@ -134,31 +130,14 @@ def _imported(tmp_path: Path, cli, fmt: str, *names: str, extra: tuple[str, ...]
 def _built_cards(root: Path) -> dict[str, list]:
     """Build root/source with the repository's templates; import every deck into a new
     collection with the real backend; each deck's cards."""
-    report = build(BuildOptions(root / "source", REPO / "templates", root / "dist",
-                                now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
-    col = open_collection(root / "anki" / "collection.anki2")
-    try:
-        decks = {}
-        for apkg in sorted((root / "dist").glob("*.apkg")):
-            if apkg.name.endswith("_all_topics.apkg"):
-                continue
-            import_package(col, apkg)
-        for topic in report.topics:
-            decks[topic.deck_name] = cards_in_deck(col, topic.deck_name)
-        return decks
-    finally:
-        col.close()
+    return built_and_imported(root)[1]
 
 
 def _as_read(card) -> tuple[str, list[str], str]:
     """A card as the learner reads it: prompt, choices (a "*" before each correct one, in
-    the static order), explanation."""
-    correct = set(re.findall(r"[A-J]", card.fields["Answer"]))
-    choices = [("*" if label in correct else "") + _squeezed(html_to_text(html))
-               for label, html in _CHOICE_RE.findall(card.fields["Choices"])]
-    return (_squeezed(html_to_text(card.fields["Prompt"])), choices,
-            _squeezed(html_to_text(card.fields["Explanation"])))
+    the static order), explanation, white space squeezed out."""
+    prompt, choices, why = as_read(card)
+    return _squeezed(prompt), [_squeezed(c) for c in choices], _squeezed(why)
 
 
 @pytest.mark.anki

@@ -14,15 +14,12 @@ from urllib.parse import quote
 
 import pytest
 
-from anki_client import cards_in_deck, import_package, open_collection
-from conftest import REPO
+from conftest import built_and_imported
 from growth import least_cpu
 from images import png
-from nca_anki.build import build
 from nca_anki.importing import convert as convert_module
 from nca_anki.reading.media import MAX_IMAGE_BYTES
 from nca_anki.reading.parse import parse
-from nca_anki.report import BuildOptions
 
 CLEAN_SVG = (b'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10">'
              b'<rect width="20" height="10" fill="teal"/></svg>')
@@ -195,19 +192,9 @@ def test_a_carried_picture_arrives_in_anki_s_media_and_shows_on_the_card(tmp_pat
         f'Which part is this? <img src="{data_uri(chip)}" alt="a chip">',
         f'Same part, other question: <img src="{data_uri(chip)}" alt="it again">'))
     assert done.status == 0, done.err
-    report = build(BuildOptions(tmp_path / "out", REPO / "templates", tmp_path / "dist",
-                                now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
-    col = open_collection(tmp_path / "anki" / "collection.anki2")
-    try:
-        for apkg in sorted((tmp_path / "dist").glob("*.apkg")):
-            if not apkg.name.endswith("_all_topics.apkg"):
-                import_package(col, apkg)
-        [topic] = report.topics
-        cards = cards_in_deck(col, topic.deck_name)
-        media = {p.name: p.read_bytes() for p in Path(col.media.dir()).iterdir()}
-    finally:
-        col.close()
+    _, decks = built_and_imported(tmp_path, source="out")
+    [cards] = decks.values()
+    media = {p.name: p.read_bytes() for p in (tmp_path / "anki" / "collection.media").iterdir()}
     assert len(cards) == 2
     shown = set()
     for card in cards:

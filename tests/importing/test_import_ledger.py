@@ -7,7 +7,6 @@ the files on disk hold every question converted (none written over another)."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -15,10 +14,7 @@ import pytest
 import test_csv_detect as csv_cases
 import test_gift_moodle_damage as damage_cases
 import test_markdown_text as markdown_cases
-from anki_client import cards_in_deck, html_to_text, import_package, open_collection
-from conftest import REPO
-from nca_anki.build import build
-from nca_anki.report import BuildOptions
+from conftest import REPO, as_read, built_and_imported
 from nca_anki.importing import convert as convert_module
 from nca_anki.importing.run import import_banks
 from nca_anki.reading.parse import parse
@@ -195,31 +191,12 @@ def test_a_repeat_of_a_question_left_out_does_not_say_the_first_was_converted(tm
         " neither was converted (the first says why)"] * 2
 
 
-_CHOICE_RE = re.compile(r'<li\b[^>]*><span class="nca-label">([A-J])</span> '
-                        r'<span class="nca-text">(.*?)</span></li>', re.DOTALL)
-
-
 def _in_anki(tmp_path: Path) -> dict[str, list[str]]:
     """Build tmp_path/out and import its decks into a new collection: each card's prompt
-    and its choices as shown, "*" before each the card counts right."""
-    report = build(BuildOptions(tmp_path / "out", REPO / "templates", tmp_path / "dist",
-                                now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
-    col = open_collection(tmp_path / "anki" / "collection.anki2")
-    try:
-        for apkg in sorted((tmp_path / "dist").glob("*.apkg")):
-            if not apkg.name.endswith("_all_topics.apkg"):
-                import_package(col, apkg)
-        cards = {}
-        for topic in report.topics:
-            for card in cards_in_deck(col, topic.deck_name):
-                right = set(re.findall(r"[A-J]", card.fields["Answer"]))
-                cards[html_to_text(card.fields["Prompt"]).strip()] = sorted(
-                    ("*" if label in right else "") + html_to_text(shown).strip()
-                    for label, shown in _CHOICE_RE.findall(card.fields["Choices"]))
-        return cards
-    finally:
-        col.close()
+    and its choices as shown, sorted, "*" before each the card counts right."""
+    _, decks = built_and_imported(tmp_path, source="out")
+    return {prompt: sorted(choices) for cards in decks.values()
+            for prompt, choices, _ in map(as_read, cards)}
 
 
 @pytest.mark.anki

@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import built_and_imported
+from conftest import built_and_imported, as_read
 from nca_anki.importing.choice_values import letters_in, loose, restates, without_link
 from nca_anki.reading.parse import parse
 
-from anki_client import html_to_text
 from growth import least_cpu
 
 _CHOICE_RE = re.compile(r'<li\b[^>]*><span class="nca-label">([A-J])</span> '
@@ -361,13 +360,9 @@ def test_label_and_text_choice_objects_arrive_in_anki(tmp_path, cli):
     assert done.status == 0, done.err
     _, decks = built_and_imported(tmp_path)
     cards = [card for deck in decks.values() for card in deck]
-    seen = {}
-    for card in cards:
-        right = set(re.findall(r"[A-J]", card.fields["Answer"]))
-        choices = {label: html_to_text(text).strip()
-                   for label, text in _CHOICE_RE.findall(card.fields["Choices"])}
-        seen[html_to_text(card.fields["Prompt"]).strip()] = (
-            sorted(choices.values()), sorted(choices[x] for x in right))
+    seen = {prompt: (sorted(c.lstrip("*") for c in choices),
+                     sorted(c[1:] for c in choices if c.startswith("*")))
+            for prompt, choices, _ in map(as_read, cards)}
     assert seen == {
         "Which river flows through Cairo?": (["Amazon", "Danube", "Nile"], ["Nile"]),
         "Which river is longest in Europe?": (["Rhine", "Seine", "Volga"], ["Volga"])}

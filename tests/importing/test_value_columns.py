@@ -9,18 +9,14 @@ in others. Every bank here is written for the test."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 
-from anki_client import cards_in_deck, html_to_text, import_package, open_collection
-from conftest import REPO
+from conftest import as_read, built_and_imported
 from growth import least_cpu
-from nca_anki.build import build
 from nca_anki.importing import spreadsheet, typescript
 from nca_anki.reading.parse import parse
-from nca_anki.report import BuildOptions
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -324,28 +320,9 @@ def test_a_chain_of_many_calls_is_read_in_time_linear_in_its_length():
 def test_a_spreadsheet_told_by_its_values_arrives_in_anki_as_written(tmp_path, cli):
     done = _run(cli, tmp_path, _write(tmp_path, "oposicion.csv", _SPANISH))
     assert done.status == 0, done.err
-    report = build(BuildOptions(tmp_path / "out", REPO / "templates", tmp_path / "dist",
-                                now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
-    col = open_collection(tmp_path / "anki" / "collection.anki2")
-    try:
-        for apkg in sorted((tmp_path / "dist").glob("*.apkg")):
-            if not apkg.name.endswith("_all_topics.apkg"):
-                import_package(col, apkg)
-        cards = {}
-        for topic in report.topics:
-            for card in cards_in_deck(col, topic.deck_name):
-                right = set(re.findall(r"[A-J]", card.fields["Answer"]))
-                choices = re.findall(r'<span class="nca-label">([A-J])</span> '
-                                     r'<span class="nca-text">(.*?)</span>',
-                                     card.fields["Choices"], re.S)
-                cards[html_to_text(card.fields["Prompt"]).strip()] = (
-                    topic.deck_name, sorted(("*" if label in right else "") +
-                                            html_to_text(text).strip()
-                                            for label, text in choices),
-                    html_to_text(card.fields["Explanation"]).strip())
-    finally:
-        col.close()
+    _, decks = built_and_imported(tmp_path, source="out")
+    cards = {prompt: (deck, sorted(choices), why) for deck, each in decks.items()
+             for prompt, choices, why in map(as_read, each)}
     assert cards["¿Qué río pasa por Zaragoza?"] == (
         "NCA::Geografía", ["*El Ebro", "El Duero", "El Miño", "El Tajo"],
         "El Ebro cruza Zaragoza de oeste a este, camino del Mediterráneo.")

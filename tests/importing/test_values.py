@@ -13,14 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from anki_client import cards_in_deck, import_package, open_collection
-from conftest import REPO
+from conftest import built_and_imported
 from growth import least_cpu
 from images import png
-from nca_anki.build import build
 from nca_anki.importing import json_bank, moodle_xml
 from nca_anki.reading.parse import parse
-from nca_anki.report import BuildOptions
 
 
 def _write(folder: Path, name: str, text: str | bytes) -> Path:
@@ -251,19 +248,9 @@ def test_a_picture_key_s_picture_arrives_in_anki_s_media_and_on_the_card(tmp_pat
                            {**_SAME, "right": "It pumps", "photo": "/img/pump.png"}])
     done = cli("import", str(bank), "--out", str(tmp_path / "src"))
     assert done.status == 0, done.err
-    report = build(BuildOptions(tmp_path / "src", REPO / "templates", tmp_path / "dist",
-                                now=1_800_000_000))
-    assert report.ok, [str(d) for d in report.diagnostics if d.is_error]
-    col = open_collection(tmp_path / "anki" / "collection.anki2")
-    try:
-        for apkg in sorted((tmp_path / "dist").glob("*.apkg")):
-            if not apkg.name.endswith("_all_topics.apkg"):
-                import_package(col, apkg)
-        [topic] = report.topics
-        cards = cards_in_deck(col, topic.deck_name)
-        media = {p.name: p.read_bytes() for p in Path(col.media.dir()).iterdir()}
-    finally:
-        col.close()
+    _, decks = built_and_imported(tmp_path, source="src")
+    [cards] = decks.values()
+    media = {p.name: p.read_bytes() for p in (tmp_path / "anki" / "collection.media").iterdir()}
     shown = {}
     for card in cards:
         found = re.search(r'<img src="([^"]+)"', card.fields["Prompt"])
