@@ -318,6 +318,7 @@ def measure(bank: dict, work: Path) -> dict:
                           "--out", str(out), "--json"], capture_output=True, text=True)
     outcome = json.loads(run.stdout) if run.stdout.strip() else {"counts": {}, "diagnostics": []}
     reasons: dict[str, int] = {}
+    longest = max((len(d["message"]) for d in outcome["diagnostics"]), default=0)
     for d in outcome["diagnostics"]:
         if d["severity"] == "error":
             reasons[d["kind"]] = reasons.get(d["kind"], 0) + 1
@@ -362,6 +363,7 @@ def measure(bank: dict, work: Path) -> dict:
             "read": outcome["counts"].get("read", 0),
             "converted": outcome["counts"].get("converted", 0), "arrived": arrived,
             "faithful": faithful, "reasons": reasons, "exit": run.returncode,
+            "language": bank.get("language", ""), "longest_message": longest,
             "build_errors": build_errors}
 
 
@@ -382,6 +384,7 @@ def main() -> None:
     parser.add_argument("--root", required=True, help="where the banks are exported")
     parser.add_argument("--mirror", help="where clones are, to export a missing bank from")
     parser.add_argument("--only", nargs="*", help="measure only the banks of these names")
+    parser.add_argument("--json", help="also write each bank's row to this file, as JSON")
     args = parser.parse_args()
     banks = [bank for bank in json.loads(Path(args.manifest).read_text(encoding="utf-8"))
              if not args.only or bank["name"] in args.only]
@@ -394,9 +397,14 @@ def main() -> None:
           "in Anki | faithful | import exit | build errors |")
     print("|---|---|---|---:|---:|---|---:|---:|---:|---:|")
     totals = [0, 0, 0]
+    rows = []
     for bank in banks:
         with tempfile.TemporaryDirectory() as tmp:
             row = measure(bank, Path(tmp))
+        rows.append(row)
+        if args.json:
+            Path(args.json).write_text(json.dumps(rows, indent=1, ensure_ascii=False),
+                                       encoding="utf-8")
         refused = ", ".join(f"{k} ×{v}" for k, v in sorted(row["reasons"].items())) or "—"
         print(f"| {row['name']} | {row['repo']} @ {row['commit']} | {row['shape']} | "
               f"{row['source']} | {row['converted']} | {refused} | {row['arrived']} | "

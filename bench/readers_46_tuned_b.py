@@ -4,7 +4,7 @@ Each reader is ``(path, text) -> list[Expected]`` and reads one shape the way a 
 the bank: the Markdown page as GitHub renders it, or the quiz app's data as the app shows
 it (an explanation the app shows is an explanation; ``""`` where the source has none).
 They hold no question, only how to read a shape, and import nothing from ``nca_anki``.
-Used by ``bench/banks_i46d-m1b.json`` through ``bench/real_banks.py``.
+Used by ``bench/banks_46_tuned.json`` through ``bench/real_banks.py``.
 """
 
 from __future__ import annotations

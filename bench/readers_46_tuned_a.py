@@ -1,6 +1,6 @@
 """Independent readers for the first eleven banks of issue 46's "twenty-one more banks"
 (docs/importing.md, 2026-12-04), for ``bench/real_banks.py`` (manifest
-``bench/banks_i46d-m1a.json``).
+``bench/banks_46_tuned.json``).
 
 Each reader reads one shape the way a person sees it: a Markdown file as GitHub renders it, a
 quiz app's data as the app shows it. It gives, per multiple-choice question, the prompt's first
@@ -28,7 +28,7 @@ def _node() -> str:
                    None)
     found = str(bundled) if bundled else shutil.which("node")
     if not found:
-        raise SystemExit("readers_i46d_m1a: Node is needed to read JavaScript banks")
+        raise SystemExit("readers_46_tuned_a: Node is needed to read JavaScript banks")
     return found
 
 

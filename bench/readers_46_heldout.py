@@ -1,4 +1,4 @@
-"""Independent readers for the held-out banks of ``banks_heldout.json`` (issue 46).
+"""Independent readers for the held-out banks of ``banks_46_heldout.json`` (issue 46).
 
 Each reader is ``(path, text) -> list[Expected]`` and reads its bank the way a person
 reading the page, or using the app the bank was written for, sees it: the prompt's first
