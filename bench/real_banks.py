@@ -368,13 +368,21 @@ def measure(bank: dict, work: Path) -> dict:
 
 
 def _export(clone: Path, bank: dict, into: Path) -> None:
-    """``bank``'s path at its commit, from the clone at ``clone``, written under ``into``."""
+    """``bank``'s path at its commit, from the clone at ``clone``, written under ``into``
+    with the folder it is in."""
     git = clone / ".git" if (clone / ".git").is_dir() else clone
     if (clone / "repo").is_dir():  # the mirror's layout: owner+name/repo[/.git]
         git = clone / "repo" / ".git" if (clone / "repo" / ".git").is_dir() else clone / "repo"
     into.mkdir(parents=True, exist_ok=True)
+    # A file is exported with its folder: the pictures and other files beside a bank are
+    # what its questions show (a repository's root file: the whole repository).
+    kind = subprocess.run(["git", "--git-dir", str(git), "cat-file", "-t",
+                           f"{bank['commit']}:{bank['path']}"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    folder = bank["path"] if kind == "tree" else str(Path(bank["path"]).parent)
     archive = subprocess.run(["git", "--git-dir", str(git), "archive", bank["commit"],
-                              bank["path"]], capture_output=True, check=True).stdout
+                              *([] if folder == "." else [folder])], capture_output=True,
+                             check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
 
 
