@@ -381,8 +381,10 @@ def _export(clone: Path, bank: dict, into: Path) -> None:
                           text=True, check=True).stdout.strip()
     folder = bank["path"] if kind == "tree" else str(Path(bank["path"]).parent)
     archive = subprocess.run(["git", "--git-dir", str(git), "archive", bank["commit"],
-                              *([] if folder == "." else [folder])], capture_output=True,
-                             check=True).stdout
+                              *([] if folder == "." else [folder])], capture_output=True).stdout
+    if not archive:  # a snapshot may lack a large file beside the bank: the bank alone
+        archive = subprocess.run(["git", "--git-dir", str(git), "archive", bank["commit"],
+                                  bank["path"]], capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
 
 
