@@ -1,0 +1,191 @@
+"""Text of a Moodle question (Moodle XML, GIFT) as Moodle shows it in a browser, written
+as the question file's Markdown, and the letters authors write into every answer.
+
+What the browser shows of a question's HTML is its text with the tags rendered and each
+entity read once. Three things in that text would read otherwise in Markdown, so they are
+written to show the same on the card:
+
+- **Math.** Moodle's TeX filter reads ``$$…$$``; its MathJax filter ``\\(…\\)`` and
+  ``\\[…\\]``. A card shows MathJax's two (docs/card.md), so ``$$…$$`` becomes ``\\(…\\)``
+  where it stands in running text (the TeX filter shows it in the line) and ``\\[…\\]``
+  where it is alone in its paragraph (shown on its own line either way). Math is kept as
+  written: nothing inside it is escaped, so backslashes, underscores and ``*`` reach
+  MathJax.
+- **Markdown's punctuation in plain text.** ``_x_``, ``*a*``, ``[1](x)``, a backquote or a
+  backslash show as typed in a browser; written as they are, Markdown would make emphasis,
+  links, code of them or eat the backslash. They are written with a backslash before them
+  (a ``[`` never: ``\\[`` opens a card's math; its ``]`` escaped, no link is made).
+  An ``_`` or ``*`` between two letters or digits (``snake_case``, ``4*8``) is never
+  emphasis and stays as typed.
+- **An entity written twice** (``&amp;lt;``, ``&amp;nbsp;``, ``&amp;#39;`` in the HTML):
+  the browser reads it once and shows ``&lt;``, ``&nbsp;``, ``&#39;`` as text; Markdown
+  would read it a second time. Its ``&`` is written ``\\&``.
+
+One pass over the text, each math opener looking its closer up once (a closer never found
+is remembered), so the time is linear in the text.
+
+Labels: when every answer of a question starts with its own letter, in order and written
+alike (``a. Paris``, ``A) Paris``, ``(a) Paris``, ``a- Paris``, ``1. …``), Moodle numbers
+the answers itself and a card letters its choices itself: the labels are left out, said
+once per file (W716).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from nca_anki.diagnostics import Diagnostic, warning
+from nca_anki.importing.bank import Choice, Item, Section, html_to_markdown
+
+# --- text --------------------------------------------------------------------------------------
+
+# In text outside tags and math: the characters that are Markdown's structure inline, and
+# the "&amp;" of an entity written twice. "]" is escaped, never "[": "\\[" opens a card's
+# math, and a "[" whose "]" is escaped makes no link; a "~" only before another ("~~" strikes).
+_PUNCTUATION_RE = re.compile(r"[\\`\]*_]|~(?=~)|&amp;(?=#\d{1,7};|#[xX][0-9a-fA-F]{1,6};"
+                             r"|[A-Za-z][A-Za-z0-9]{1,31};)")
+_OPENERS = {"$$": "$$", "\\(": "\\)", "\\[": "\\]"}
+_OPENER_RE = re.compile(r"\$\$|\\\(|\\\[|<[^<>]*>")
+# Tags inside a line of text: math next to them is in running text, not alone.
+_INLINE_TAG_RE = re.compile(r"</?(?:a|b|strong|i|em|u|span|font|code|tt|sub|sup|small|big|"
+                            r"mark|abbr|cite|label)\b", re.I)
+
+
+def moodle_html(text: str, answer: bool = False) -> str:
+    """Moodle's HTML (``html``, ``moodle_auto_format``) as Markdown that the card shows as
+    the browser shows the HTML (see the module's docstring). An ``answer`` is one line on
+    the card: its ``$$…$$`` is inline math even where it is all the answer holds."""
+    return html_to_markdown(_prepared(text, answer=answer))
+
+
+def moodle_plain(text: str, answer: bool = False) -> str:
+    """Moodle's plain text (``plain_text``, GIFT's ``[plain]``) as Markdown showing it as
+    typed: its math kept, its Markdown punctuation escaped."""
+    return _prepared(text, html=False, answer=answer)
+
+
+def _escaped(text: str, html: bool) -> str:
+    def one(match: re.Match[str]) -> str:
+        found, at = match[0], match.start()
+        if found in "*_" and 0 < at < len(text) - 1 and text[at - 1].isalnum() and \
+                text[at + 1].isalnum():
+            return found  # inside a word: never emphasis
+        if found == "&amp;":
+            return "\\&amp;" if html else found
+        return "\\" + found
+    return _PUNCTUATION_RE.sub(one, text)
+
+
+class _Closers:
+    """Where the next closer of each math opener is, each looked up once: a search that
+    found nothing says so for every later opener of its kind."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.found: dict[str, int] = {}
+
+    def after(self, closer: str, start: int) -> int:
+        known = self.found.get(closer)
+        if known is not None and (known < 0 or known >= start):
+            return known
+        self.found[closer] = self.text.find(closer, start)
+        return self.found[closer]
+
+
+def _prepared(text: str, html: bool = True, answer: bool = False) -> str:
+    """``text`` with its plain text escaped for Markdown and its math written as a card
+    shows math (see the module's docstring); tags are left to html_to_markdown."""
+    if not any(c in text for c in "\\`[]*_~$&"):
+        return text
+    out: list[str] = []
+    closers = _Closers(text)
+    k = 0
+    while (match := _OPENER_RE.search(text, k)) is not None:
+        out.append(_escaped(text[k:match.start()], html))
+        found = match[0]
+        if found.startswith("<"):
+            out.append(found if html else _escaped(found, html))
+            k = match.end()
+            continue
+        end = closers.after(_OPENERS[found], match.end())
+        if end < 0 or end == match.end():
+            out.append(_escaped(found, html))
+            k = match.end()
+            continue
+        inside, k = text[match.end():end], end + 2
+        if found == "$$":
+            alone = not answer and _alone(text, match.start(), k)
+            out.append(f"\\[{inside}\\]" if alone else f"\\({inside}\\)")
+        else:
+            out.append(f"{found}{inside}{_OPENERS[found]}")
+    out.append(_escaped(text[k:], html))
+    return "".join(out)
+
+
+def _alone(text: str, start: int, end: int) -> bool:
+    """Whether the math at ``start:end`` is alone in its paragraph or line: only spaces
+    between it and the tag, line break or edge on each side, and no inline tag there."""
+    before = text[max(0, start - 200):start]
+    after = text[end:end + 200]
+    left = before[max(before.rfind("\n"), before.rfind(">")) + 1:]
+    right = after[:min(p for p in (after.find("\n"), after.find("<"), len(after)) if p >= 0)]
+    if left.strip() or right.strip():
+        return False
+    tag_before = before[before.rfind("<"):] if before.rstrip().endswith(">") else ""
+    tag_after = after.lstrip()
+    tag_after = tag_after[:tag_after.find(">") + 1] if tag_after.startswith("<") else ""
+    return not any(_INLINE_TAG_RE.match(tag) for tag in (tag_before, tag_after) if tag)
+
+
+# --- labels ------------------------------------------------------------------------------------
+
+# A choice's own label written into its text: "a. ", "A) ", "(a) ", "a- ", "[B] ", "**C.** ",
+# "1. " (written "1\\." by bank.one_paragraph); the "\\" of "\\[" is this module's escape.
+_LABEL_RE = re.compile(r"^(?P<em>\*\*|__)?(?P<open>\\?[(\[])?(?P<label>[A-Za-z]|\d{1,2})"
+                       r"(?P<close>\\?[.):\]]|\s?[-–—])(?(em)(?P=em))\s+(?=\S)")
+
+
+def _labels(choices: tuple[Choice, ...]) -> list[int] | None:
+    """Where each choice's text starts after its label, if every choice starts with its
+    own, in order from a, A or 1 and written alike; else None."""
+    if len(choices) < 2:
+        return None
+    starts, styles = [], set()
+    for k, choice in enumerate(choices):
+        match = _LABEL_RE.match(choice.text)
+        if match is None:
+            return None
+        label = match["label"]
+        first = "1" if label.isdigit() else "A" if label.isupper() else "a"
+        if (int(label) if first == "1" else ord(label) - ord(first) + 1) != k + 1:
+            return None
+        styles.add((first, match["em"], match["open"], match["close"].strip()))
+        starts.append(match.end())
+    return starts if len(styles) == 1 else None
+
+
+def without_labels(sections: list[Section], path: str
+                   ) -> tuple[list[Section], list[Diagnostic]]:
+    """``sections`` with the labels written into their choices' texts left out, and one
+    W716 at the first such question saying how many there were."""
+    first: tuple[Item, str] | None = None
+    count = 0
+    out = []
+    for section in sections:
+        items = []
+        for item in section.items:
+            starts = _labels(item.choices)
+            if starts is not None:
+                first = first or (item, item.choices[0].text[:starts[0]].strip())
+                count += 1
+                item = replace(item, choices=tuple(
+                    Choice(c.text[at:], c.correct) for c, at in zip(item.choices, starts)))
+            items.append(item)
+        out.append(replace(section, items=tuple(items)))
+    if first is None:
+        return sections, []
+    item, label = first
+    return out, [warning("W716", path, item.line, (
+        f"every answer of {count} question{'s' if count > 1 else ''} starts with its own "
+        f"letter ('{label} …' first), which the card shows itself: the letters were left out"))]
