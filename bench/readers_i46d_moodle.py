@@ -71,8 +71,8 @@ def gift(path: Path, text: str) -> list[Expected]:
     """GIFT as Moodle imports it: '//' comment lines and '$CATEGORY' lines aside, each
     question is the text before an unescaped '{' (an optional '::title::' first) and its
     answers up to the '}', blank lines inside them allowed: '=' right, '~' wrong (a
-    positive '%n%' weight right), '#' feedback, '####' general feedback. Only questions
-    with '~' answers are multiple choice."""
+    positive '%n%' weight right), '#' feedback, '####' general feedback. Questions
+    with '~' answers are multiple choice; {T} and {F} show True and False."""
     kept = [ln for ln in text.replace("\r\n", "\n").split("\n")
             if not ln.strip().startswith(("//", "$CATEGORY"))]
     found = []
@@ -82,6 +82,12 @@ def gift(path: Path, text: str) -> list[Expected]:
         general = ""
         if "####" in body:
             body, _, general = body.partition("####")
+        truth = re.split(r"(?<!\\)#", body)[0].strip().upper()
+        if truth in ("T", "TRUE", "F", "FALSE"):  # true/false: Moodle shows two choices
+            found.append(Expected(words(_shown(re.sub(r"^\[\w+\]", "", head))),
+                                  ["true", "false"], {0 if truth.startswith("T") else 1},
+                                  words(_shown(general))))
+            continue
         if "~" not in body:
             continue
         answers = []
@@ -94,7 +100,7 @@ def gift(path: Path, text: str) -> list[Expected]:
             if raw:
                 answers.append((raw, right))
         found.append(Expected(words(_shown(re.sub(r"^\[\w+\]", "", head))),
-                              [words(_shown(t)) for t, _ in answers],
+                              [words(_shown(t)) for t in _unlabelled([t for t, _ in answers])],
                               {k for k, (_, r) in enumerate(answers) if r},
                               words(_shown(general))))
     return found

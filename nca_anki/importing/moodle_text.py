@@ -25,9 +25,9 @@ One pass over the text, each math opener looking its closer up once (a closer ne
 is remembered), so the time is linear in the text.
 
 Labels: when every answer of a question starts with its own letter, in order and written
-alike (``a. Paris``, ``A) Paris``, ``(a) Paris``, ``a- Paris``, ``1. …``), Moodle numbers
-the answers itself and a card letters its choices itself: the labels are left out, said
-once per file (W716).
+alike (``a. Paris``, ``A) Paris``, ``(a) Paris``, ``a- Paris``, ``a.- Paris``, ``1. …``),
+Moodle numbers the answers itself and a card letters its choices itself: the labels are
+left out, said once per file (W716).
 """
 
 from __future__ import annotations
@@ -140,10 +140,11 @@ def _alone(text: str, start: int, end: int) -> bool:
 
 # --- labels ------------------------------------------------------------------------------------
 
-# A choice's own label written into its text: "a. ", "A) ", "(a) ", "a- ", "[B] ", "**C.** ",
-# "1. " (written "1\\." by bank.one_paragraph); the "\\" of "\\[" is this module's escape.
+# A choice's own label written into its text: "a. ", "A) ", "(a) ", "a- ", "a.- ", "[B] ",
+# "**C.** ", "1. " (written "1\\." by bank.one_paragraph); the "\\" of "[B\\]" is this
+# module's escape.
 _LABEL_RE = re.compile(r"^(?P<em>\*\*|__)?(?P<open>\\?[(\[])?(?P<label>[A-Za-z]|\d{1,2})"
-                       r"(?P<close>\\?[.):\]]|\s?[-–—])(?(em)(?P=em))\s+(?=\S)")
+                       r"(?P<close>\\?[.):\]]-?|\s?[-–—])(?(em)(?P=em))\s+(?=\S)")
 
 
 def _labels(choices: tuple[Choice, ...]) -> list[int] | None:

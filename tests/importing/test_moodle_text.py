@@ -61,6 +61,8 @@ LABELLED = [
     ("A) B) C)", ["A) Oslo", "B) Bergen", "C) Tromsø"]),
     ("(a) (b) (c)", ["<p>(a) Oslo</p>", "<p>(b) Bergen</p>", "<p>(c) Tromsø</p>"]),
     ("a- b- c-", ["a- Oslo", "b- Bergen", "c- Tromsø"]),
+    ("a.- b.- c.-", ["a.- Oslo", "b.- Bergen", "c.- Tromsø"]),
+    ("1) 2) 3)", ["1) Oslo", "2) Bergen", "3) Tromsø"]),
     ("bold A. B. C.", ["<b>A.</b> Oslo", "<b>B.</b> Bergen", "<b>C.</b> Tromsø"]),
 ]
 
