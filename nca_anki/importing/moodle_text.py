@@ -16,10 +16,13 @@ written to show the same on the card:
   links, code of them or eat the backslash. They are written with a backslash before them
   (a ``[`` never: ``\\[`` opens a card's math; its ``]`` escaped, no link is made).
   An ``_`` or ``*`` between two letters or digits (``snake_case``, ``4*8``) is never
-  emphasis and stays as typed.
+  emphasis and stays as typed. A line the browser starts (at the text's start, after a
+  block tag or ``<br>``, or a line break) with ``- ``, ``+ ``, ``# `` or ``> `` is a line
+  of text, not a list item, a heading or a quote: its mark is escaped too.
 - **An entity written twice** (``&amp;lt;``, ``&amp;nbsp;``, ``&amp;#39;`` in the HTML):
   the browser reads it once and shows ``&lt;``, ``&nbsp;``, ``&#39;`` as text; Markdown
-  would read it a second time. Its ``&`` is written ``\\&``.
+  would read it a second time. Its ``&`` is written ``\\&``. In plain text (``plain_text``,
+  GIFT's ``[plain]``) every entity is shown as typed, so each ``&`` of one is.
 
 One pass over the text, each math opener looking its closer up once (a closer never found
 is remembered), so the time is linear in the text.
@@ -33,6 +36,7 @@ left out, said once per file (W716).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 
 from nca_anki.diagnostics import Diagnostic, warning
@@ -40,11 +44,21 @@ from nca_anki.importing.bank import Choice, Item, Section, html_to_markdown
 
 # --- text --------------------------------------------------------------------------------------
 
-# In text outside tags and math: the characters that are Markdown's structure inline, and
-# the "&amp;" of an entity written twice. "]" is escaped, never "[": "\\[" opens a card's
-# math, and a "[" whose "]" is escaped makes no link; a "~" only before another ("~~" strikes).
-_PUNCTUATION_RE = re.compile(r"[\\`\]*_]|~(?=~)|&amp;(?=#\d{1,7};|#[xX][0-9a-fA-F]{1,6};"
-                             r"|[A-Za-z][A-Za-z0-9]{1,31};)")
+# In text outside tags and math: the characters that are Markdown's structure inline. "]"
+# is escaped, never "[": "\\[" opens a card's math, and a "[" whose "]" is escaped makes no
+# link; a "~" only before another ("~~" strikes).
+_PUNCTUATION_RE = re.compile(r"[\\`\]*_]|~(?=~)")
+# An entity's "&" that Markdown would read: in HTML, of one written twice ("&amp;lt;", which
+# the browser shows as "&lt;"); in plain text, of any ("&lt;" typed is shown as typed).
+_ENTITY = r"(?=#\d{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)"
+_TWICE_RE = re.compile(r"&amp;" + _ENTITY)
+_TYPED_RE = re.compile(r"&" + _ENTITY)
+# A mark that makes a line one of Markdown's blocks: a list item, a heading, a quote.
+_BLOCK_MARK_RE = re.compile(r"^(\s*)([-+#>]|&gt;)(?=\s)")
+# Tags after which the browser starts a new line.
+_BLOCK_TAG_RE = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|t[dhr]|table|blockquote|pre|"
+                           r"center|section|article|header|footer|d[tdl]|figure|figcaption|"
+                           r"caption|summary|details|hr)\b", re.I)
 _OPENERS = {"$$": "$$", "\\(": "\\)", "\\[": "\\]"}
 _OPENER_RE = re.compile(r"\$\$|\\\(|\\\[|<[^<>]*>")
 # Tags inside a line of text: math next to them is in running text, not alone.
@@ -65,16 +79,21 @@ def moodle_plain(text: str, answer: bool = False) -> str:
     return _prepared(text, html=False, answer=answer)
 
 
-def _escaped(text: str, html: bool) -> str:
+def _escaped(text: str, html: bool, line_start: bool) -> str:
+    """Plain ``text`` written to show as typed: Markdown's punctuation escaped (see
+    _PUNCTUATION_RE), and a line that starts with a mark of Markdown's blocks ("- ",
+    "+ ", "# ", "> ", ``&gt;`` in HTML) written with that mark escaped; ``line_start``
+    says whether ``text`` starts a line."""
     def one(match: re.Match[str]) -> str:
         found, at = match[0], match.start()
         if found in "*_" and 0 < at < len(text) - 1 and text[at - 1].isalnum() and \
                 text[at + 1].isalnum():
             return found  # inside a word: never emphasis
-        if found == "&amp;":
-            return "\\&amp;" if html else found
         return "\\" + found
-    return _PUNCTUATION_RE.sub(one, text)
+    escaped = (_TWICE_RE if html else _TYPED_RE).sub(r"\\\g<0>", _PUNCTUATION_RE.sub(one, text))
+    lines = escaped.split("\n")
+    return "\n".join(_BLOCK_MARK_RE.sub(r"\1\\\2", line) if k or line_start else line
+                     for k, line in enumerate(lines))
 
 
 class _Closers:
@@ -96,31 +115,61 @@ class _Closers:
 def _prepared(text: str, html: bool = True, answer: bool = False) -> str:
     """``text`` with its plain text escaped for Markdown and its math written as a card
     shows math (see the module's docstring); tags are left to html_to_markdown."""
-    if not any(c in text for c in "\\`[]*_~$&"):
-        return text
     out: list[str] = []
+    line_start = True
+    for kind, start, end in _pieces(text):
+        piece = text[start:end]
+        if kind == "text":
+            out.append(_escaped(piece, html, line_start))
+            line_start = _starts_next(piece, line_start)
+        elif kind == "tag":
+            out.append(piece if html else _escaped(piece, html, line_start))
+            line_start = bool(html and _BLOCK_TAG_RE.match(piece))
+        else:
+            out.append(_math(text, start, end, answer))
+            line_start = False
+    return "".join(out)
+
+
+def _starts_next(piece: str, line_start: bool) -> bool:
+    """Whether what follows the text ``piece`` starts a line."""
+    if not piece.strip():
+        return line_start or "\n" in piece
+    return "\n" in piece[len(piece.rstrip()):]
+
+
+def _pieces(text: str) -> Iterator[tuple[str, int, int]]:
+    """``text`` cut into its plain text, its tags and its math (each math from its opener
+    to the end of its closer), in order: (kind, start, end)."""
     closers = _Closers(text)
     k = 0
     while (match := _OPENER_RE.search(text, k)) is not None:
-        out.append(_escaped(text[k:match.start()], html))
+        if match.start() > k:
+            yield "text", k, match.start()
         found = match[0]
         if found.startswith("<"):
-            out.append(found if html else _escaped(found, html))
+            yield "tag", match.start(), match.end()
             k = match.end()
             continue
         end = closers.after(_OPENERS[found], match.end())
         if end < 0 or end == match.end():
-            out.append(_escaped(found, html))
+            yield "text", match.start(), match.end()  # an opener never closed is text
             k = match.end()
             continue
-        inside, k = text[match.end():end], end + 2
-        if found == "$$":
-            alone = not answer and _alone(text, match.start(), k)
-            out.append(f"\\[{inside}\\]" if alone else f"\\({inside}\\)")
-        else:
-            out.append(f"{found}{inside}{_OPENERS[found]}")
-    out.append(_escaped(text[k:], html))
-    return "".join(out)
+        yield "math", match.start(), end + 2
+        k = end + 2
+    if k < len(text):
+        yield "text", k, len(text)
+
+
+def _math(text: str, start: int, end: int, answer: bool) -> str:
+    """The math at ``start:end`` as a card shows math: ``$$…$$`` as ``\\(…\\)``, or as
+    ``\\[…\\]`` alone in its paragraph (never in an ``answer``); the rest as written."""
+    if not text.startswith("$$", start):
+        return text[start:end]
+    inside = text[start + 2:end - 2]
+    alone = not answer and _alone(text, start, end)
+    return f"\\[{inside}\\]" if alone else f"\\({inside}\\)"
 
 
 def _alone(text: str, start: int, end: int) -> bool:

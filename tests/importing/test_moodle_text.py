@@ -177,15 +177,44 @@ def test_text_reads_as_the_browser_shows_the_html(tmp_path, cli):
     assert second[1] == ["*\\*bold\\* and [a\\](b)", "\\`code\\` in C:\\\\temp"]
 
 
+def test_a_line_starting_with_a_markdown_mark_stays_a_line_of_text(tmp_path, cli):
+    """A paragraph of Moodle's HTML that starts "- ", "+ ", "# " or "> " is text in the
+    browser; in Markdown it would be a list, a heading or a quote (and "- " a choice of
+    the question file). Its mark is escaped; a "-" inside a line is left alone."""
+    _, done = _import(cli, tmp_path, "lines.xml", _xml(_multichoice(
+        "<p>Given:</p><p>- rows = 3<br>+ cols = 4</p><p># cells &gt; 10</p>"
+        "<p>&gt; read this</p><p>rows - cols?</p>", ("- 7", 100), ("# 12", 0),
+        feedback="<p>- sum, not product</p>")))
+    assert done.status == 0, done.err
+    [(prompt, choices, explanation)] = _questions(tmp_path / "source")
+    assert prompt == ("Given:\n\n\\- rows = 3\n\\+ cols = 4\n\n\\# cells > 10\n\n"
+                      "\\> read this\n\nrows - cols?")
+    assert choices == ["*\\- 7", "\\# 12"]
+    assert explanation == "\\- sum, not product"
+
+
+def test_plain_text_shows_its_entities_as_typed(tmp_path, cli):
+    """Moodle shows text of format plain_text as typed: "&lt;" stays "&lt;"."""
+    question = _multichoice("Which one writes &amp;lt; in plain text?", ("this", 100),
+                            ("that", 0), cdata=False).replace('format="html"><text>Which',
+                                                               'format="plain_text"><text>Which')
+    _, done = _import(cli, tmp_path, "plain.xml", _xml(question))
+    assert done.status == 0, done.err
+    [(prompt, _, _)] = _questions(tmp_path / "source")
+    assert prompt == "Which one writes \\&lt; in plain text?"
+
+
 @pytest.mark.anki
 def test_punctuation_and_entities_show_on_the_card_as_typed(tmp_path, cli):
     _, done = _import(cli, tmp_path, "t.xml", _xml(_multichoice(
-        "<p>Is &amp;lt;i&amp;gt; _this_ [x](y) *so*?</p>", ("yes", 100), ("no", 0))))
+        "<p>Is &amp;lt;i&amp;gt; _this_ [x](y) *so*?</p><p>- a line</p><p># not a heading</p>",
+        ("yes", 100), ("no", 0))))
     assert done.status == 0, done.err
     _, decks = built_and_imported(tmp_path)
     [card] = [c for cards in decks.values() for c in cards]
     prompt = card.fields["Prompt"]
     assert "&amp;lt;i&amp;gt; _this_ [x](y) *so*?" in prompt, prompt
+    assert "<p>- a line</p>" in prompt and "<p># not a heading</p>" in prompt, prompt
 
 
 # --- linear time -------------------------------------------------------------------------------
