@@ -108,7 +108,7 @@ def read(text: str, path: str) -> Reading:
     if reader.items:
         reader.sections.append(Section(title=reader.title, items=tuple(reader.items),
                                        path=path))
-    sections, said = without_labels(reader.sections, path)
+    sections, said = without_labels(reader.sections, path, reader.shown)
     return Reading(tuple(sections), tuple(reader.problems + said))
 
 
@@ -139,6 +139,7 @@ class _Reader:
         self.sections: list[Section] = []
         self.title = title_from_name(path)
         self.items: list[Item] = []
+        self.shown: list[str] = []  # the descriptions' texts (moodle_text.without_labels)
         self.block = _Block()
 
     def take(self, number: int, line: str) -> None:
@@ -210,6 +211,8 @@ class _Reader:
         item = _question(block, self.path, self.problems)
         if item is not None:
             self.items.append(item)
+        elif not block.sets:  # a description: the letters of answers may name its parts
+            self.shown.append(moodle_html(_text("\n".join(line for _, line in block.lines))))
 
 
 _BRACE_DAMAGE = {

@@ -35,8 +35,9 @@ left out, said once per file (W716).
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from nca_anki.diagnostics import Diagnostic, warning
@@ -215,10 +216,17 @@ def _labels(choices: tuple[Choice, ...]) -> list[int] | None:
     return starts if len(styles) == 1 else None
 
 
-def without_labels(sections: list[Section], path: str
+def without_labels(sections: list[Section], path: str, shown: Iterable[str] = ()
                    ) -> tuple[list[Section], list[Diagnostic]]:
     """``sections`` with the labels written into their choices' texts left out, and one
-    W716 at the first such question saying how many there were."""
+    W716 at the first such question saying how many there were.
+
+    A label the file's other texts name (``shown``: its descriptions, with every prompt
+    of the file) is the answer's content, not its numbering: a reading passage headed
+    "A. Liam …", "B. Wim …" and answers "A. Liam …" that name its parts keep their
+    letters."""
+    named = _named(itertools.chain(shown, (item.prompt for section in sections
+                                           for item in section.items)))
     first: tuple[Item, str] | None = None
     count = 0
     out = []
@@ -226,7 +234,8 @@ def without_labels(sections: list[Section], path: str
         items = []
         for item in section.items:
             starts = _labels(item.choices)
-            if starts is not None:
+            if starts is not None and not any(
+                    _key(c.text[:at], c.text[at:]) in named for c, at in zip(item.choices, starts)):
                 first = first or (item, item.choices[0].text[:starts[0]].strip())
                 count += 1
                 item = replace(item, choices=tuple(
@@ -239,3 +248,29 @@ def without_labels(sections: list[Section], path: str
     return out, [warning("W716", path, item.line, (
         f"every answer of {count} question{'s' if count > 1 else ''} starts with its own "
         f"letter ('{label} …' first), which the card shows itself: the letters were left out"))]
+
+
+_NAMED_WORDS = 3  # a labelled line is named by its letter and its first words, up to these
+
+
+def _key(label: str, text: str) -> tuple[str, str]:
+    """A labelled text as another text may name it: its letter, and its first words (at
+    most _NAMED_WORDS), without Markdown's escapes and emphasis, in lower case."""
+    letter = re.sub(r"[^A-Za-z0-9]", "", label).lower()
+    words = re.sub(r"[\\*_`]", "", text).lower().split()
+    return letter, " ".join(words[:_NAMED_WORDS])
+
+
+def _named(texts: Iterable[str]) -> set[tuple[str, str]]:
+    """The labelled lines of ``texts`` ("A. Liam Hoekstra" over a paragraph), each by its
+    letter and its first one, two and three words: a set looked up once per answer."""
+    named: set[tuple[str, str]] = set()
+    for text in texts:
+        for line in text.split("\n"):
+            match = _LABEL_RE.match(line.strip())
+            if match is None:
+                continue
+            letter, words = _key(match[0], line.strip()[match.end():])
+            split = words.split()
+            named.update((letter, " ".join(split[:n])) for n in range(1, len(split) + 1))
+    return named

@@ -161,6 +161,7 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
     problems: list[Diagnostic] = []
     sections: list[Section] = []
     title, items = title_from_name(path), list[Item]()
+    shown: list[str] = []  # the descriptions' texts: answers' letters may name their parts
     inside = set(root.findall("question"))
     for question in root.iter("question"):
         line = tree.lines[question]
@@ -175,12 +176,14 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
                 sections.append(Section(title=title, items=tuple(items), path=path))
             title, items = name or title_from_name(path), []
             continue
+        if kind == "description":
+            shown.append(_text(question.find("questiontext"))[0])
         item = _question(question, kind, path, (line, tree.lines), problems)
         if item is not None:
             items.append(item)
     if items:
         sections.append(Section(title=title, items=tuple(items), path=path))
-    sections, said = without_labels(sections, path)
+    sections, said = without_labels(sections, path, shown)
     return Reading(tuple(sections), tuple(problems + said))
 
 

@@ -100,6 +100,27 @@ def test_answers_that_only_seem_lettered_keep_their_text(tmp_path, cli, answers)
     assert [c.lstrip("*") for c in choices] == answers
 
 
+def test_letters_that_name_parts_of_a_reading_passage_are_kept(tmp_path, cli):
+    """A passage (a description, or a question's own text) headed "A. Ada Lovelace",
+    "B. Alan Turing": answers "A. Ada Lovelace" name those parts, and the letter is
+    content, not Moodle's numbering. Answers lettered without such a passage lose
+    their letters as before."""
+    passage = ("<h4>A. Ada Lovelace</h4><p>She wrote the first program.</p>"
+               "<h4>B. Alan Turing</h4><p>He described a universal machine.</p>")
+    bank, done = _import(cli, tmp_path, "reading.gift", f"::Passage::[html]{passage}\n\n"
+                         "::R1:: Who wrote a program first? {\n=A. Ada Lovelace\n"
+                         "~B. Alan Turing\n}\n\n::R2:: Which is a prime? {\n~a) 4\n=b) 7\n}\n")
+    assert [q[1] for q in _questions(tmp_path / "source")] == [
+        ["*A. Ada Lovelace", "B. Alan Turing"], ["4", "*7"]]
+    assert f"{bank}:8: warning[W716]: every answer of 1 question " in done.err, done.err
+    xml = _xml(_multichoice(f"{passage}<p>Who described the machine?</p>",
+                            ("A. Ada Lovelace", 0), ("B. Alan Turing", 100)))
+    _, done = _import(cli, tmp_path / "xml", "reading.xml", xml)
+    assert [q[1] for q in _questions(tmp_path / "xml" / "source")] == [
+        ["A. Ada Lovelace", "*B. Alan Turing"]]
+    assert "[W716]" not in done.err, done.err
+
+
 def test_letters_typed_into_gift_answers_are_left_out(tmp_path, cli):
     bank, done = _import(cli, tmp_path, "towns.gift", "::T1:: Capital of Norway? {\n"
                          "=A) Oslo\n~B) Bergen\n~C) Tromsø\n}\n")
@@ -191,6 +212,16 @@ def test_a_line_starting_with_a_markdown_mark_stays_a_line_of_text(tmp_path, cli
                       "\\> read this\n\nrows - cols?")
     assert choices == ["*\\- 7", "\\# 12"]
     assert explanation == "\\- sum, not product"
+
+
+def test_small_headings_are_their_text_not_tags(tmp_path, cli):
+    """<h5> and <h6> are headings a browser shows like <h4>'s: their text, on a line of
+    its own, never the tags written out (bank.html_to_markdown)."""
+    _, done = _import(cli, tmp_path, "h.xml", _xml(_multichoice(
+        "<h5>Part A</h5><p>Which?</p><h6>small print</h6>", ("one", 100), ("two", 0))))
+    assert done.status == 0, done.err
+    [(prompt, _, _)] = _questions(tmp_path / "source")
+    assert prompt == "Part A\n\nWhich?\n\nsmall print"
 
 
 def test_plain_text_shows_its_entities_as_typed(tmp_path, cli):
