@@ -101,6 +101,7 @@ _INLINE = {"b": "**", "strong": "**", "i": "*", "em": "*", "code": "`", "tt": "`
 _BREAKS = {"br": "\n", "p": "\n\n", "div": "\n\n", "li": "\n* ", "ul": "\n\n",
            "ol": "\n\n", "span": "", "u": "", "sub": "", "sup": "", "font": "",
            "pre": "\n\n", "h1": "\n\n", "h2": "\n\n", "h3": "\n\n", "h4": "\n\n",
+           "h5": "\n\n", "h6": "\n\n",
            # A <details> block is shown open; what is left of a table is a paragraph.
            "details": "\n\n", "summary": "\n\n", "table": "\n\n", "thead": "",
            "tbody": "", "tfoot": "", "tr": "\n\n", "th": "\n\n", "td": "\n\n",

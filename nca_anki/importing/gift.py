@@ -16,7 +16,10 @@ after the answers: the prompt shows "_____" where they were) are converted. Shor
 answer, numerical, matching and essay questions are not multiple choice and are
 reported. A question's general feedback becomes its explanation, and feedback on an
 answer is added to it. Backslash escapes (\\~ \\= \\# \\{ \\} \\:) and \\n are read as
-what they stand for; "[markdown]" text is kept as Markdown, "[html]" as written.
+what they stand for; "[markdown]" text is kept as Markdown, Moodle's own format and
+"[html]" are read as the HTML Moodle shows and "[plain]" as typed (moodle_text.py: math
+as a card shows it, Markdown's punctuation escaped). Letters written into every answer
+("~a) …") are left out, said once (W716).
 """
 
 from __future__ import annotations
@@ -29,8 +32,9 @@ from dataclasses import dataclass, field
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing.bank import (FEEDBACK_JOINED, FULL_CREDIT, MAX_ANSWERS, Choice,
                                      Credited, Item, Reading, Section, category_name,
-                                     choices_problem, credit, credited_choices,
-                                     html_to_markdown, one_paragraph, title_from_name, too_many)
+                                     choices_problem, credit, credited_choices, one_paragraph,
+                                     title_from_name, too_many)
+from nca_anki.importing.moodle_text import moodle_html, moodle_plain, without_labels
 
 _CATEGORY_RE = re.compile(r"^\s*\$CATEGORY:\s*(?P<path>(?:.*\S)?)\s*$")
 _FORMAT_RE = re.compile(r"^\s*\[(?P<format>html|moodle|plain|markdown)\]", re.I)
@@ -104,7 +108,8 @@ def read(text: str, path: str) -> Reading:
     if reader.items:
         reader.sections.append(Section(title=reader.title, items=tuple(reader.items),
                                        path=path))
-    return Reading(tuple(reader.sections), tuple(reader.problems))
+    sections, said = without_labels(reader.sections, path, reader.shown)
+    return Reading(tuple(sections), tuple(reader.problems + said))
 
 
 @dataclass
@@ -134,6 +139,7 @@ class _Reader:
         self.sections: list[Section] = []
         self.title = title_from_name(path)
         self.items: list[Item] = []
+        self.shown: list[str] = []  # the descriptions' texts (moodle_text.without_labels)
         self.block = _Block()
 
     def take(self, number: int, line: str) -> None:
@@ -205,6 +211,8 @@ class _Reader:
         item = _question(block, self.path, self.problems)
         if item is not None:
             self.items.append(item)
+        elif not block.sets:  # a description: the letters of answers may name its parts
+            self.shown.append(moodle_html(_text("\n".join(line for _, line in block.lines))))
 
 
 _BRACE_DAMAGE = {
@@ -288,12 +296,12 @@ def _converted(block: _Block, whole: str, cuts: tuple[int, int, int], path: str,
     before, answers, after = whole[head:open_at], whole[open_at + 1:close_at], \
         whole[close_at + 1:].strip()
     fmt = _FORMAT_RE.match(before)
-    html_ok = True  # Moodle's own format (the default) and [html] take HTML
+    form = "moodle"  # Moodle's own format (the default) and [html] take HTML
     if fmt:
         before = before[fmt.end():]
-        html_ok = fmt.group("format").lower() in ("html", "moodle")
-    prompt = html_to_markdown(_text(before), html_ok) + (
-        f" _____ {html_to_markdown(_text(after), html_ok)}" if after else "")
+        form = fmt.group("format").lower()
+    prompt = _shown(_text(before), form) + (
+        f" _____ {_shown(_text(after), form)}" if after else "")
     if not _text(before) and not after:
         problems.append(error("E702", path, first, "no question text; not converted"))
         return None
@@ -315,7 +323,7 @@ def _converted(block: _Block, whole: str, cuts: tuple[int, int, int], path: str,
     general = ""
     k = _general_feedback(answers)
     if k >= 0:
-        answers, general = answers[:k], html_to_markdown(_text(answers[k + 4:]), html_ok)
+        answers, general = answers[:k], _shown(_text(answers[k + 4:]), form)
     word = _before_feedback(answers).strip().upper()
     if word in _TRUE_FALSE:
         truth = _TRUE_FALSE[word]
@@ -324,7 +332,7 @@ def _converted(block: _Block, whole: str, cuts: tuple[int, int, int], path: str,
         return Item(prompt=prompt, explanation=general, path=path, line=first,
                     choices=(Choice("True", truth), Choice("False", not truth)))
     lines = _Lines(block)
-    return _choices(answers, lambda at: lines.at(open_at + 1 + skipped + at), html_ok,
+    return _choices(answers, lambda at: lines.at(open_at + 1 + skipped + at), form,
                     Item(prompt=prompt, choices=(), explanation=general, path=path,
                          line=first), problems)
 
@@ -343,7 +351,16 @@ class _Lines:
         return self.numbers[bisect_right(self.starts, offset) - 1]
 
 
-def _choices(answers: str, line_of: Callable[[int], int], html_ok: bool, item: Item,
+def _shown(text: str, form: str, answer: bool = False) -> str:
+    """GIFT text in its format as the question file's Markdown, showing what Moodle shows:
+    Moodle's own format and [html] are HTML, [plain] is shown as typed, [markdown] kept;
+    an ``answer``'s math is inline (moodle_text.moodle_html)."""
+    if form in ("html", "moodle"):
+        return moodle_html(text, answer)
+    return moodle_plain(text, answer) if form == "plain" else text
+
+
+def _choices(answers: str, line_of: Callable[[int], int], form: str, item: Item,
              problems: list[Diagnostic]) -> Item | None:
     """``item`` with the choices of its ``answers`` ("=right ~wrong ~%50%half"), each
     answer's line given by ``line_of`` its place in them; None if they make no question."""
@@ -372,10 +389,10 @@ def _choices(answers: str, line_of: Callable[[int], int], html_ok: bool, item: I
         if not _text(text):
             empty += 1  # "~=" or "~~": nothing between two marks; Moodle skips it too
             continue
-        shown = html_to_markdown(_text(text), html_ok)
+        shown = _shown(_text(text), form, answer=True)
         credited.append(Credited(one_paragraph(shown), value, line_of(at)))
         if _text(note):
-            feedback.append(f"{shown}: {html_to_markdown(_text(note), html_ok)}")
+            feedback.append(f"{shown}: {_shown(_text(note), form)}")
     choices, notes = credited_choices(credited, single, path, first)
     no_right = ("no answer is fully right ('=' without a weight, or '%100%')" if single else
                 "no answer is right ('=' or a positive %weight%)")

@@ -20,8 +20,11 @@ as Moodle grades it (bank.credited_choices). The images a question carries
 (``<file encoding="base64">``, shown as ``@@PLUGINFILE@@/name``) are each checked as a
 real image of a type cards show, and written beside the question files. Every other type
 is refused by name; a ``description`` is text that is no question. Text in Moodle's HTML
-(``html``, ``moodle_auto_format``; CDATA or escaped) becomes Markdown as GIFT's does;
-``plain_text`` and ``markdown`` are kept.
+(``html``, ``moodle_auto_format``; CDATA or escaped) becomes Markdown that shows what the
+browser shows, as GIFT's does (moodle_text.py: ``$$…$$`` math as MathJax's delimiters,
+Markdown's punctuation and entities written twice escaped); ``plain_text`` is shown as
+typed and ``markdown`` kept. Letters written into every answer ("a. …") are left out, said
+once (W716).
 
 The standard library's expat reads the file, through handlers of our own that note each
 element's true line (a ``<question`` inside a comment, a CDATA section or a processing
@@ -44,8 +47,9 @@ from nca_anki.diagnostics import Diagnostic, clip, error, warning
 from nca_anki.importing import xml_records
 from nca_anki.importing.bank import (FEEDBACK_JOINED, MAX_ANSWERS, Credited, Item, Reading,
                                      Section, a_kind, category_name, choices_problem, credit,
-                                     credited_choices, html_to_markdown, one_paragraph,
-                                     title_from_name, too_many)
+                                     credited_choices, one_paragraph, title_from_name,
+                                     too_many)
+from nca_anki.importing.moodle_text import moodle_html, moodle_plain, without_labels
 from nca_anki.reading.images import image_problem, image_type
 from nca_anki.reading.media import MAX_IMAGE_BYTES
 
@@ -111,9 +115,11 @@ class _Tree:
                        "which is never read")
 
 
-def _text(element: ET.Element | None) -> tuple[str, dict[str, bytes], str]:
+def _text(element: ET.Element | None, answer: bool = False
+          ) -> tuple[str, dict[str, bytes], str]:
     """An element's <text> as Markdown (its embedded files shown by their own names), the
-    images it carries (<file> elements, base64), and why one cannot go with it ("")."""
+    images it carries (<file> elements, base64), and why one cannot go with it (""); an
+    ``answer``'s math is inline (moodle_text.moodle_html)."""
     if element is None:
         return "", {}, ""
     raw = element.findtext("text") or ""
@@ -137,7 +143,9 @@ def _text(element: ET.Element | None) -> tuple[str, dict[str, bytes], str]:
         files[name] = data
     raw = _EMBEDDED_RE.sub(lambda m: m[1], raw)
     if form in ("html", "moodle_auto_format"):
-        raw = html_to_markdown(raw)
+        raw = moodle_html(raw, answer)
+    elif form == "plain_text":
+        raw = moodle_plain(raw, answer)
     return raw.strip(), files, ""
 
 
@@ -153,6 +161,7 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
     problems: list[Diagnostic] = []
     sections: list[Section] = []
     title, items = title_from_name(path), list[Item]()
+    shown: list[str] = []  # the descriptions' texts: answers' letters may name their parts
     inside = set(root.findall("question"))
     for question in root.iter("question"):
         line = tree.lines[question]
@@ -167,12 +176,15 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
                 sections.append(Section(title=title, items=tuple(items), path=path))
             title, items = name or title_from_name(path), []
             continue
+        if kind == "description":
+            shown.append(_text(question.find("questiontext"))[0])
         item = _question(question, kind, path, (line, tree.lines), problems)
         if item is not None:
             items.append(item)
     if items:
         sections.append(Section(title=title, items=tuple(items), path=path))
-    return Reading(tuple(sections), tuple(problems))
+    sections, said = without_labels(sections, path, shown)
+    return Reading(tuple(sections), tuple(problems + said))
 
 
 def _question(question: ET.Element, kind: str, path: str,
@@ -199,7 +211,7 @@ def _question(question: ET.Element, kind: str, path: str,
         return None
     credited, feedback = [], []
     for answer in answers:
-        text, inner, wrong = _text(answer)
+        text, inner, wrong = _text(answer, answer=True)
         media, bad = {**media, **inner}, bad or wrong
         value = credit(answer.get("fraction", "0"))
         if value is None:
