@@ -117,3 +117,28 @@ def constructor_right_first(path: Path, text: str) -> list[Expected]:
         args = literal("[" + text[start + 1:], 0)[0]  # the arguments, as an array
         found.append(Expected(words(args[0]), [words(a) for a in args[1:]], {0}, ""))
     return found
+
+
+def answers_split_at_semicolons(path: Path, text: str) -> list[Expected]:
+    """``[{question, correct_answer: "a;b", incorrect_answers: "c;d;e", image}]``: the
+    answers written as one text each, split at ";" by the bank's own app."""
+    import json
+    found = []
+    for q in json.loads(text.lstrip("\ufeff")):
+        right = [a.strip() for a in q["correct_answer"].split(";") if a.strip()]
+        wrong = [a.strip() for a in q["incorrect_answers"].split(";") if a.strip()]
+        found.append(Expected(words(q["question"]), [words(c) for c in right + wrong],
+                              set(range(len(right))), ""))
+    return found
+
+
+def answer_in_lower_case(path: Path, text: str) -> list[Expected]:
+    """``const quizData = {category: [{q, options, a: "the right choice in lower case"}]}``
+    before the bot's code."""
+    found = []
+    for questions in _after(text, "const quizData =").values():  # type: ignore[union-attr]
+        for q in questions:
+            options = q["options"]
+            right = {k for k, o in enumerate(options) if o.casefold() == q["a"].casefold()}
+            found.append(Expected(words(q["q"]), [words(o) for o in options], right, ""))
+    return found

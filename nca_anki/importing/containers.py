@@ -49,6 +49,8 @@ class Places:
     # A text written in several languages ({"en": "Which…?", "es": "¿Cuál…?"}) is read in
     # one throughout the file: (that language, how many the file has), or None.
     language: tuple[str, int] | None = None
+    # Keys whose texts are lists written as one text, split at ";" ("a;b;c"), over the file.
+    split: tuple[str, ...] = ()
 
     def original(self, where: Path_, shown: bool = False) -> Path_:
         """``where`` (a path in the lists) as the input writes it: a member's own key for
@@ -109,6 +111,8 @@ def _noun(lists: list[Found], places: Places) -> str:
             for form, names in forms.items()]
     if places.language is not None:
         said.append(f"texts in '{places.language[0]}' of {places.language[1]} languages")
+    if places.split:
+        said.append(f"{' and '.join(repr(k) for k in places.split[:2])} split at ';'")
     return "question objects" + (f" from {' and '.join(said)}" if said else "")
 
 
@@ -120,6 +124,7 @@ def gather(data: object, places: Places) -> object:
     object that holds objects is tested once for being question-like, and the test looks
     at most ``_SHALLOW`` levels down."""
     places.language = _language(data)
+    places.split = _separated(data)
     return _Gathering(places).value(data, ())
 
 
@@ -151,6 +156,9 @@ class _Gathering:
         if self.language is not None and _by_language(value):
             return self.value(_in_language(value, self.language), where)
         value = _wrong_run(value)
+        if self.places.split and any(k in value for k in self.places.split):
+            value = {k: _split_text(v) if k in self.places.split else v
+                     for k, v in value.items()}
         members = records(value, self.question_like) or _by_position(value)
         if members is None or (sum(isinstance(v, dict) and self.question_like(v)
                                    for _, v in members) < 2 and self.question_like(value)):
@@ -234,6 +242,48 @@ def _language(data: object) -> tuple[str, int] | None:
 def _in_language(value: dict[str, object], language: str) -> object:
     return value.get(language) if isinstance(value.get(language), str) else next(
         v for k, v in value.items() if _language_code(k) is not None)
+
+
+# --- lists written as one text ----------------------------------------------------------------
+
+# Names of the keys that hold choices or answers, whose text may be a list written as one.
+_CHOICE_NAMES = frozenset(("choices", "options", "answers", "alternatives", "correctanswer",
+                           "correctanswers", "answer", "correct", "rightanswer",
+                           "rightanswers", "opciones", "alternativas", "respuestas"))
+
+
+def _separated(data: object) -> tuple[str, ...]:
+    """The keys of choices or answers whose texts are lists written as one text, split at
+    ";" (``incorrect_answers: "a;b;c"``): a key of wrong answers or of choices with ";" in
+    at least half its texts, two or more, and then the answer keys beside it whose texts
+    hold a ";". One pass over the data."""
+    texts: dict[str, int] = {}
+    joined: dict[str, int] = {}
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                if isinstance(v, str) and (cv.wrong_name(str(k)) or cv.norm(str(k)) in
+                                           _CHOICE_NAMES):
+                    texts[k] = texts.get(k, 0) + 1
+                    joined[k] = joined.get(k, 0) + (";" in v)
+                elif isinstance(v, (list, dict)):
+                    stack.append(v)
+    lists = [k for k in texts if joined[k] >= 2 and 2 * joined[k] >= texts[k]
+             and (cv.wrong_name(k) or cv.norm(k) in ("choices", "options", "alternatives",
+                                                     "opciones", "alternativas"))]
+    if not lists:
+        return ()
+    return (*lists, *(k for k in texts if k not in lists and joined[k]))
+
+
+def _split_text(value: object) -> object:
+    if not isinstance(value, str):
+        return value
+    return [part.strip() for part in value.split(";") if part.strip()]
 
 
 # --- the wrong answers one a key ---------------------------------------------------------------

@@ -174,3 +174,51 @@ def test_texts_in_several_languages_are_read_in_one(tmp_path, cli):
         ("Which metal is liquid at room temperature?", ["*Mercury", "Iron", "Tin"]),
         ("Which river runs through Cairo?", ["*Nile", "Danube", "Volga"])]
     assert "texts in 'en' of 2 languages" in done.err
+
+
+def test_answers_written_as_one_text_split_at_semicolons(tmp_path, cli):
+    bank = tmp_path / "vault.json"
+    bank.write_text(json.dumps([
+        {"question": "Which rivers flow into the Black Sea?", "correct_answer": "Danube;Dnieper",
+         "incorrect_answers": "Nile;Volga", "image": ""},
+        {"question": "Which metal is liquid at room temperature?", "correct_answer": "Mercury",
+         "incorrect_answers": "Iron; Tin; Lead", "image": ""},
+        {"question": "Which planet has rings you can see?", "correct_answer": "Saturn",
+         "incorrect_answers": "Mars;Venus", "image": ""}]), encoding="utf-8")
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 0, done.out + done.err
+    assert [q[1] for q in _questions(tmp_path / "out")] == [
+        ["*Danube", "*Dnieper", "Nile", "Volga"], ["*Mercury", "Iron", "Tin", "Lead"],
+        ["*Saturn", "Mars", "Venus"]]
+    assert "split at ';'" in done.err
+
+
+def test_one_text_with_a_semicolon_is_no_list(tmp_path, cli):
+    # a choice that holds a ";" in a bank whose lists are lists stays one choice
+    bank = tmp_path / "code.json"
+    bank.write_text(json.dumps([
+        {"question": "Which ends a statement in C?", "options": ["a;", "a:", "a."],
+         "answer": "a;"},
+        {"question": "Which loop runs at least once?", "options": ["for (;;)", "do … while",
+                                                                   "while"],
+         "answer": "do … while"}]), encoding="utf-8")
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 0, done.out + done.err
+    assert [q[1] for q in _questions(tmp_path / "out")] == [
+        ["*a;", "a:", "a."], ["for (;;)", "*do … while", "while"]]
+
+
+def test_an_answer_given_as_a_choices_text_under_a_name_that_says_nothing(tmp_path, cli):
+    bank = tmp_path / "anime.js"
+    bank.write_text("""const data = {"manga": [
+  {"q": "Who wrote the story of the straw-hat pirates?", "options": ["Akira Toriyama",
+   "Eiichiro Oda", "Tite Kubo"], "a": "eiichiro oda"},
+  {"q": "Who drew the alchemist brothers?", "options": ["Hiromu Arakawa", "Naoki Urasawa"],
+   "a": "hiromu arakawa"}]};
+module.exports = { name: "quiz", run() { return data; } };
+""", encoding="utf-8")
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 0, done.out + done.err
+    assert [q[1] for q in _questions(tmp_path / "out")] == [
+        ["Akira Toriyama", "*Eiichiro Oda", "Tite Kubo"], ["*Hiromu Arakawa", "Naoki Urasawa"]]
+    assert "answer 'a'" in done.err
