@@ -415,31 +415,36 @@ _POSITIONAL_LEAST = 2  # records of a bank written by position, at least
 
 
 def positions(rows: list[object]) -> Positions | None:
-    """How records written as lists are read (``Positions``), if every one of two or
-    more is a list of literal values whose places fit one reading: a text first (the
+    """How records written as lists are read (``Positions``), if the elements are lists
+    of literal values whose places fit one reading, all of them or all but one in ten (a
+    broken record is then refused at its own place, never the bank): a text first (the
     prompt), then the choices (a list of texts, or a run of texts), and a place whose
-    value names one of them in every record (an index, a letter, a choice's text) as the
-    answer; a text after it is the explanation. None if the rows are not such records."""
-    if len(rows) < _POSITIONAL_LEAST or not all(
-            isinstance(r, list) and len(r) >= 3 and all(_plain(v) for v in r) for r in rows):
+    value names one of them (an index, a letter, a choice's text) as the answer; a text
+    after it is the explanation. None if the rows are not such records."""
+    lists: list[list[object]] = [r for r in rows if isinstance(r, list) and len(r) >= 3 and all(
+        _plain(v) for v in r) and isinstance(r[0], str) and r[0].strip()]
+    if not _most(len(lists), len(rows)):
         return None
-    lists: list[list[object]] = rows  # type: ignore[assignment]
-    if not all(isinstance(r[0], str) and r[0].strip() for r in lists):
-        return None
-    if all(_texts(r[1]) for r in lists):  # (prompt, [choices], answer, …)
-        for at in range(2, min(len(r) for r in lists)):
-            if all(_names_choice(r[at], r[1]) for r in lists):  # type: ignore[arg-type]
+    if _most(sum(_texts(r[1]) is not None for r in lists), len(lists)):  # (prompt, [choices], …)
+        for at in range(2, max(len(r) for r in lists)):
+            if _most(sum(len(r) > at and _texts(r[1]) is not None and _names_choice(
+                    r[at], r[1]) for r in lists), len(lists)):  # type: ignore[arg-type]
                 return Positions(prompt=0, choices=(1, 1), answer=at,
                                  explanation=_explained(lists, at))
         return None
-    same = len({len(r) for r in lists}) == 1
-    candidates = [*range(3, len(lists[0]))] if same else [-1, -2]
-    for at in candidates:
-        if all(_fits_run(r, at) for r in lists):
-            last = at - 1
-            return Positions(prompt=0, choices=(1, last), answer=at,
+    lengths = {len(r) for r in lists}
+    starts = [*range(3, max(lengths))]
+    for at in [*starts, -1, -2] if len(lengths) == 1 else [-1, -2, *starts]:
+        if _most(sum(_fits_run(r, at) for r in lists), len(lists)):
+            return Positions(prompt=0, choices=(1, at - 1), answer=at,
                              explanation=_explained(lists, at))
     return None
+
+
+def _most(fits: int, total: int) -> bool:
+    """Whether ``fits`` of ``total`` records is a reading of the bank: two or more, and
+    all but one in ten (one at least)."""
+    return fits >= _POSITIONAL_LEAST and fits >= total - max(1, total // 10)
 
 
 def _plain(value: object) -> bool:
@@ -488,9 +493,9 @@ def _names_choice(value: object, choices: list[object]) -> bool:
 def _explained(rows: list[list[object]], at: int) -> int | None:
     """The place after the answer's, if it holds a text of words in most records."""
     after = at + 1 if at >= 0 else None
-    if after is None or not all(len(r) > after for r in rows):
+    held = [r[after] for r in rows if after is not None and len(r) > after]
+    if after is None or not _most(len(held), len(rows)):
         return None
-    held = [r[after] for r in rows]
     words = sum(isinstance(v, str) and len(v.split()) > 1 for v in held)
     return after if 2 * words > len(held) else None
 

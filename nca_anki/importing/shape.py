@@ -245,6 +245,10 @@ class Structured:
         told = (roles.prompt, roles.explanation or "", roles.topic or "")
         if listed is None and value is None and (truths := aligned(obj, told)) is not None:
             return truths[1], truths[2], list(cv.LETTERS), False  # each text's truth
+        if listed is None and trivia and _empty(value):
+            self.fail("E702", (*where, key), "only one choice: the right answer, with no wrong "
+                      "ones beside it")
+            return None
         if listed is None:
             if value is None:
                 self.fail("E702", where, unpaired(obj, told) or "no choices (" + " or ".join(

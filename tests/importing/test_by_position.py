@@ -159,3 +159,19 @@ all.push(new Item("Which metal is liquid at room temperature?", "Mercury", "Iron
     assert [q[1] for q in _questions(tmp_path / "out")] == [["*Nile", "Danube", "Volga"],
                                                             ["*Mercury", "Iron", "Tin"]]
     assert "prompt 'stem'; the right choice 'right' and the wrong ones 'other1…2'" in said
+
+
+def test_one_broken_record_is_refused_at_its_line_the_rest_read(tmp_path, cli):
+    done, said = _import(cli, tmp_path, "quiz.js", """const q = [
+  ["Which river runs through Cairo?", "Danube", "Nile", "Volga", 2],
+  ["Which metal is liquid at room temperature?", "Iron", "Tin", "Mercury", 3],
+  ["Which planet has rings you can see?", "Saturn", "Mars", "Venus", 7],
+  ["Which gas do plants take in?", "Oxygen", "Carbon dioxide", "Neon", 2],
+  "a note left in the list",
+];
+""")
+    assert done.status == 1, said
+    assert [q[0] for q in _questions(tmp_path / "out")] == [
+        "Which river runs through Cairo?", "Which metal is liquid at room temperature?",
+        "Which gas do plants take in?"]
+    assert "quiz.js:4: error[E703]" in said and "quiz.js:6: error[E702]" in said, said

@@ -222,3 +222,15 @@ module.exports = { name: "quiz", run() { return data; } };
     assert [q[1] for q in _questions(tmp_path / "out")] == [
         ["Akira Toriyama", "*Eiichiro Oda", "Tite Kubo"], ["*Hiromu Arakawa", "Naoki Urasawa"]]
     assert "answer 'a'" in done.err
+
+
+def test_a_right_answer_with_no_wrong_ones_is_refused_for_that(tmp_path, cli):
+    bank = tmp_path / "one.json"
+    rows = _bank("correct_answer", "incorrect_answers")
+    rows[1]["incorrect_answers"] = []
+    bank.write_text(json.dumps(rows), encoding="utf-8")
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 1
+    assert "[1].incorrect_answers: only one choice: the right answer, with no wrong ones" \
+        in done.err
+    assert _questions(tmp_path / "out") == _EXPECTED[:1]
