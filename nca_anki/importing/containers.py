@@ -155,7 +155,7 @@ class _Gathering:
             return value
         if self.language is not None and _by_language(value):
             return self.value(_in_language(value, self.language), where)
-        value = _wrong_run(value)
+        value = wrong_run(value)
         if self.places.split and any(k in value for k in self.places.split):
             value = {k: _split_text(v) if k in self.places.split else v
                      for k, v in value.items()}
@@ -291,7 +291,7 @@ def _split_text(value: object) -> object:
 _NUMBERED_RE = re.compile(r"^(.*?\D)[ _-]?(\d{1,2})$")
 
 
-def _wrong_run(value: dict[str, object]) -> dict[str, object]:
+def wrong_run(value: dict[str, object]) -> dict[str, object]:
     """``value`` with its wrong answers written one a key (``Incorrecta1``,
     ``Incorrecta2``, ``wrong_3``: names that say wrong, numbered) as one list under the
     first one's name and the last one's number (``Incorrecta1…3``), in their order, where

@@ -234,3 +234,19 @@ def test_a_right_answer_with_no_wrong_ones_is_refused_for_that(tmp_path, cli):
     assert "[1].incorrect_answers: only one choice: the right answer, with no wrong ones" \
         in done.err
     assert _questions(tmp_path / "out") == _EXPECTED[:1]
+
+
+@pytest.mark.parametrize(("header", "sep"), [
+    ("pregunta;correcta;incorrecta1;incorrecta2;incorrecta3", ";"),
+    ("Question,Answer,Wrong 1,Wrong 2,Wrong 3", ","),
+])
+def test_a_spreadsheet_with_the_right_answer_and_a_column_per_wrong_one(tmp_path, cli, header,
+                                                                        sep):
+    bank = tmp_path / "rivers.csv"
+    rows = [["Which river runs through Cairo?", "Nile", "Danube", "Volga", "Amazon"],
+            ["Which metal is liquid at room temperature?", "Mercury", "Iron", "Tin", "N/A"]]
+    bank.write_text("\n".join([header, *(sep.join(r) for r in rows)]) + "\n", encoding="utf-8")
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 0, done.out + done.err
+    assert _questions(tmp_path / "out") == _EXPECTED
+    assert "the wrong ones '" in done.err
