@@ -248,7 +248,7 @@ def without_link(text: str) -> str:
 # "falsche", "mauvaises", "sbagliate", "неправильные", "错误选项".
 _WRONG_NAME_RE = re.compile(
     r"incorrect|incorret|wrong|distract|other|erradas|errados|errone|errate|errati|sbagliat|"
-    r"falsch|fausse|faux|mauvais|falsas|falsos|неправильн|неверн|ошибочн|错误|錯誤|干扰|誤答|"
+    r"false|falsch|fausse|faux|mauvais|falsas|falsos|неправильн|неверн|ошибочн|错误|錯誤|干扰|誤答|"
     r"不正解")
 
 

@@ -250,3 +250,29 @@ def test_a_spreadsheet_with_the_right_answer_and_a_column_per_wrong_one(tmp_path
     assert done.status == 0, done.out + done.err
     assert _questions(tmp_path / "out") == _EXPECTED
     assert "the wrong ones '" in done.err
+
+
+def test_yaml_goes_through_the_same_reading_as_json(tmp_path, cli):
+    # numbered "false-N" keys beside "correct", and a bank of rows by position: both
+    # read in YAML as in JSON
+    (tmp_path / "keys.yaml").write_text("""- question: Which river runs through Cairo?
+  correct: Nile
+  false-1: Danube
+  false-2: Volga
+- question: Which metal is liquid at room temperature?
+  correct: Mercury
+  false-1: Iron
+  false-2: Tin
+""", encoding="utf-8")
+    (tmp_path / "rows.yaml").write_text("""quiz:
+  - [Which river runs through Cairo?, Danube, Nile, Volga, 2]
+  - [Which metal is liquid at room temperature?, Iron, Tin, Mercury, 3]
+""", encoding="utf-8")
+    done = cli("import", str(tmp_path / "keys.yaml"), str(tmp_path / "rows.yaml"),
+               "--out", str(tmp_path / "out"))
+    assert done.status == 0, done.out + done.err
+    assert sorted(q[1] for q in _questions(tmp_path / "out")) == sorted([
+        ["*Nile", "Danube", "Volga"], ["*Mercury", "Iron", "Tin"],
+        ["Danube", "*Nile", "Volga"], ["Iron", "Tin", "*Mercury"]])
+    assert "the wrong ones 'false-1…2'" in done.err
+    assert "rows.yaml:2: warning[W704]" in done.err and "choices '[1]…[3]'" in done.err
