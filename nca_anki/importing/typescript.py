@@ -416,13 +416,14 @@ def _declared(root):
     value node) of each ``q[0] = {…}`` and ``q.push({…}, …)``, in the file's order."""
     found: list[tuple[str, object]] = []
     added: dict[str, list[tuple[int | str | None, object]]] = {}
+    calls: dict[str, list[tuple[bool, object]]] = {}
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.type == "expression_statement" and node.named_children and _positional(
+        if node.type == "expression_statement" and node.named_children and _called(
                 call := _unwrap(node.named_children[0])):
             # addQuestion("Which…?", "a", "b", "B"); on each line: the calls are the bank
-            added.setdefault(f"{_callee(call)}()", []).append((None, call))
+            calls.setdefault(f"{_callee(call)}()", []).append((_positional(call), call))
             continue
         named = _named_value(node)
         if named is not None:
@@ -433,7 +434,20 @@ def _declared(root):
         if node.type == "call_expression" and _pushed(node, added):
             continue
         stack.extend(reversed(node.children))
+    for name, made in calls.items():
+        if any(literal for literal, _ in made):  # one not all literal is named as code
+            added.setdefault(name, []).extend((None, call) for _, call in made)
     return found, added
+
+
+def _called(node) -> bool:
+    """Whether a statement's call may be one question written as its arguments: three
+    arguments or more, one a text (``_positional`` if all are literals); not a push."""
+    if node is None or node.type != "call_expression":
+        return False
+    arguments = _arguments(node) or []
+    return len(arguments) >= 3 and not _callee(node).endswith(".push") and any(
+        a.type in ("string", "template_string") for a in arguments)
 
 
 def _named_value(node) -> tuple[str, object] | None:

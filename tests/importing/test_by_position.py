@@ -175,3 +175,15 @@ def test_one_broken_record_is_refused_at_its_line_the_rest_read(tmp_path, cli):
         "Which river runs through Cairo?", "Which metal is liquid at room temperature?",
         "Which gas do plants take in?"]
     assert "quiz.js:4: error[E703]" in said and "quiz.js:6: error[E702]" in said, said
+
+
+def test_a_call_with_a_variable_among_literal_ones_is_named_at_its_line(tmp_path, cli):
+    done, said = _import(cli, tmp_path, "app.js", """const nile = "Nile";
+addQuestion("Which river runs through Cairo?", "Danube", nile, "Volga", "B");
+addQuestion("Which metal is liquid at room temperature?", "Iron", "Tin", "Mercury", "C");
+addQuestion("Which planet has rings you can see?", "Saturn", "Mars", "Venus", "A");
+""")
+    assert done.status == 1, said
+    assert [q[0] for q in _questions(tmp_path / "out")] == [
+        "Which metal is liquid at room temperature?", "Which planet has rings you can see?"]
+    assert "app.js:2: error[E704]: addQuestion()[0]: holds code" in said, said
