@@ -109,11 +109,13 @@ def _noun(lists: list[Found], places: Places) -> str:
     said = [form.format(" and ".join(names) if len(names) < 3 else
                         f"{names[0]} and {len(names) - 1} more")
             for form, names in forms.items()]
+    also = []  # how their texts were read, said after where they were found
     if places.language is not None:
-        said.append(f"texts in '{places.language[0]}' of {places.language[1]} languages")
+        also.append(f"texts in '{places.language[0]}' of {places.language[1]} languages")
     if places.split:
-        said.append(f"{' and '.join(repr(k) for k in places.split[:2])} split at ';'")
-    return "question objects" + (f" from {' and '.join(said)}" if said else "")
+        also.append("lists written as one text split at ';'")
+    return "question objects" + (f" from {' and '.join(said)}" if said else "") + "".join(
+        f", {one}" for one in also)
 
 
 # --- the containers ---------------------------------------------------------------------------

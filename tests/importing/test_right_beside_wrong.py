@@ -173,7 +173,7 @@ def test_texts_in_several_languages_are_read_in_one(tmp_path, cli):
     assert sorted(q[:2] for q in _questions(tmp_path / "out")) == [
         ("Which metal is liquid at room temperature?", ["*Mercury", "Iron", "Tin"]),
         ("Which river runs through Cairo?", ["*Nile", "Danube", "Volga"])]
-    assert "texts in 'en' of 2 languages" in done.err
+    assert "question objects, texts in 'en' of 2 languages: prompt" in done.err
 
 
 def test_answers_written_as_one_text_split_at_semicolons(tmp_path, cli):
@@ -190,7 +190,7 @@ def test_answers_written_as_one_text_split_at_semicolons(tmp_path, cli):
     assert [q[1] for q in _questions(tmp_path / "out")] == [
         ["*Danube", "*Dnieper", "Nile", "Volga"], ["*Mercury", "Iron", "Tin", "Lead"],
         ["*Saturn", "Mars", "Venus"]]
-    assert "split at ';'" in done.err
+    assert "question objects, lists written as one text split at ';': prompt" in done.err
 
 
 def test_one_text_with_a_semicolon_is_no_list(tmp_path, cli):
