@@ -243,9 +243,22 @@ def without_link(text: str) -> str:
     return before or text
 
 
+# A name that says its list holds the wrong answers only, in the languages banks are
+# written in: "incorrect_answers", "wrong", "distractors", "incorrectas", "erradas",
+# "falsche", "mauvaises", "sbagliate", "неправильные", "错误选项".
+_WRONG_NAME_RE = re.compile(
+    r"incorrect|incorret|wrong|distract|other|erradas|errados|errone|errate|errati|sbagliat|"
+    r"false|falsch|fausse|faux|mauvais|falsas|falsos|неправильн|неверн|ошибочн|错误|錯誤|干扰|誤答|"
+    r"不正解")
+
+
+def wrong_name(key: str) -> bool:
+    """Whether ``key``'s name says it holds the wrong answers only."""
+    return _WRONG_NAME_RE.search(norm(key)) is not None
+
+
 def wrong_answers(key: str, value: object) -> bool:
     """Whether ``value`` is a trivia bank's list of the wrong answers beside the right one
     (``incorrect_answers: ["False"]``): one text is enough there."""
     return isinstance(value, list) and bool(value) and all(
-        isinstance(c, str) for c in value) and re.search(
-        r"incorrect|wrong|distract|other", norm(key)) is not None
+        isinstance(c, str) for c in value) and wrong_name(key)

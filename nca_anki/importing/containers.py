@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from nca_anki.diagnostics import Diagnostic, clip, warning
+from nca_anki.importing import choice_values as cv
 from nca_anki.importing.bank import Choice, Item, Section
 from nca_anki.importing.shape import Found, Path_, Structured, find_lists, path_text
 
@@ -42,6 +43,14 @@ class Places:
 
     keys: dict[Path_, list[object]] = field(default_factory=dict)
     forms: dict[Path_, str] = field(default_factory=dict)
+    # The roles of the keys this module named for values written by position
+    # (``["Which…?", "a", "b", 2]``: "[0]" the prompt), decided over each bank.
+    roles: dict[str, str] = field(default_factory=dict)
+    # A text written in several languages ({"en": "Which…?", "es": "¿Cuál…?"}) is read in
+    # one throughout the file: (that language, how many the file has), or None.
+    language: tuple[str, int] | None = None
+    # Keys whose texts are lists written as one text, split at ";" ("a;b;c"), over the file.
+    split: tuple[str, ...] = ()
 
     def original(self, where: Path_, shown: bool = False) -> Path_:
         """``where`` (a path in the lists) as the input writes it: a member's own key for
@@ -74,6 +83,9 @@ def read_records(data: object, *, path: str, line_of: Callable[[Path_], int],
     places = places or Places()
     gathered = gather(data, places)
     lists = find_lists(gathered)
+    given = {_FAMILY.get(r, r) for r in overrides.values()}
+    overrides = {**{k: r for k, r in places.roles.items() if r not in given},
+                 **overrides}  # the author's --map goes over the positions' roles
     reader = Structured(path, lambda where: line_of(places.original(where)), overrides,
                         shown=shown or (lambda where: f"{path_text(places.original(where, True))}"
                                         ": "),
@@ -81,6 +93,10 @@ def read_records(data: object, *, path: str, line_of: Callable[[Path_], int],
     sections = reader.read(gathered, default_title=default_title, is_code=is_code)
     sections, said = _without_labels(sections)
     return sections, [*reader.problems, *said]
+
+
+# Roles that stand for another when --map gives them: one answer key, one choices key.
+_FAMILY = {"answer0": "answer", "answer1": "answer", "wrong-choices": "choices"}
 
 
 def _noun(lists: list[Found], places: Places) -> str:
@@ -93,7 +109,13 @@ def _noun(lists: list[Found], places: Places) -> str:
     said = [form.format(" and ".join(names) if len(names) < 3 else
                         f"{names[0]} and {len(names) - 1} more")
             for form, names in forms.items()]
-    return "question objects" + (f" from {' and '.join(said)}" if said else "")
+    also = []  # how their texts were read, said after where they were found
+    if places.language is not None:
+        also.append(f"texts in '{places.language[0]}' of {places.language[1]} languages")
+    if places.split:
+        also.append("lists written as one text split at ';'")
+    return "question objects" + (f" from {' and '.join(said)}" if said else "") + "".join(
+        f", {one}" for one in also)
 
 
 # --- the containers ---------------------------------------------------------------------------
@@ -103,6 +125,8 @@ def gather(data: object, places: Places) -> object:
     its keys kept in ``places``, and every text cleaned (``clean_text``). Linear: each
     object that holds objects is tested once for being question-like, and the test looks
     at most ``_SHALLOW`` levels down."""
+    places.language = _language(data)
+    places.split = _separated(data)
     return _Gathering(places).value(data, ())
 
 
@@ -110,6 +134,7 @@ class _Gathering:
     def __init__(self, places: Places) -> None:
         self.places = places
         self.like: dict[int, bool] = {}  # id of each object tested -> question-like
+        self.language = places.language[0] if places.language else None
 
     def question_like(self, value: dict[str, object]) -> bool:
         known = self.like.get(id(value))
@@ -122,10 +147,21 @@ class _Gathering:
         if isinstance(value, str):
             return clean_text(value)
         if isinstance(value, list):
+            plan = positions(value)
+            if plan is not None:  # records written by position: each one an object
+                self.places.roles.update(plan.roles())
+                self.places.forms.setdefault(where, "the lists by position in {0}")
+                value = [plan.record(v) for v in value]
             return [self.value(v, (*where, i)) for i, v in enumerate(value)]
         if not isinstance(value, dict):
             return value
-        members = records(value, self.question_like)
+        if self.language is not None and _by_language(value):
+            return self.value(_in_language(value, self.language), where)
+        value = wrong_run(value)
+        if self.places.split and any(k in value for k in self.places.split):
+            value = {k: _split_text(v) if k in self.places.split else v
+                     for k, v in value.items()}
+        members = records(value, self.question_like) or _by_position(value)
         if members is None or (sum(isinstance(v, dict) and self.question_like(v)
                                    for _, v in members) < 2 and self.question_like(value)):
             # no collection, or one question that holds another ({1: "…", 2: …} may be
@@ -134,7 +170,7 @@ class _Gathering:
         self.places.keys[where] = [k for k, _ in members]
         self.places.forms.setdefault(where, "{} (keyed by " + (
             "number)" if all(str(k).isdigit() for k, _ in members) else "id)"))
-        return [self.value(v, (*where, i)) for i, (_, v) in enumerate(members)]
+        return self.value([v for _, v in members], where)
 
 
 def records(value: dict[str, object], like: Callable[[dict[str, object]], bool]
@@ -157,6 +193,154 @@ def records(value: dict[str, object], like: Callable[[dict[str, object]], bool]
     return members
 
 
+# --- texts in several languages ---------------------------------------------------------------
+
+# Language codes a bank keys its translations by ({"en": …, "es": …}), ISO 639-1, with a
+# region ("pt-BR", "zh_TW") too.
+_LANGUAGES = frozenset((
+    "en es fr de pt it nl ru uk pl cs sk sl hr sr bg ro hu el tr ar he fa hi bn ur zh ja "
+    "ko vi th id ms tl sv da fi nb nn et lv lt ca eu gl ga cy sq mk is sw af").split())
+_LANGUAGE_RE = re.compile(r"^([a-z]{2})(?:[-_][A-Za-z]{2,4})?$")
+
+
+def _language_code(key: object) -> str | None:
+    found = _LANGUAGE_RE.match(str(key))
+    return str(key) if found is not None and found[1] in _LANGUAGES else None
+
+
+def _by_language(value: dict[str, object]) -> bool:
+    """Whether ``value`` is one text in several languages: two keys or more that are
+    language codes, each a text, the other keys no text (a counter beside them)."""
+    codes = [k for k in value if _language_code(k) is not None]
+    return len(codes) >= 2 and all(isinstance(value[k], str) for k in codes) and not any(
+        isinstance(v, (str, list, dict)) for k, v in value.items() if k not in codes)
+
+
+def _language(data: object) -> tuple[str, int] | None:
+    """The language a file's texts in several languages are read in: English if they
+    have it, else the one most of them have; and how many languages there are. One pass
+    over the data."""
+    seen: dict[str, int] = {}
+    texts = 0
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            if _by_language(value):
+                texts += 1
+                for k in value:
+                    if _language_code(k) is not None:
+                        seen[str(k)] = seen.get(str(k), 0) + 1
+            else:
+                stack.extend(value.values())
+    if texts < 2:
+        return None
+    chosen = "en" if seen.get("en", 0) == max(seen.values()) else max(seen, key=seen.__getitem__)
+    return chosen, len(seen)
+
+
+def _in_language(value: dict[str, object], language: str) -> object:
+    return value.get(language) if isinstance(value.get(language), str) else next(
+        v for k, v in value.items() if _language_code(k) is not None)
+
+
+# --- lists written as one text ----------------------------------------------------------------
+
+# Names of the keys that hold choices or answers, whose text may be a list written as one.
+_CHOICE_NAMES = frozenset(("choices", "options", "answers", "alternatives", "correctanswer",
+                           "correctanswers", "answer", "correct", "rightanswer",
+                           "rightanswers", "opciones", "alternativas", "respuestas"))
+
+
+def _separated(data: object) -> tuple[str, ...]:
+    """The keys of choices or answers whose texts are lists written as one text, split at
+    ";" (``incorrect_answers: "a;b;c"``): a key of wrong answers or of choices with ";" in
+    at least half its texts, two or more, and then the answer keys beside it whose texts
+    hold a ";". One pass over the data."""
+    texts: dict[str, int] = {}
+    joined: dict[str, int] = {}
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                if isinstance(v, str) and (cv.wrong_name(str(k)) or cv.norm(str(k)) in
+                                           _CHOICE_NAMES):
+                    texts[k] = texts.get(k, 0) + 1
+                    joined[k] = joined.get(k, 0) + (";" in v)
+                elif isinstance(v, (list, dict)):
+                    stack.append(v)
+    lists = [k for k in texts if joined[k] >= 2 and 2 * joined[k] >= texts[k]
+             and (cv.wrong_name(k) or cv.norm(k) in ("choices", "options", "alternatives",
+                                                     "opciones", "alternativas"))]
+    if not lists:
+        return ()
+    return (*lists, *(k for k in texts if k not in lists and joined[k]))
+
+
+def _split_text(value: object) -> object:
+    if not isinstance(value, str):
+        return value
+    return [part.strip() for part in value.split(";") if part.strip()]
+
+
+# --- the wrong answers one a key ---------------------------------------------------------------
+
+_NUMBERED_RE = re.compile(r"^(.*?\D)[ _-]?(\d{1,2})$")
+
+
+def wrong_run(value: dict[str, object]) -> dict[str, object]:
+    """``value`` with its wrong answers written one a key (``Incorrecta1``,
+    ``Incorrecta2``, ``wrong_3``: names that say wrong, numbered) as one list under the
+    first one's name and the last one's number (``Incorrecta1…3``), in their order, where
+    the first one was: the list of the wrong ones beside the right one (roles.py)."""
+    runs: dict[str, list[tuple[int, str]]] = {}
+    for key in value:
+        found = _NUMBERED_RE.match(str(key))
+        if found is not None and cv.flat_place(str(key)) < 0 and not isinstance(
+                value[key], (dict, list)):
+            runs.setdefault(found[1], []).append((int(found[2]), key))
+    runs = {prefix: run for prefix, run in runs.items()
+            if cv.wrong_name(prefix) or (len(run) >= 2 and _right_beside(value, run))}
+    if not runs:
+        return value
+    prefix, run = max(runs.items(), key=lambda item: len(item[1]))
+    run.sort()
+    keys = {k for _, k in run}
+    name = f"{run[0][1]}…{run[-1][0]}" if len(run) > 1 else run[0][1]
+    texts = [str(value[k]) for _, k in run if value[k] is not None and str(value[k]).strip()]
+    out: dict[str, object] = {}
+    for key, v in value.items():
+        if key not in keys:
+            out[key] = v
+        elif name not in out:
+            out[name] = texts
+    return out
+
+
+def _right_beside(value: dict[str, object], run: list[tuple[int, str]]) -> bool:
+    """Whether a key named for the answer (``answer``, ``correct``) holds a text that is
+    none of the numbered run's: they are the wrong ones beside it (``{question, answer,
+    iAnswer1, iAnswer2}``); roles.py decides it over the whole bank."""
+    texts = {cv.loose(str(value[k])) for _, k in run}
+    return any(cv.norm(str(k)) in ("answer", "correct", "correctanswer", "rightanswer",
+                                   "right", "solution", "respuesta", "resposta", "réponse")
+               and isinstance(v, str) and len(v.strip()) > 1 and cv.loose(v) not in texts
+               for k, v in value.items())
+
+
+def _by_position(value: dict[str, object]) -> list[tuple[str, object]] | None:
+    """The members of an object whose every value is a question written by position
+    (``var q1 = new Question(…); var q2 = …``, ``{"q1": ["Which…?", "a", "b", 1]}``)."""
+    if len(value) < _POSITIONAL_LEAST or positions(list(value.values())) is None:
+        return None
+    return list(value.items())
+
+
 def _question_like(value: dict[str, object]) -> bool:
     """Whether shape.py reads ``value`` as one question (a list of it is a bank). An
     object without a text, or with nothing that may be its choices, is none (said
@@ -176,6 +360,146 @@ def _shallow(value: object, levels: int) -> object:
     if isinstance(value, list):
         return [_shallow(v, levels - 1) for v in value] if levels else []
     return value
+
+
+# --- records written by position -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Positions:
+    """Which place of each record written as a list (``["Which…?", "a", "b", "c", 2]``,
+    a call's arguments ``new Question("Which…?", ["a", "b"], 1)``) plays which part,
+    decided over the whole bank: the prompt's place, the choices' (one place holding a
+    list, or the run of texts after the prompt), the answer's and the explanation's.
+    A place counted from the end (-1) is for records of different lengths."""
+
+    prompt: int
+    choices: tuple[int, int]  # a list at [first] when first == last, else the run first..last
+    answer: int
+    explanation: int | None = None
+
+    def _name(self, at: int) -> str:
+        return f"[{at}]"
+
+    def _choices_name(self) -> str:
+        first, last = self.choices
+        return self._name(first) if first == last else f"{self._name(first)}…{self._name(last)}"
+
+    def roles(self) -> dict[str, str]:
+        named = {self._name(self.prompt): "prompt", self._choices_name(): "choices",
+                 self._name(self.answer): "answer"}
+        if self.explanation is not None:
+            named[self._name(self.explanation)] = "explanation"
+        return named
+
+    def record(self, row: object) -> object:
+        """``row`` as an object keyed by place, its choices' run one list."""
+        if not isinstance(row, list):
+            return row
+        first, last = (_index(at, len(row)) for at in self.choices)
+        out: dict[str, object] = {}
+        for at, value in enumerate(row):
+            if first < at <= last:
+                continue
+            if at == first and first != last:
+                out[self._choices_name()] = row[first:last + 1]
+                continue
+            name = next((self._name(p) for p in (self.prompt, self.answer, self.explanation)
+                         if p is not None and _index(p, len(row)) == at), self._name(at))
+            out[name] = value
+        return out
+
+
+def _index(at: int, length: int) -> int:
+    return at if at >= 0 else length + at
+
+
+_POSITIONAL_LEAST = 2  # records of a bank written by position, at least
+
+
+def positions(rows: list[object]) -> Positions | None:
+    """How records written as lists are read (``Positions``), if the elements are lists
+    of literal values whose places fit one reading, all of them or all but one in ten (a
+    broken record is then refused at its own place, never the bank): a text first (the
+    prompt), then the choices (a list of texts, or a run of texts), and a place whose
+    value names one of them (an index, a letter, a choice's text) as the answer; a text
+    after it is the explanation. None if the rows are not such records."""
+    lists: list[list[object]] = [r for r in rows if isinstance(r, list) and len(r) >= 3 and all(
+        _plain(v) for v in r) and isinstance(r[0], str) and r[0].strip()]
+    if not _most(len(lists), len(rows)):
+        return None
+    if _most(sum(_texts(r[1]) is not None for r in lists), len(lists)):  # (prompt, [choices], …)
+        for at in range(2, max(len(r) for r in lists)):
+            if _most(sum(len(r) > at and _texts(r[1]) is not None and _names_choice(
+                    r[at], r[1]) for r in lists), len(lists)):  # type: ignore[arg-type]
+                return Positions(prompt=0, choices=(1, 1), answer=at,
+                                 explanation=_explained(lists, at))
+        return None
+    lengths = {len(r) for r in lists}
+    starts = [*range(3, max(lengths))]
+    for at in [*starts, -1, -2] if len(lengths) == 1 else [-1, -2, *starts]:
+        if _most(sum(_fits_run(r, at) for r in lists), len(lists)):
+            return Positions(prompt=0, choices=(1, at - 1), answer=at,
+                             explanation=_explained(lists, at))
+    return None
+
+
+def _most(fits: int, total: int) -> bool:
+    """Whether ``fits`` of ``total`` records is a reading of the bank: two or more, and
+    all but one in ten (one at least)."""
+    return fits >= _POSITIONAL_LEAST and fits >= total - max(1, total // 10)
+
+
+def _plain(value: object) -> bool:
+    """A literal a record by position may hold: a text, a number, a truth, null, or a
+    list of these."""
+    if isinstance(value, list):
+        return all(v is None or isinstance(v, (str, int, float)) for v in value)
+    return value is None or isinstance(value, (str, int, float))
+
+
+def _texts(value: object) -> list[str] | None:
+    if isinstance(value, list) and len(value) >= 2 and all(
+            isinstance(v, str) and v.strip() for v in value):
+        return value
+    return None
+
+
+def _fits_run(row: list[object], at: int) -> bool:
+    """Whether the texts between the prompt and ``at`` are two choices or more, all
+    texts, and ``row[at]`` names one of them."""
+    end = _index(at, len(row))
+    run = row[1:end]
+    return len(run) >= 2 and end < len(row) and all(
+        isinstance(v, str) and v.strip() for v in run) and _names_choice(row[end], run)
+
+
+def _names_choice(value: object, choices: list[object]) -> bool:
+    """Whether ``value`` names one of ``choices`` (or several, as a list): an index from
+    0 or 1, a letter, a number written as text, or a choice's own text."""
+    if isinstance(value, list):
+        return bool(value) and all(_names_choice(v, choices) for v in value)
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return 0 <= value <= len(choices)
+    if not isinstance(value, str):
+        return False
+    said = value.strip()
+    if said.isdecimal() and len(said) <= 2:
+        return int(said) <= len(choices)
+    if len(said) == 1 and said.isalpha() and said.isascii():
+        return ord(said.upper()) - ord("A") < len(choices)
+    return any(isinstance(c, str) and c.strip() == said for c in choices)
+
+
+def _explained(rows: list[list[object]], at: int) -> int | None:
+    """The place after the answer's, if it holds a text of words in most records."""
+    after = at + 1 if at >= 0 else None
+    held = [r[after] for r in rows if after is not None and len(r) > after]
+    if after is None or not _most(len(held), len(rows)):
+        return None
+    words = sum(isinstance(v, str) and len(v.split()) > 1 for v in held)
+    return after if 2 * words > len(held) else None
 
 
 # --- the texts --------------------------------------------------------------------------------

@@ -21,8 +21,8 @@ from nca_anki.importing import choice_values as cv
 from nca_anki.importing import values
 from nca_anki.importing.pictures import picture_key
 
-ROLES = ("prompt", "choices", "answer", "answer0", "answer1", "explanation", "topic",
-         "picture", "ignore", "choice-text", "choice-label", "choice-mark")
+ROLES = ("prompt", "choices", "wrong-choices", "answer", "answer0", "answer1", "explanation",
+         "topic", "picture", "ignore", "choice-text", "choice-label", "choice-mark")
 _ANSWER_ROLES = ("answer", "answer0", "answer1")
 
 # Names that say a key's part, compared by ``cv.norm``; earlier is likelier.
@@ -65,7 +65,7 @@ _BEFORE_ONLY = ("context", "kontext", "contexto", "contexte", "контекст"
 _STEMS = {
     "answer": ("correct", "right", "answer", "solution", "respuesta", "resposta", "correta",
                "réponse", "reponse", "antwort", "richtig", "ответ", "правильн", "答案",
-               "正确", "正確", "正解"),
+               "正确", "正確", "正解", "certa", "certo", "corrett", "giust", "bonne", "верн"),
     "prompt": ("question", "pregunta", "pergunta", "frage", "domanda", "enunciado",
                "énoncé", "enonce", "вопрос", "питання", "pytanie", "vraag", "soru", "soal",
                "pertanyaan", "问题", "問題", "题目", "題目", "设问"),
@@ -110,6 +110,9 @@ class Roles:
     # lines under it, the question): () is the prompt key alone.
     prompt_parts: tuple[str, ...] = ()
     html: bool = False  # the texts are HTML, as the quiz's page renders them
+    # ``choices`` holds only the wrong answers and ``answer`` the right one's text
+    # ({correct_answer: "x", incorrect_answers: ["y", "z"]}), decided for the whole bank
+    wrong: bool = False
 
     def prompt_keys(self) -> tuple[str, ...]:
         return self.prompt_parts or (self.prompt,)
@@ -130,7 +133,10 @@ class Roles:
         shown = self.prompt_keys()
         prompt = f"prompt {'+'.join(map(repr, shown))}"  # several: joined in this order
         parts = [prompt, self._choices_said(detail >= 1)]
-        if self.answer is not None:
+        if self.wrong:
+            parts[1] = (f"the right choice {self.answer!r} and the wrong ones "
+                        f"{self.choices!r}" + self._wrong_why)
+        elif self.answer is not None:
             also = f" (or {_names(self.answers[1:])})" if detail >= 1 and len(
                 self.answers) > 1 else ""
             base = "" if self.base is None else f", counted from {self.base}" + (
@@ -154,6 +160,11 @@ class Roles:
             parts.append(f"{_count(len(self.empty), 'key')} empty in every object")
         parts.append(f"else {self.remedy() if detail >= 3 else '--map KEY=ROLE'}")
         return parts
+
+    @property
+    def _wrong_why(self) -> str:
+        return "" if self.choices is None or cv.wrong_name(self.choices) else \
+            " (no answer is among them)"
 
     def _choices_said(self, others: bool = True) -> str:
         if self.choices is None:
@@ -199,8 +210,9 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     given, inner = _split(overrides, keys)
     choice_fits = Counter(k for o in objects for k, v in o.items()
                           if cv.choice_list(v) is not None or cv.wrong_answers(k, v))
-    choices = _pick(given, "choices", choice_fits, len(objects),
-                    weigh=lambda k: values.choice_weight(objects, k))
+    choices = _given(given, "wrong-choices") or _pick(
+        given, "choices", choice_fits, len(objects),
+        weigh=lambda k: values.choice_weight(objects, k))
     flat: tuple[str, ...] = ()
     if choices is None:
         flat = cv.flat_keys(k for k in keys if k not in given)
@@ -231,11 +243,22 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     taken.update((prompt, *parts))
     text, flag, label = _choice_parts(objects, choice_keys, inner)
     shapes = _Shapes(choices, flat, text, label)
-    answers = _answer_keys(objects, keys, taken, given, shapes)
-    if not answers and flag is None:  # a name that says nothing ("a"): the values say
+    wrong = choices is not None and (given.get(choices) == "wrong-choices" or (
+        choices not in given and cv.wrong_name(choices)))
+    answers = _answer_keys(objects, keys, taken, given, shapes, wrong)
+    if choices is not None and not wrong and choices not in given and answers and \
+            given.get(answers[0]) not in _ANSWER_ROLES:
+        wrong = _none_among(objects, choices, answers)  # the values say
+    if not answers and flag is None and not wrong:  # a name that says nothing ("a")
         answers = values.index_key(objects, [k for k in keys if k not in taken and k not in given
                                              and not any(w in cv.norm(k) for w in _NOT_ANSWER)],
                                    shapes.texts)
+    if not answers and choices is not None and given.get(choices, "wrong-choices") == \
+            "wrong-choices":  # {q, x: "right one", opts: […]}: the one text beside them
+        beside = _beside(objects, [k for k in keys if k not in taken and k not in given],
+                         choices)
+        if beside and (wrong or _none_among(objects, choices, beside)):
+            answers, wrong = beside, True
     if label is not None and not _labels_named(objects, answers, shapes):
         # {id: 1, …} choices whose answer is an index from 0: the ids are no labels
         label = None
@@ -261,7 +284,8 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
                  base_said=why, text=text, flag=flag, label=label, explanation=explanation,
                  topic=topic, picture=picture, truths=truths, ignored=ignored,
                  empty=tuple(k for k in empty if k not in given),
-                 prompt_parts=parts if len(parts) > 1 else (), html=is_html(objects))
+                 prompt_parts=parts if len(parts) > 1 else (), html=is_html(objects),
+                 wrong=wrong and bool(answers))
 
 
 # HTML that a page renders, in a bank's texts: a tag that formats text, and an escape an
@@ -520,10 +544,12 @@ class _Shapes:
 
 
 def _answer_keys(objects: list[dict[str, object]], keys: Counter[str], taken: set[str],
-                 given: Mapping[str, str], shapes: _Shapes) -> tuple[str, ...]:
+                 given: Mapping[str, str], shapes: _Shapes, wrong: bool = False
+                 ) -> tuple[str, ...]:
     """Every key that may hold the answer, likeliest first: one --map names, else the
     keys named as answers, then the keys whose name holds an answer word and whose values
-    name a choice (``_RightAnswerIndexD``), never one named for the learner's own answer."""
+    name a choice (``_RightAnswerIndexD``; with ``wrong`` choices, are texts beside them:
+    ``correcta``), never one named for the learner's own answer."""
     named = next((k for k, r in given.items() if r in _ANSWER_ROLES), None)
     if named is not None:
         return (named,)
@@ -534,8 +560,65 @@ def _answer_keys(objects: list[dict[str, object]], keys: Counter[str], taken: se
     worded = [(rank, k) for k in free if k not in exact
               and (rank := _stem_rank(k, "answer")) is not None
               and not any(w in cv.norm(k) for w in _NOT_ANSWER)]
-    fitting = [k for _, k in sorted(worded) if _names_choices(objects, k, shapes)]
+    fitting = [k for _, k in sorted(worded) if (
+        _texts_beside(objects, k, shapes.choices or "") if wrong
+        else _names_choices(objects, k, shapes))]
     return (*exact, *fitting)
+
+
+def _texts_beside(objects: list[dict[str, object]], key: str, choices: str) -> bool:
+    """Whether ``key`` holds a text (or a list of texts) in most objects, never one of
+    the list under ``choices``: the right answer beside a list of the wrong ones."""
+    held = fits = 0
+    for o in objects:
+        value = o.get(key)
+        if _blank(value):
+            continue
+        held += 1
+        listed = o.get(choices)
+        given = as_list(value)
+        fits += all(isinstance(v, (str, int, float)) and not isinstance(v, bool) and str(
+            v).strip() for v in given) and not (
+            isinstance(listed, list) and _among(given, listed))
+    return held > 0 and 2 * fits > held
+
+
+def _among(given: list[object], listed: list[object]) -> bool:
+    """Whether one of ``given`` is one of ``listed``'s texts, however spaced or quoted,
+    or with a link after it."""
+    seen = {cv.loose(str(c)) for c in listed if isinstance(c, (str, int, float))}
+    return any(cv.loose(str(v)) in seen or cv.loose(cv.without_link(str(v))) in seen
+               for v in given)
+
+
+def _none_among(objects: list[dict[str, object]], choices: str,
+                answers: tuple[str, ...]) -> bool:
+    """Whether, in every one of two objects or more, the answer is a text (never a
+    letter or a number) that is not among the list of strings under ``choices``: that
+    list holds the wrong answers only, and the answer is the right one."""
+    both = 0
+    for o in objects:
+        listed, value = o.get(choices), answer_of(o, answers)
+        if value is None or listed is None:
+            continue
+        given = as_list(value)
+        if not isinstance(listed, list) or not all(isinstance(c, str) for c in listed) or \
+                not all(isinstance(v, str) and len(v.strip()) > 1 and not v.strip().isdecimal()
+                        and cv.letters_in(v, len(listed) + 1) is None for v in given) or \
+                _among(given, listed):
+            return False
+        both += 1
+    return both >= 2
+
+
+def _beside(objects: list[dict[str, object]], free: list[str], choices: str
+            ) -> tuple[str, ...]:
+    """The one key of short texts beside a list of wrong answers that is never among
+    them, when names do not say which key is the right answer: () if none or several."""
+    short = [k for k in free if _mostly_text(objects, k, short=True)
+             and _texts_beside(objects, k, choices)
+             and all(len(str(o.get(k, ""))) <= 200 for o in objects)]
+    return (short[0],) if len(short) == 1 else ()
 
 
 def _labels_named(objects: list[dict[str, object]], answers: tuple[str, ...],
@@ -726,7 +809,7 @@ def as_map(roles: Roles) -> tuple[tuple[str, str], ...]:
     with a dot in its name."""
     pairs = [(key, "prompt") for key in roles.prompt_keys()]
     if roles.choices is not None:
-        pairs.append((roles.choices, "choices"))
+        pairs.append((roles.choices, "wrong-choices" if roles.wrong else "choices"))
         if "." not in roles.choices:
             pairs += [(f"{roles.choices}.{key}", role) for key, role in (
                 (roles.text, "choice-text"), (roles.label, "choice-label"),

@@ -18,6 +18,7 @@ say so, whatever its name says).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -245,6 +246,8 @@ def _legacy_encoding(data: bytes, shown: str) -> tuple[bytes, Diagnostic | None]
         return data, None
     except UnicodeDecodeError:
         pass
+    if _western(data):
+        return data, None  # a short Western file is no cp1250 or Big5 (issue 46)
     from charset_normalizer import from_bytes  # only an import of a legacy file loads it
 
     best = from_bytes(data[:_DETECT_SAMPLE]).best()
@@ -257,6 +260,35 @@ def _legacy_encoding(data: bytes, shown: str) -> tuple[bytes, Diagnostic | None]
     return text.encode("utf-8"), diag.warning("W101", shown, 0, (
         f"file is not UTF-8; read as {best.encoding} (told by its bytes): check a few "
         "questions, and save the file as UTF-8 to be sure"))
+
+
+_WORD_RE = re.compile(r"[^\W\d_]+")
+# Marks a Western text holds besides letters: typographic quotes and dashes, « », €, °.
+_WESTERN_MARKS = frozenset("\u2018\u2019\u201a\u201c\u201d\u201e\u2013\u2014\u2026\u2022"
+                           "\xab\xbb\xb0\u20ac\xa3\xa7\xa9\xae\u2122\xb7\xd7\xa0\xb4\xaa\xba")
+
+
+def _western(data: bytes) -> bool:
+    """Whether ``data`` reads as Windows-1252 (ISO-8859-1) text of a Western language:
+    every character beyond ASCII a letter of Latin-1 or a Western mark (``¿``/``¡`` only
+    before a word), and the words it is in mostly ASCII around it. A detector guesses
+    cp1250 or Big5 for a short Spanish or French file; cp1251 read so gives words with no
+    ASCII letter at all."""
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:
+        return False
+    for at, ch in enumerate(text):
+        if ch.isascii() or ch in _WESTERN_MARKS or (ch.isalpha() and ch <= "\xff"):
+            continue
+        if ch not in "\xbf\xa1" or (at and text[at - 1].isalpha()):
+            return False
+    accented = foreign = 0
+    for word in _WORD_RE.finditer(text):
+        if not word[0].isascii():
+            accented += 1
+            foreign += len(word[0]) >= 3 and not any(c.isascii() for c in word[0])
+    return accented > 0 and 10 * foreign <= accented
 
 
 def read_regular(path: Path, limit: int) -> tuple[bytes, str]:

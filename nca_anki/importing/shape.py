@@ -235,8 +235,9 @@ class Structured:
         if isinstance(value, list) and (by_letter := cv.lettered(value)) is not None:
             value = by_letter
         listed = cv.choice_list(value)
-        trivia = re.search(r"incorrect|wrong|distract|other", cv.norm(key)) is not None
-        if listed is None and isinstance(value, list) and cv.wrong_answers(key, value):
+        trivia = roles.wrong and key == roles.choices
+        if listed is None and trivia and isinstance(value, list) and value and all(
+                isinstance(c, str) for c in value):
             listed = value  # one wrong answer beside the right one: a true/false question
         if listed is None and roles.flat and sum(
                 cv.choice_text(obj.get(k)) is not None for k in roles.flat) >= 2:
@@ -244,6 +245,10 @@ class Structured:
         told = (roles.prompt, roles.explanation or "", roles.topic or "")
         if listed is None and value is None and (truths := aligned(obj, told)) is not None:
             return truths[1], truths[2], list(cv.LETTERS), False  # each text's truth
+        if listed is None and trivia and _empty(value):
+            self.fail("E702", (*where, key), "only one choice: the right answer, with no wrong "
+                      "ones beside it")
+            return None
         if listed is None:
             if value is None:
                 self.fail("E702", where, unpaired(obj, told) or "no choices (" + " or ".join(
@@ -265,11 +270,10 @@ class Structured:
                                            for c in listed):
             letters = [str(c[roles.label]).strip().upper() for c in listed]  # type: ignore[index]
         found: list[bool] | None = marks if any(marks) else None
-        if found is None and trivia and isinstance(right := answer_of(obj, roles.answers),
-                                                   str):
+        if found is None and trivia and (right := _right_texts(answer_of(obj, roles.answers))):
             # {"correct_answer": …, "incorrect_answers": […]}: the right one, then the rest
-            return ([right.strip(), *texts], [True] + [False] * len(texts), list(cv.LETTERS),
-                    False)
+            return ([*right, *texts], [True] * len(right) + [False] * len(texts),
+                    list(cv.LETTERS), False)
         return texts, found, letters, False
 
     def _one(self, c: object, roles: Roles, where: Path_) -> tuple[str, bool] | None:
@@ -388,7 +392,9 @@ def find_lists(data: object) -> list[Found]:
             children = []
             for k, v in value.items():
                 if isinstance(v, (list, dict)):
-                    here = named or ("" if cv.norm(str(k)) in _GENERIC else _humane(str(k)))
+                    # a function's name (calls of "addQuestion()") is no topic: the file's
+                    here = named or ("" if cv.norm(str(k)) in _GENERIC or str(k).endswith("()")
+                                     else _humane(str(k)))
                     children.append((v, (*path, k), here or title))
             stack.extend(reversed(children))
     return found or tables
@@ -472,6 +478,16 @@ def _empty(value: object) -> bool:
 def _truthy(value: object) -> bool:
     return value is True or value == 1 or (isinstance(value, str) and
                                            value.strip().casefold() in ("true", "yes", "1"))
+
+
+def _right_texts(value: object) -> list[str]:
+    """The right answers' texts beside a list of the wrong ones: a text, or a list of
+    texts (several right); [] if it is neither."""
+    given = as_list(value)
+    if not given or not all(isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                            and str(v).strip() for v in given):
+        return []
+    return [str(v).strip() for v in given]
 
 
 def _text_index(value: object, texts: list[str], letters: list[str]) -> int | None:

@@ -28,6 +28,7 @@ from typing import Literal
 
 from nca_anki.diagnostics import Diagnostic, clip, error
 from nca_anki.importing.bank import Reading, title_from_name
+from nca_anki.importing.containers import wrong_run
 from nca_anki.importing.shape import Path_, Structured
 
 CELL_LIMIT = 1 << 20  # 1 MiB in one cell: more is no question's text
@@ -138,7 +139,8 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None, *,
             problems.append(error("E708", path, line, f"{why}; the row was not converted"))
             continue
         starts[(len(rows),)] = line
-        rows.append({n: _cell(c) for n, c in zip(names, cells) if c.strip()})
+        # the wrong answers one a column ("Incorrecta1", "wrong 2"): one list (containers.py)
+        rows.append(wrong_run({n: _cell(c) for n, c in zip(names, cells) if c.strip()}))
     noun = f"rows, cells separated by {sep.name}" + (
         "" if sep.char == delimiter else f" ({sep.why})")
     structured = Structured(path, lambda where: starts.get(where[:1], top),

@@ -105,8 +105,9 @@ class _Values:
     """Python values of literal nodes, the line each value starts on, by its path, and
     how each container that is no array or object was written (a Map's entries)."""
 
-    def __init__(self, source: bytes) -> None:
+    def __init__(self, source: bytes, parameters: dict[str, list[str]] | None = None) -> None:
         self.source = source
+        self.parameters = parameters or {}  # the names a function declared here gives
         self.lines: dict[tuple[object, ...], int] = {}
         self.forms: dict[tuple[object, ...], str] = {}
         self.keys: dict[tuple[object, ...], list[object]] = {}
@@ -211,6 +212,15 @@ class _Values:
             return []
         if len(arguments) == 1 and arguments[0].type in ("array", "object"):
             return self.value(arguments[0], path)
+        if _positional(node):  # new Question("Which…?", ["a", "b"], 1): its arguments
+            names = self.parameters.get(callee, [])
+            if len(names) >= len(arguments):  # by the names the file's function gives them
+                return {n: self.element(a, (*path, n)) for n, a in zip(names, arguments)}
+            if len(path) > 1:
+                new = "new " if node.type == "new_expression" else ""
+                self.forms.setdefault(path[:-1], f"the arguments of each {new}"
+                                      f"{clip(callee, 30)}(…) in {{0}}")
+            return [self.element(a, (*path, k)) for k, a in enumerate(arguments)]
         carried = _carried(node, keeping=True)
         if carried and carried != [node]:
             return self.given(carried[0] if len(carried) == 1 else carried, path)
@@ -308,15 +318,45 @@ def _key_of(node) -> str | None:
     return None
 
 
+_LITERALS = ("string", "template_string", "number", "true", "false", "null")
+
+
+def _positional(node) -> bool:
+    """Whether a call is one question written by position: three arguments or more,
+    each a literal (a text, a number, a truth, or an array of these), one a text
+    (``new Question("Which…?", ["a", "b"], 1)``, ``addQuestion("Which…?", "a", "b",
+    "B")``)."""
+    arguments = _arguments(node) if node.type in ("new_expression",
+                                                  "call_expression") else None
+    if not arguments or len(arguments) < 3 or not any(
+            a.type in ("string", "template_string") for a in arguments):
+        return False
+    return all(_literal(a) or a.type == "array" and all(
+        _literal(_unwrap(c)) for c in a.named_children if c.type != "comment")
+        for a in arguments)
+
+
+def _literal(node) -> bool:
+    if node is None:
+        return False
+    if node.type == "unary_expression" and node.child_count == 2:
+        return node.children[1].type == "number"
+    return node.type in _LITERALS and not (node.type == "template_string" and any(
+        c.type == "template_substitution" for c in node.named_children))
+
+
 def _holds_data(node) -> bool:
     """Whether a value may hold a bank: an array or object literal, or a call of one
-    (``new Map([…])``, ``Object.freeze({…})``, ``JSON.parse('…')``)."""
+    (``new Map([…])``, ``Object.freeze({…})``, ``JSON.parse('…')``), or a question
+    written as a call's arguments (``_positional``)."""
     if node is None:
         return False
     if node.type in ("array", "object"):
         return True
     if node.type not in ("new_expression", "call_expression"):
         return False
+    if _positional(node):
+        return True
     called = node.child_by_field_name("function")
     if called is not None and called.type == "member_expression" and _unwrap(
             called.child_by_field_name("object")).type in ("array", "object", "call_expression",
@@ -330,6 +370,45 @@ def _holds_data(node) -> bool:
     return arguments[0].type in ("array", "object")
 
 
+def _parameters(root) -> dict[str, list[str]]:
+    """The parameters' names of each function and class declared at the file's top level
+    (``function Question(text, choices, answer)``, a class's constructor, ``const f =
+    (q, a) => …``), by its name; one whose parameters are not all plain names is left
+    out."""
+    found: dict[str, list[str]] = {}
+    for node in root.named_children:
+        if node.type == "export_statement" and node.child_by_field_name("declaration"):
+            node = node.child_by_field_name("declaration")
+        named = [(node.child_by_field_name("name"), node)] if node.type in (
+            "function_declaration", "class_declaration") else [
+            (d.child_by_field_name("name"), d.child_by_field_name("value"))
+            for d in node.named_children if d.type == "variable_declarator"] if node.type in (
+            "lexical_declaration", "variable_declaration") else []
+        for name, value in named:
+            if name is None or value is None:
+                continue
+            if value.type == "class_declaration":
+                body = value.child_by_field_name("body")
+                value = next((m for m in (body.named_children if body else ())
+                              if m.type == "method_definition" and (
+                                  n := m.child_by_field_name("name")) is not None
+                              and n.text == b"constructor"), None)
+            given = value.child_by_field_name("parameters") if value is not None else None
+            names = [_parameter(p) for p in given.named_children
+                     if p.type != "comment"] if given is not None else []
+            plain = [n for n in names if n]
+            if plain and len(plain) == len(names):
+                found[name.text.decode("utf-8", "replace")] = plain
+    return found
+
+
+def _parameter(node) -> str | None:
+    pattern = node.child_by_field_name("pattern") if node.type in (
+        "required_parameter", "optional_parameter") else node
+    return pattern.text.decode("utf-8", "replace") if pattern is not None and \
+        pattern.type == "identifier" else None
+
+
 def _declared(root):
     """(name, value node) of each declaration, default export or assignment whose value
     may hold a bank (``_holds_data``), in the file's order; and the elements added to a
@@ -337,9 +416,15 @@ def _declared(root):
     value node) of each ``q[0] = {…}`` and ``q.push({…}, …)``, in the file's order."""
     found: list[tuple[str, object]] = []
     added: dict[str, list[tuple[int | str | None, object]]] = {}
+    calls: dict[str, list[tuple[bool, object]]] = {}
     stack = [root]
     while stack:
         node = stack.pop()
+        if node.type == "expression_statement" and node.named_children and _called(
+                call := _unwrap(node.named_children[0])):
+            # addQuestion("Which…?", "a", "b", "B"); on each line: the calls are the bank
+            calls.setdefault(f"{_callee(call)}()", []).append((_positional(call), call))
+            continue
         named = _named_value(node)
         if named is not None:
             found.append(named)
@@ -349,7 +434,20 @@ def _declared(root):
         if node.type == "call_expression" and _pushed(node, added):
             continue
         stack.extend(reversed(node.children))
+    for name, made in calls.items():
+        if any(literal for literal, _ in made):  # one not all literal is named as code
+            added.setdefault(name, []).extend((None, call) for _, call in made)
     return found, added
+
+
+def _called(node) -> bool:
+    """Whether a statement's call may be one question written as its arguments: three
+    arguments or more, one a text (``_positional`` if all are literals); not a push."""
+    if node is None or node.type != "call_expression":
+        return False
+    arguments = _arguments(node) or []
+    return len(arguments) >= 3 and not _callee(node).endswith(".push") and any(
+        a.type in ("string", "template_string") for a in arguments)
 
 
 def _named_value(node) -> tuple[str, object] | None:
@@ -548,7 +646,7 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
         return Reading((), (error("E701", path, row + 1, (
             f"not valid TypeScript or JavaScript {what}; nothing in the file was "
             "converted")),))
-    values = _Values(source)
+    values = _Values(source, _parameters(root))
     declared: dict[str, object] = {}
     problems: list[Diagnostic] = []
     found, added = _declared(root)
@@ -557,6 +655,8 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
             declared[name] = values.joined(node, (name,)) if isinstance(node, list) else \
                 values.element(node, (name,))
         for name, nodes in added.items():
+            if name.endswith("()"):
+                values.forms[(name,)] = "each call of {0}"
             declared[name] = _with_added(values, name, declared.get(name), nodes, (path,
                                                                                  problems))
     except _TooDeep as exc:

@@ -23,8 +23,9 @@ _ASKING = ("?", ":", "？", "：", "\u037e", "؟")  # the Greek and the Arabic q
 def index_key(objects: list[dict[str, object]], keys: Iterable[str], texts: Texts
               ) -> tuple[str, ...]:
     """The one key among ``keys`` whose value names one of its question's choices in every
-    question that has choices: an index (from 0 or 1) or a letter, or a list of these; not
-    a counter (1, 2, 3 … over the bank: an id)."""
+    question that has choices: an index (from 0 or 1), a letter or the choice's text
+    (``{q, options, a: "tite kubo"}``), or a list of these; not a counter (1, 2, 3 … over
+    the bank: an id)."""
     fitting = [k for k in keys if _indexes(objects, k, texts)]
     return (fitting[0],) if len(fitting) == 1 else ()
 
@@ -37,13 +38,20 @@ def _indexes(objects: list[dict[str, object]], key: str, texts: Texts) -> bool:
             continue  # a question of another kind: its own shape says
         value = o.get(key)
         listed = value if isinstance(value, list) and value else [value]
-        if not all(_names(v, len(choices)) for v in listed):
+        if not all(_names(v, len(choices)) or _said(v, choices) for v in listed):
             return False
         seen.append(value)
     numbers = [v for v in seen if isinstance(v, int)]
     counter = len(numbers) == len(seen) > 2 and all(
         b == a + 1 for a, b in zip(numbers, numbers[1:]))
     return len(seen) >= 2 and not counter
+
+
+def _said(value: object, choices: list[str]) -> bool:
+    """Whether ``value`` is one of ``choices``' texts, however cased or spaced
+    (``"eiichiro oda"`` for ``"Eiichiro Oda"``)."""
+    return isinstance(value, str) and len(value.strip()) > 1 and cv.loose(value) in {
+        cv.loose(c) for c in choices}
 
 
 def _names(value: object, count: int) -> bool:

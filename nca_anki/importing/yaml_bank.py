@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.importing.bank import Reading, title_from_name
 from nca_anki.importing.json_bank import DEPTH
-from nca_anki.importing.shape import Path_, Structured, path_text
+from nca_anki.importing.containers import read_records
+from nca_anki.importing.shape import Path_, path_text
 
 
 class _Refused(Exception):
@@ -171,10 +172,17 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
             f"nested more than {DEPTH} levels deep; nothing in the file was converted")),))
     if not lines:
         return Reading((), (error("E701", path, 1, "is empty; nothing converted"),))
-    reader = Structured(path, lambda where: lines.get(where, 1), overrides or {})
-    sections = reader.read(data, default_title=title_from_name(path))
-    if not sections and not any(d.is_error for d in reader.problems):
-        reader.problems.append(error("E701", path, 1, (
+
+    def line_of(where: Path_) -> int:  # a place made by the reading: its holder's line
+        while where and where not in lines:
+            where = where[:-1]
+        return lines.get(where, 1)
+
+    # The records are found by their shape whatever holds them, as JSON's (containers.py)
+    sections, said = read_records(data, path=path, line_of=line_of, overrides=overrides or {},
+                                  default_title=title_from_name(path))
+    if not sections and not any(d.is_error for d in said):
+        said.append(error("E701", path, 1, (
             "no list of questions found: no list of mappings each with a question's text "
             "and its choices; nothing in the file was converted")))
-    return Reading(sections, (*problems, *reader.problems))
+    return Reading(sections, (*problems, *said))

@@ -299,7 +299,8 @@ def test_a_trivia_true_false_question_with_one_wrong_answer(tmp_path, cli):
          "incorrect_answers": []}]}))
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 1
-    assert "[2].incorrect_answers: not a list of at least two choices" in done.err
+    assert "[2].incorrect_answers: only one choice: the right answer, with no wrong ones" \
+        in done.err
     assert [q[1] for q in _questions(tmp_path / "out")] == [
         ["*True", "False"], ["*gecko", "frog", "newt"]]
 
