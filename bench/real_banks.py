@@ -376,8 +376,9 @@ def _export(clone: Path, bank: dict, into: Path) -> None:
     into.mkdir(parents=True, exist_ok=True)
     # A file is exported with its folder: the pictures and other files beside a bank are
     # what its questions show (a repository's root file: the whole repository).
+    inside = "" if bank["path"] in (".", "./") else bank["path"]
     kind = subprocess.run(["git", "--git-dir", str(git), "cat-file", "-t",
-                           f"{bank['commit']}:{bank['path']}"], capture_output=True,
+                           f"{bank['commit']}:{inside}"], capture_output=True,
                           text=True, check=True).stdout.strip()
     folder = bank["path"] if kind == "tree" else str(Path(bank["path"]).parent)
     archive = subprocess.run(["git", "--git-dir", str(git), "archive", bank["commit"],
