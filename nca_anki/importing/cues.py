@@ -157,3 +157,56 @@ def feedback_answer(lines: list[str]) -> set[str]:
         if said is not None:
             (right if said[1] else wrong).update(said[0])
     return right - wrong if not right & wrong else set()
+
+
+# --- a sign beside a choice that says it is right or wrong --------------------------------
+# Ticks and boxes ("Paris ✅", "✔️ Nile", "☑ Iron"), crosses and empty boxes ("❌ London",
+# "☐ Wood"); words in brackets or after an arrow ("Sky (correct)", "Fire **(Correct)**",
+# "Water [correct]", "Fish <-- correct"), in the languages quiz repositories are written in.
+_RIGHT_SIGNS = "✅✔✓☑🟢✅"
+_WRONG_SIGNS = "❌✗✘✖☐⬜❎🔴"
+_RIGHT_WORDS_MARK = (r"correct(?:\s+answer)?|right(?:\s+answer)?|answer|correct[ao]|corret[ao]|"
+                     r"correcte|bonne\s+r[ée]ponse|juste|richtig|korrekt|giust[ao]|corrett[ao]|"
+                     r"doğru|benar|đúng|верно|правильно|правильный(?:\s+ответ)?|вірно|"
+                     r"правильна|poprawna|prawidłowa|正确|正確|对|對|正解|정답|صحيح")
+_WRONG_WORDS_MARK = (r"wrong|incorrect|incorrect[ao]|incorret[ao]|errad[ao]|falsch|faux|"
+                     r"fausse|sbagliat[ao]|yanlış|salah|sai|неверно|неправильно|невірно|"
+                     r"错误|錯誤|错|錯|不正解|오답|خطأ")
+_SIGN = r"(?P<sign>[" + _RIGHT_SIGNS + _WRONG_SIGNS + r"])\ufe0f?"
+_WORD = r"(?:" + _RIGHT_WORDS_MARK + r"|" + _WRONG_WORDS_MARK + r")[!.]?"
+_RIGHT_WORD_RE = re.compile(r"(?:" + _RIGHT_WORDS_MARK + r")[!.]?", re.I)
+_EMPH = r"(?:\*{1,2}|_{1,2})?"
+_MARK_BEFORE_RE = re.compile(r"^" + _SIGN + r"[ \t]*(?=\S)")
+_MARK_AFTER_RE = re.compile(r"(?<=\S)[ \t]*" + _SIGN + r"[ \t]*$")
+# "(correct)", "**(Correct)**", "[correct]", "（正确）", "<-- correct", "← richtig".
+_WORD_AFTER_RE = re.compile(r"(?:[ \t]+|(?=（))" + _EMPH + r"(?:[(\[（]\s*(?P<word>" + _WORD
+                            + r")\s*[)\]）]|(?:<-+|&lt;-+|←|⬅\ufe0f?)[ \t]*" + _EMPH
+                            + r"(?P<said>" + _WORD + r")" + _EMPH + r")" + _EMPH + r"[ \t]*$",
+                            re.I)
+
+
+def choice_mark(text: str) -> tuple[str, bool | None]:
+    """``text`` (a choice's line, its list mark and letter off) without the sign beside it
+    that says whether it is right ("Paris ✅", "✔️ Nile", "Sky (correct)", "Water
+    [correct]", "Fish <-- correct", "❌ London", "☐ Wood"), and what the sign says: True
+    right, False wrong, None when it has none."""
+    text = text.strip()
+    tail = len(text) - 60 if len(text) > 60 else 0  # a mark is short: its line's end only
+    found = _MARK_BEFORE_RE.match(text) or _MARK_AFTER_RE.search(text, tail) \
+        or _WORD_AFTER_RE.search(text, tail)
+    if found is None:
+        return text, None
+    right = found["sign"] in _RIGHT_SIGNS if found.re is not _WORD_AFTER_RE \
+        else bool(_RIGHT_WORD_RE.fullmatch(found["word"] or found["said"]))
+    rest = (text[found.end():] if found.start() == 0 else text[:found.start()]).strip()
+    return (rest, right) if rest else (text, None)
+
+
+def marked(texts: list[str]) -> list[tuple[str, bool]] | None:
+    """The choices ``texts`` without their signs and which are right, when the signs tell:
+    some are marked right, and some others are not (unmarked, or marked wrong); all marked
+    right, or none, says nothing of them (None)."""
+    read = [choice_mark(text) for text in texts]
+    if not any(right for _, right in read) or all(right for _, right in read):
+        return None
+    return [(text, bool(right)) for text, right in read]

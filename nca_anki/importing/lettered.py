@@ -240,7 +240,8 @@ def has_lettered(text: str, key: answer_key.Key | None = None) -> bool:
     plain = [_plain(line) for line in outside]
     return key is not None or any(cues.answer_line(line) or cues.feedback(line)
                                   for line in plain) \
-        or any(_bold(c.group("text")) for c in choices) or _asks_above_choices(plain)
+        or any(_bold(c.group("text")) or cues.choice_mark(c.group("text"))[1]
+               for c in choices) or _asks_above_choices(plain)
 
 
 def _asks_above_choices(plain: list[str]) -> bool:
@@ -737,14 +738,20 @@ def _bold(first: str) -> str:
 def _bold_answer(text: _Lines, letters: list[str], choices: list[list[str]], start: int,
                  end: int) -> tuple[_Answer | None, list[list[str]], int]:
     """Where no answer line is written, the right choices as the page shows them: the
-    one-line choices in bold, when some are and some are not (all in bold is a style).
+    one-line choices in bold, when some are and some are not (all in bold is a style),
+    or those with a sign beside them that says right ("A) Mars ✅", see cues.marked).
     Returns the answer (at the header's line), the choices without their bold, and the
     line after the last choice's: what follows it is the explanation. (None, choices,
     end) if the choices are not so marked."""
-    bolds = [_bold(c[0]) for c in choices]
-    if len(choices) < 2 or any(len(c) > 1 for c in choices[:-1]) or all(bolds) \
-            or not any(bolds):
+    if len(choices) < 2 or any(len(c) > 1 for c in choices[:-1]):
         return None, choices, end
+    signs = cues.marked([c[0] for c in choices])  # "A) Mars ✅", "b) 4 (correct)"
+    bolds = [text if right else "" for text, right in signs] if signs else \
+        [_bold(c[0]) for c in choices]
+    if all(bolds) or not any(bolds):
+        return None, choices, end
+    if signs:
+        choices = [[text, *c[1:]] for (text, _), c in zip(signs, choices)]
     last = next(j for j in range(end - 1, start, -1) if text.is_choice(j))
     picked = ", ".join(letter for letter, bold in zip(letters, bolds) if bold)
     return _Answer(picked, "", start), [[bold or c[0]] for bold, c in zip(bolds, choices)], \

@@ -257,6 +257,7 @@ def _is_task_list(block: _Block, lines: list[str]) -> bool:
 
 # A list item wholly in bold ("* **Packets**"): the right choice, where a quiz marks it so.
 _BULLET_RE = re.compile(r"^\s{0,3}[-*+]\s+(?P<text>\S.*?)\s*$")
+_ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+(?P<text>\S.*?)\s*$")
 _BOLD_RE = re.compile(r"^(?:(\*\*|__)(?P<text>(?!\1)\S(?:.*\S)?)\1"
                       r"|<(b|strong)>\s*(?P<tagged>(?:(?!</?(?:b|strong)>).)+?)\s*</\3>)$", re.I)
 # A whole paragraph in emphasis ("*Which layer…?*"): the prompt, its emphasis the cue.
@@ -336,14 +337,31 @@ def _widget_question(segment: list[_Block], lines: list[str], path: str
 
 
 def _is_bold_list(block: _Block, lines: list[str]) -> bool:
-    """Whether ``block`` is a list of one-line choices, some wholly in bold (the right
-    ones) and some not: all in bold, or none, is a list, not a question's choices."""
-    if block.kind != "bullet_list" or len(block.items) < 2 or any(
+    """Whether ``block`` is a list of one-line choices (bulleted or numbered) that marks
+    its right ones: some wholly in bold and some not (all in bold, or none, is a list,
+    not a question's choices), or some with a sign beside them that says right ("Paris
+    ✅", "Sky (correct)", see cues.marked) and some without it."""
+    return _marked_choices(block, lines) is not None
+
+
+def _marked_choices(block: _Block, lines: list[str]) -> list[Choice] | None:
+    """The choices of the list ``block`` as its marks say (see _is_bold_list), without
+    the marks; None if it is no such list."""
+    if block.kind not in ("bullet_list", "ordered_list") or len(block.items) < 2 or any(
             any(line.strip() for line in lines[start + 1:end]) for start, end in block.items):
-        return False
-    texts = [_BULLET_RE.match(lines[start]) for start, _ in block.items]
-    bold = [bool(t and _BOLD_RE.match(t["text"])) for t in texts]
-    return all(texts) and any(bold) and not all(bold)
+        return None
+    found = [_ITEM_RE.match(lines[start]) for start, _ in block.items]
+    texts = [t["text"] for t in found if t]
+    if len(texts) != len(found):
+        return None
+    signs = cues.marked(texts)
+    if signs is not None:
+        return [Choice(text, right) for text, right in signs]
+    bold = [_BOLD_RE.match(text) for text in texts]
+    if block.kind != "bullet_list" or not any(bold) or all(bold):
+        return None
+    return [Choice((b["text"] or b["tagged"]) if b else text, b is not None)
+            for b, text in zip(bold, texts)]
 
 
 def _is_choice_list(block: _Block, lines: list[str], asked: frozenset[int]) -> bool:
@@ -372,13 +390,6 @@ def _asked(blocks: list[_Block], lines: list[str]) -> frozenset[int]:
     return frozenset(found)
 
 
-def _bold_choice(lines: list[str], start: int) -> Choice:
-    text = _BULLET_RE.match(lines[start])
-    assert text is not None
-    bold = _BOLD_RE.match(text["text"])
-    return Choice((bold["text"] or bold["tagged"]) if bold else text["text"], bold is not None)
-
-
 def _folded(lines: list[str]) -> frozenset[int]:
     """The first lines of the top-level blocks that are a ``<details>`` element's: the
     HTML block that opens it and the blocks inside, up to its ``</details>``."""
@@ -394,12 +405,14 @@ def _split_questions(segment: list[_Block], asked: frozenset[int], folded: froze
     """``segment`` cut into one part per list of bold choices when it holds several: each
     with the blocks above it (its prompt) and the quotes or ``<details>`` block right
     after it (its explanation); a heading over several questions is a part of its own (a
-    title, or text)."""
+    title, or text), unless the first list is right under it: then it asks the first."""
     if sum(b.start in asked for b in segment) < 2:
         return [segment]
     heading = segment[0] if segment[0].kind == "heading" else None
-    parts: list[list[_Block]] = [[heading]] if heading else []
-    current: list[_Block] = []
+    # A heading right above a list of choices is that question's text, not a title.
+    asks = heading is not None and segment[1].start in asked
+    parts: list[list[_Block]] = [[heading]] if heading and not asks else []
+    current: list[_Block] = [heading] if heading and asks else []
     after = False  # after a list of choices, before its next question
     for block in segment[1:] if heading else segment:
         if after and block.kind != "blockquote" and block.start not in folded:
@@ -484,9 +497,10 @@ _ORDERED_RE = re.compile(r"^(?P<lead>\s{0,3}\d{1,9}[.)])(?P<space>[ \t]+|$)(?P<t
 
 
 def _is_bold_line(line: str) -> bool:
-    """Whether ``line`` is a list item wholly in bold (a right choice, see _is_bold_list)."""
+    """Whether ``line`` is a list item wholly in bold, or with a sign beside it that says
+    right ("- Paris ✅"): a right choice, see _is_bold_list."""
     item = _BULLET_RE.match(line.strip())
-    return bool(item and _BOLD_RE.match(item["text"]))
+    return bool(item and (_BOLD_RE.match(item["text"]) or cues.choice_mark(item["text"])[1]))
 
 
 def _headed(text: str, blocks: list[_Block], bold: bool = False) -> str:
@@ -736,7 +750,7 @@ def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
         return _distinct_choices(lines, choices.items), prompt, explanation
     prompt = prompt if headed else NUMBERING_RE.sub("", prompt, count=1)
     emphasis = _EMPHASIS_RE.match(prompt)
-    return ([(_bold_choice(lines, s), False) for s, _ in choices.items],
+    return ([(choice, False) for choice in _marked_choices(choices, lines) or ()],
             emphasis["text"] if emphasis else prompt, _unquoted(explanation))
 
 
@@ -979,5 +993,26 @@ def _read_page(text: str, path: str, key: answer_key.Key | None) -> Reading:
                       if b.kind == "heading" and b.level <= 2 and b.start + 1 < first), "")
         if items and not title:
             title = title_from_name(path)
+    items = [_signs_read(item, problems) for item in items]
     section = Section(title=title or title_from_name(path), items=tuple(items), path=path)
     return Reading((section,) if items else (), tuple(problems))
+
+
+def _signs_read(item: Item, problems: list[Diagnostic]) -> Item:
+    """``item`` without the signs beside its choices that say which are right ("- [ ] Sky
+    ✅", "A) Ice ✅" over "Answer: A"), see cues.marked: they are its answer where nothing
+    else marks one; where something does and they differ, that is said (W711) and the
+    other mark taken."""
+    heads = [choice.text.split("\n", 1) for choice in item.choices]
+    signs = cues.marked([head[0] for head in heads])
+    if signs is None:
+        return item
+    marked = any(choice.correct for choice in item.choices)
+    if marked and [right for _, right in signs] != [c.correct for c in item.choices]:
+        problems.append(warning("W711", item.path, item.line, "the signs beside the choices "
+                                "(✅, \"(correct)\") mark other choices than its answer "
+                                "does; the answer was taken"))
+    return Item(prompt=item.prompt, explanation=item.explanation, path=item.path,
+                line=item.line, where=item.where, media=item.media, choices=tuple(
+                    Choice("\n".join([text, *head[1:]]), choice.correct if marked else right)
+                    for (text, right), head, choice in zip(signs, heads, item.choices)))
