@@ -210,3 +210,42 @@ def marked(texts: list[str]) -> list[tuple[str, bool]] | None:
     if not any(right for _, right in read) or all(right for _, right in read):
         return None
     return [(text, bool(right)) for text, right in read]
+
+
+# A heading that is only a question's label and number ("Frage 12", "Question 3:", "Q7",
+# "Pregunta 4", "Вопрос 5", "问题 6", "第7题"): the page's numbering, no words of its text.
+_QUESTION_LABEL_RE = re.compile(
+    r"^[*_]*(?:(?:Q|Question|Pregunta|Frage|Questão|Quest[ãa]o|Pergunta|Domanda|Soru|Вопрос|"
+    r"Питання|Aufgabe|Exercice|Exercise|Câu|Soal|Pytanie|Vraag|问题|問題|题|題)?\s*#?\s*\d{1,4}"
+    r"|第\s*\d{1,4}\s*[题題問问])\s*[.:：)]?[*_]*$", re.I)
+
+
+def question_label(text: str) -> bool:
+    """Whether ``text`` (a heading's or header's text) is only a question's label and
+    number ("Frage 12", "## Question 3:"): the page numbers its questions so, and a card,
+    shown in any order, has no use for it."""
+    return bool(_QUESTION_LABEL_RE.match(text.strip()))
+
+
+# Boxes and ticks that start each choice of a paragraph of choices ("☐ Oak  ☑ **Ash**",
+# one a line with "<br>" between, or on one line): the ticked ones are right.
+_BOX_RIGHT = "☑☒✅✔✓"
+_BOX_WRONG = "☐⬜❌✗✘"
+_BOX_RE = re.compile(r"([" + _BOX_RIGHT + _BOX_WRONG + r"])\ufe0f?[ \t]*")  # "v☐ gv": two
+_BREAK_RE = re.compile(r"<br\s*/?>", re.I)
+
+
+def boxed(text: str) -> list[tuple[str, bool]] | None:
+    """The choices of a paragraph that writes each after a box or tick ("☐ Oak  ☐ Elm  ☑
+    **Ash**", or one a line with "<br>" between): each choice's text and whether its box
+    is ticked. None unless the paragraph starts with a box, has two or more, and ticks
+    some but not all (see marked)."""
+    flat = " ".join(_BREAK_RE.sub(" ", text).split())
+    parts = _BOX_RE.split(flat)
+    if len(parts) < 5 or parts[0].strip():
+        return None
+    found = [(parts[k + 1].strip(), parts[k] in _BOX_RIGHT) for k in range(1, len(parts), 2)]
+    if any(not choice for choice, _ in found) or all(right for _, right in found) \
+            or not any(right for _, right in found):
+        return None
+    return found

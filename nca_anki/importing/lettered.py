@@ -784,7 +784,9 @@ def _prompt(text: _Lines, start: int, body: list[int], furniture: set[int]) -> s
     none of it (see _is_title)."""
     if _is_title(text, start, body):
         return "\n".join(text.lines[k] for k in body if k not in furniture).strip()
-    places = [start, *body]
+    text_lines = [k for k in body if text.lines[k].strip() and k not in furniture]
+    places = [*([] if text_lines and cues.question_label(_plain(text.lines[start]))
+                else [start]), *body]  # "## Question 7" over its text: numbering, no text
     kept = [k for k in places if k not in furniture]
     if not any(text.lines[k].strip() and not text.code[k] for k in kept):
         kept = places  # all of it repeats in most questions: it is the questions' text

@@ -346,7 +346,12 @@ def _is_bold_list(block: _Block, lines: list[str]) -> bool:
 
 def _marked_choices(block: _Block, lines: list[str]) -> list[Choice] | None:
     """The choices of the list ``block`` as its marks say (see _is_bold_list), without
-    the marks; None if it is no such list."""
+    the marks, or of the paragraph ``block`` that writes them after boxes ("☐ Oak  ☑
+    **Ash**", see cues.boxed); None if it is no such list."""
+    if block.kind == "paragraph":
+        boxes = cues.boxed(_text(lines, block.start, block.end))
+        return None if boxes is None else [Choice(_unbolded(text), right)
+                                           for text, right in boxes]
     if block.kind not in ("bullet_list", "ordered_list") or len(block.items) < 2 or any(
             any(line.strip() for line in lines[start + 1:end]) for start, end in block.items):
         return None
@@ -364,6 +369,12 @@ def _marked_choices(block: _Block, lines: list[str]) -> list[Choice] | None:
             for b, text in zip(bold, texts)]
 
 
+def _unbolded(text: str) -> str:
+    """``text`` without the bold around all of it ("**Ash**" -> "Ash")."""
+    bold = _BOLD_RE.match(text)
+    return (bold["text"] or bold["tagged"]) if bold else text
+
+
 def _is_choice_list(block: _Block, lines: list[str], asked: frozenset[int]) -> bool:
     """A list of choices: of "- [ ]" items, or, in a file that has none, a list whose right
     choices are in bold under a question (``asked``: where such lists start)."""
@@ -376,18 +387,35 @@ _ASKS_RE = re.compile(r"[?？…]|\.\.\.|_{3,}|^[*_]")
 
 
 def _asked(blocks: list[_Block], lines: list[str]) -> frozenset[int]:
-    """Where the lists of bold choices (see _is_bold_list) that a question is right above
-    start: a heading, or a paragraph or numbered line that asks (see _ASKS_RE)."""
+    """Where the lists of bold choices (see _is_bold_list) that a question is above
+    start: right under a heading, or a paragraph or numbered line that asks (see
+    _ASKS_RE); or further under a heading that asks or is numbered, with only the
+    question's text between (its code, a paragraph: "## 10. What is the output?", code,
+    then the choices), no other list."""
     found = set()
-    for above, block in zip(blocks, blocks[1:]):
-        if not _is_bold_list(block, lines):
+    asking = False  # under a heading that asks, with no list since
+    for above, block in zip([None, *blocks], blocks):
+        if block.kind == "heading":
+            head = _heading_text(lines, block).rstrip("*_ \t")
+            asking = bool(_ASKS_RE.search(head[-3:]) or NUMBERING_RE.match(head)
+                          or _TIGHT_NUMBER_RE.match(head))
             continue
-        text = _text(lines, above.start, above.end).strip()
-        text = NUMBERING_RE.sub("", text, count=1).rstrip("*_ \t")
-        if above.kind == "heading" or (above.kind in ("paragraph", "ordered_list") and (
-                _ASKS_RE.search(text[-3:]) or _ASKS_RE.match(text))):
+        if not _is_bold_list(block, lines):
+            asking = asking and block.kind not in ("bullet_list", "ordered_list")
+            continue
+        if asking or (above is not None and _asks_above(above, lines)):
             found.add(block.start)
+        asking = False
     return frozenset(found)
+
+
+def _asks_above(above: _Block, lines: list[str]) -> bool:
+    """Whether ``above``, right above a list of bold choices, is its question: a heading,
+    or a paragraph or numbered line that asks."""
+    text = _text(lines, above.start, above.end).strip()
+    text = NUMBERING_RE.sub("", text, count=1).rstrip("*_ \t")
+    return above.kind == "heading" or (above.kind in ("paragraph", "ordered_list") and bool(
+        _ASKS_RE.search(text[-3:]) or _ASKS_RE.match(text)))
 
 
 def _folded(lines: list[str]) -> frozenset[int]:
@@ -493,6 +521,8 @@ def _choice(lines: list[str], start: int, end: int, join: str = " ") -> tuple[Ch
     return Choice(text, first.group("mark") in "xX"), False
 
 
+# A heading's number written right against its first word: "## 9.What will …".
+_TIGHT_NUMBER_RE = re.compile(r"^\d{1,4}\.(?=[^\W\d_])")
 _ORDERED_RE = re.compile(r"^(?P<lead>\s{0,3}\d{1,9}[.)])(?P<space>[ \t]+|$)(?P<text>.*)$")
 
 
@@ -652,17 +682,11 @@ def _opens_question(segment: list[_Block], segments: list[list[_Block]], number:
     if all(NUMBERING_RE.match(_HEADING_RE.sub(r"\g<text>", written[h[0].start]).strip())
            for h in (segment, following)):  # as written: an item "3. …" is a heading here
         return False  # each numbered: two questions, the first without its choices
-    if _LABEL_ONLY_RE.match(_heading_text(lines, following[0])) and not any(
+    if cues.question_label(_heading_text(lines, following[0])) and not any(
             segments[:number]):  # the file's first heading over "# Frage 1": its title
         return False
     return any(_is_task_list(block, lines) or _is_bold_list(block, lines)
                for block in following[1:])
-
-
-# A heading that is only a question's label and number ("Frage 1", "Question 12:", "Q3").
-_LABEL_ONLY_RE = re.compile(r"^[*_]*(?:Q|Question|Pregunta|Frage|Questão|Domanda|Soru|Вопрос|"
-                            r"Питання|Quest[ãa]o|Aufgabe|Exercice|Exercise)?\s*#?\s*\d{1,4}"
-                            r"\s*[.:)]?[*_]*$", re.I)
 
 
 def _scenario_text(lines: list[str], segment: list[_Block]) -> str:
@@ -945,11 +969,13 @@ def _read_page(text: str, path: str, key: answer_key.Key | None) -> Reading:
         first = lists[0]
         choices_block = body[first]
         head = _heading_text(lines, heading) if heading else ""
-        head = NUMBERING_RE.sub("", head.strip(), count=1)
+        head = _TIGHT_NUMBER_RE.sub("", NUMBERING_RE.sub("", head.strip(), count=1), count=1)
         start = heading.end if heading else body[0].start
         between = _text(lines, start, choices_block.start)
         opening, scenario_line = scenario or ("", 0)
         scenario = None
+        if between and cues.question_label(head):
+            head = ""  # "# Frage 12" over its text: the page's numbering, not the question's
         prompt = "\n\n".join(part for part in (opening, head, between) if part)  # as blocks
         explanation_end = segment[-1].end
         for later in lists[1:]:
@@ -985,17 +1011,27 @@ def _read_page(text: str, path: str, key: answer_key.Key | None) -> Reading:
         items.append(Item(prompt=prompt, explanation=explanation, path=path, line=line,
                           choices=tuple(choice for choice, _ in read)))
     if not items and lettered.has_lettered(text, key):
-        # No "- [ ]" lists: lettered choices and answer lines (lettered.py) instead.
-        items, problems = lettered.read(text, path, key)
-        first = min([item.line for item in items] + [p.line for p in problems if p.is_error],
-                    default=len(lines) + 1)
-        title = next((_title(_heading_text(lines, b)) for b in blocks  # above the questions
-                      if b.kind == "heading" and b.level <= 2 and b.start + 1 < first), "")
-        if items and not title:
-            title = title_from_name(path)
+        items, problems, title = _lettered_instead(text, path, key, blocks, problems)
     items = [_signs_read(item, problems) for item in items]
     section = Section(title=title or title_from_name(path), items=tuple(items), path=path)
     return Reading((section,) if items else (), tuple(problems))
+
+
+def _lettered_instead(text: str, path: str, key: answer_key.Key | None, blocks: list[_Block],
+                      problems: list[Diagnostic]) -> tuple[list[Item], list[Diagnostic], str]:
+    """A file with no "- [ ]" lists read for lettered choices and answer lines instead (see
+    lettered.py): its questions, what is said of it and its title (the heading above its
+    questions). Where that reading finds no question to read nor to refuse, ``problems``
+    (the blocks not read, said as text) stay: the file is never silent."""
+    items, said = lettered.read(text, path, key)
+    if not items and not said:
+        return [], problems, ""
+    lines = text.split("\n")
+    first = min([item.line for item in items] + [p.line for p in said if p.is_error],
+                default=len(lines) + 1)
+    title = next((_title(_heading_text(lines, b)) for b in blocks  # above the questions
+                  if b.kind == "heading" and b.level <= 2 and b.start + 1 < first), "")
+    return items, said, title or (title_from_name(path) if items else "")
 
 
 def _signs_read(item: Item, problems: list[Diagnostic]) -> Item:
