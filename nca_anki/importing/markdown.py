@@ -352,7 +352,7 @@ def _marked_choices(block: _Block, lines: list[str]) -> list[Choice] | None:
         boxes = cues.boxed(_text(lines, block.start, block.end))
         return None if boxes is None else [Choice(_unbolded(text), right)
                                            for text, right in boxes]
-    if block.kind not in ("bullet_list", "ordered_list") or len(block.items) < 2 or any(
+    if block.kind not in ("bullet_list", "ordered_list") or not 2 <= len(block.items) <= 10 or any(
             any(line.strip() for line in lines[start + 1:end]) for start, end in block.items):
         return None
     found = [_ITEM_RE.match(lines[start]) for start, _ in block.items]
@@ -396,9 +396,7 @@ def _asked(blocks: list[_Block], lines: list[str]) -> frozenset[int]:
     asking = False  # under a heading that asks, with no list since
     for above, block in zip([None, *blocks], blocks):
         if block.kind == "heading":
-            head = _heading_text(lines, block).rstrip("*_ \t")
-            asking = bool(_ASKS_RE.search(head[-3:]) or NUMBERING_RE.match(head)
-                          or _TIGHT_NUMBER_RE.match(head))
+            asking = _heading_asks(_heading_text(lines, block))
             continue
         if not _is_bold_list(block, lines):
             asking = asking and block.kind not in ("bullet_list", "ordered_list")
@@ -410,12 +408,24 @@ def _asked(blocks: list[_Block], lines: list[str]) -> frozenset[int]:
 
 
 def _asks_above(above: _Block, lines: list[str]) -> bool:
-    """Whether ``above``, right above a list of bold choices, is its question: a heading,
-    or a paragraph or numbered line that asks."""
+    """Whether ``above``, right above a list of bold choices, is its question: a heading
+    that asks or numbers a question (see _heading_asks), or a paragraph or numbered line
+    that asks."""
+    if above.kind == "heading":
+        return _heading_asks(_heading_text(lines, above))
     text = _text(lines, above.start, above.end).strip()
     text = NUMBERING_RE.sub("", text, count=1).rstrip("*_ \t")
-    return above.kind == "heading" or (above.kind in ("paragraph", "ordered_list") and bool(
-        _ASKS_RE.search(text[-3:]) or _ASKS_RE.match(text)))
+    return above.kind in ("paragraph", "ordered_list") and bool(
+        _ASKS_RE.search(text[-3:]) or _ASKS_RE.match(text))
+
+
+def _heading_asks(head: str) -> bool:
+    """Whether a heading is a question's: it asks ("…?"), or numbers one ("### 2. Which
+    …", "## 9.What", "## Question 7"); a section's name over a list ("### Broker:",
+    "#### Hardware") is a page's notes, its bold words emphasis."""
+    head = head.rstrip("*_ \t")
+    return bool(_ASKS_RE.search(head[-3:]) or NUMBERING_RE.match(head)
+                or _TIGHT_NUMBER_RE.match(head) or cues.question_label(head))
 
 
 def _folded(lines: list[str]) -> frozenset[int]:

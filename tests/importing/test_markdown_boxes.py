@@ -173,3 +173,28 @@ A. Plum
 B. Leek
 """)
     assert done.status == 1 and "warning[W701]" in done.err, done.err
+
+
+def test_a_section_of_notes_with_some_items_in_bold_is_no_question(tmp_path, cli):
+    """Failed before: a notes file's "### Broker:" over a list with bold items was read as
+    a question, its bold items the right choices (or refused for having 40 choices)."""
+    many = "\n".join(f"- {'**' if n % 3 == 0 else ''}Fact {n}{'**' if n % 3 == 0 else ''}"
+                     for n in range(12))
+    done = _import(cli, tmp_path, "review.md", f"""# Review
+
+### Broker:
+
+- **Brokers** host the topics.
+- Any broker answers metadata requests.
+
+#### Hardware
+
+- **Plenty of memory**
+- A fast disk
+
+### Facts?
+
+{many}
+""")
+    assert done.status == 1 and "error" not in done.err.split("warnings")[-1], done.err
+    assert "warning[W701]" in done.err and not list((tmp_path / "source").glob("*.txt"))
