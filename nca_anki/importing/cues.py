@@ -178,9 +178,9 @@ _RIGHT_WORD_RE = re.compile(r"(?:" + _RIGHT_WORDS_MARK + r")[!.]?", re.I)
 _EMPH = r"(?:\*{1,2}|_{1,2})?"
 _MARK_BEFORE_RE = re.compile(r"^" + _SIGN + r"[ \t]*(?=\S)")
 _MARK_AFTER_RE = re.compile(r"(?<=\S)[ \t]*" + _SIGN + r"[ \t]*$")
-# "(correct)", "**(Correct)**", "[correct]", "（正确）", "<-- correct", "← richtig".
+# "(correct)", "**(Correct)**", "[correct]", "（正确）", "<-- correct", "← richtig", "- Correct".
 _WORD_AFTER_RE = re.compile(r"(?:[ \t]+|(?=（))" + _EMPH + r"(?:[(\[（]\s*(?P<word>" + _WORD
-                            + r")\s*[)\]）]|(?:<-+|&lt;-+|←|⬅\ufe0f?)[ \t]*" + _EMPH
+                            + r")\s*[)\]）]|(?:<-+|&lt;-+|←|⬅\ufe0f?|[-–—])[ \t]*" + _EMPH
                             + r"(?P<said>" + _WORD + r")" + _EMPH + r")" + _EMPH + r"[ \t]*$",
                             re.I)
 
@@ -214,16 +214,18 @@ def marked(texts: list[str]) -> list[tuple[str, bool]] | None:
 
 # A heading that is only a question's label and number ("Frage 12", "Question 3:", "Q7",
 # "Pregunta 4", "Вопрос 5", "问题 6", "第7题"): the page's numbering, no words of its text.
+_LABEL_WORDS = (r"(?:Q|Question|Pregunta|Frage|Questão|Quest[ãa]o|Pergunta|Domanda|Soru|Вопрос|"
+                r"Питання|Aufgabe|Exercice|Exercise|Câu|Soal|Pytanie|Vraag|问题|問題|题|題)")
 _QUESTION_LABEL_RE = re.compile(
-    r"^[*_]*(?:(?:Q|Question|Pregunta|Frage|Questão|Quest[ãa]o|Pergunta|Domanda|Soru|Вопрос|"
-    r"Питання|Aufgabe|Exercice|Exercise|Câu|Soal|Pytanie|Vraag|问题|問題|题|題)?\s*#?\s*\d{1,4}"
-    r"|第\s*\d{1,4}\s*[题題問问])\s*[.:：)]?[*_]*$", re.I)
+    r"^[*_]*(?:" + _LABEL_WORDS + r"?\s*#?\s*\d{1,4}|第\s*\d{1,4}\s*[题題問问]"
+    r"|(?:[^\W\d_]+\s+)?" + _LABEL_WORDS + r")\s*[.:：)]?[*_]*$", re.I)  # "Practice Question"
 
 
 def question_label(text: str) -> bool:
     """Whether ``text`` (a heading's or header's text) is only a question's label and
-    number ("Frage 12", "## Question 3:"): the page numbers its questions so, and a card,
-    shown in any order, has no use for it."""
+    number ("Frage 12", "## Question 3:"), or a label alone ("Practice Question"): the
+    page numbers or labels its questions so, and a card, shown in any order, has no use
+    for it."""
     return bool(_QUESTION_LABEL_RE.match(text.strip()))
 
 
@@ -249,3 +251,12 @@ def boxed(text: str) -> list[tuple[str, bool]] | None:
             or not any(right for _, right in found):
         return None
     return found
+
+
+_ANSWER_LABEL_RE = re.compile(r"^" + _MARKS + ANSWER_WORDS + r"\s*[:：]?$", re.I)
+
+
+def answer_label(plain: str) -> bool:
+    """Whether ``plain`` (a line without its emphasis) is only an answer's label
+    ("Suggested Answers", "Answer:", "Respuesta"), the letters under it."""
+    return bool(_ANSWER_LABEL_RE.match(plain.strip()))

@@ -313,6 +313,40 @@ def _is_start(line: str, heading: bool) -> bool:
         and not _only_label(_plain(line))  # nor do "#### Answer: D", "### Explanation:"
 
 
+_WHOLE_BOLD_RE = re.compile(r"^\s*(\*\*|__)(?!\s)[^*_]+(?<!\s)\1\s*$")
+
+
+def _label_starts(text: _Lines, strict: list[int]) -> list[int]:
+    """The questions that start with no header but a line of their own, a paragraph
+    alone, over their text and lettered choices and answer: a label ("__Practice
+    Question__", "**Question 3**", see cues.question_label), or a prompt all in bold right
+    above its choices ("**Which gas do plants take in?**"). The first such line after the
+    last header is one, when choices and their answer follow before the next header."""
+    found: list[int] = []
+    later = iter([*strict, len(text.lines)])
+    nxt = next(later)
+    taken = -1  # the first choice of the last question found
+    for k, line in enumerate(text.lines):
+        while nxt <= k:
+            nxt = next(later)
+        if text.code[k] or not line.strip() or text.paragraph[k] != text.origin[k] or \
+                (k + 1 < len(text.lines) and text.lines[k + 1].strip()):
+            continue  # a paragraph of one line only
+        first = text.next_first[k + 1] if k + 1 < len(text.lines) else len(text.lines)
+        plain = _plain(line)
+        if first <= taken or first >= nxt or not text.answered(k + 1, nxt) or \
+                cues.answer_line(plain) or cues.answer_label(plain):
+            continue
+        j = k + 1  # the next line with text: blank lines after one paragraph each, linear
+        while j < first and not text.lines[j].strip():
+            j += 1
+        right_above = j == first
+        if cues.question_label(plain) or (right_above and _WHOLE_BOLD_RE.match(line)):
+            found.append(k)
+            taken = first
+    return found
+
+
 def _only_label(plain: str) -> bool:
     """Whether ``plain`` is an explanation's label and nothing more ("Explanation:")."""
     return bool(plain) and cues.explanation_label(plain) == len(plain)
@@ -361,7 +395,8 @@ class _Lines:
             choice = None if details[k] else _CHOICE_RE.match(lines[k])
             if choice and choice.group("letter") in "Aa":
                 first[k] = k
-            elif cues.answer_line(_plain(lines[k])) or _opens_answer(lines[k]):
+            elif cues.answer_line(_plain(lines[k])) or _opens_answer(lines[k]) or (
+                    (_marked_letter(lines[k]) or ("", False))[1]):  # "- B - Correct"
                 answer[k] = k
         return cls(lines, code, details, first, answer, origin, heading, paragraph)
 
@@ -385,6 +420,62 @@ class _Lines:
         return not self.code[k] and not self.details[k] and bool(_CHOICE_RE.match(self.lines[k]))
 
 
+# An item of a list that repeats the choices' letters under them, the right ones marked:
+# "- B - Correct", "- C ✅", "- A (correct)"; and the others bare: "- A".
+_LETTER_ITEM_RE = re.compile(r"^\s*[-*+]\s+(?P<item>\(?[A-J]\)?[.):]?(?:[ \t]+\S.*)?)$")
+
+
+def _marked_letter(line: str) -> tuple[str, bool] | None:
+    """``line`` read as an item of a list of the choices' letters: its letter and whether
+    a sign marks it right (see cues.choice_mark); None if it is no such item."""
+    item = _LETTER_ITEM_RE.match(_plain(line))
+    if item is None:
+        return None
+    text, right = cues.choice_mark(item["item"])
+    letter = text.strip("().: \t")
+    return (letter, bool(right)) if len(letter) == 1 else None
+
+
+def _answer_at(text: _Lines, k: int, end: int, letters: list[str], plain: str,
+               places: list[int]) -> tuple[_Answer | None, int]:
+    """The answer written at line ``k`` (``plain`` is it without its emphasis, ``places``
+    where its characters are): an answer line ("Answer: B"), the first line of a
+    <details> block, or, under choices (``letters``), a list of their letters some marked
+    right; and the line after it. (None, k + 1) for a label over such a list
+    ("__Suggested Answers__") or a <details> block that opens with no answer, (None, k)
+    if none of these."""
+    found = cues.answer_line(plain)
+    if found:
+        return _Answer(found.group("letters"), _written_from(
+            text.lines[k], plain, places, found.start("rest")), k), k + 1
+    if _opens_answer(text.lines[k]):  # <details><summary>Answer</summary>
+        answer, after = _from_details(text, k, end)
+        return (answer, after) if answer else (None, k + 1)
+    if letters and cues.answer_label(plain):
+        return None, k + 1
+    if letters and _marked_letter(text.lines[k]):
+        return _letters_listed(text, k, end, letters)
+    return None, k
+
+
+def _letters_listed(text: _Lines, k: int, end: int, letters: list[str]
+                    ) -> tuple[_Answer | None, int]:
+    """The answer a list of the choices' letters from line ``k`` gives ("- A", "- B -
+    Correct", … in their order, some marked right), and the line after it; (None, k) if
+    the lines there are no such list."""
+    marks: list[tuple[str, bool]] = []
+    j = k
+    while j < end and len(marks) < len(letters) and not text.code[j]:
+        found = _marked_letter(text.lines[j])
+        if found is None or found[0] != letters[len(marks)]:
+            break
+        marks.append(found)
+        j += 1
+    if len(marks) != len(letters) or not any(right for _, right in marks):
+        return None, k
+    return _Answer(", ".join(letter for letter, right in marks if right), "", k), j
+
+
 def _opens_answer(line: str) -> bool:
     """Whether ``line`` may open a collapsible answer: a ``<details>`` or its summary."""
     return bool(_DETAILS_RE.search(line)) or _is_tag_line(line)
@@ -397,6 +488,7 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
     at its line, never more of the question before it)."""
     lines, code = text.lines, text.code
     strict = [k for k, line in enumerate(lines) if not code[k] and _is_start(line, text.heading[k])]
+    strict = sorted({*strict, *_label_starts(text, strict)})
     limits = iter([*strict[1:], len(lines)])
     found: list[tuple[int, bool]] = []
     last, number, body = -1, None, False  # the last start, its number, its choices seen
@@ -601,8 +693,8 @@ def _header(line: str) -> str:
     heading = _HEADING_RE.match(line)
     if heading is None:
         numbered = _NUMBERED_RE.match(line) or _LOOSE_RE.match(line)
-        assert numbered is not None
-        return _breaks_as_spaces(_unwrapped(numbered.group("text")))
+        shown = numbered.group("text") if numbered else line.strip()  # a label's line
+        return _breaks_as_spaces(_unwrapped(shown))
     text = re.sub(r"[ \t]+#+[ \t]*$", "", heading.group("text").rstrip())  # a closing "##"
     text = re.sub(r"^(?:<a\b[^<>]*>\s*</a>\s*)+", "", text.strip())  # an anchor to link to
     for opening in ("", "**", "__", "<b>", "<strong>"):
@@ -976,16 +1068,12 @@ def _choices(text: _Lines, k: int, end: int, aside: list[int]
             k += 1
             continue
         plain, places = _plain_at(line)
-        found = cues.answer_line(plain)
-        if found:
-            return letters, choices, _Answer(found.group("letters"), _written_from(
-                line, plain, places, found.start("rest")), k, tuple(above)), k + 1
-        if _opens_answer(line):  # <details><summary>Answer</summary>
-            answer, after = _from_details(text, k, end)
-            if answer:
+        answer, after = _answer_at(text, k, end, letters if choices else [], plain, places)
+        if after > k:  # an answer, or an answer's label, or a <details> with none
+            if answer is not None:
                 answer.above = tuple(above)
                 return letters, choices, answer, after
-            k += 1
+            k = after
             continue
         if above:
             above.append(line)

@@ -198,3 +198,67 @@ def test_a_section_of_notes_with_some_items_in_bold_is_no_question(tmp_path, cli
 """)
     assert done.status == 1 and "error" not in done.err.split("warnings")[-1], done.err
     assert "warning[W701]" in done.err and not list((tmp_path / "source").glob("*.txt"))
+
+
+def test_questions_labelled_by_a_line_of_their_own_with_a_list_of_marked_letters(tmp_path,
+                                                                                 cli):
+    """Failed before: no question has a header, so none was read and none was said
+    ("read 0 questions", no error, no warning); the right letters were in a list under an
+    "__Answers__" label, "- B - Correct"."""
+    done = _import(cli, tmp_path, "brand.md", """__Practice Question__
+
+A baker sells bread that is always late. What does the bakery lack?
+
+A. A logo
+B. Reliability
+C. Flour
+
+__Suggested Answers__
+
+- A
+- B - Correct
+- C
+
+__Practice Question__
+
+Which two are grains?
+
+A. Rye
+B. Salt
+C. Oats
+
+__Suggested Answers__
+
+- A ✅
+- B
+- C ✅
+""")
+    assert done.status == 0 and " 0 warnings" in done.err, done.err
+    assert [(p, c) for p, c, _ in _questions(tmp_path / "source")] == [
+        ("A baker sells bread that is always late. What does the bakery lack?",
+         ["A logo", "*Reliability", "Flour"]),
+        ("Which two are grains?", ["*Rye", "Salt", "*Oats"])]
+
+
+def test_a_prompt_in_bold_right_above_its_lettered_choices_starts_a_question(tmp_path, cli):
+    """Failed before: with no heading and no number, nothing was read, nothing said."""
+    done = _import(cli, tmp_path, "gas.md", """# Plants
+
+**Which gas do leaves take in?**
+
+A. Oxygen
+B. Carbon dioxide
+
+Answer: B
+
+**Which part holds the seeds?**
+
+A. Fruit
+B. Root
+
+Answer: A
+""")
+    assert done.status == 0 and " 0 warnings" in done.err, done.err
+    assert [(p, c) for p, c, _ in _questions(tmp_path / "source")] == [
+        ("Which gas do leaves take in?", ["Oxygen", "*Carbon dioxide"]),
+        ("Which part holds the seeds?", ["*Fruit", "Root"])]
