@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
-from nca_anki.importing import answer_key, cues, lettered, page
+from nca_anki.importing import answer_key, callouts, cues, lettered, page
 from nca_anki.importing.bank import (HRULE_RE, NUMBERING_RE, Choice, Item, Reading, Section,
                                      html_to_markdown, one_paragraph, title_from_name)
 
@@ -912,6 +912,8 @@ def _title_or_text(title: str, heading: _Block | None, after_questions: bool,
 def _read_markdown(text: str, path: str) -> Reading:
     """The questions of ``text``, those that mark no choice answered by its answer key (see
     answer_key.py), read with the key's lines blank: they are no question's text."""
+    if callouts.has_quiz(text):  # "> [!question] …" and "> [!success]- Answer" boxes
+        text = callouts.unfolded(text, page.code_lines(text))
     key = answer_key.find(text)
     reading = _read_page(answer_key.blanked(text, key) if key else text, path, key)
     if key is None:
