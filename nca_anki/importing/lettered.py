@@ -1075,8 +1075,8 @@ def _choices(text: _Lines, k: int, end: int, aside: list[int]
                 return letters, choices, answer, after
             k = after
             continue
-        if above:
-            above.append(line)
+        if above or (choices and text.details[k] and line.strip() and not _is_tag_line(line)):
+            above.append(line)  # the explanation, above its answer (in a <details> block too)
             k += 1
             continue
         choice = _CHOICE_RE.match(line)

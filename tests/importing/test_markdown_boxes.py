@@ -262,3 +262,31 @@ Answer: A
     assert [(p, c) for p, c, _ in _questions(tmp_path / "source")] == [
         ("Which gas do leaves take in?", ["Oxygen", "*Carbon dioxide"]),
         ("Which part holds the seeds?", ["*Fruit", "Root"])]
+
+
+def test_the_text_above_an_answer_at_the_end_of_a_details_block_is_its_explanation(tmp_path,
+                                                                                   cli):
+    """Failed before: the paragraph inside the <details> block above its closing
+    "**Answer:** B" was dropped, and the card had no explanation."""
+    done = _import(cli, tmp_path, "tls.md", """# Security
+
+## Question 20
+
+Which protocol encrypts but does not authenticate?
+
+- A. PLAINTEXT
+- B. SSL
+
+<details>
+<summary>Response:</summary>
+
+SSL encrypts the channel; it does not say who the client is.
+
+**Answer:** B
+
+</details>
+""")
+    assert done.status == 0 and " 0 warnings" in done.err, done.err
+    assert _questions(tmp_path / "source") == [
+        ("Which protocol encrypts but does not authenticate?", ["PLAINTEXT", "*SSL"],
+         "SSL encrypts the channel; it does not say who the client is.")]
