@@ -207,7 +207,8 @@ def _tree_lines(text: str) -> _Tree:
 def _details_lines(lines: list[str], code: list[bool], heading: list[bool]) -> list[bool]:
     """Whether each line is inside a ``<details>`` block, after its opening line up to
     its ``</details>``: what the block holds is its answer or explanation, never a
-    question's choices. A block not closed before the next heading or block holds nothing.
+    question's choices. A block not closed before the next heading or block holds nothing;
+    one still open at the file's end holds the rest, as the page shows it.
     Tags in code (a code block, or a code span: "`<details>`") are text."""
     inside = [False] * len(lines)
     opened = -1
@@ -222,6 +223,8 @@ def _details_lines(lines: list[str], code: list[bool], heading: list[bool]) -> l
             opened = -1
         if _DETAILS_RE.search(low) and "</details>" not in low[low.rfind("<details"):]:
             opened = k
+    if opened >= 0:  # left open at the file's end: the page folds the rest into it
+        inside[opened + 1:] = [True] * (len(lines) - opened - 1)
     return inside
 
 

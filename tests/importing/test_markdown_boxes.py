@@ -290,3 +290,27 @@ SSL encrypts the channel; it does not say who the client is.
     assert _questions(tmp_path / "source") == [
         ("Which protocol encrypts but does not authenticate?", ["PLAINTEXT", "*SSL"],
          "SSL encrypts the channel; it does not say who the client is.")]
+
+
+def test_a_details_block_left_open_at_the_files_end_holds_the_rest(tmp_path, cli):
+    """Failed before: the last question's <details> was never closed; its explanation
+    was read as more of the prompt."""
+    done = _import(cli, tmp_path, "end.md", """# Security
+
+## Question 21
+
+Which port does TLS on the web use?
+
+- A. 80
+- B. 443
+
+<details>
+<summary>Response:</summary>
+
+HTTPS listens on 443.
+
+**Answer:** B
+""")
+    assert done.status == 0 and " 0 warnings" in done.err, done.err
+    assert _questions(tmp_path / "source") == [
+        ("Which port does TLS on the web use?", ["80", "*443"], "HTTPS listens on 443.")]
