@@ -157,3 +157,106 @@ def feedback_answer(lines: list[str]) -> set[str]:
         if said is not None:
             (right if said[1] else wrong).update(said[0])
     return right - wrong if not right & wrong else set()
+
+
+# --- a sign beside a choice that says it is right or wrong --------------------------------
+# Ticks and boxes ("Paris ✅", "✔️ Nile", "☑ Iron"), crosses and empty boxes ("❌ London",
+# "☐ Wood"); words in brackets or after an arrow ("Sky (correct)", "Fire **(Correct)**",
+# "Water [correct]", "Fish <-- correct"), in the languages quiz repositories are written in.
+_RIGHT_SIGNS = "✅✔✓☑🟢✅"
+_WRONG_SIGNS = "❌✗✘✖☐⬜❎🔴"
+_RIGHT_WORDS_MARK = (r"correct(?:\s+answer)?|right(?:\s+answer)?|answer|correct[ao]|corret[ao]|"
+                     r"correcte|bonne\s+r[ée]ponse|juste|richtig|korrekt|giust[ao]|corrett[ao]|"
+                     r"doğru|benar|đúng|верно|правильно|правильный(?:\s+ответ)?|вірно|"
+                     r"правильна|poprawna|prawidłowa|正确|正確|对|對|正解|정답|صحيح")
+_WRONG_WORDS_MARK = (r"wrong|incorrect|incorrect[ao]|incorret[ao]|errad[ao]|falsch|faux|"
+                     r"fausse|sbagliat[ao]|yanlış|salah|sai|неверно|неправильно|невірно|"
+                     r"错误|錯誤|错|錯|不正解|오답|خطأ")
+_SIGN = r"(?P<sign>[" + _RIGHT_SIGNS + _WRONG_SIGNS + r"])\ufe0f?"
+_WORD = r"(?:" + _RIGHT_WORDS_MARK + r"|" + _WRONG_WORDS_MARK + r")[!.]?"
+_RIGHT_WORD_RE = re.compile(r"(?:" + _RIGHT_WORDS_MARK + r")[!.]?", re.I)
+_EMPH = r"(?:\*{1,2}|_{1,2})?"
+_MARK_BEFORE_RE = re.compile(r"^" + _SIGN + r"[ \t]*(?=\S)")
+_MARK_AFTER_RE = re.compile(r"(?<=\S)[ \t]*" + _SIGN + r"[ \t]*$")
+# "(correct)", "**(Correct)**", "[correct]", "（正确）", "<-- correct", "← richtig", "- Correct".
+_WORD_AFTER_RE = re.compile(r"(?:[ \t]+|(?=（))" + _EMPH + r"(?:[(\[（]\s*(?P<word>" + _WORD
+                            + r")\s*[)\]）]|(?:<-+|&lt;-+|←|⬅\ufe0f?|[-–—])[ \t]*" + _EMPH
+                            + r"(?P<said>" + _WORD + r")" + _EMPH + r")" + _EMPH + r"[ \t]*$",
+                            re.I)
+
+
+def choice_mark(text: str) -> tuple[str, bool | None]:
+    """``text`` (a choice's line, its list mark and letter off) without the sign beside it
+    that says whether it is right ("Paris ✅", "✔️ Nile", "Sky (correct)", "Water
+    [correct]", "Fish <-- correct", "❌ London", "☐ Wood"), and what the sign says: True
+    right, False wrong, None when it has none."""
+    text = text.strip()
+    tail = len(text) - 60 if len(text) > 60 else 0  # a mark is short: its line's end only
+    found = _MARK_BEFORE_RE.match(text) or _MARK_AFTER_RE.search(text, tail) \
+        or _WORD_AFTER_RE.search(text, tail)
+    if found is None:
+        return text, None
+    right = found["sign"] in _RIGHT_SIGNS if found.re is not _WORD_AFTER_RE \
+        else bool(_RIGHT_WORD_RE.fullmatch(found["word"] or found["said"]))
+    rest = (text[found.end():] if found.start() == 0 else text[:found.start()]).strip()
+    return (rest, right) if rest else (text, None)
+
+
+def marked(texts: list[str]) -> list[tuple[str, bool]] | None:
+    """The choices ``texts`` without their signs and which are right, when the signs tell:
+    some are marked right, and some others are not (unmarked, or marked wrong); all marked
+    right, or none, says nothing of them (None)."""
+    read = [choice_mark(text) for text in texts]
+    if not any(right for _, right in read) or all(right for _, right in read):
+        return None
+    return [(text, bool(right)) for text, right in read]
+
+
+# A heading that is only a question's label and number ("Frage 12", "Question 3:", "Q7",
+# "Pregunta 4", "Вопрос 5", "问题 6", "第7题"): the page's numbering, no words of its text.
+_LABEL_WORDS = (r"(?:Q|Question|Pregunta|Frage|Questão|Quest[ãa]o|Pergunta|Domanda|Soru|Вопрос|"
+                r"Питання|Aufgabe|Exercice|Exercise|Câu|Soal|Pytanie|Vraag|问题|問題|题|題)")
+_QUESTION_LABEL_RE = re.compile(
+    r"^[*_]*(?:" + _LABEL_WORDS + r"?\s*#?\s*\d{1,4}|第\s*\d{1,4}\s*[题題問问]"
+    r"|(?:[^\W\d_]+\s+)?" + _LABEL_WORDS + r")\s*[.:：)]?[*_]*$", re.I)  # "Practice Question"
+
+
+def question_label(text: str) -> bool:
+    """Whether ``text`` (a heading's or header's text) is only a question's label and
+    number ("Frage 12", "## Question 3:"), or a label alone ("Practice Question"): the
+    page numbers or labels its questions so, and a card, shown in any order, has no use
+    for it."""
+    return bool(_QUESTION_LABEL_RE.match(text.strip()))
+
+
+# Boxes and ticks that start each choice of a paragraph of choices ("☐ Oak  ☑ **Ash**",
+# one a line with "<br>" between, or on one line): the ticked ones are right.
+_BOX_RIGHT = "☑☒✅✔✓"
+_BOX_WRONG = "☐⬜❌✗✘"
+_BOX_RE = re.compile(r"([" + _BOX_RIGHT + _BOX_WRONG + r"])\ufe0f?[ \t]*")  # "v☐ gv": two
+_BREAK_RE = re.compile(r"<br\s*/?>", re.I)
+
+
+def boxed(text: str) -> list[tuple[str, bool]] | None:
+    """The choices of a paragraph that writes each after a box or tick ("☐ Oak  ☐ Elm  ☑
+    **Ash**", or one a line with "<br>" between): each choice's text and whether its box
+    is ticked. None unless the paragraph starts with a box, has two or more, and ticks
+    some but not all (see marked)."""
+    flat = " ".join(_BREAK_RE.sub(" ", text).split())
+    parts = _BOX_RE.split(flat)
+    if len(parts) < 5 or parts[0].strip():
+        return None
+    found = [(parts[k + 1].strip(), parts[k] in _BOX_RIGHT) for k in range(1, len(parts), 2)]
+    if any(not choice for choice, _ in found) or all(right for _, right in found) \
+            or not any(right for _, right in found):
+        return None
+    return found
+
+
+_ANSWER_LABEL_RE = re.compile(r"^" + _MARKS + ANSWER_WORDS + r"\s*[:：]?$", re.I)
+
+
+def answer_label(plain: str) -> bool:
+    """Whether ``plain`` (a line without its emphasis) is only an answer's label
+    ("Suggested Answers", "Answer:", "Respuesta"), the letters under it."""
+    return bool(_ANSWER_LABEL_RE.match(plain.strip()))

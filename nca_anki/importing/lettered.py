@@ -207,7 +207,8 @@ def _tree_lines(text: str) -> _Tree:
 def _details_lines(lines: list[str], code: list[bool], heading: list[bool]) -> list[bool]:
     """Whether each line is inside a ``<details>`` block, after its opening line up to
     its ``</details>``: what the block holds is its answer or explanation, never a
-    question's choices. A block not closed before the next heading or block holds nothing.
+    question's choices. A block not closed before the next heading or block holds nothing;
+    one still open at the file's end holds the rest, as the page shows it.
     Tags in code (a code block, or a code span: "`<details>`") are text."""
     inside = [False] * len(lines)
     opened = -1
@@ -222,6 +223,8 @@ def _details_lines(lines: list[str], code: list[bool], heading: list[bool]) -> l
             opened = -1
         if _DETAILS_RE.search(low) and "</details>" not in low[low.rfind("<details"):]:
             opened = k
+    if opened >= 0:  # left open at the file's end: the page folds the rest into it
+        inside[opened + 1:] = [True] * (len(lines) - opened - 1)
     return inside
 
 
@@ -240,7 +243,8 @@ def has_lettered(text: str, key: answer_key.Key | None = None) -> bool:
     plain = [_plain(line) for line in outside]
     return key is not None or any(cues.answer_line(line) or cues.feedback(line)
                                   for line in plain) \
-        or any(_bold(c.group("text")) for c in choices) or _asks_above_choices(plain)
+        or any(_bold(c.group("text")) or cues.choice_mark(c.group("text"))[1]
+               for c in choices) or _asks_above_choices(plain)
 
 
 def _asks_above_choices(plain: list[str]) -> bool:
@@ -312,6 +316,40 @@ def _is_start(line: str, heading: bool) -> bool:
         and not _only_label(_plain(line))  # nor do "#### Answer: D", "### Explanation:"
 
 
+_WHOLE_BOLD_RE = re.compile(r"^\s*(\*\*|__)(?!\s)[^*_]+(?<!\s)\1\s*$")
+
+
+def _label_starts(text: _Lines, strict: list[int]) -> list[int]:
+    """The questions that start with no header but a line of their own, a paragraph
+    alone, over their text and lettered choices and answer: a label ("__Practice
+    Question__", "**Question 3**", see cues.question_label), or a prompt all in bold right
+    above its choices ("**Which gas do plants take in?**"). The first such line after the
+    last header is one, when choices and their answer follow before the next header."""
+    found: list[int] = []
+    later = iter([*strict, len(text.lines)])
+    nxt = next(later)
+    taken = -1  # the first choice of the last question found
+    for k, line in enumerate(text.lines):
+        while nxt <= k:
+            nxt = next(later)
+        if text.code[k] or not line.strip() or text.paragraph[k] != text.origin[k] or \
+                (k + 1 < len(text.lines) and text.lines[k + 1].strip()):
+            continue  # a paragraph of one line only
+        first = text.next_first[k + 1] if k + 1 < len(text.lines) else len(text.lines)
+        plain = _plain(line)
+        if first <= taken or first >= nxt or not text.answered(k + 1, nxt) or \
+                cues.answer_line(plain) or cues.answer_label(plain):
+            continue
+        j = k + 1  # the next line with text: blank lines after one paragraph each, linear
+        while j < first and not text.lines[j].strip():
+            j += 1
+        right_above = j == first
+        if cues.question_label(plain) or (right_above and _WHOLE_BOLD_RE.match(line)):
+            found.append(k)
+            taken = first
+    return found
+
+
 def _only_label(plain: str) -> bool:
     """Whether ``plain`` is an explanation's label and nothing more ("Explanation:")."""
     return bool(plain) and cues.explanation_label(plain) == len(plain)
@@ -360,7 +398,8 @@ class _Lines:
             choice = None if details[k] else _CHOICE_RE.match(lines[k])
             if choice and choice.group("letter") in "Aa":
                 first[k] = k
-            elif cues.answer_line(_plain(lines[k])) or _opens_answer(lines[k]):
+            elif cues.answer_line(_plain(lines[k])) or _opens_answer(lines[k]) or (
+                    (_marked_letter(lines[k]) or ("", False))[1]):  # "- B - Correct"
                 answer[k] = k
         return cls(lines, code, details, first, answer, origin, heading, paragraph)
 
@@ -384,6 +423,62 @@ class _Lines:
         return not self.code[k] and not self.details[k] and bool(_CHOICE_RE.match(self.lines[k]))
 
 
+# An item of a list that repeats the choices' letters under them, the right ones marked:
+# "- B - Correct", "- C ✅", "- A (correct)"; and the others bare: "- A".
+_LETTER_ITEM_RE = re.compile(r"^\s*[-*+]\s+(?P<item>\(?[A-J]\)?[.):]?(?:[ \t]+\S.*)?)$")
+
+
+def _marked_letter(line: str) -> tuple[str, bool] | None:
+    """``line`` read as an item of a list of the choices' letters: its letter and whether
+    a sign marks it right (see cues.choice_mark); None if it is no such item."""
+    item = _LETTER_ITEM_RE.match(_plain(line))
+    if item is None:
+        return None
+    text, right = cues.choice_mark(item["item"])
+    letter = text.strip("().: \t")
+    return (letter, bool(right)) if len(letter) == 1 else None
+
+
+def _answer_at(text: _Lines, k: int, end: int, letters: list[str], plain: str,
+               places: list[int]) -> tuple[_Answer | None, int]:
+    """The answer written at line ``k`` (``plain`` is it without its emphasis, ``places``
+    where its characters are): an answer line ("Answer: B"), the first line of a
+    <details> block, or, under choices (``letters``), a list of their letters some marked
+    right; and the line after it. (None, k + 1) for a label over such a list
+    ("__Suggested Answers__") or a <details> block that opens with no answer, (None, k)
+    if none of these."""
+    found = cues.answer_line(plain)
+    if found:
+        return _Answer(found.group("letters"), _written_from(
+            text.lines[k], plain, places, found.start("rest")), k), k + 1
+    if _opens_answer(text.lines[k]):  # <details><summary>Answer</summary>
+        answer, after = _from_details(text, k, end)
+        return (answer, after) if answer else (None, k + 1)
+    if letters and cues.answer_label(plain):
+        return None, k + 1
+    if letters and _marked_letter(text.lines[k]):
+        return _letters_listed(text, k, end, letters)
+    return None, k
+
+
+def _letters_listed(text: _Lines, k: int, end: int, letters: list[str]
+                    ) -> tuple[_Answer | None, int]:
+    """The answer a list of the choices' letters from line ``k`` gives ("- A", "- B -
+    Correct", … in their order, some marked right), and the line after it; (None, k) if
+    the lines there are no such list."""
+    marks: list[tuple[str, bool]] = []
+    j = k
+    while j < end and len(marks) < len(letters) and not text.code[j]:
+        found = _marked_letter(text.lines[j])
+        if found is None or found[0] != letters[len(marks)]:
+            break
+        marks.append(found)
+        j += 1
+    if len(marks) != len(letters) or not any(right for _, right in marks):
+        return None, k
+    return _Answer(", ".join(letter for letter, right in marks if right), "", k), j
+
+
 def _opens_answer(line: str) -> bool:
     """Whether ``line`` may open a collapsible answer: a ``<details>`` or its summary."""
     return bool(_DETAILS_RE.search(line)) or _is_tag_line(line)
@@ -396,6 +491,7 @@ def _starts(text: _Lines, path: str, problems: list[Diagnostic]) -> list[tuple[i
     at its line, never more of the question before it)."""
     lines, code = text.lines, text.code
     strict = [k for k, line in enumerate(lines) if not code[k] and _is_start(line, text.heading[k])]
+    strict = sorted({*strict, *_label_starts(text, strict)})
     limits = iter([*strict[1:], len(lines)])
     found: list[tuple[int, bool]] = []
     last, number, body = -1, None, False  # the last start, its number, its choices seen
@@ -600,8 +696,8 @@ def _header(line: str) -> str:
     heading = _HEADING_RE.match(line)
     if heading is None:
         numbered = _NUMBERED_RE.match(line) or _LOOSE_RE.match(line)
-        assert numbered is not None
-        return _breaks_as_spaces(_unwrapped(numbered.group("text")))
+        shown = numbered.group("text") if numbered else line.strip()  # a label's line
+        return _breaks_as_spaces(_unwrapped(shown))
     text = re.sub(r"[ \t]+#+[ \t]*$", "", heading.group("text").rstrip())  # a closing "##"
     text = re.sub(r"^(?:<a\b[^<>]*>\s*</a>\s*)+", "", text.strip())  # an anchor to link to
     for opening in ("", "**", "__", "<b>", "<strong>"):
@@ -737,14 +833,20 @@ def _bold(first: str) -> str:
 def _bold_answer(text: _Lines, letters: list[str], choices: list[list[str]], start: int,
                  end: int) -> tuple[_Answer | None, list[list[str]], int]:
     """Where no answer line is written, the right choices as the page shows them: the
-    one-line choices in bold, when some are and some are not (all in bold is a style).
+    one-line choices in bold, when some are and some are not (all in bold is a style),
+    or those with a sign beside them that says right ("A) Mars ✅", see cues.marked).
     Returns the answer (at the header's line), the choices without their bold, and the
     line after the last choice's: what follows it is the explanation. (None, choices,
     end) if the choices are not so marked."""
-    bolds = [_bold(c[0]) for c in choices]
-    if len(choices) < 2 or any(len(c) > 1 for c in choices[:-1]) or all(bolds) \
-            or not any(bolds):
+    if len(choices) < 2 or any(len(c) > 1 for c in choices[:-1]):
         return None, choices, end
+    signs = cues.marked([c[0] for c in choices])  # "A) Mars ✅", "b) 4 (correct)"
+    bolds = [text if right else "" for text, right in signs] if signs else \
+        [_bold(c[0]) for c in choices]
+    if all(bolds) or not any(bolds):
+        return None, choices, end
+    if signs:
+        choices = [[text, *c[1:]] for (text, _), c in zip(signs, choices)]
     last = next(j for j in range(end - 1, start, -1) if text.is_choice(j))
     picked = ", ".join(letter for letter, bold in zip(letters, bolds) if bold)
     return _Answer(picked, "", start), [[bold or c[0]] for bold, c in zip(bolds, choices)], \
@@ -777,7 +879,9 @@ def _prompt(text: _Lines, start: int, body: list[int], furniture: set[int]) -> s
     none of it (see _is_title)."""
     if _is_title(text, start, body):
         return "\n".join(text.lines[k] for k in body if k not in furniture).strip()
-    places = [start, *body]
+    text_lines = [k for k in body if text.lines[k].strip() and k not in furniture]
+    places = [*([] if text_lines and cues.question_label(_plain(text.lines[start]))
+                else [start]), *body]  # "## Question 7" over its text: numbering, no text
     kept = [k for k in places if k not in furniture]
     if not any(text.lines[k].strip() and not text.code[k] for k in kept):
         kept = places  # all of it repeats in most questions: it is the questions' text
@@ -967,19 +1071,15 @@ def _choices(text: _Lines, k: int, end: int, aside: list[int]
             k += 1
             continue
         plain, places = _plain_at(line)
-        found = cues.answer_line(plain)
-        if found:
-            return letters, choices, _Answer(found.group("letters"), _written_from(
-                line, plain, places, found.start("rest")), k, tuple(above)), k + 1
-        if _opens_answer(line):  # <details><summary>Answer</summary>
-            answer, after = _from_details(text, k, end)
-            if answer:
+        answer, after = _answer_at(text, k, end, letters if choices else [], plain, places)
+        if after > k:  # an answer, or an answer's label, or a <details> with none
+            if answer is not None:
                 answer.above = tuple(above)
                 return letters, choices, answer, after
-            k += 1
+            k = after
             continue
-        if above:
-            above.append(line)
+        if above or (choices and text.details[k] and line.strip() and not _is_tag_line(line)):
+            above.append(line)  # the explanation, above its answer (in a <details> block too)
             k += 1
             continue
         choice = _CHOICE_RE.match(line)

@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
-from nca_anki.importing import answer_key, cues, lettered, page
+from nca_anki.importing import answer_key, callouts, cues, lettered, page
 from nca_anki.importing.bank import (HRULE_RE, NUMBERING_RE, Choice, Item, Reading, Section,
                                      html_to_markdown, one_paragraph, title_from_name)
 
@@ -257,6 +257,7 @@ def _is_task_list(block: _Block, lines: list[str]) -> bool:
 
 # A list item wholly in bold ("* **Packets**"): the right choice, where a quiz marks it so.
 _BULLET_RE = re.compile(r"^\s{0,3}[-*+]\s+(?P<text>\S.*?)\s*$")
+_ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+(?P<text>\S.*?)\s*$")
 _BOLD_RE = re.compile(r"^(?:(\*\*|__)(?P<text>(?!\1)\S(?:.*\S)?)\1"
                       r"|<(b|strong)>\s*(?P<tagged>(?:(?!</?(?:b|strong)>).)+?)\s*</\3>)$", re.I)
 # A whole paragraph in emphasis ("*Which layer…?*"): the prompt, its emphasis the cue.
@@ -336,14 +337,42 @@ def _widget_question(segment: list[_Block], lines: list[str], path: str
 
 
 def _is_bold_list(block: _Block, lines: list[str]) -> bool:
-    """Whether ``block`` is a list of one-line choices, some wholly in bold (the right
-    ones) and some not: all in bold, or none, is a list, not a question's choices."""
-    if block.kind != "bullet_list" or len(block.items) < 2 or any(
+    """Whether ``block`` is a list of one-line choices (bulleted or numbered) that marks
+    its right ones: some wholly in bold and some not (all in bold, or none, is a list,
+    not a question's choices), or some with a sign beside them that says right ("Paris
+    ✅", "Sky (correct)", see cues.marked) and some without it."""
+    return _marked_choices(block, lines) is not None
+
+
+def _marked_choices(block: _Block, lines: list[str]) -> list[Choice] | None:
+    """The choices of the list ``block`` as its marks say (see _is_bold_list), without
+    the marks, or of the paragraph ``block`` that writes them after boxes ("☐ Oak  ☑
+    **Ash**", see cues.boxed); None if it is no such list."""
+    if block.kind == "paragraph":
+        boxes = cues.boxed(_text(lines, block.start, block.end))
+        return None if boxes is None else [Choice(_unbolded(text), right)
+                                           for text, right in boxes]
+    if block.kind not in ("bullet_list", "ordered_list") or not 2 <= len(block.items) <= 10 or any(
             any(line.strip() for line in lines[start + 1:end]) for start, end in block.items):
-        return False
-    texts = [_BULLET_RE.match(lines[start]) for start, _ in block.items]
-    bold = [bool(t and _BOLD_RE.match(t["text"])) for t in texts]
-    return all(texts) and any(bold) and not all(bold)
+        return None
+    found = [_ITEM_RE.match(lines[start]) for start, _ in block.items]
+    texts = [t["text"] for t in found if t]
+    if len(texts) != len(found):
+        return None
+    signs = cues.marked(texts)
+    if signs is not None:
+        return [Choice(text, right) for text, right in signs]
+    bold = [_BOLD_RE.match(text) for text in texts]
+    if block.kind != "bullet_list" or not any(bold) or all(bold):
+        return None
+    return [Choice((b["text"] or b["tagged"]) if b else text, b is not None)
+            for b, text in zip(bold, texts)]
+
+
+def _unbolded(text: str) -> str:
+    """``text`` without the bold around all of it ("**Ash**" -> "Ash")."""
+    bold = _BOLD_RE.match(text)
+    return (bold["text"] or bold["tagged"]) if bold else text
 
 
 def _is_choice_list(block: _Block, lines: list[str], asked: frozenset[int]) -> bool:
@@ -358,25 +387,45 @@ _ASKS_RE = re.compile(r"[?？…]|\.\.\.|_{3,}|^[*_]")
 
 
 def _asked(blocks: list[_Block], lines: list[str]) -> frozenset[int]:
-    """Where the lists of bold choices (see _is_bold_list) that a question is right above
-    start: a heading, or a paragraph or numbered line that asks (see _ASKS_RE)."""
+    """Where the lists of bold choices (see _is_bold_list) that a question is above
+    start: right under a heading, or a paragraph or numbered line that asks (see
+    _ASKS_RE); or further under a heading that asks or is numbered, with only the
+    question's text between (its code, a paragraph: "## 10. What is the output?", code,
+    then the choices), no other list."""
     found = set()
-    for above, block in zip(blocks, blocks[1:]):
-        if not _is_bold_list(block, lines):
+    asking = False  # under a heading that asks, with no list since
+    for above, block in zip([None, *blocks], blocks):
+        if block.kind == "heading":
+            asking = _heading_asks(_heading_text(lines, block))
             continue
-        text = _text(lines, above.start, above.end).strip()
-        text = NUMBERING_RE.sub("", text, count=1).rstrip("*_ \t")
-        if above.kind == "heading" or (above.kind in ("paragraph", "ordered_list") and (
-                _ASKS_RE.search(text[-3:]) or _ASKS_RE.match(text))):
+        if not _is_bold_list(block, lines):
+            asking = asking and block.kind not in ("bullet_list", "ordered_list")
+            continue
+        if asking or (above is not None and _asks_above(above, lines)):
             found.add(block.start)
+        asking = False
     return frozenset(found)
 
 
-def _bold_choice(lines: list[str], start: int) -> Choice:
-    text = _BULLET_RE.match(lines[start])
-    assert text is not None
-    bold = _BOLD_RE.match(text["text"])
-    return Choice((bold["text"] or bold["tagged"]) if bold else text["text"], bold is not None)
+def _asks_above(above: _Block, lines: list[str]) -> bool:
+    """Whether ``above``, right above a list of bold choices, is its question: a heading
+    that asks or numbers a question (see _heading_asks), or a paragraph or numbered line
+    that asks."""
+    if above.kind == "heading":
+        return _heading_asks(_heading_text(lines, above))
+    text = _text(lines, above.start, above.end).strip()
+    text = NUMBERING_RE.sub("", text, count=1).rstrip("*_ \t")
+    return above.kind in ("paragraph", "ordered_list") and bool(
+        _ASKS_RE.search(text[-3:]) or _ASKS_RE.match(text))
+
+
+def _heading_asks(head: str) -> bool:
+    """Whether a heading is a question's: it asks ("…?"), or numbers one ("### 2. Which
+    …", "## 9.What", "## Question 7"); a section's name over a list ("### Broker:",
+    "#### Hardware") is a page's notes, its bold words emphasis."""
+    head = head.rstrip("*_ \t")
+    return bool(_ASKS_RE.search(head[-3:]) or NUMBERING_RE.match(head)
+                or _TIGHT_NUMBER_RE.match(head) or cues.question_label(head))
 
 
 def _folded(lines: list[str]) -> frozenset[int]:
@@ -394,12 +443,14 @@ def _split_questions(segment: list[_Block], asked: frozenset[int], folded: froze
     """``segment`` cut into one part per list of bold choices when it holds several: each
     with the blocks above it (its prompt) and the quotes or ``<details>`` block right
     after it (its explanation); a heading over several questions is a part of its own (a
-    title, or text)."""
+    title, or text), unless the first list is right under it: then it asks the first."""
     if sum(b.start in asked for b in segment) < 2:
         return [segment]
     heading = segment[0] if segment[0].kind == "heading" else None
-    parts: list[list[_Block]] = [[heading]] if heading else []
-    current: list[_Block] = []
+    # A heading right above a list of choices is that question's text, not a title.
+    asks = heading is not None and segment[1].start in asked
+    parts: list[list[_Block]] = [[heading]] if heading and not asks else []
+    current: list[_Block] = [heading] if heading and asks else []
     after = False  # after a list of choices, before its next question
     for block in segment[1:] if heading else segment:
         if after and block.kind != "blockquote" and block.start not in folded:
@@ -480,13 +531,16 @@ def _choice(lines: list[str], start: int, end: int, join: str = " ") -> tuple[Ch
     return Choice(text, first.group("mark") in "xX"), False
 
 
+# A heading's number written right against its first word: "## 9.What will …".
+_TIGHT_NUMBER_RE = re.compile(r"^\d{1,4}\.(?=[^\W\d_])")
 _ORDERED_RE = re.compile(r"^(?P<lead>\s{0,3}\d{1,9}[.)])(?P<space>[ \t]+|$)(?P<text>.*)$")
 
 
 def _is_bold_line(line: str) -> bool:
-    """Whether ``line`` is a list item wholly in bold (a right choice, see _is_bold_list)."""
+    """Whether ``line`` is a list item wholly in bold, or with a sign beside it that says
+    right ("- Paris ✅"): a right choice, see _is_bold_list."""
     item = _BULLET_RE.match(line.strip())
-    return bool(item and _BOLD_RE.match(item["text"]))
+    return bool(item and (_BOLD_RE.match(item["text"]) or cues.choice_mark(item["text"])[1]))
 
 
 def _headed(text: str, blocks: list[_Block], bold: bool = False) -> str:
@@ -638,17 +692,11 @@ def _opens_question(segment: list[_Block], segments: list[list[_Block]], number:
     if all(NUMBERING_RE.match(_HEADING_RE.sub(r"\g<text>", written[h[0].start]).strip())
            for h in (segment, following)):  # as written: an item "3. …" is a heading here
         return False  # each numbered: two questions, the first without its choices
-    if _LABEL_ONLY_RE.match(_heading_text(lines, following[0])) and not any(
+    if cues.question_label(_heading_text(lines, following[0])) and not any(
             segments[:number]):  # the file's first heading over "# Frage 1": its title
         return False
     return any(_is_task_list(block, lines) or _is_bold_list(block, lines)
                for block in following[1:])
-
-
-# A heading that is only a question's label and number ("Frage 1", "Question 12:", "Q3").
-_LABEL_ONLY_RE = re.compile(r"^[*_]*(?:Q|Question|Pregunta|Frage|Questão|Domanda|Soru|Вопрос|"
-                            r"Питання|Quest[ãa]o|Aufgabe|Exercice|Exercise)?\s*#?\s*\d{1,4}"
-                            r"\s*[.:)]?[*_]*$", re.I)
 
 
 def _scenario_text(lines: list[str], segment: list[_Block]) -> str:
@@ -736,7 +784,7 @@ def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
         return _distinct_choices(lines, choices.items), prompt, explanation
     prompt = prompt if headed else NUMBERING_RE.sub("", prompt, count=1)
     emphasis = _EMPHASIS_RE.match(prompt)
-    return ([(_bold_choice(lines, s), False) for s, _ in choices.items],
+    return ([(choice, False) for choice in _marked_choices(choices, lines) or ()],
             emphasis["text"] if emphasis else prompt, _unquoted(explanation))
 
 
@@ -864,6 +912,8 @@ def _title_or_text(title: str, heading: _Block | None, after_questions: bool,
 def _read_markdown(text: str, path: str) -> Reading:
     """The questions of ``text``, those that mark no choice answered by its answer key (see
     answer_key.py), read with the key's lines blank: they are no question's text."""
+    if callouts.has_quiz(text):  # "> [!question] …" and "> [!success]- Answer" boxes
+        text = callouts.unfolded(text, page.code_lines(text))
     key = answer_key.find(text)
     reading = _read_page(answer_key.blanked(text, key) if key else text, path, key)
     if key is None:
@@ -931,11 +981,13 @@ def _read_page(text: str, path: str, key: answer_key.Key | None) -> Reading:
         first = lists[0]
         choices_block = body[first]
         head = _heading_text(lines, heading) if heading else ""
-        head = NUMBERING_RE.sub("", head.strip(), count=1)
+        head = _TIGHT_NUMBER_RE.sub("", NUMBERING_RE.sub("", head.strip(), count=1), count=1)
         start = heading.end if heading else body[0].start
         between = _text(lines, start, choices_block.start)
         opening, scenario_line = scenario or ("", 0)
         scenario = None
+        if between and cues.question_label(head):
+            head = ""  # "# Frage 12" over its text: the page's numbering, not the question's
         prompt = "\n\n".join(part for part in (opening, head, between) if part)  # as blocks
         explanation_end = segment[-1].end
         for later in lists[1:]:
@@ -971,13 +1023,44 @@ def _read_page(text: str, path: str, key: answer_key.Key | None) -> Reading:
         items.append(Item(prompt=prompt, explanation=explanation, path=path, line=line,
                           choices=tuple(choice for choice, _ in read)))
     if not items and lettered.has_lettered(text, key):
-        # No "- [ ]" lists: lettered choices and answer lines (lettered.py) instead.
-        items, problems = lettered.read(text, path, key)
-        first = min([item.line for item in items] + [p.line for p in problems if p.is_error],
-                    default=len(lines) + 1)
-        title = next((_title(_heading_text(lines, b)) for b in blocks  # above the questions
-                      if b.kind == "heading" and b.level <= 2 and b.start + 1 < first), "")
-        if items and not title:
-            title = title_from_name(path)
+        items, problems, title = _lettered_instead(text, path, key, blocks, problems)
+    items = [_signs_read(item, problems) for item in items]
     section = Section(title=title or title_from_name(path), items=tuple(items), path=path)
     return Reading((section,) if items else (), tuple(problems))
+
+
+def _lettered_instead(text: str, path: str, key: answer_key.Key | None, blocks: list[_Block],
+                      problems: list[Diagnostic]) -> tuple[list[Item], list[Diagnostic], str]:
+    """A file with no "- [ ]" lists read for lettered choices and answer lines instead (see
+    lettered.py): its questions, what is said of it and its title (the heading above its
+    questions). Where that reading finds no question to read nor to refuse, ``problems``
+    (the blocks not read, said as text) stay: the file is never silent."""
+    items, said = lettered.read(text, path, key)
+    if not items and not said:
+        return [], problems, ""
+    lines = text.split("\n")
+    first = min([item.line for item in items] + [p.line for p in said if p.is_error],
+                default=len(lines) + 1)
+    title = next((_title(_heading_text(lines, b)) for b in blocks  # above the questions
+                  if b.kind == "heading" and b.level <= 2 and b.start + 1 < first), "")
+    return items, said, title or (title_from_name(path) if items else "")
+
+
+def _signs_read(item: Item, problems: list[Diagnostic]) -> Item:
+    """``item`` without the signs beside its choices that say which are right ("- [ ] Sky
+    ✅", "A) Ice ✅" over "Answer: A"), see cues.marked: they are its answer where nothing
+    else marks one; where something does and they differ, that is said (W711) and the
+    other mark taken."""
+    heads = [choice.text.split("\n", 1) for choice in item.choices]
+    signs = cues.marked([head[0] for head in heads])
+    if signs is None:
+        return item
+    marked = any(choice.correct for choice in item.choices)
+    if marked and [right for _, right in signs] != [c.correct for c in item.choices]:
+        problems.append(warning("W711", item.path, item.line, "the signs beside the choices "
+                                "(✅, \"(correct)\") mark other choices than its answer "
+                                "does; the answer was taken"))
+    return Item(prompt=item.prompt, explanation=item.explanation, path=item.path,
+                line=item.line, where=item.where, media=item.media, choices=tuple(
+                    Choice("\n".join([text, *head[1:]]), choice.correct if marked else right)
+                    for (text, right), head, choice in zip(signs, heads, item.choices)))

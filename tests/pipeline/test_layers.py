@@ -109,6 +109,7 @@ STAGES = {
     "nca_anki.importing.recognise": set(),
     "nca_anki.importing.spreadsheet": set(),
     "nca_anki.importing.lettered": set(),
+    "nca_anki.importing.callouts": set(),
     "nca_anki.importing.moodle_xml": set(),
     "nca_anki.importing.moodle_text": set(),
     "nca_anki.importing.yaml_bank": set(),  # yaml is loaded when a file is read
