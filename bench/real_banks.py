@@ -373,7 +373,6 @@ def _export(clone: Path, bank: dict, into: Path) -> None:
     git = clone / ".git" if (clone / ".git").is_dir() else clone
     if (clone / "repo").is_dir():  # the mirror's layout: owner+name/repo[/.git]
         git = clone / "repo" / ".git" if (clone / "repo" / ".git").is_dir() else clone / "repo"
-    into.mkdir(parents=True, exist_ok=True)
     # A file is exported with its folder: the pictures and other files beside a bank are
     # what its questions show (a repository's root file: the whole repository).
     inside = "" if bank["path"] in (".", "./") else bank["path"]
@@ -386,6 +385,7 @@ def _export(clone: Path, bank: dict, into: Path) -> None:
     if not archive:  # a snapshot may lack a large file beside the bank: the bank alone
         archive = subprocess.run(["git", "--git-dir", str(git), "archive", bank["commit"],
                                   bank["path"]], capture_output=True, check=True).stdout
+    into.mkdir(parents=True, exist_ok=True)  # only once there is something to put in it
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
 
 
