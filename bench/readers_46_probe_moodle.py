@@ -1,4 +1,4 @@
-"""Independent readers for the banks of bench/banks_i46d_moodle.json (issue 46, round 4).
+"""Independent readers for the banks of bench/banks_46_probe_moodle.json (issue 46, round 4).
 
 Each reads a bank the way a person sees it in Moodle (or in its own format's page), with
 no code from nca_anki: the prompt's first words, each choice's first words, which are

@@ -1,4 +1,4 @@
-"""Independent readers for the banks of bench/banks_i46d_md.json (issue 46, round 4): each
+"""Independent readers for the banks of bench/banks_46_probe_md.json (issue 46, round 4): each
 reads a bank the way a person sees its page, with no code from nca_anki, so that the
 figure bench/real_banks.py gives is the importer's against a reading of its own."""
 

@@ -1,4 +1,4 @@
-"""Independent readers for the real banks of bench/banks_i46d_struct.json (issue 46, the
+"""Independent readers for the real banks of bench/banks_46_probe_struct.json (issue 46, the
 structured banks' round): each reads its bank's source as a person sees it, with a small
 reader of JavaScript literals of its own, and knows nothing of nca_anki. They hold no
 questions, only how each shape is read."""
