@@ -380,9 +380,10 @@ def _export(clone: Path, bank: dict, into: Path) -> None:
                            f"{bank['commit']}:{inside}"], capture_output=True,
                           text=True, check=True).stdout.strip()
     folder = bank["path"] if kind == "tree" else str(Path(bank["path"]).parent)
-    archive = subprocess.run(["git", "--git-dir", str(git), "archive", bank["commit"],
-                              *([] if folder == "." else [folder])], capture_output=True).stdout
-    if not archive:  # a snapshot may lack a large file beside the bank: the bank alone
+    whole = subprocess.run(["git", "--git-dir", str(git), "archive", bank["commit"],
+                            *([] if folder == "." else [folder])], capture_output=True)
+    archive = whole.stdout
+    if whole.returncode:  # a snapshot may lack a large file beside the bank: the bank alone
         archive = subprocess.run(["git", "--git-dir", str(git), "archive", bank["commit"],
                                   bank["path"]], capture_output=True, check=True).stdout
     into.mkdir(parents=True, exist_ok=True)  # only once there is something to put in it
