@@ -14,6 +14,11 @@ choices, an explanation, every seventh with two right answers (where the format 
 them), every fifth with code, three in four with text beyond ASCII (accents, Chinese,
 Cyrillic). The last column is the CPU time of the largest size over the smallest's,
 divided by how much larger it is: about 1 means linear.
+
+``--phases`` imports each bank once more, in a child that calls the import itself (Linux:
+``/proc/self/status``'s VmHWM, reset through ``/proc/self/clear_refs`` between phases), and
+adds the resident peak while the files are read (the format's reader) and while they are
+converted and written: which of the two holds the memory.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 FORMATS = ("json", "yaml", "typescript", "javascript", "csv", "tsv", "gift", "moodle-xml",
@@ -197,7 +203,36 @@ def measure(bank: Path, out: Path) -> dict[str, float]:
             "problems": sum(": error[" in line for line in errors.splitlines())}
 
 
-def one(fmt: str, size: int) -> dict[str, object]:
+def _high_water() -> float:
+    """The process's resident peak since it started or was last reset, in MiB (Linux)."""
+    status = Path("/proc/self/status").read_text()
+    return int(status.split("VmHWM:")[1].split()[0]) / 1024
+
+
+def phases(bank: str, out: str) -> None:
+    """Import ``bank`` into ``out`` in this process and print the resident peak of reading
+    the files and of converting and writing them, as JSON (run in a child: --phases)."""
+    sys.path.insert(0, str(REPO))
+    from nca_anki.importing import run
+
+    peaks: dict[str, float] = {}
+    convert = run.convert
+
+    def converted(*args: Any, **kwargs: Any) -> Any:
+        if not peaks:  # the files are read: the conversion starts (it may run twice)
+            peaks["read_mib"] = _high_water()
+            Path("/proc/self/clear_refs").write_text("5")
+        return convert(*args, **kwargs)
+
+    Path("/proc/self/clear_refs").write_text("5")
+    run.convert = converted
+    run.import_banks([bank], None, Path(out), None)
+    peaks.setdefault("read_mib", 0.0)
+    peaks["convert_mib"] = _high_water()
+    print(json.dumps(peaks))
+
+
+def one(fmt: str, size: int, split: bool = False) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, __file__, "--write", fmt, str(size), tmp], check=True)
         bank = next(p for p in Path(tmp).iterdir() if p.is_file())
@@ -207,6 +242,11 @@ def one(fmt: str, size: int) -> dict[str, object]:
         written = list((Path(tmp) / "out").glob("*.txt"))
         row["out_mb"] = sum(p.stat().st_size for p in written) / 1e6
         row["files"] = len(written)
+        if split:
+            done = subprocess.run([sys.executable, __file__, "--phase-child", str(bank),
+                                   str(Path(tmp) / "again")], check=True,
+                                  capture_output=True, text=True)
+            row.update(json.loads(done.stdout.splitlines()[-1]))
     return row
 
 
@@ -215,23 +255,32 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--formats", default=",".join(FORMATS))
     parser.add_argument("--json", metavar="FILE", help="also write the rows to FILE")
+    parser.add_argument("--phases", action="store_true",
+                        help="also the resident peak of reading and of converting (Linux)")
     parser.add_argument("--write", nargs=3, metavar=("FORMAT", "SIZE", "DIR"),
                         help=argparse.SUPPRESS)
+    parser.add_argument("--phase-child", nargs=2, metavar=("BANK", "OUT"),
+                        help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.phase_child:
+        phases(*args.phase_child)
+        return
     if args.write:
         fmt, size, folder = args.write
         write(Path(folder), fmt, int(size))
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"load average at start: {os.getloadavg()[0]:.2f}", flush=True)
+    split = ("| reading | converting " if args.phases else "", "---:|---:|" if args.phases
+             else "")
     print("| format | questions | bank | output | wall | CPU | peak memory | CPU growth "
-          "| exit (errors) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+          f"| exit (errors) {split[0]}|")
+    print(f"|---|---:|---:|---:|---:|---:|---:|---:|---:|{split[1]}")
     rows = []
     for fmt in args.formats.split(","):
         first: dict[str, object] | None = None
         for size in sizes:
-            row = one(fmt, size)
+            row = one(fmt, size, args.phases)
             first = first or row
             growth = (float(row["cpu"]) / float(first["cpu"])  # type: ignore[arg-type]
                       / (size / int(first["questions"])))  # type: ignore[call-overload]
@@ -241,7 +290,9 @@ def main() -> None:
             print(f"| {fmt} | {size:,} | {row['bank_mb']:.1f} MB | {row['out_mb']:.1f} MB "
                   f"| {row['wall']:.1f} s | {row['cpu']:.1f} s | {row['peak_mib']:.0f} MiB "
                   f"| {row['cpu_ratio']:.1f}× ({growth:.2f}) | {row['exit']} "
-                  f"({row['problems']}) |", flush=True)
+                  f"({row['problems']}) |" + (f" {row['read_mib']:.0f} MiB | "
+                                              f"{row['convert_mib']:.0f} MiB |"
+                                              if args.phases else ""), flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import hashlib
 import posixpath
 import re
@@ -141,7 +142,7 @@ def convert(readings: list[Reading], *, topic: str | None = None,
     parts: list[Part] = []
     images = _Images(image_problem, unwritable or {})
     for title, sections in topics.values():
-        seen: dict[tuple[str, tuple[str, ...]], Item] = {}
+        seen = _Seen()
         done: set[tuple[str, int, str]] = set()  # the topic's questions written
         for number, items in enumerate(sections, start=1):
             said = len(problems)
@@ -163,8 +164,8 @@ def convert(readings: list[Reading], *, topic: str | None = None,
     return Conversion(tuple(parts), tuple(sort_diagnostics(problems)))
 
 
-def _kept(items: list[Item], images: _Images, seen: dict[tuple[str, tuple[str, ...]], Item],
-          problems: list[Diagnostic]) -> tuple[list[Item], list[tuple[Item, Item]]]:
+def _kept(items: list[Item], images: _Images, seen: _Seen, problems: list[Diagnostic]
+          ) -> tuple[list[Item], list[tuple[Item, Item]]]:
     """The items of a part to write, each cleaned, its images named in the output folder,
     and those that repeat a question of the topic (``seen``), each with that question;
     one whose image cannot go with it is left out with an error at its place in
@@ -181,15 +182,40 @@ def _kept(items: list[Item], images: _Images, seen: dict[tuple[str, tuple[str, .
             problems.append(warning("W702", item.path, item.line,
                                     f"{item.place}{WEB_PICTURE_LINKED}"))
         # the same words and pictures (in the prompt): one card in a deck
-        words = (one_line(item.prompt), tuple(sorted(one_line(c.text) for c in item.choices)))
-        if words in seen and any(c.correct for c in item.choices):
+        words = _words(item)
+        first = seen.first(words)
+        if first is not None and any(c.correct for c in item.choices):
             # (one that marks no choice is refused for that: a template, repeated)
-            repeated.append((item, seen[words]))
+            repeated.append((item, first))
             continue
         if any(c.correct for c in item.choices):
-            seen[words] = item
+            seen.add(item, words)
         kept.append(item)
     return kept, repeated
+
+
+def _words(item: Item) -> tuple[str, tuple[str, ...]]:
+    """What two questions of a topic share when one repeats the other: the words of the
+    prompt (its pictures included) and the set of choices, spacing aside."""
+    return one_line(item.prompt), tuple(sorted(one_line(c.text) for c in item.choices))
+
+
+class _Seen:
+    """The questions of a topic so far, found by their words (_words). Each is kept by the
+    hash of its words, which are worked out again on a match: the words of 100,000
+    questions are not held beside the questions themselves (issue 46, 3)."""
+
+    def __init__(self) -> None:
+        self.by_hash: dict[int, list[Item]] = {}
+
+    def first(self, words: tuple[str, tuple[str, ...]]) -> Item | None:
+        """The first question seen with these words (_words), if any."""
+        return next((seen for seen in self.by_hash.get(hash(words), ())
+                     if _words(seen) == words), None)
+
+    def add(self, item: Item, words: tuple[str, tuple[str, ...]]) -> None:
+        """Remember ``item``, whose words these are (none seen has them)."""
+        self.by_hash.setdefault(hash(words), []).append(item)
 
 
 def _key(item: Item) -> tuple[str, int, str]:
@@ -246,6 +272,9 @@ def _with_images(item: Item, images: _Images) -> tuple[Item, str, bool]:
     on the web as a link to it (cards are studied offline; the question is not lost for
     it); or why an image cannot go with it (not there, an absolute path, or it could not
     be written). The last value: whether a picture on the web became a link."""
+    if "![" not in item.prompt and "![" not in item.explanation and not any(
+            "![" in c.text for c in item.choices):
+        return item, "", False  # most questions show no image
     folder = PurePosixPath(item.path).parent
     media = dict(item.media)
     missing = ""
@@ -276,9 +305,8 @@ def _with_images(item: Item, images: _Images) -> tuple[Item, str, bool]:
     def texts(text: str) -> str:
         return _IMAGE_RE.sub(moved, text) if "![" in text else text
 
-    changed = Item(prompt=texts(item.prompt), explanation=texts(item.explanation),
-                   path=item.path, line=item.line, where=item.where, media=item.media,
-                   choices=tuple(Choice(texts(c.text), c.correct) for c in item.choices))
+    changed = _same_or(item, texts(item.prompt), texts(item.explanation),
+                       [texts(c.text) for c in item.choices])
     return changed, missing, linked
 
 
@@ -371,54 +399,106 @@ _URL_SAFE = str.maketrans("-_", "+/")  # base64's URL-safe alphabet, as some wri
 
 def _clean(item: Item) -> Item:
     """The item's texts as a question file holds them: no spaces at line ends (the parser
-    drops them), no blank lines around."""
+    drops them), no blank lines around. An item already clean is ``item`` itself: a bank
+    of 100,000 questions is not held twice (issue 46, 3)."""
     def tidy(text: str) -> str:
-        return "\n".join(line.rstrip() for line in text.strip("\n").split("\n")).strip()
+        done = "\n".join(line.rstrip() for line in text.strip("\n").split("\n")).strip()
+        return text if done == text else done
 
-    return Item(prompt=tidy(item.prompt), explanation=tidy(item.explanation), path=item.path,
-                line=item.line, where=item.where, media=item.media,
-                choices=tuple(Choice(tidy(c.text), c.correct) for c in item.choices))
+    return _same_or(item, tidy(item.prompt), tidy(item.explanation),
+                    [tidy(c.text) for c in item.choices])
 
 
-# What each line of a written part is, in the input's terms: (the index of the question
-# among the part's items, -1 for the title; which of its parts: "its prompt", "choice B",
-# "the mark on choice B", "its explanation"), by line number - 1.
-Layout = list[tuple[int, str]]
+def _same_or(item: Item, prompt: str, explanation: str, texts: list[str]) -> Item:
+    """``item`` with these texts: ``item`` itself if each is the one it has (the same
+    object), else a new Item; each choice kept the same where its text is."""
+    if prompt is item.prompt and explanation is item.explanation and all(
+            text is c.text for text, c in zip(texts, item.choices)):
+        return item
+    return Item(prompt=prompt, explanation=explanation, path=item.path, line=item.line,
+                where=item.where, media=item.media,
+                choices=tuple(c if text is c.text else Choice(text, c.correct)
+                              for text, c in zip(texts, item.choices)))
+
+
+class Layout:
+    """What each line of a written part is, in the input's terms: ``layout[n - 1]`` is
+    (the index of the question among the part's items, -1 for the title; which of its
+    parts: "its prompt", "choice B", "the mark on choice B", "its explanation") for line
+    n. Worked out when a message asks, from each question's first line: a part of
+    100,000 questions holds no tuple per line (issue 46, 3)."""
+
+    def __init__(self, items: list[Item], starts: list[int], lines: int) -> None:
+        self.items = items
+        self.starts = starts  # each question's first line, 1-based
+        self.lines = lines
+
+    def __len__(self) -> int:
+        return self.lines
+
+    def __getitem__(self, index: int) -> tuple[int, str]:
+        if not self.starts or not self.starts[0] <= index + 1 <= self.lines:
+            return -1, "its topic title"
+        k = bisect.bisect_right(self.starts, index + 1) - 1
+        return k, _roles(self.items[k])[index + 1 - self.starts[k]]
+
+
+def _lines(k: int, item: Item) -> list[str]:
+    """The lines of the part's question ``k``, its blank line after it included."""
+    return [line for line, _ in _question(k, item)]
+
+
+def _roles(item: Item) -> list[str]:
+    """What each of the lines of ``item`` as written (_question) is."""
+    return [role for _, role in _question(0, item)]
+
+
+def _question(k: int, item: Item) -> list[tuple[str, str]]:
+    """The lines of the part's question ``k``, each with what it is (Layout), its blank
+    line after it included."""
+    out: list[tuple[str, str]] = []
+
+    def add(role: str, *texts: str) -> None:
+        out.extend((text, role) for text in texts)
+
+    prompt = item.prompt.split("\n")
+    add("its prompt", f"Question {k + 1}: {prompt[0]}", *prompt[1:])
+    for label, choice in zip(LABELS, item.choices):
+        first, *rest = choice.text.split("\n")
+        add(f"choice {label}", f"- {first}" + (" (Correct answer)" if choice.correct else ""),
+            *rest)
+    firsts = [" ".join(c.text.split("\n")[0].split()) for c in item.choices]
+    # A correct choice is named by its first line, or, if another choice starts with the
+    # same line (": " then code, say), by its whole text on one line (parse.py reads both).
+    for label, c, first in zip(LABELS, item.choices, firsts):
+        if c.correct:
+            add(f"the mark on choice {label}",
+                f"Correct answer: {c.text.split(chr(10))[0]}" if firsts.count(first) == 1
+                else f"Correct answer: {' '.join(c.text.split())}")
+    if item.explanation:
+        add("its explanation", *item.explanation.split("\n"))
+    add("its end", "")
+    return out
 
 
 def _render(title: str, part: int, items: list[Item]
             ) -> tuple[str, list[tuple[int, int]], Layout]:
     """The file's text, each question's first and last line in it, and what each of its
-    lines is (Layout)."""
-    lines = [f"{title} {part}{TITLE_SUFFIX}"]
-    layout: Layout = [(-1, "its topic title")]
-    spans = []
-
-    def add(k: int, role: str, *texts: str) -> None:
-        lines.extend(texts)
-        layout.extend((k, role) for _ in texts)
-
+    lines is (Layout). The text is joined from each question's own: never a list of
+    every line of the part."""
+    blocks = [f"{title} {part}{TITLE_SUFFIX}"]
+    starts, spans, count = [], [], 1
     for k, item in enumerate(items):
-        start = len(lines) + 1
-        prompt = item.prompt.split("\n")
-        add(k, "its prompt", f"Question {k + 1}: {prompt[0]}", *prompt[1:])
-        for label, choice in zip(LABELS, item.choices):
-            first, *rest = choice.text.split("\n")
-            add(k, f"choice {label}",
-                f"- {first}" + (" (Correct answer)" if choice.correct else ""), *rest)
-        firsts = [" ".join(c.text.split("\n")[0].split()) for c in item.choices]
-        # A correct choice is named by its first line, or, if another choice starts with the
-        # same line (": " then code, say), by its whole text on one line (parse.py reads both).
-        for label, c, first in zip(LABELS, item.choices, firsts):
-            if c.correct:
-                add(k, f"the mark on choice {label}",
-                    f"Correct answer: {c.text.split(chr(10))[0]}" if firsts.count(first) == 1
-                    else f"Correct answer: {' '.join(c.text.split())}")
-        if item.explanation:
-            add(k, "its explanation", *item.explanation.split("\n"))
-        spans.append((start, len(lines)))
-        add(k, "its end", "")
-    return "\n".join(lines).rstrip("\n") + "\n", spans, layout
+        lines = _lines(k, item)
+        starts.append(count + 1)
+        spans.append((count + 1, count + len(lines) - 1))
+        count += len(lines)
+        blocks.append("\n".join(lines))
+    # The text ends with one newline ("".rstrip() of the whole would copy all of it).
+    while len(blocks) > 1 and not blocks[-1].rstrip("\n"):
+        blocks.pop()
+    blocks[-1] = blocks[-1].rstrip("\n")
+    return "\n".join(blocks) + "\n", spans, Layout(items, starts, count)
 
 
 # A place the parser names in a written part: "Question 3", "Question 3 (line 12)", "line
@@ -522,7 +602,8 @@ def _prompt_list_starred(item: Item) -> Item:
             fence = ""
         elif not fence and k and re.match(r"\s*-(?:\s|$)", line):
             lines[k] = line.replace("-", "*", 1)
-    return replace(item, prompt="\n".join(lines))
+    starred = "\n".join(lines)
+    return item if starred == item.prompt else replace(item, prompt=starred)
 
 
 def _written(title: str, part: int, items: list[Item], name: str

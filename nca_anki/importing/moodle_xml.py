@@ -88,6 +88,8 @@ class _Tree:
         except expat.ExpatError as exc:
             raise _Refused(exc.lineno, f"not valid XML: {expat.ErrorString(exc.code)} "
                            f"(column {exc.offset + 1})") from None
+        finally:  # its handlers are this tree's methods: a cycle that held the whole
+            del self._parser  # document until the collector ran (issue 46, 3)
         self.root = self._builder.close()
 
     def _start(self, tag: str, attributes: dict[str, str]) -> None:
