@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from nca_anki.diagnostics import Diagnostic, clip, warning
+from nca_anki.importing import choice_labels
 from nca_anki.importing import choice_values as cv
 from nca_anki.importing.bank import Choice, Item, Section
 from nca_anki.importing.shape import Found, Path_, Structured, find_lists, path_text
@@ -569,33 +570,12 @@ def _character(match: re.Match[str]) -> str:
     return written if char in _STRUCTURE else char
 
 
-# A choice's own label written into its text: "A. ", "a) ", "(B) ", "C: ", "[D] ", "1. ".
-_LABEL_RE = re.compile(r"^\s*(?P<open>[(\[]?)(?P<label>[A-Za-z]|\d{1,2})(?P<close>[.):\]]|\s[-–—])"
-                       r"\s+(?=\S)")
-
-
 def _labels(choices: tuple[Choice, ...]) -> tuple[list[int], str] | None:
     """Where each choice's text starts after its label, if every choice starts with its
-    own, in order and written alike ("A. …", "B. …"), and the first label as written;
+    own (the rule every reader shares: choice_labels.py), and the first label as written;
     else None."""
-    if len(choices) < 2:
-        return None
-    starts: list[int] = []
-    style = None
-    for k, choice in enumerate(choices):
-        match = _LABEL_RE.match(choice.text)
-        if match is None:
-            return None
-        label = match["label"]
-        first = "A" if label.isupper() else "a" if label.isalpha() else "1"
-        if (first == "1" and int(label) != k + 1) or (
-                first != "1" and ord(label) - ord(first) != k):
-            return None
-        if style not in (None, (first, match["open"], match["close"].strip())):
-            return None
-        style = (first, match["open"], match["close"].strip())
-        starts.append(match.end())
-    return starts, choices[0].text[:starts[0]].strip()
+    starts = choice_labels.starts([choice.text for choice in choices])
+    return None if starts is None else (starts, choices[0].text[:starts[0]].strip())
 
 
 def _without_labels(sections: tuple[Section, ...]) -> tuple[tuple[Section, ...], list[Diagnostic]]:

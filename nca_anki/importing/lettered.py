@@ -690,6 +690,17 @@ _DOTTED_RE = re.compile(r"^(?:(?:Q|Question|Pregunta|Frage|Questão|Domanda|Soru
                         r"\s*#?\s*)?\d{1,4}(?:\.\d{1,4})+\.?(?:[:)]|(?=\s|$))\s*", re.I)
 
 
+# A heading's number written against its first word: "6.以下…", "12.What", "7.（多选）…",
+# "9.`len`…"; not a decimal ("2.0 release") nor an ellipsis ("1... and").
+TIGHT_NUMBER_RE = re.compile(r"^\d{1,4}\.(?=[^\s\d.])")
+
+
+def unnumbered(text: str) -> str:
+    """``text`` without the number it opens with, written with a space after it or not."""
+    return NUMBERING_RE.sub("", text, count=1) if NUMBERING_RE.match(text) else \
+        TIGHT_NUMBER_RE.sub("", text, count=1)
+
+
 def _header(line: str) -> str:
     """A question's header as its prompt's first line: without its heading marks, its
     numbering and the emphasis or tags around all of it; the rest as written."""
@@ -706,9 +717,9 @@ def _header(line: str) -> str:
             break
         if text.startswith(opening):
             numbered = _NUMBERED_RE.match(text[len(opening):])
-            if numbered or NUMBERING_RE.match(text[len(opening):]):
-                text = numbered.group("text") if numbered else NUMBERING_RE.sub(
-                    "", text[len(opening):], count=1)
+            if numbered or NUMBERING_RE.match(text[len(opening):]) or \
+                    TIGHT_NUMBER_RE.match(text[len(opening):]):
+                text = numbered.group("text") if numbered else unnumbered(text[len(opening):])
                 break
     return _breaks_as_spaces(_unwrapped(text))
 
@@ -1045,7 +1056,7 @@ def _explanation(lines: list[str]) -> str:
     body = [line for line in text.split("\n") if line.strip()]
     if body and all(line.lstrip().startswith(">") for line in body):
         text = "\n".join(re.sub(r"^\s*> ?", "", line) for line in text.split("\n")).strip()
-    return cues.without_explanation_label(text).strip()
+    return cues.without_bracketed_labels(cues.without_explanation_label(text)).strip()
 
 
 def _choices(text: _Lines, k: int, end: int, aside: list[int]

@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
-from nca_anki.importing import answer_key, callouts, cues, lettered, page
+from nca_anki.importing import answer_key, callouts, choice_labels, cues, lettered, page
 from nca_anki.importing.bank import (HRULE_RE, NUMBERING_RE, Choice, Item, Reading, Section,
                                      html_to_markdown, one_paragraph, title_from_name)
 
@@ -425,7 +425,7 @@ def _heading_asks(head: str) -> bool:
     "#### Hardware") is a page's notes, its bold words emphasis."""
     head = head.rstrip("*_ \t")
     return bool(_ASKS_RE.search(head[-3:]) or NUMBERING_RE.match(head)
-                or _TIGHT_NUMBER_RE.match(head) or cues.question_label(head))
+                or lettered.TIGHT_NUMBER_RE.match(head) or cues.question_label(head))
 
 
 def _folded(lines: list[str]) -> frozenset[int]:
@@ -532,7 +532,6 @@ def _choice(lines: list[str], start: int, end: int, join: str = " ") -> tuple[Ch
 
 
 # A heading's number written right against its first word: "## 9.What will …".
-_TIGHT_NUMBER_RE = re.compile(r"^\d{1,4}\.(?=[^\W\d_])")
 _ORDERED_RE = re.compile(r"^(?P<lead>\s{0,3}\d{1,9}[.)])(?P<space>[ \t]+|$)(?P<text>.*)$")
 
 
@@ -781,11 +780,23 @@ def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
         if not headed:  # "**1. Which …?**" above its choices: the numbering and emphasis go
             emphasis = _EMPHASIS_RE.match(prompt)
             prompt = NUMBERING_RE.sub("", emphasis["text"] if emphasis else prompt, count=1)
-        return _distinct_choices(lines, choices.items), prompt, explanation
+        return (_without_labels(_distinct_choices(lines, choices.items)), prompt,
+                cues.without_bracketed_labels(explanation))
     prompt = prompt if headed else NUMBERING_RE.sub("", prompt, count=1)
     emphasis = _EMPHASIS_RE.match(prompt)
     return ([(choice, False) for choice in _marked_choices(choices, lines) or ()],
             emphasis["text"] if emphasis else prompt, _unquoted(explanation))
+
+
+def _without_labels(read: list[tuple[Choice, bool]]) -> list[tuple[Choice, bool]]:
+    """``read`` without the labels written into its choices ("- [x] A. 4", "- [ ] B、5",
+    "- [ ] (c) …", "- [ ] 1. …"), when every choice has its own, in order (the rule every
+    reader shares, choice_labels.py): the card letters its choices itself."""
+    starts = choice_labels.starts([choice.text for choice, _ in read])
+    if starts is None:
+        return read
+    return [(Choice(choice.text[at:], choice.correct), inlined)
+            for (choice, inlined), at in zip(read, starts)]
 
 
 def _answered_in_words(read: list[tuple[Choice, bool]], explanation: str
@@ -981,7 +992,7 @@ def _read_page(text: str, path: str, key: answer_key.Key | None) -> Reading:
         first = lists[0]
         choices_block = body[first]
         head = _heading_text(lines, heading) if heading else ""
-        head = _TIGHT_NUMBER_RE.sub("", NUMBERING_RE.sub("", head.strip(), count=1), count=1)
+        head = lettered.unnumbered(head.strip())
         start = heading.end if heading else body[0].start
         between = _text(lines, start, choices_block.start)
         opening, scenario_line = scenario or ("", 0)

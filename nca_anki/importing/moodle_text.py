@@ -41,6 +41,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from nca_anki.diagnostics import Diagnostic, warning
+from nca_anki.importing import choice_labels
 from nca_anki.importing.bank import Choice, Item, Section, html_to_markdown
 
 # --- text --------------------------------------------------------------------------------------
@@ -190,30 +191,14 @@ def _alone(text: str, start: int, end: int) -> bool:
 
 # --- labels ------------------------------------------------------------------------------------
 
-# A choice's own label written into its text: "a. ", "A) ", "(a) ", "a- ", "a.- ", "[B] ",
-# "**C.** ", "1. " (written "1\\." by bank.one_paragraph); the "\\" of "[B\\]" is this
-# module's escape.
-_LABEL_RE = re.compile(r"^(?P<em>\*\*|__)?(?P<open>\\?[(\[])?(?P<label>[A-Za-z]|\d{1,2})"
-                       r"(?P<close>\\?[.):\]]-?|\s?[-–—])(?(em)(?P=em))\s+(?=\S)")
+# A choice's own label written into its text, and when every answer has one: the rule every
+# reader shares (choice_labels.py).
+_LABEL_RE = choice_labels.LABEL_RE
 
 
 def _labels(choices: tuple[Choice, ...]) -> list[int] | None:
-    """Where each choice's text starts after its label, if every choice starts with its
-    own, in order from a, A or 1 and written alike; else None."""
-    if len(choices) < 2:
-        return None
-    starts, styles = [], set()
-    for k, choice in enumerate(choices):
-        match = _LABEL_RE.match(choice.text)
-        if match is None:
-            return None
-        label = match["label"]
-        first = "1" if label.isdigit() else "A" if label.isupper() else "a"
-        if (int(label) if first == "1" else ord(label) - ord(first) + 1) != k + 1:
-            return None
-        styles.add((first, match["em"], match["open"], match["close"].strip()))
-        starts.append(match.end())
-    return starts if len(styles) == 1 else None
+    """Where each choice's text starts after its label, if every choice has its own."""
+    return choice_labels.starts([choice.text for choice in choices])
 
 
 def without_labels(sections: list[Section], path: str, shown: Iterable[str] = ()

@@ -104,6 +104,7 @@ STAGES = {
     "nca_anki.importing.page": set(),  # markdown_it is loaded when a page is parsed
     "nca_anki.importing.pictures": set(),
     "nca_anki.importing.choice_values": set(),
+    "nca_anki.importing.choice_labels": set(),
     "nca_anki.importing.detect": set(),
     "nca_anki.importing.readers": set(),  # a reader's module loads when a file is read
     "nca_anki.importing.recognise": set(),
