@@ -327,6 +327,8 @@ def _widget_question(segment: list[_Block], lines: list[str], path: str
         else ""
     start = heading.end if heading else segment[0].start
     between = _text(lines, start, first.start) if first.start > start else ""
+    if between and cues.question_label(head):
+        head = ""  # "### Frage 1" over its text: the page's numbering, as for lists
     prompt = "\n\n".join(part for part in (head, between) if part)
     if not prompt:
         return None

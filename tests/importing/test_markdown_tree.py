@@ -109,14 +109,16 @@ Welcher Vogel kann nicht fliegen?
 
 
 def test_buttons_that_say_true_and_false_are_read_as_the_choices(tmp_path, cli):
-    """Before: each question refused (E702), though its markup names the right one."""
+    """Before: each question refused (E702), though its markup names the right one. A
+    heading that only numbers the question ("Frage 1") is the page's, not the prompt's (a
+    card is shown in any order): before, every prompt began with it."""
     _, done = _import(cli, tmp_path, "tiere.md", WIDGETS)
     assert done.status == 0, done.err
     assert _questions(tmp_path / "source") == [
-        ("Frage 1\n\nWie viele Beine hat eine Spinne?", ["Sechs", "*Acht", "Zehn"],
+        ("Wie viele Beine hat eine Spinne?", ["Sechs", "*Acht", "Zehn"],
          "Spinnen sind Spinnentiere: acht Beine."),
-        ("Frage 2\n\nWelches Tier legt Eier?", ["Hund", "*Huhn"], ""),
-        ("Frage 3\n\nWelcher Vogel kann nicht fliegen?", ["Amsel", "*Pinguin"], "")]
+        ("Welches Tier legt Eier?", ["Hund", "*Huhn"], ""),
+        ("Welcher Vogel kann nicht fliegen?", ["Amsel", "*Pinguin"], "")]
 
 
 def test_buttons_whose_markup_does_not_tell_are_refused_at_their_line(tmp_path, cli):
