@@ -245,10 +245,11 @@ def without_link(text: str) -> str:
 
 # A name that says its list holds the wrong answers only, in the languages banks are
 # written in: "incorrect_answers", "wrong", "distractors", "incorrectas", "erradas",
-# "falsche", "mauvaises", "sbagliate", "неправильные", "错误选项".
+# "falsche", "mauvaises", "sbagliate", "неправильные", "错误选项"; in the singular too
+# ("errada", "falso", "incorrecta", "sbagliata", "wrong_answer").
 _WRONG_NAME_RE = re.compile(
-    r"incorrect|incorret|wrong|distract|other|erradas|errados|errone|errate|errati|sbagliat|"
-    r"false|falsch|fausse|faux|mauvais|falsas|falsos|неправильн|неверн|ошибочн|错误|錯誤|干扰|誤答|"
+    r"incorrect|incorret|wrong|distract|other|errad[ao]|errone|errat[aeio]|sbagliat|"
+    r"false|falsch|fausse|faux|mauvais|fals[ao]|неправильн|неверн|ошибочн|错误|錯誤|干扰|誤答|"
     r"不正解")
 
 

@@ -593,22 +593,32 @@ def _among(given: list[object], listed: list[object]) -> bool:
 
 def _none_among(objects: list[dict[str, object]], choices: str,
                 answers: tuple[str, ...]) -> bool:
-    """Whether, in every one of two objects or more, the answer is a text (never a
-    letter or a number) that is not among the list of strings under ``choices``: that
-    list holds the wrong answers only, and the answer is the right one."""
-    both = 0
+    """Whether, in two objects or more, the answer is a text (not a letter or a number)
+    that is not among the list of strings under ``choices``, and few objects say
+    otherwise (at most one in five): that list holds the wrong answers only, and the
+    answer is the right one. A record whose right answer is one letter, or that lists it
+    among the wrong ones (a slip in the source), does not undo it for the whole bank."""
+    fits = odd = 0
     for o in objects:
         listed, value = o.get(choices), answer_of(o, answers)
         if value is None or listed is None:
             continue
-        given = as_list(value)
-        if not isinstance(listed, list) or not all(isinstance(c, str) for c in listed) or \
-                not all(isinstance(v, str) and len(v.strip()) > 1 and not v.strip().isdecimal()
-                        and cv.letters_in(v, len(listed) + 1) is None for v in given) or \
-                _among(given, listed):
+        if not isinstance(listed, list) or not all(isinstance(c, str) for c in listed):
             return False
-        both += 1
-    return both >= 2
+        given = as_list(value)
+        if _beside_list(given, listed):
+            fits += 1
+        else:
+            odd += 1
+    return fits >= 2 and 4 * odd <= fits
+
+
+def _beside_list(given: list[object], listed: list[object]) -> bool:
+    """Whether an object's answer is texts (no letter, no number) none of them in its
+    list: the right answer beside the wrong ones."""
+    return all(isinstance(v, str) and len(v.strip()) > 1 and not v.strip().isdecimal()
+               and cv.letters_in(v, len(listed) + 1) is None for v in given) and not \
+        _among(given, listed)
 
 
 def _beside(objects: list[dict[str, object]], free: list[str], choices: str
