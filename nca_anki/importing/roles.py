@@ -113,6 +113,8 @@ class Roles:
     # ``choices`` holds only the wrong answers and ``answer`` the right one's text
     # ({correct_answer: "x", incorrect_answers: ["y", "z"]}), decided for the whole bank
     wrong: bool = False
+    # keys that hold each flat choice's label ("(1)", "A") beside its text, in order
+    flat_labels: tuple[str, ...] = ()
 
     def prompt_keys(self) -> tuple[str, ...]:
         return self.prompt_parts or (self.prompt,)
@@ -169,8 +171,12 @@ class Roles:
     def _choices_said(self, others: bool = True) -> str:
         if self.choices is None:
             flat = self.flat
-            return "choices " + (f"{flat[0]!r} to {flat[-1]!r}" if len(flat) > 3
+            said = "choices " + (f"{flat[0]!r} to {flat[-1]!r}" if len(flat) > 3
                                  else _names(flat, len(flat)))
+            labels = self.flat_labels
+            return said + ("" if not labels else ", their labels " + (
+                f"{labels[0]!r} to {labels[-1]!r}" if len(labels) > 3 else
+                _names(labels, len(labels))))
         alternatives = (*self.choice_keys[1:], *self.flat) if others else ()
         inner = [f"{part} {key!r}" for key, part in (
             (self.label, "label"), (self.text, "text"), (self.flag, "mark")) if key]
@@ -214,7 +220,10 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
         given, "choices", choice_fits, len(objects),
         weigh=lambda k: values.choice_weight(objects, k))
     flat: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
     if choices is None:
+        labels, flat = _labelled(objects, [k for k in keys if k not in given])
+    if choices is None and not flat:
         flat = cv.flat_keys(k for k in keys if k not in given)
         # columns named otherwise ("Opcion_A", "Answer 3 (Optional)"): their values say
         columns = values.choice_columns(objects, [k for k in keys if k not in given])
@@ -229,7 +238,7 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     if choices is not None:  # a question of the bank may still write its choices flat
         flat = _flat_beside(objects, [k for k in keys if k not in given and k not in
                                       choice_keys])
-    taken = {*choice_keys, *flat, *empty}
+    taken = {*choice_keys, *flat, *labels, *empty}
     texts = Counter(k for o in objects for k, v in o.items()
                     if k not in taken and isinstance(v, str) and v.strip())
     prompt = _pick(given, "prompt", texts, len(objects), longest=objects)
@@ -285,7 +294,17 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
                  topic=topic, picture=picture, truths=truths, ignored=ignored,
                  empty=tuple(k for k in empty if k not in given),
                  prompt_parts=parts if len(parts) > 1 else (), html=is_html(objects),
-                 wrong=wrong and bool(answers))
+                 wrong=wrong and bool(answers), flat_labels=labels)
+
+
+def _labelled(objects: list[dict[str, object]], keys: list[str]
+              ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The keys of the choices' labels and those of their texts, when a bank writes a
+    label column beside each text column (``o1 = "(1)"``, ``p1 = "Paris"``): the labels
+    are no choices. ((), ()) if it does not."""
+    labels = values.label_columns(objects, keys)
+    texts = values.texts_beside(objects, keys, labels) if labels else ()
+    return (labels, texts) if texts else ((), ())
 
 
 # HTML that a page renders, in a bank's texts: a tag that formats text, and an escape an

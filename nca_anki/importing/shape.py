@@ -226,7 +226,11 @@ class Structured:
         keys = [k for k in roles.flat if (t := cv.choice_text(obj.get(k))) is not None
                 and t.strip()]
         texts = [str(cv.choice_text(obj[k])).strip() for k in keys]
-        return texts, None, [cv.LETTERS[roles.flat.index(k)] for k in keys], True
+        letters = [cv.LETTERS[roles.flat.index(k)] for k in keys]
+        if roles.flat_labels:  # each choice's own label beside it: "(2)" names the second
+            letters = [str(cv.choice_text(obj.get(roles.flat_labels[roles.flat.index(k)]))
+                           or letters[n]).strip().upper() for n, k in enumerate(keys)]
+        return texts, None, letters, True
 
     def _listed(self, obj: dict[str, object], where: Path_, roles: Roles) -> _Listed | None:
         key = next((k for k in roles.choice_keys if cv.choice_list(obj.get(k)) is not None),
