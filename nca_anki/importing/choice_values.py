@@ -157,13 +157,20 @@ def choice_list(value: object) -> list[object] | None:
                 and (any(type(v) is not bool for v in items) or items in ([True, False],
                                                                           [False, True])):
             return items
-        if all(isinstance(v, dict) and _choice_object(v) for v in items):
-            return items
+        if all(isinstance(v, dict) and _choice_object(v) for v in items) and not all(
+                _has_flat(v) for v in items):
+            return items  # (objects each with choices of their own are questions)
         return None
     if isinstance(value, dict) and len(value) >= 2 and all(
             isinstance(v, (str, bool)) for v in value.values()) and _by_letter(value):
         return list(value.values())
     return None
+
+
+def _has_flat(value: object) -> bool:
+    """Whether an object holds flat choice keys of its own (``answer_1``, ``answer_2``):
+    it is a question, no choice."""
+    return isinstance(value, dict) and len(flat_keys(str(k) for k in value)) >= 2
 
 
 def lettered(items: list[object]) -> dict[str, object] | None:
