@@ -276,6 +276,10 @@ class Structured:
         found: list[bool] | None = marks if any(marks) else None
         if found is None and trivia and (right := _right_texts(answer_of(obj, roles.answers))):
             # {"correct_answer": …, "incorrect_answers": […]}: the right one, then the rest
+            if (twice := _also_wrong(right, texts)) is not None:
+                self.fail("E703", (*where, key), f"the right answer {clip(twice)!r} is also "
+                          "listed among the wrong ones; delete it from one of them")
+                return None
             return ([*right, *texts], [True] * len(right) + [False] * len(texts),
                     list(cv.LETTERS), False)
         return texts, found, letters, False
@@ -492,6 +496,13 @@ def _right_texts(value: object) -> list[str]:
                             and str(v).strip() for v in given):
         return []
     return [str(v).strip() for v in given]
+
+
+def _also_wrong(right: list[str], wrong: list[str]) -> str | None:
+    """The first right answer the list of the wrong ones also holds (however spaced or
+    quoted), else None."""
+    listed = {cv.loose(t) for t in wrong}
+    return next((r for r in right if cv.loose(r) in listed), None)
 
 
 def _text_index(value: object, texts: list[str], letters: list[str]) -> int | None:
