@@ -157,13 +157,20 @@ def choice_list(value: object) -> list[object] | None:
                 and (any(type(v) is not bool for v in items) or items in ([True, False],
                                                                           [False, True])):
             return items
-        if all(isinstance(v, dict) and _choice_object(v) for v in items):
-            return items
+        if all(isinstance(v, dict) and _choice_object(v) for v in items) and not all(
+                _has_flat(v) for v in items):
+            return items  # (objects each with choices of their own are questions)
         return None
     if isinstance(value, dict) and len(value) >= 2 and all(
             isinstance(v, (str, bool)) for v in value.values()) and _by_letter(value):
         return list(value.values())
     return None
+
+
+def _has_flat(value: object) -> bool:
+    """Whether an object holds flat choice keys of its own (``answer_1``, ``answer_2``):
+    it is a question, no choice."""
+    return isinstance(value, dict) and len(flat_keys(str(k) for k in value)) >= 2
 
 
 def lettered(items: list[object]) -> dict[str, object] | None:
@@ -245,10 +252,11 @@ def without_link(text: str) -> str:
 
 # A name that says its list holds the wrong answers only, in the languages banks are
 # written in: "incorrect_answers", "wrong", "distractors", "incorrectas", "erradas",
-# "falsche", "mauvaises", "sbagliate", "неправильные", "错误选项".
+# "falsche", "mauvaises", "sbagliate", "неправильные", "错误选项"; in the singular too
+# ("errada", "falso", "incorrecta", "sbagliata", "wrong_answer").
 _WRONG_NAME_RE = re.compile(
-    r"incorrect|incorret|wrong|distract|other|erradas|errados|errone|errate|errati|sbagliat|"
-    r"false|falsch|fausse|faux|mauvais|falsas|falsos|неправильн|неверн|ошибочн|错误|錯誤|干扰|誤答|"
+    r"incorrect|incorret|wrong|distract|other|errad[ao]|errone|errat[aeio]|sbagliat|"
+    r"false|falsch|fausse|faux|mauvais|fals[ao]|неправильн|неверн|ошибочн|错误|錯誤|干扰|誤答|"
     r"不正解")
 
 

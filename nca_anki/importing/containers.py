@@ -323,14 +323,20 @@ def wrong_run(value: dict[str, object]) -> dict[str, object]:
     return out
 
 
+# A choice's label alone ("B", "(2)", "c)"): an answer that names a choice, no text.
+_LABEL_ALONE_RE = re.compile(r"\(?(?:[A-Za-z]|\d{1,2})[).:]?")
+
+
 def _right_beside(value: dict[str, object], run: list[tuple[int, str]]) -> bool:
     """Whether a key named for the answer (``answer``, ``correct``) holds a text that is
-    none of the numbered run's: they are the wrong ones beside it (``{question, answer,
-    iAnswer1, iAnswer2}``); roles.py decides it over the whole bank."""
+    none of the numbered run's (nor a label alone, "(2)"): they are the wrong ones beside
+    it (``{question, answer, iAnswer1, iAnswer2}``); roles.py decides it over the whole
+    bank."""
     texts = {cv.loose(str(value[k])) for _, k in run}
     return any(cv.norm(str(k)) in ("answer", "correct", "correctanswer", "rightanswer",
                                    "right", "solution", "respuesta", "resposta", "réponse")
                and isinstance(v, str) and len(v.strip()) > 1 and cv.loose(v) not in texts
+               and _LABEL_ALONE_RE.fullmatch(v.strip()) is None
                for k, v in value.items())
 
 

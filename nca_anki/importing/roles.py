@@ -113,6 +113,8 @@ class Roles:
     # ``choices`` holds only the wrong answers and ``answer`` the right one's text
     # ({correct_answer: "x", incorrect_answers: ["y", "z"]}), decided for the whole bank
     wrong: bool = False
+    # keys that hold each flat choice's label ("(1)", "A") beside its text, in order
+    flat_labels: tuple[str, ...] = ()
 
     def prompt_keys(self) -> tuple[str, ...]:
         return self.prompt_parts or (self.prompt,)
@@ -169,8 +171,12 @@ class Roles:
     def _choices_said(self, others: bool = True) -> str:
         if self.choices is None:
             flat = self.flat
-            return "choices " + (f"{flat[0]!r} to {flat[-1]!r}" if len(flat) > 3
+            said = "choices " + (f"{flat[0]!r} to {flat[-1]!r}" if len(flat) > 3
                                  else _names(flat, len(flat)))
+            labels = self.flat_labels
+            return said + ("" if not labels else ", their labels " + (
+                f"{labels[0]!r} to {labels[-1]!r}" if len(labels) > 3 else
+                _names(labels, len(labels))))
         alternatives = (*self.choice_keys[1:], *self.flat) if others else ()
         inner = [f"{part} {key!r}" for key, part in (
             (self.label, "label"), (self.text, "text"), (self.flag, "mark")) if key]
@@ -214,7 +220,10 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
         given, "choices", choice_fits, len(objects),
         weigh=lambda k: values.choice_weight(objects, k))
     flat: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
     if choices is None:
+        labels, flat = _labelled(objects, [k for k in keys if k not in given])
+    if choices is None and not flat:
         flat = cv.flat_keys(k for k in keys if k not in given)
         # columns named otherwise ("Opcion_A", "Answer 3 (Optional)"): their values say
         columns = values.choice_columns(objects, [k for k in keys if k not in given])
@@ -229,7 +238,7 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     if choices is not None:  # a question of the bank may still write its choices flat
         flat = _flat_beside(objects, [k for k in keys if k not in given and k not in
                                       choice_keys])
-    taken = {*choice_keys, *flat, *empty}
+    taken = {*choice_keys, *flat, *labels, *empty}
     texts = Counter(k for o in objects for k, v in o.items()
                     if k not in taken and isinstance(v, str) and v.strip())
     prompt = _pick(given, "prompt", texts, len(objects), longest=objects)
@@ -285,7 +294,17 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
                  topic=topic, picture=picture, truths=truths, ignored=ignored,
                  empty=tuple(k for k in empty if k not in given),
                  prompt_parts=parts if len(parts) > 1 else (), html=is_html(objects),
-                 wrong=wrong and bool(answers))
+                 wrong=wrong and bool(answers), flat_labels=labels)
+
+
+def _labelled(objects: list[dict[str, object]], keys: list[str]
+              ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The keys of the choices' labels and those of their texts, when a bank writes a
+    label column beside each text column (``o1 = "(1)"``, ``p1 = "Paris"``): the labels
+    are no choices. ((), ()) if it does not."""
+    labels = values.label_columns(objects, keys)
+    texts = values.texts_beside(objects, keys, labels) if labels else ()
+    return (labels, texts) if texts else ((), ())
 
 
 # HTML that a page renders, in a bank's texts: a tag that formats text, and an escape an
@@ -593,22 +612,32 @@ def _among(given: list[object], listed: list[object]) -> bool:
 
 def _none_among(objects: list[dict[str, object]], choices: str,
                 answers: tuple[str, ...]) -> bool:
-    """Whether, in every one of two objects or more, the answer is a text (never a
-    letter or a number) that is not among the list of strings under ``choices``: that
-    list holds the wrong answers only, and the answer is the right one."""
-    both = 0
+    """Whether, in two objects or more, the answer is a text (not a letter or a number)
+    that is not among the list of strings under ``choices``, and few objects say
+    otherwise (at most one in five): that list holds the wrong answers only, and the
+    answer is the right one. A record whose right answer is one letter, or that lists it
+    among the wrong ones (a slip in the source), does not undo it for the whole bank."""
+    fits = odd = 0
     for o in objects:
         listed, value = o.get(choices), answer_of(o, answers)
         if value is None or listed is None:
             continue
-        given = as_list(value)
-        if not isinstance(listed, list) or not all(isinstance(c, str) for c in listed) or \
-                not all(isinstance(v, str) and len(v.strip()) > 1 and not v.strip().isdecimal()
-                        and cv.letters_in(v, len(listed) + 1) is None for v in given) or \
-                _among(given, listed):
+        if not isinstance(listed, list) or not all(isinstance(c, str) for c in listed):
             return False
-        both += 1
-    return both >= 2
+        given = as_list(value)
+        if _beside_list(given, listed):
+            fits += 1
+        else:
+            odd += 1
+    return fits >= 2 and 4 * odd <= fits
+
+
+def _beside_list(given: list[object], listed: list[object]) -> bool:
+    """Whether an object's answer is texts (no letter, no number) none of them in its
+    list: the right answer beside the wrong ones."""
+    return all(isinstance(v, str) and len(v.strip()) > 1 and not v.strip().isdecimal()
+               and cv.letters_in(v, len(listed) + 1) is None for v in given) and not \
+        _among(given, listed)
 
 
 def _beside(objects: list[dict[str, object]], free: list[str], choices: str

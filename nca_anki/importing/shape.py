@@ -226,7 +226,11 @@ class Structured:
         keys = [k for k in roles.flat if (t := cv.choice_text(obj.get(k))) is not None
                 and t.strip()]
         texts = [str(cv.choice_text(obj[k])).strip() for k in keys]
-        return texts, None, [cv.LETTERS[roles.flat.index(k)] for k in keys], True
+        letters = [cv.LETTERS[roles.flat.index(k)] for k in keys]
+        if roles.flat_labels:  # each choice's own label beside it: "(2)" names the second
+            letters = [str(cv.choice_text(obj.get(roles.flat_labels[roles.flat.index(k)]))
+                           or letters[n]).strip().upper() for n, k in enumerate(keys)]
+        return texts, None, letters, True
 
     def _listed(self, obj: dict[str, object], where: Path_, roles: Roles) -> _Listed | None:
         key = next((k for k in roles.choice_keys if cv.choice_list(obj.get(k)) is not None),
@@ -272,6 +276,10 @@ class Structured:
         found: list[bool] | None = marks if any(marks) else None
         if found is None and trivia and (right := _right_texts(answer_of(obj, roles.answers))):
             # {"correct_answer": …, "incorrect_answers": […]}: the right one, then the rest
+            if (twice := _also_wrong(right, texts)) is not None:
+                self.fail("E703", (*where, key), f"the right answer {clip(twice)!r} is also "
+                          "listed among the wrong ones; delete it from one of them")
+                return None
             return ([*right, *texts], [True] * len(right) + [False] * len(texts),
                     list(cv.LETTERS), False)
         return texts, found, letters, False
@@ -488,6 +496,13 @@ def _right_texts(value: object) -> list[str]:
                             and str(v).strip() for v in given):
         return []
     return [str(v).strip() for v in given]
+
+
+def _also_wrong(right: list[str], wrong: list[str]) -> str | None:
+    """The first right answer the list of the wrong ones also holds (however spaced or
+    quoted), else None."""
+    listed = {cv.loose(t) for t in wrong}
+    return next((r for r in right if cv.loose(r) in listed), None)
 
 
 def _text_index(value: object, texts: list[str], letters: list[str]) -> int | None:

@@ -201,6 +201,60 @@ def choice_columns(objects: list[dict[str, object]], keys: list[str]) -> tuple[s
     return ()
 
 
+# A choice's label alone in a cell: "A", "(A)", "a)", "B.", "1", "(2)", "3)".
+_LABEL_RE = re.compile(r"\(?([A-Za-z]|[1-9][0-9]?)[).:]?")
+
+
+def label_columns(objects: list[dict[str, object]], keys: list[str]) -> tuple[str, ...]:
+    """The keys that hold only the choices' labels in order, one key per place: the
+    first holds "A" (or "(1)", "a)") in every question that fills it, the second "B" …
+    (a spreadsheet that writes each choice's label in a column beside its text); at least
+    two, each filled in two questions or more; () if there are none."""
+    by_place: dict[int, str] = {}
+    for key in keys:
+        place = _label_place(objects, key)
+        if place is not None and place not in by_place:
+            by_place[place] = key
+    run: list[str] = []
+    while len(run) in by_place:
+        run.append(by_place[len(run)])
+    return tuple(run) if len(run) >= 2 else ()
+
+
+def _label_place(objects: list[dict[str, object]], key: str) -> int | None:
+    """The one place every filled value of ``key`` labels, if each is a label alone."""
+    places: set[int] = set()
+    held = 0
+    for o in objects:
+        said = cv.choice_text(o.get(key))
+        if said is None or not said.strip():
+            continue
+        match = _LABEL_RE.fullmatch(said.strip())
+        if match is None or isinstance(o.get(key), bool):
+            return None
+        found = match[1].upper()
+        places.add(int(found) - 1 if found.isdigit() else cv.LETTERS.index(found))
+        held += 1
+        if len(places) > 1:
+            return None
+    return places.pop() if held >= 2 and 2 * held >= len(objects) else None
+
+
+def texts_beside(objects: list[dict[str, object]], keys: list[str],
+                 labels: tuple[str, ...]) -> tuple[str, ...]:
+    """The choices' text keys of a bank whose ``labels`` keys hold their labels: a run
+    named for their places (``p1``, ``p2`` …), else the key written right after each
+    label's, when each holds short texts; () if neither."""
+    rest = [k for k in keys if k not in labels]
+    texts = {k for k in rest if _short_texts(objects, k)}
+    named = _named_run(rest, texts)
+    if len(named) == len(labels):
+        return named
+    after = tuple(keys[keys.index(k) + 1] if keys.index(k) + 1 < len(keys) else "" for k in
+                  labels)
+    return after if all(k in texts for k in after) else ()
+
+
 def _short_texts(objects: list[dict[str, object]], key: str) -> bool:
     """Whether ``key`` holds a short text (or a number) in at least half the questions."""
     held = [t for o in objects if (t := cv.choice_text(o.get(key))) is not None

@@ -1,0 +1,83 @@
+"""A bank that is a list of quizzes, each an object holding its own list of questions
+(``[{title, img, questions: [{question, answer_1 … answer_4, right: 2}]}]``): the
+questions are the records, each quiz's title their topic; the quizzes are no questions
+whose choices are the questions (issue 46). Every bank here is written for the test."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from nca_anki.reading.parse import parse
+
+_QUIZZES = [
+    {"title": "Rivers", "img": "rivers.png", "questions": [
+        {"question": "Which river runs through Cairo?", "answer_1": "Danube",
+         "answer_2": "Nile", "answer_3": "Volga", "answer_4": "Rhine", "right": 2},
+        {"question": "Which river runs through Vienna?", "answer_1": "Danube",
+         "answer_2": "Thames", "answer_3": "Seine", "answer_4": "Po", "right": 1}]},
+    {"title": "Mountains", "img": "peaks.png", "questions": [
+        {"question": "Which is the highest mountain?", "answer_1": "K2",
+         "answer_2": "Mont Blanc", "answer_3": "Everest", "answer_4": "Elbrus", "right": 3},
+        {"question": "In which range is the Matterhorn?", "answer_1": "Andes",
+         "answer_2": "Rockies", "answer_3": "Urals", "answer_4": "Alps", "right": 4}]},
+]
+_EXPECTED = [
+    ("Which river runs through Cairo?", ["Danube", "*Nile", "Volga", "Rhine"]),
+    ("Which river runs through Vienna?", ["*Danube", "Thames", "Seine", "Po"]),
+    ("Which is the highest mountain?", ["K2", "Mont Blanc", "*Everest", "Elbrus"]),
+    ("In which range is the Matterhorn?", ["Andes", "Rockies", "Urals", "*Alps"])]
+
+
+def _questions(out: Path) -> list[tuple[str, list[str]]]:
+    found = []
+    for path in sorted(out.glob("*.txt")):
+        result = parse(path.read_text(encoding="utf-8"), path.name)
+        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
+        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices])
+                  for q in result.file.questions]
+    return found
+
+
+def _renamed(names: dict[str, str]) -> list[dict[str, object]]:
+    def one(obj: dict[str, object]) -> dict[str, object]:
+        return {names.get(k, k): [one(q) for q in v] if isinstance(v, list) else v  # type: ignore[arg-type]
+                for k, v in obj.items()}
+    return [one(quiz) for quiz in _QUIZZES]
+
+
+@pytest.mark.parametrize(("suffix", "names", "write"), [
+    ("json", {}, lambda data: json.dumps(data)),
+    ("json", {"title": "titulo", "questions": "perguntas", "question": "pergunta",
+              "right": "certa"}, lambda data: json.dumps(data, ensure_ascii=False)),
+    ("yaml", {"title": "Titel", "questions": "fragen", "question": "frage",
+              "right": "richtig"}, lambda data: json.dumps(data)),
+    ("ts", {"title": "titulo", "questions": "preguntas", "question": "pregunta",
+            "right": "correcta"},
+     lambda data: "export const quizzes = " + json.dumps(data, indent=2) + ";\n"),
+])
+def test_the_questions_inside_each_quiz_are_the_records(tmp_path, cli, suffix, names, write):
+    bank = tmp_path / f"quizzes.{suffix}"
+    bank.write_text(write(_renamed(names)), encoding="utf-8")
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    said = done.out + done.err
+    assert done.status == 0, said
+    assert sorted(_questions(tmp_path / "out")) == sorted(_EXPECTED)
+    assert "rivers.png" not in said and "'img'" not in said, said
+
+
+@pytest.mark.anki
+def test_quizzes_of_questions_arrive_in_anki_each_under_its_title(tmp_path, cli):
+    from conftest import as_read, built_and_imported
+
+    bank = tmp_path / "quizzes.json"
+    bank.write_text(json.dumps(_QUIZZES), encoding="utf-8")
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 0, done.err
+    _, decks = built_and_imported(tmp_path, source="out")
+    cards = {prompt: (deck, sorted(choices)) for deck, each in decks.items()
+             for prompt, choices, _ in map(as_read, each)}
+    assert cards == {q: ("NCA::Rivers" if "river" in q else "NCA::Mountains", sorted(c))
+                     for q, c in _EXPECTED}
