@@ -254,3 +254,18 @@ def as_read(card) -> tuple[str, list[str], str]:
             [("*" if label in right else "") + html_to_text(text).strip()
              for label, text in _CHOICE_RE.findall(card.fields["Choices"])],
             html_to_text(card.fields["Explanation"]).strip())
+
+
+def written_questions(out: Path, explained: bool = True) -> list[tuple]:
+    """Every question an import wrote into ``out``, as the build's parser reads it back:
+    (prompt, choices with "*" before each right one, explanation), or without the
+    explanation. The question files must read back without an error."""
+    from nca_anki.reading.parse import parse
+
+    found: list[tuple] = []
+    for path in sorted(out.glob("*.txt")):
+        result = parse(path.read_text(encoding="utf-8"), path.name)
+        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
+        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
+                   *((q.explanation,) if explained else ())) for q in result.file.questions]
+    return found

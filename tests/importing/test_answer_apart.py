@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import built_and_imported
+from conftest import built_and_imported, written_questions
 from growth import least_cpu
 from nca_anki.importing import answer_key, cues, markdown
-from nca_anki.reading.parse import parse
 
 
 def _import(cli, tmp_path: Path, name: str, text: str):
@@ -21,16 +20,6 @@ def _import(cli, tmp_path: Path, name: str, text: str):
     bank.parent.mkdir(parents=True, exist_ok=True)
     bank.write_text(text, encoding="utf-8")
     return bank, cli("import", str(bank), "--out", str(tmp_path / "source"))
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 # --- the answer in a feedback section ---------------------------------------------------
@@ -60,7 +49,7 @@ https://example.org/orbits
 def test_a_feedback_section_answers_the_question_and_is_its_explanation(tmp_path, cli):
     _, done = _import(cli, tmp_path, "orbit-07.md", FEEDBACK)
     assert done.status == 0, done.err
-    [(prompt, choices, explanation)] = _questions(tmp_path / "source")
+    [(prompt, choices, explanation)] = written_questions(tmp_path / "source")
     assert prompt == ("A probe must stay above one spot of the equator. Which orbit does "
                       "it need?")  # the file's title heading is no part of it
     assert choices == ["A polar orbit at 800 km.", "*A geostationary orbit.",
@@ -85,7 +74,7 @@ def test_feedback_sentences_in_several_languages_name_the_right_choices(
             f"C. Tres\n\n{feedback}\n")
     _, done = _import(cli, tmp_path, "orbit.md", text)
     assert done.status == 0, done.err
-    [(_, choices, explanation)] = _questions(tmp_path / "source")
+    [(_, choices, explanation)] = written_questions(tmp_path / "source")
     assert {c[1:] for c in choices if c.startswith("*")} == {
         {"A": "Uno", "B": "Dos", "C": "Tres"}[x] for x in right.split(", ")}
     assert explanation
@@ -133,7 +122,7 @@ KEY_LIST = """# Quiz de géographie
 def test_an_answer_key_at_the_end_answers_bold_numbered_checkbox_questions(tmp_path, cli):
     _, done = _import(cli, tmp_path, "geo.md", KEY_LIST)
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("Quelle est la capitale du Portugal ?", ["Porto", "*Lisbonne", "Braga"], ""),
         ("Quel fleuve traverse Paris ?", ["La Loire", "Le Rhône", "*La Seine"], "")]
     assert "second list" not in done.err and "Corrigé" not in done.err
@@ -207,7 +196,7 @@ def test_answer_keys_in_tables_on_one_line_and_without_a_heading(tmp_path, cli, 
                                                                  right):
     _, done = _import(cli, tmp_path, name, text)
     assert done.status == 0, done.err
-    found = _questions(tmp_path / "source")
+    found = written_questions(tmp_path / "source")
     assert [next(c[1:] for c in choices if c.startswith("*")) for _, choices, _ in found] == right
     assert all(sum(c.startswith("*") for c in choices) == 1 for _, choices, _ in found)
 
@@ -220,7 +209,7 @@ def test_a_key_entry_without_its_question_and_a_question_without_its_entry_are_n
     assert done.status == 1
     assert f"{bank}:10: error[E703]" in done.err and "no entry for question 2" in done.err
     assert f"{bank}:20: warning[W718]" in done.err and "question 7" in done.err
-    assert [p for p, _, _ in _questions(tmp_path / "source")] == [
+    assert [p for p, _, _ in written_questions(tmp_path / "source")] == [
         "Quelle est la capitale du Portugal ?"]
 
 
@@ -236,7 +225,7 @@ def test_two_choices_the_page_would_join_alike_keep_their_line_break(tmp_path, c
             "- [ ] ab\n")
     _, done = _import(cli, tmp_path, "code.md", text)
     assert done.status == 0, done.err
-    [(_, choices, _)] = _questions(tmp_path / "source")
+    [(_, choices, _)] = written_questions(tmp_path / "source")
     assert choices == ["*a<br>b", "a b", "ab"]
 
 
@@ -248,7 +237,7 @@ def test_a_title_above_a_question_labelled_only_by_its_number_is_not_its_scenari
     _, done = _import(cli, tmp_path, "shell.md", text)
     assert done.status == 0, done.err
     # Nor is "# Frage 1" its text: the page's numbering (issue 46, round 4).
-    assert [p for p, _, _ in _questions(tmp_path / "source")] == [
+    assert [p for p, _, _ in written_questions(tmp_path / "source")] == [
         "Was ist eine Shell?", "Was ist ein Pfad?"]
 
 
@@ -283,13 +272,13 @@ def test_a_bold_label_over_the_key_and_feedback_under_unticked_boxes(tmp_path, c
                 "**Respuestas:**\n1. a\n2. b\n")
     _, done = _import(cli, tmp_path, "rios.md", labelled)
     assert done.status == 0, done.err
-    assert [c for _, c, _ in _questions(tmp_path / "source")] == [
+    assert [c for _, c, _ in written_questions(tmp_path / "source")] == [
         ["*Tajo", "Duero"], ["Ebro", "*Guadalquivir"]]
     unticked = ("### Which planet is red?\n- [ ] A. Mars\n- [ ] B. Venus\n\n"
                 "**Explanation:** A is correct: iron oxide. B is wrong.\n")
     _, done = _import(cli, tmp_path / "2", "red.md", unticked)
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "2" / "source") == [
+    assert written_questions(tmp_path / "2" / "source") == [
         ("Which planet is red?", ["*Mars", "Venus"], "A is correct: iron oxide. B is wrong.")]
 
 
@@ -317,7 +306,7 @@ def test_a_remark_after_a_keys_letter_is_the_explanation_its_choice_restated_is_
             "## Lösungen\n\n1. b) 7\n2. b - durch 2 teilbar\n")
     _, done = _import(cli, tmp_path, "zahlen.md", text)
     assert done.status == 0, done.err
-    assert [(c, e) for _, c, e in _questions(tmp_path / "source")] == [
+    assert [(c, e) for _, c, e in written_questions(tmp_path / "source")] == [
         (["4", "*7"], ""), (["3", "*8"], "durch 2 teilbar")]
 
 
@@ -330,7 +319,7 @@ def test_a_remark_after_a_keys_letter_is_the_explanation_its_choice_restated_is_
 def test_a_key_folded_in_a_details_block(tmp_path, cli, text):
     _, done = _import(cli, tmp_path, "q.md", text)
     assert done.status == 0, done.err
-    assert [c for _, c, _ in _questions(tmp_path / "source")] == [["4", "*7"], ["3", "*8"]]
+    assert [c for _, c, _ in written_questions(tmp_path / "source")] == [["4", "*7"], ["3", "*8"]]
 
 
 def test_a_key_on_one_labelled_line_answers_bulleted_lettered_questions(tmp_path, cli):
@@ -338,5 +327,5 @@ def test_a_key_on_one_labelled_line_answers_bulleted_lettered_questions(tmp_path
             "   a) sky\n   b) grass\n\nRespuestas: 1-a, 2-b\n")
     _, done = _import(cli, tmp_path, "q.md", text)
     assert done.status == 0, done.err
-    assert [c for _, c, _ in _questions(tmp_path / "source")] == [["*sky", "grass"],
+    assert [c for _, c, _ in written_questions(tmp_path / "source")] == [["*sky", "grass"],
                                                                   ["sky", "*grass"]]

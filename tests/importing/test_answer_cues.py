@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import built_and_imported
+from conftest import built_and_imported, written_questions
 from growth import least_cpu
 from nca_anki.importing import cues, lettered, page
-from nca_anki.reading.parse import parse
 
 
 def _import(cli, tmp_path: Path, name: str, text: str):
@@ -21,18 +20,6 @@ def _import(cli, tmp_path: Path, name: str, text: str):
     bank.parent.mkdir(parents=True, exist_ok=True)
     bank.write_text(text, encoding="utf-8")
     return bank, cli("import", str(bank), "--out", str(tmp_path / "source"))
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    """(prompt, choices with "*" before each correct one, explanation) of every question
-    written, as the build's parser reads them back."""
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 @pytest.mark.parametrize("line, letters", [
@@ -98,7 +85,7 @@ Welche Städte liegen an der Elbe?
 def test_a_checkbox_quiz_that_writes_its_answer_in_words_is_read(tmp_path, cli):
     _, done = _import(cli, tmp_path, "erdkunde.md", CHECKBOX_GERMAN)
     assert done.status == 0, done.err
-    (first, second) = _questions(tmp_path / "source")
+    (first, second) = written_questions(tmp_path / "source")
     assert first[1] == ["Rhein", "Elbe", "*Donau"]
     assert first[2] == "Die Donau fließt durch Wien."
     assert second[1] == ["*Dresden", "Köln", "*Hamburg"] and second[2] == ""
@@ -158,7 +145,7 @@ B. 9
 def test_lettered_answers_in_words_abbreviations_and_explanations_above(tmp_path, cli):
     _, done = _import(cli, tmp_path, "sprachen.md", LETTERED_DETAILS)
     assert done.status == 0, done.err
-    (first, second, third) = _questions(tmp_path / "source")
+    (first, second, third) = written_questions(tmp_path / "source")
     assert first[1] == ["*Rust", "Python", "*Go", "Bash"]
     assert second[1] == ["zsh", "fish", "*sh"]
     assert third[1] == ["6", "*9"] and third[2] == "Drei mal drei ist neun."
@@ -199,7 +186,7 @@ def test_numbered_choices_named_by_an_answer_sentence_are_read(tmp_path, cli):
     assert done.status == 0, done.err
     assert "Pytanie" not in (tmp_path / "source" / "kolory-1.txt").read_text(
         encoding="utf-8").split("\n")[0]  # a question's heading is not the file's title
-    (first, second) = _questions(tmp_path / "source")
+    (first, second) = written_questions(tmp_path / "source")
     assert first[1] == ["*Czerwony", "Różowy", "*Niebieski"]
     assert "Wybierz dwie" in first[0] and first[2] == "barwy podstawowe."
     assert second[1] == ["3", "*4"]
@@ -249,7 +236,7 @@ C. Igel im Garten
 </details>
 """)
     assert done.status == 0 and "W711" not in done.err, done.err
-    (first, second) = _questions(tmp_path / "source")
+    (first, second) = written_questions(tmp_path / "source")
     assert first[1] == ["Forelle", "*Delfin (Großer Tümmler)", "Amsel",
                         "*Fledermaus (Abendsegler)"] and first[2] == ""
     assert second[1][2] == "*Igel im Garten"
@@ -277,7 +264,7 @@ Die Konfiguration:
 ```
 """)
     assert done.status == 0, done.err
-    ((prompt, choices, explanation),) = _questions(tmp_path / "source")
+    ((prompt, choices, explanation),) = written_questions(tmp_path / "source")
     assert "* `ttl = 5`\n* `size = 10`" in prompt and choices == ["10 s", "*5 s"]
     assert "- nicht: anfassen" in explanation
 
@@ -298,5 +285,5 @@ Welches Meer ist das salzigste?
 Es hat über 30 % Salz.
 """)
     assert done.status == 0, done.err
-    ((_, choices, explanation),) = _questions(tmp_path / "source")
+    ((_, choices, explanation),) = written_questions(tmp_path / "source")
     assert choices == ["Ostsee", "*Totes Meer"] and explanation == "Es hat über 30 % Salz."

@@ -11,17 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from nca_anki.reading.parse import parse
+from conftest import written_questions
 
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 def _import(cli, tmp_path: Path, name: str, text: str | bytes, *more: str):
@@ -46,7 +37,7 @@ def test_constructor_arguments_prompt_list_and_index(tmp_path, cli):
 ];
 """)
     assert done.status == 0, said
-    assert _questions(tmp_path / "out")[:2] == _RIVERS
+    assert written_questions(tmp_path / "out")[:2] == _RIVERS
     w704 = [line for line in said.splitlines() if "W704" in line]
     assert len(w704) == 1 and "new Question(…)" in w704[0] and "prompt '[0]'; choices '[1]';" \
         " answer '[2]', counted from 0" in w704[0], said
@@ -57,7 +48,7 @@ def test_a_function_called_once_a_question_with_a_letter_last(tmp_path, cli):
 addQuestion("Which metal is liquid at room temperature?", "Iron", "Tin", "Mercury", "C");
 """)
     assert done.status == 0, said
-    assert _questions(tmp_path / "out") == _RIVERS
+    assert written_questions(tmp_path / "out") == _RIVERS
     assert "from each call of 'addQuestion()': prompt '[0]'; choices '[1]…[3]'; answer '[4]'" \
         in said
     assert "App" in said  # the topic is the file's, not the function's name
@@ -69,7 +60,7 @@ def test_arrays_of_different_lengths_answer_last_counted_from_one(tmp_path, cli)
         ["Which metal is liquid at room temperature?", "Iron", "Tin", "Lead", "Mercury", 4],
         ["Which planet has rings?", "Mars", "Saturn", 2]]))
     assert done.status == 0, said
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Which river runs through Cairo?", ["Danube", "*Nile", "Volga"], ""),
         ("Which metal is liquid at room temperature?", ["Iron", "Tin", "Lead", "*Mercury"], ""),
         ("Which planet has rings?", ["Mars", "*Saturn"], "")]
@@ -84,7 +75,7 @@ def test_arrays_with_a_text_answer_and_an_explanation_after_it(tmp_path, cli):
 ];
 """)
     assert done.status == 0, said
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Which river runs through Cairo?", ["Danube", "*Nile", "Volga"], "It flows north."),
         ("Which metal is liquid at room temperature?", ["Iron", "Tin", "*Mercury"],
          "It melts below zero.")]
@@ -98,7 +89,7 @@ var q2 = new Question("Which metal is liquid at room temperature?", ["Iron", "Ti
                       "Mercury");
 """)
     assert done.status == 0, said
-    assert _questions(tmp_path / "out") == _RIVERS
+    assert written_questions(tmp_path / "out") == _RIVERS
 
 
 def test_map_says_another_place_is_the_answer(tmp_path, cli):
@@ -109,7 +100,7 @@ def test_map_says_another_place_is_the_answer(tmp_path, cli):
 ];
 """, "--map", "[5]=answer0")
     assert done.status == 0, said
-    assert _questions(tmp_path / "out") == _RIVERS
+    assert written_questions(tmp_path / "out") == _RIVERS
 
 
 @pytest.mark.parametrize("encoding", ["cp1252", "latin-1"])
@@ -120,7 +111,7 @@ addQuestion("Qual é a capital do Brasil?", "Brasília", "São Paulo", "Salvador
 """
     done, said = _import(cli, tmp_path, "quiz.js", text.encode(encoding))
     assert done.status == 0, said
-    assert [q[:2] for q in _questions(tmp_path / "out")] == [
+    assert [q[:2] for q in written_questions(tmp_path / "out")] == [
         ("¿Qué río pasa por El Cairo?", ["Danubio", "*Nilo", "Volga"]),
         ("Où coule la Seine ?", ["*À Paris", "À Lyon", "À Genève"]),
         ("Qual é a capital do Brasil?", ["*Brasília", "São Paulo", "Salvador"])]
@@ -142,7 +133,7 @@ q[1] = {pergunta: "Onde fica a Torre Eiffel?", opcoes: ["Lisboa", "Paris"], cert
 """
     done, said = _import(cli, tmp_path, "quiz.js", text.encode("cp1252"))
     assert done.status == 0, said
-    assert [q[1] for q in _questions(tmp_path / "out")] == [["*Brasília", "São Paulo"],
+    assert [q[1] for q in written_questions(tmp_path / "out")] == [["*Brasília", "São Paulo"],
                                                             ["Lisboa", "*Paris"]]
 
 
@@ -156,7 +147,7 @@ all.push(new Item("Which river runs through Cairo?", "Nile", "Danube", "Volga"))
 all.push(new Item("Which metal is liquid at room temperature?", "Mercury", "Iron", "Tin"));
 """)
     assert done.status == 0, said
-    assert [q[1] for q in _questions(tmp_path / "out")] == [["*Nile", "Danube", "Volga"],
+    assert [q[1] for q in written_questions(tmp_path / "out")] == [["*Nile", "Danube", "Volga"],
                                                             ["*Mercury", "Iron", "Tin"]]
     assert "prompt 'stem'; the right choice 'right' and the wrong ones 'other1…2'" in said
 
@@ -171,7 +162,7 @@ def test_one_broken_record_is_refused_at_its_line_the_rest_read(tmp_path, cli):
 ];
 """)
     assert done.status == 1, said
-    assert [q[0] for q in _questions(tmp_path / "out")] == [
+    assert [q[0] for q in written_questions(tmp_path / "out")] == [
         "Which river runs through Cairo?", "Which metal is liquid at room temperature?",
         "Which gas do plants take in?"]
     assert "quiz.js:4: error[E703]" in said and "quiz.js:6: error[E702]" in said, said
@@ -184,6 +175,6 @@ addQuestion("Which metal is liquid at room temperature?", "Iron", "Tin", "Mercur
 addQuestion("Which planet has rings you can see?", "Saturn", "Mars", "Venus", "A");
 """)
     assert done.status == 1, said
-    assert [q[0] for q in _questions(tmp_path / "out")] == [
+    assert [q[0] for q in written_questions(tmp_path / "out")] == [
         "Which metal is liquid at room temperature?", "Which planet has rings you can see?"]
     assert "app.js:2: error[E704]: addQuestion()[0]: holds code" in said, said

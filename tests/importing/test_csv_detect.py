@@ -17,9 +17,8 @@ from pathlib import Path
 import pytest
 
 from growth import least_cpu
-from conftest import as_read, built_and_imported
+from conftest import as_read, built_and_imported, written_questions
 from nca_anki.importing import detect, spreadsheet
-from nca_anki.reading.parse import parse
 
 FORMATS = "markdown, json, typescript, yaml, csv, tsv, aiken, gift, moodle-xml"
 
@@ -32,18 +31,6 @@ def _write(folder: Path, name: str, text: str | bytes) -> Path:
     else:
         path.write_text(text, encoding="utf-8", newline="")
     return path
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    """Every question the import wrote, as the build's own parser reads it back: (prompt,
-    choices with "*" before each correct one, explanation)."""
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 def _import(cli, tmp_path: Path, *inputs: Path | str):
@@ -74,7 +61,7 @@ def test_a_unicode_line_separator_in_a_cell_arrives_whole(tmp_path, cli, char):
                    "Third?,c,d,B\n")
     done = _import(cli, tmp_path, sheet)
     assert done.status == 0, done.err
-    assert [q[0] for q in _questions(tmp_path / "out")] == [f"First{char}second?", "Third?"]
+    assert [q[0] for q in written_questions(tmp_path / "out")] == [f"First{char}second?", "Third?"]
 
 
 # An unclosed quote, in the ways it meets a reader: (the file, the line where the quote
@@ -110,7 +97,7 @@ def test_a_quote_never_closed_is_an_error_where_it_opens_and_the_rows_after_it_a
     assert f'{sheet}:{line}: error[E708]: a quote opens a cell here' in done.err
     assert says in done.err.split(f"{sheet}:{line}: error[E708]")[1].split("\n")[0]
     assert "close the quote" in done.err
-    assert sorted(q[0] for q in _questions(tmp_path / "out")) == sorted(prompts)
+    assert sorted(q[0] for q in written_questions(tmp_path / "out")) == sorted(prompts)
     assert "refused (spreadsheet row unreadable" in done.err.splitlines()[-1]
 
 
@@ -132,7 +119,7 @@ def test_a_quote_that_is_text_stays_text_and_quoted_cells_are_read_as_csv_says(t
         '"Which ""doubled"" quote\nover two lines?",e,f,B\n'))
     done = _import(cli, tmp_path, sheet)
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ('"5" or 6?', ["*a", "b"], ""), ('Which "word" here?', ["c", "*d"], ""),
         ("Which, with a comma?", ["*spaced, quoted", "e"], ""),
         ('Which "doubled" quote\nover two lines?', ["e", "*f"], "")]
@@ -147,7 +134,7 @@ def test_a_cell_over_a_mebibyte_costs_its_row_only(tmp_path, cli):
     assert done.status == 1
     assert f"{sheet}:3: error[E708]: a cell of 1.5 MiB (column 'A'): no question's text is " \
         "that long (1 MiB at most); the row was not converted" in done.err
-    assert [q[0] for q in _questions(tmp_path / "out")] == ["Which first?", "Which last?"]
+    assert [q[0] for q in written_questions(tmp_path / "out")] == ["Which first?", "Which last?"]
     assert done.err.splitlines()[-1].startswith(
         "read 3 questions in 1 file: 2 converted, 1 refused (spreadsheet row unreadable ×1)")
 
@@ -162,7 +149,7 @@ def test_a_row_with_more_cells_than_the_header_is_refused_never_read_shifted(tmp
     assert f"{sheet}:2: error[E708]: the row has 5 cells, the header 4 columns (cells " \
         "separated by ','), so no cell's column is sure: a cell that holds the separator " \
         'must be in quotes ("Yes, both")' in done.err
-    assert [q[0] for q in _questions(tmp_path / "out")] == ["Which next?"]  # empty: fine
+    assert [q[0] for q in written_questions(tmp_path / "out")] == ["Which next?"]  # empty: fine
 
 
 # (the file's name, its text, the separator as said, the prompts and choices read)
@@ -197,7 +184,7 @@ def test_the_separator_is_told_from_the_file_and_said(tmp_path, cli, case):
     done = _import(cli, tmp_path, sheet)
     assert done.status == 0, done.err
     assert f"rows, cells separated by {said}" in done.err
-    assert [(p, c) for p, c, _ in _questions(tmp_path / "out")] == expected
+    assert [(p, c) for p, c, _ in written_questions(tmp_path / "out")] == expected
 
 
 def test_a_header_that_no_separator_splits_says_so(tmp_path, cli):
@@ -218,7 +205,7 @@ def test_bom_crlf_and_utf16_as_excel_saves_them(tmp_path, cli):
     ).encode("utf-16"))
     done = _import(cli, tmp_path, utf8, utf16)
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Which\ntwo lines?", ["*a", "b"], ""), ("Which next?", ["c", "*d"], ""),
         ("Which\ntab one?", ["e", "*f"], ""), ("Which, if any?", ["*g", "h"], "")]
 
@@ -291,7 +278,7 @@ def test_a_misleading_file_is_read_as_what_it_is(tmp_path, cli, case):
     path = _write(tmp_path, name, text)
     done = _import(cli, tmp_path, path)
     assert done.status == 0, done.err
-    assert [q[0] for q in _questions(tmp_path / "out")] == prompts
+    assert [q[0] for q in written_questions(tmp_path / "out")] == prompts
     # Told from the content first, or read by the second guess: said either way.
     first = detect.guesses(text)[0].form
     assert first == form or f"read as {detect.NAMES[form]} (" in done.err

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import as_read, built_and_imported
-from nca_anki.reading.parse import parse
+from conftest import as_read, built_and_imported, written_questions
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -20,18 +19,6 @@ def _write(folder: Path, name: str, text: str) -> Path:
     path = folder / name
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def _questions(out: Path) -> list[tuple[str, list[str]]]:
-    """Every question the import wrote, read back by the build's own parser: (prompt,
-    choices with "*" before each correct one)."""
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices])
-                  for q in result.file.questions]
-    return found
 
 
 def _imported(cli, tmp_path: Path, name: str, text: str):
@@ -115,7 +102,7 @@ def test_damaged_gift_is_an_error_at_its_line_and_the_rest_is_read(tmp_path, cli
     assert _said(done, bank) == says, done.err
     assert done.status == (1 if any(s.endswith(("E702", "E703", "E707")) for s in says)
                            else 0)
-    assert _questions(tmp_path / "out") == converted
+    assert written_questions(tmp_path / "out", explained=False) == converted
 
 
 def test_the_unclosed_brace_says_where_and_what_to_do(tmp_path, cli):
@@ -151,7 +138,7 @@ def test_gift_weights_mean_what_moodle_grades(tmp_path, cli, text, says, choices
     bank, done = _imported(cli, tmp_path, "bank.gift", text)
     assert done.status == 0, done.err
     assert _said(done, bank) == says, done.err
-    assert _questions(tmp_path / "out") == [("Which?", choices)]
+    assert written_questions(tmp_path / "out", explained=False) == [("Which?", choices)]
 
 
 def test_gift_partial_credit_warning_names_the_answer(tmp_path, cli):
@@ -169,7 +156,7 @@ def test_a_gift_weight_that_is_no_percentage_is_an_error_at_its_line(tmp_path, c
     assert done.status == 1
     assert f"{bank}:3: error[E703]: the weight {weight!r} of an answer is no number from " \
         "-100 to 100" in done.err
-    assert _questions(tmp_path / "out") == [("Next?", ["*c", "d"])]
+    assert written_questions(tmp_path / "out", explained=False) == [("Next?", ["*c", "d"])]
 
 
 def _moodle(*questions: str) -> str:
@@ -209,7 +196,7 @@ def test_moodle_fractions_mean_what_moodle_grades(tmp_path, cli, question, says,
     bank, done = _imported(cli, tmp_path, "bank.xml", _moodle(_multichoice(*question)))
     assert done.status == 0, done.err
     assert _said(done, bank) == says, done.err
-    assert _questions(tmp_path / "out") == [("Which?", choices)]
+    assert written_questions(tmp_path / "out", explained=False) == [("Which?", choices)]
 
 
 def test_a_single_answer_question_with_only_partial_credit_is_refused(tmp_path, cli):
@@ -217,7 +204,7 @@ def test_a_single_answer_question_with_only_partial_credit_is_refused(tmp_path, 
         _multichoice("true", "50", "50", "0"), _multichoice("true", "100", "0", prompt="Next?")))
     assert done.status == 1
     assert f"{bank}:3: error[E703]: no answer has the fraction 100; not converted" in done.err
-    assert _questions(tmp_path / "out") == [("Next?", ["*a", "b"])]
+    assert written_questions(tmp_path / "out", explained=False) == [("Next?", ["*a", "b"])]
 
 
 @pytest.mark.parametrize("fraction", ["abc", "", "nan", "inf", "1e999", "150", "-100.5",
@@ -229,7 +216,7 @@ def test_a_malformed_fraction_is_an_error_at_its_answer(tmp_path, cli, fraction)
     assert f"{bank}:7: error[E703]: an answer's fraction " in done.err
     assert "is no number from -100 to 100" in done.err
     assert len(done.err) < 2_000  # the value is quoted short
-    assert _questions(tmp_path / "out") == [("Next?", ["*a", "b"])]
+    assert written_questions(tmp_path / "out", explained=False) == [("Next?", ["*a", "b"])]
 
 
 # --- item 17a: every line a Moodle XML message names is the element's own ---------------------
@@ -371,4 +358,4 @@ def test_more_answers_than_a_card_holds_are_refused_before_they_are_read(tmp_pat
     assert done.status == 1
     line = 1 if name.endswith(".gift") else 3
     assert f"{bank}:{line}: error[E704]: has 151 answers; at most 10 are supported" in done.err
-    assert [q[0] for q in _questions(tmp_path / "out")] == ["Next?"]
+    assert [q[0] for q in written_questions(tmp_path / "out", explained=False)] == ["Next?"]

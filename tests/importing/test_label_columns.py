@@ -5,21 +5,11 @@ for the test."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
-from nca_anki.reading.parse import parse
+from conftest import written_questions
 
-
-def _questions(out: Path) -> list[tuple[str, list[str]]]:
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices])
-                  for q in result.file.questions]
-    return found
 
 
 _BIRDS = [("Which bird cannot fly?", ["Sparrow", "Penguin", "Swallow"], 1),
@@ -59,7 +49,7 @@ def test_label_columns_beside_the_texts_are_no_choices(tmp_path, cli, labels, in
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     said = done.out + done.err
     assert done.status == 0, said
-    assert _questions(tmp_path / "out") == _EXPECTED
+    assert written_questions(tmp_path / "out", explained=False) == _EXPECTED
     w704 = [line for line in said.splitlines() if "W704" in line]
     assert len(w704) == 1, said
     o = names[1]
@@ -74,7 +64,7 @@ def test_labels_that_are_the_texts_own_columns_are_still_choices(tmp_path, cli):
                     "Which grade is the middle one?,A,B,C,B\n", encoding="utf-8")
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.out + done.err
-    assert _questions(tmp_path / "out") == [("Which grade is the best?", ["*A", "B", "C"]),
+    assert written_questions(tmp_path / "out", explained=False) == [("Which grade is the best?", ["*A", "B", "C"]),
                                             ("Which grade is the middle one?",
                                              ["A", "*B", "C"])]
     assert "their labels" not in done.out + done.err

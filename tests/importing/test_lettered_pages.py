@@ -10,25 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from nca_anki.reading.parse import parse
+from conftest import written_questions
+
 
 
 def _write(folder: Path, name: str, text: str, newline: str = "\n") -> Path:
     path = folder / name
     path.write_bytes(text.replace("\n", newline).encode("utf-8"))
     return path
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    """Every question written, as the build's parser reads it back: (prompt, choices with
-    "*" before each correct one, explanation)."""
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 def _run(cli, tmp_path: Path, *args: str):
@@ -73,7 +62,7 @@ def test_an_answer_line_that_restates_its_choice_is_no_explanation(tmp_path, cli
     bank = _write(tmp_path, "oceans.md", RESTATED)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("🐋 Which ocean is the largest? 🟢", ["*🌊 Pacific", "🧊 Arctic", "🌴 Indian"],
          "💡 It covers about a third of the planet's surface."),
         ("Which sea has no coast?", ["*Sargasso Sea", "Baltic Sea"],
@@ -126,7 +115,7 @@ def test_page_furniture_repeated_around_every_question_is_no_question_text(tmp_p
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
     rivers = ["Nile", "Amazon", "Yangtze", "Danube", "Volga", "Rhine"]
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         (f"Which river flows through the city numbered {k}, {rivers[k % 6]} or another?",
          ["Another", f"*The {rivers[k % 6]}"], "") for k in range(1, 7)]
 
@@ -196,7 +185,7 @@ def test_an_answer_inside_details_whatever_its_summary_says(tmp_path, cli, newli
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
     assert "W711" not in done.err and "E70" not in done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Which river is the longest?", ["*Nile", "Seine", "Thames"], ""),
         ("Which are in Europe? Select all.", ["*Danube", "Congo", "*Rhine"], ""),
         ("Which flows north?", ["*Nile", "Ganges"], ""),
@@ -211,7 +200,7 @@ def test_a_details_answer_that_differs_from_the_answer_line_is_said(tmp_path, cl
     assert done.status == 0, done.err
     assert f"{bank}:31: warning[W711]: this answer (b) differs from the one at line 27 (a)" \
         in done.err
-    assert _questions(tmp_path / "out")[2] == ("Which flows north?", ["*Nile", "Ganges"], "")
+    assert written_questions(tmp_path / "out")[2] == ("Which flows north?", ["*Nile", "Ganges"], "")
 
 
 @pytest.mark.parametrize(("answer", "explanation"), [
@@ -230,7 +219,7 @@ Answer: {answer}
 """)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Which lakes are in Africa?", ["*Victoria", "Superior", "*Tanganyika"], explanation)]
 
 
@@ -263,7 +252,7 @@ Answer: a
 """)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Which river is the longest?", ["*Nile", "Seine"], ""),
         ("Which river crosses Vienna?", ["*Danube", "Po"], "")]
 
@@ -313,7 +302,7 @@ Answer: A
 """)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert [(p.strip("*\\"), c, e) for p, c, e in _questions(tmp_path / "out")] == [
+    assert [(p.strip("*\\"), c, e) for p, c, e in written_questions(tmp_path / "out")] == [
         ("哪条河最长？", ["*尼罗河", "塞纳河"], "它约有六千六百公里。"),
         ("哪些在欧洲？（选择所有适用的选项）", ["*多瑙河", "刚果河", "*莱茵河"], "两条都流经欧洲。"),
         ("哪条河流经维也纳？", ["*多瑙河", "泰晤士河"], "维也纳在多瑙河畔。"),
@@ -334,7 +323,7 @@ Answer: A
     assert done.status == 1
     assert f"{bank}:8: error[E702]: '2. Which is in Asia? -A Mekong -B Loire Answer: A' holds " \
         "a question's choices and answer on its line" in done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Which river is the longest?", ["*Nile", "Seine"], "")]
 
 
@@ -395,5 +384,5 @@ These questions cover the great rivers.
     assert done.status == 0, done.err
     assert f"{bank}:9: warning[W701]: text that is no question was not converted: " \
         "'These questions cover the great rivers.'" in done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Which river is the longest?", ["*Nile", "Seine"], "it runs through eleven countries.")]

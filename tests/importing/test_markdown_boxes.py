@@ -7,10 +7,11 @@ question header, said rather than silent."""
 
 from __future__ import annotations
 
+from conftest import written_questions
+
 from pathlib import Path
 
 from nca_anki.importing import cues
-from nca_anki.reading.parse import parse
 
 
 def _import(cli, tmp_path: Path, name: str, text: str):
@@ -18,16 +19,6 @@ def _import(cli, tmp_path: Path, name: str, text: str):
     bank.parent.mkdir(parents=True, exist_ok=True)
     bank.write_text(text, encoding="utf-8")
     return cli("import", str(bank), "--out", str(tmp_path / "source"))
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 def test_boxes_split_a_paragraph_into_choices():
@@ -71,7 +62,7 @@ def test_a_paragraph_of_boxed_choices_is_the_questions_choices(tmp_path, cli):
     """Failed before: every question was text that is no question (W701), none written."""
     done = _import(cli, tmp_path, "woods.md", BOXED)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("Which wood is hardest?", ["Pine", "Balsa", "*Ebony"], "Ebony sinks in water."),
         ("What does this print?\n\n```python\nprint(len(\"oak\"))\n```", ["2", "*3", "4"],
          "`len` counts the letters."),
@@ -92,7 +83,7 @@ print(2 * 3)
 - 6 ✅
 """)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert [(p, c) for p, c, _ in _questions(tmp_path / "source")] == [
+    assert [(p, c) for p, c, _ in written_questions(tmp_path / "source")] == [
         ("What does this print?\n\n```python\nprint(2 * 3)\n```", ["5", "*6"])]
 
 
@@ -127,7 +118,7 @@ Welche Farbe hat Gras?
 - [ ] Rot
 """)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert [(p, c) for p, c, _ in _questions(tmp_path / "source")] == [
+    assert [(p, c) for p, c, _ in written_questions(tmp_path / "source")] == [
         ("Welche Farbe hat der Himmel?", ["Grün", "*Blau"]),
         ("Welche Farbe hat Gras?", ["*Grün", "Rot"])]
     done = _import(cli, tmp_path / "b", "kafka.md", """# Streams
@@ -142,7 +133,7 @@ Which language are streams apps written in?
 **Answer:** A
 """)
     assert done.status == 0, done.err
-    assert [(p, c) for p, c, _ in _questions(tmp_path / "b" / "source")] == [
+    assert [(p, c) for p, c, _ in written_questions(tmp_path / "b" / "source")] == [
         ("Which language are streams apps written in?", ["*Java", "Cobol"])]
 
 
@@ -159,7 +150,7 @@ How do you show a topic's settings?
 **Answer:** A
 """)
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "source")[0][0] == \
+    assert written_questions(tmp_path / "source")[0][0] == \
         "Topic settings\n\nHow do you show a topic's settings?"
 
 
@@ -234,7 +225,7 @@ __Suggested Answers__
 - C ✅
 """)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert [(p, c) for p, c, _ in _questions(tmp_path / "source")] == [
+    assert [(p, c) for p, c, _ in written_questions(tmp_path / "source")] == [
         ("A baker sells bread that is always late. What does the bakery lack?",
          ["A logo", "*Reliability", "Flour"]),
         ("Which two are grains?", ["*Rye", "Salt", "*Oats"])]
@@ -259,7 +250,7 @@ B. Root
 Answer: A
 """)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert [(p, c) for p, c, _ in _questions(tmp_path / "source")] == [
+    assert [(p, c) for p, c, _ in written_questions(tmp_path / "source")] == [
         ("Which gas do leaves take in?", ["Oxygen", "*Carbon dioxide"]),
         ("Which part holds the seeds?", ["*Fruit", "Root"])]
 
@@ -287,7 +278,7 @@ SSL encrypts the channel; it does not say who the client is.
 </details>
 """)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("Which protocol encrypts but does not authenticate?", ["PLAINTEXT", "*SSL"],
          "SSL encrypts the channel; it does not say who the client is.")]
 
@@ -312,5 +303,5 @@ HTTPS listens on 443.
 **Answer:** B
 """)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("Which port does TLS on the web use?", ["80", "*443"], "HTTPS listens on 443.")]

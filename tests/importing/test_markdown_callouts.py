@@ -4,10 +4,11 @@ under it, read as the page shows them; other callouts stay quotes."""
 
 from __future__ import annotations
 
+from conftest import written_questions
+
 from pathlib import Path
 
 from nca_anki.importing import callouts, page
-from nca_anki.reading.parse import parse
 
 
 def _import(cli, tmp_path: Path, name: str, text: str):
@@ -15,16 +16,6 @@ def _import(cli, tmp_path: Path, name: str, text: str):
     bank.parent.mkdir(parents=True, exist_ok=True)
     bank.write_text(text, encoding="utf-8")
     return cli("import", str(bank), "--out", str(tmp_path / "source"))
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 LETTERED = """# Addresses
@@ -50,7 +41,7 @@ def test_lettered_choices_in_a_question_box_answered_in_a_folded_box(tmp_path, c
     """Failed before: every question was text that is no question, none written."""
     done = _import(cli, tmp_path, "net.md", LETTERED)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("Which mask has 24 bits?", ["255.0.0.0", "*255.255.255.0", "255.255.0.0"],
          "Three full octets."),
         ("Which port does SSH use?", ["*22", "80"], "")]
@@ -81,7 +72,7 @@ def test_plain_choices_answered_by_their_words_in_a_folded_box(tmp_path, cli):
 > Study the bindings page too.
 """)
     assert done.status == 0, done.err
-    found = _questions(tmp_path / "source")
+    found = written_questions(tmp_path / "source")
     assert [(p, c) for p, c, _ in found] == [
         ("What makes a function run?", ["A binding", "*A trigger"]),
         ("Which settings take a direction?", ["*Bindings", "Triggers"])]

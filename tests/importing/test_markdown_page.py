@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from growth import least_cpu
-from conftest import built_and_imported
+from conftest import built_and_imported, written_questions
 from nca_anki.importing.bank import html_to_markdown
 from nca_anki.importing import markdown
-from nca_anki.reading.parse import parse
 
 
 def _import(cli, tmp_path: Path, name: str, text: str):
@@ -20,18 +19,6 @@ def _import(cli, tmp_path: Path, name: str, text: str):
     bank.parent.mkdir(parents=True, exist_ok=True)
     bank.write_text(text, encoding="utf-8")
     return bank, cli("import", str(bank), "--out", str(tmp_path / "source"))
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    """(prompt, choices with "*" before each correct one, explanation) of every question
-    written, as the build's parser reads them back."""
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 FRONT_MATTER_QUIZ = """---
@@ -68,7 +55,7 @@ def test_a_quiz_in_the_front_matter_is_read_as_a_structured_bank(tmp_path, cli):
     assert done.status == 0, done.err
     assert f"{bank}:5: warning[W704]: read 2 question objects: prompt 'text'" \
         in done.err, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("Which knife cuts bread best?", ["*A serrated knife", "A paring knife"], ""),
         ("Which of these are herbs?", ["*Basil", "Salt", "*Thyme"], "")]
 
@@ -84,7 +71,7 @@ question: "Which stock is clear?"
 - [ ] A bisque
 """)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("Which stock is clear?", ["*A consommé", "A bisque"], "")]
 
 
@@ -135,7 +122,7 @@ Like <i>this</i>:
 def test_html_in_a_markdown_bank_becomes_markdown_and_code_stays(tmp_path, cli):
     _, done = _import(cli, tmp_path, "pantry.md", HTML_BANK)
     assert done.status == 0, done.err
-    [flour, tag] = _questions(tmp_path / "source")
+    [flour, tag] = written_questions(tmp_path / "source")
     assert flour[0] == "Which flour has the most **protein**?"
     # A line break in text is one on the card too (the card keeps <br>, as in a table).
     assert flour[1] == ["Cake flour", "*Bread flour<br>(strong flour)", "Pastry flour"]
@@ -175,7 +162,7 @@ Steam is not available.
 """)
     assert done.status == 0 and " 1 warning" in done.err, done.err
     assert f"{bank}:3: warning[W701]" in done.err  # the section heading, said as before
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("A baker wants an even crust on forty loaves at once.\n\n"
          "Would a convection oven do it?", ["*Yes", "No"], ""),
         ("A baker wants a soft crust on one loaf.\n\nSteam is not available.\n\n"
@@ -206,7 +193,7 @@ BOLD_QUIZ = """# Networks
 def test_the_right_choice_shown_in_bold_is_the_right_one(tmp_path, cli):
     _, done = _import(cli, tmp_path, "net.md", BOLD_QUIZ)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("Which unit does a router forward?", ["Frames", "*Packets", "Bits"],
          "A router reads the IP header of each packet."),
         ("Which layers carry addresses?", ["*Data link", "*Network", "Presentation"],
@@ -228,7 +215,7 @@ def test_bold_choices_under_numbered_questions_in_italics(tmp_path, cli):
    * Vacuole
 """)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("Which organelle makes energy?", ["Nucleus", "*Mitochondrion", "Ribosome"],
          "It holds the respiratory chain."),
         ("Which holds the DNA?", ["*Nucleus", "Vacuole"], "")]
@@ -297,7 +284,7 @@ def test_a_web_picture_is_a_link_and_other_page_elements_are_their_text(tmp_path
 """)
     assert done.status == 0, done.err
     assert ":3: warning[W702]: shows a picture on the web (<img src=…>)" in done.err, done.err
-    [(_, _, explanation)] = _questions(tmp_path / "source")
+    [(_, _, explanation)] = written_questions(tmp_path / "source")
     assert explanation == ("In short\n[\U0001f5bc\ufe0f](https://example.org/leaf.png)\n"
                            "[a cup](https://example.org/cup.png)\ntwo places"), explanation
 

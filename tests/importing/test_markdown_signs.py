@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import written_questions
+
 from nca_anki.importing import cues
-from nca_anki.reading.parse import parse
 
 
 def _import(cli, tmp_path: Path, name: str, text: str):
@@ -17,16 +18,6 @@ def _import(cli, tmp_path: Path, name: str, text: str):
     bank.parent.mkdir(parents=True, exist_ok=True)
     bank.write_text(text, encoding="utf-8")
     return cli("import", str(bank), "--out", str(tmp_path / "source"))
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 @pytest.mark.parametrize(("written", "text", "right"), [
@@ -122,7 +113,7 @@ def test_a_bank_whose_choices_carry_signs_arrives_with_its_answers(tmp_path, cli
     """Failed before: every question was "text that is no question" (W701), nothing written."""
     done = _import(cli, tmp_path, "trees.md", SIGNED)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    found = _questions(tmp_path / "source")
+    found = written_questions(tmp_path / "source")
     assert [(prompt, choices) for prompt, choices, _ in found] == [
         ("Which tree keeps its needles in winter?", ["Oak", "*Spruce", "Birch"]),
         ("Which wood floats best?", ["*Balsa", "Ebony", "Ironwood"]),
@@ -161,7 +152,7 @@ b) 7 (correct)
 c) 9
 """)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert [(p, c) for p, c, _ in _questions(tmp_path / "source")] == [
+    assert [(p, c) for p, c, _ in written_questions(tmp_path / "source")] == [
         ("Which planet looks red?", ["*Mars", "Venus", "Saturn"]),
         ("Which is a star?", ["*Sirius", "Io", "Titan"]),
         ("Which number is prime?", ["4", "*7", "9"])]
@@ -185,7 +176,7 @@ def test_numbered_questions_with_signed_choices_each_keep_their_heading(tmp_path
 - Pea
 """)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert [(p, c) for p, c, _ in _questions(tmp_path / "source")] == [
+    assert [(p, c) for p, c, _ in written_questions(tmp_path / "source")] == [
         ("Which is a fruit?", ["*Plum", "Leek"]), ("Which is a grain?", ["*Rye", "Kale"]),
         ("Which is a nut?", ["*Pecan", "Pea"])]
 
@@ -201,7 +192,7 @@ def test_a_box_list_with_a_sign_and_an_answer_line_lose_their_signs(tmp_path, cl
 - [ ] Sky ✅
 """)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert [(p, c) for p, c, _ in _questions(tmp_path / "source")] == [
+    assert [(p, c) for p, c, _ in written_questions(tmp_path / "source")] == [
         ("Which is blue?", ["Grass", "*Sky"])]
     done = _import(cli, tmp_path, "cold.md", """# Cold
 
@@ -220,7 +211,7 @@ B) Rain
 Answer: B
 """)
     assert done.status == 0 and "warning[W711]" in done.err, done.err
-    assert [(p, c) for p, c, _ in _questions(tmp_path / "source")][-2:] == [
+    assert [(p, c) for p, c, _ in written_questions(tmp_path / "source")][-2:] == [
         ("Which is cold?", ["*Ice", "Fire"]), ("Which is wet?", ["Sand", "*Rain"])]
 
 

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import built_and_imported
-from nca_anki.reading.parse import parse
+from conftest import built_and_imported, written_questions
 
 
 def _import(cli, tmp_path: Path, name: str, text: str):
@@ -20,18 +19,6 @@ def _import(cli, tmp_path: Path, name: str, text: str):
     bank.parent.mkdir(parents=True, exist_ok=True)
     bank.write_text(text, encoding="utf-8")
     return bank, cli("import", str(bank), "--out", str(tmp_path / "source"))
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    """(prompt, choices with "*" before each correct one, explanation) of every question
-    written, as the build's parser reads them back."""
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 # Each shape with "<", ">" and "&" in the prompt, a choice, the answer line and the
@@ -111,7 +98,7 @@ CHOICES = ["With `kernel<<<1, 1>>>()` & more", "Not **at all**", "*With `launch<
 def test_angle_brackets_and_ampersands_arrive_as_written(tmp_path, cli, shape):
     _, done = _import(cli, tmp_path, "cuda.md", SHAPES[shape])
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    [(prompt, choices, explanation)] = _questions(tmp_path / "source")
+    [(prompt, choices, explanation)] = written_questions(tmp_path / "source")
     assert prompt == PROMPT
     assert choices == CHOICES
     assert "`kubectl logs <pod-name>`" in explanation
@@ -151,7 +138,7 @@ B. zsh
 Answer: B
 """)
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("What does this print in C#\n```bash\n# a comment, not a heading\necho \"<b>\"\n```",
          ["*`<b>`", "nothing\n```html\n<div>\n<p>\n</div>\n```"],
          "Because ```echo``` prints what it is given:\n\n```html\n<p>\n</p>\n```"),
@@ -185,7 +172,7 @@ Reasons:
 2. it was
 """)
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("What does `__init__` return for a `Box<T>`?", ["*None", "self"],
          "<https://docs.python.org/3/reference/datamodel.html>"),
         ("What does __init__ do? Pick one.", ["*builds", "nothing"],
@@ -225,7 +212,7 @@ def test_a_header_with_damaged_numbering_is_read_with_a_warning(tmp_path, cli, h
     assert done.status == 0, done.err
     assert re.search(rf"{re.escape(str(bank))}:10: warning\[W707\]: '.*' was read as question "
                      r"9's header", done.err), done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("What is eight?", ["*eight", "nine"], "Because it is."),
         ("What happens here?", ["this", "*that"], "Because of that."),
         ("Last one?", ["*x", "y"], "")]
@@ -243,7 +230,7 @@ def test_a_header_that_cannot_be_read_is_an_error_at_its_line(tmp_path, cli, hea
     assert done.status == 1
     assert f"{bank}:10: error[E702]: {says}" in done.err, done.err
     # Nothing of it was added to the question before.
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("What is eight?", ["*eight", "nine"], "Because it is."),
         ("Last one?", ["*x", "y"], "")]
 
@@ -267,7 +254,7 @@ B) y
 Answer: A
 """)
     assert done.status == 0 and " 0 warnings" in done.err, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("How many threads?\n9 threads run here.", ["eight", "*nine"],
          "9 threads, one per lane."),
         ("Next?", ["*x", "y"], "")]
@@ -343,7 +330,7 @@ def test_a_checkbox_question_with_damaged_numbering_is_read_with_a_warning(
     assert done.status == 0, done.err
     assert f"{bank}:9: warning[W707]: '{header} What happens here?' was read as question 9's" \
         in done.err, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("What is eight?", ["*eight", "nine"], "Because it is."),
         ("What happens here?", ["this", "*that"], ""),
         ("Last one?", ["*x", "y"], "")]
@@ -356,6 +343,6 @@ def test_a_checkbox_question_out_of_sequence_is_refused_and_not_explained_away(
                          CHECKBOX_DAMAGED[shape].replace("{header}", "19"))
     assert done.status == 1
     assert f"{bank}:10: error[E702]: a second list of '- [ ]' choices" in done.err, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("What is eight?", ["*eight", "nine"], "Because it is."),
         ("Last one?", ["*x", "y"], "")]

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import built_and_imported
+from conftest import built_and_imported, written_questions
 from growth import least_cpu
 from nca_anki.importing import page
-from nca_anki.reading.parse import parse
 
 
 def _import(cli, tmp_path: Path, name: str, text: str):
@@ -19,16 +18,6 @@ def _import(cli, tmp_path: Path, name: str, text: str):
     bank.parent.mkdir(parents=True, exist_ok=True)
     bank.write_text(text, encoding="utf-8")
     return bank, cli("import", str(bank), "--out", str(tmp_path / "source"))
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 # --- the blocks ---------------------------------------------------------------------------
@@ -114,7 +103,7 @@ def test_buttons_that_say_true_and_false_are_read_as_the_choices(tmp_path, cli):
     card is shown in any order): before, every prompt began with it."""
     _, done = _import(cli, tmp_path, "tiere.md", WIDGETS)
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("Wie viele Beine hat eine Spinne?", ["Sechs", "*Acht", "Zehn"],
          "Spinnen sind Spinnentiere: acht Beine."),
         ("Welches Tier legt Eier?", ["Hund", "*Huhn"], ""),
@@ -195,7 +184,7 @@ B. cd
 **Answer: A**
 """)
     assert done.status == 0, done.err
-    found = _questions(tmp_path / "source")
+    found = written_questions(tmp_path / "source")
     assert [q[1] for q in found] == [["*Makes a folder and its parents", "Removes a folder"],
                                      ["*ls", "cd"]]
     assert found[0][0].startswith("What does this do?"), found[0][0]
@@ -224,7 +213,7 @@ B. `<hr>`
 **Answer: A**
 """)
     assert done.status == 0, done.err
-    found = _questions(tmp_path / "source")
+    found = written_questions(tmp_path / "source")
     assert [q[1] for q in found] == [["*The first", "The second"], ["*`<br>`", "`<hr>`"]]
 
 
@@ -269,7 +258,7 @@ B. Apple
     assert f"{bank}:14: warning[W712]: the question 'Which fruit do you like best?' has no " \
         "lettered choices" in done.err, done.err
     assert "1 error, 1 warning" in done.err  # "## 5. Citrus", a section, is no question
-    assert len(_questions(tmp_path / "source")) == 3
+    assert len(written_questions(tmp_path / "source")) == 3
 
 
 def test_a_task_box_or_answer_line_in_code_does_not_hide_bold_choices(tmp_path, cli):
@@ -302,7 +291,7 @@ Answer: A
 ```
 """)
     assert done.status == 0, done.err
-    found = _questions(tmp_path / "source")
+    found = written_questions(tmp_path / "source")
     assert [q[1] for q in found] == [["*x", "o", "v"], ["As a footnote", "*On its own line"]]
     assert "- [x] done" in found[0][2]
 
@@ -332,7 +321,7 @@ C. Rhine
 **B. Loire**
 """)
     assert done.status == 1, done.err
-    found = _questions(tmp_path / "source")
+    found = written_questions(tmp_path / "source")
     assert found == [
         ("Which river is the longest?", ["Thames", "*Nile", "Rhine"],
          "It runs through eleven countries."),
@@ -368,7 +357,7 @@ To mark its ground.
 </details>
 """)
     assert done.status == 0 and "0 warnings" in done.err, done.err
-    found = _questions(tmp_path / "source")
+    found = written_questions(tmp_path / "source")
     assert [(q[0], q[1]) for q in found] == [("Which bird cannot fly?", ["Crow", "*Emu"]),
                                              ("Which bird sings at dawn?", ["*Blackbird", "Ostrich"])]
     assert "Its wings are too small." in found[0][2] and "To mark its ground." in found[1][2]
@@ -417,7 +406,7 @@ B. At neap tide
 **Answer: A**
 """)
     assert done.status == 0, done.err
-    assert [q[1] for q in _questions(tmp_path / "source")] == [
+    assert [q[1] for q in written_questions(tmp_path / "source")] == [
         ["*Mostly the pull of the moon", "The wind over the open sea"],
         ["*At spring tide, when sun and moon pull together", "At neap tide"]]
 

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import built_and_imported
+from conftest import built_and_imported, written_questions
 from growth import least_cpu
-from nca_anki.reading.parse import parse
 
 
 def _import(cli, tmp_path: Path, name: str, text: str):
@@ -23,18 +22,6 @@ def _import(cli, tmp_path: Path, name: str, text: str):
     assert done.status in (0, 1), done.err
     assert "Traceback" not in done.err, done.err
     return bank, done
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    """(prompt, choices with "*" before each right one, explanation), read back by the
-    build's own parser."""
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 def _xml(*questions: str) -> str:
@@ -77,7 +64,7 @@ def test_letters_typed_into_every_moodle_answer_are_left_out_and_said_once(tmp_p
     bank, done = _import(cli, tmp_path, "towns.xml", _xml(question, question.replace(
         "capital of Norway", "capital, again")))
     assert done.status == 0, done.err
-    assert [q[1] for q in _questions(tmp_path / "source")] == [
+    assert [q[1] for q in written_questions(tmp_path / "source")] == [
         ["*Oslo", "Bergen", "Tromsø"]] * 2
     assert done.err.count("[W716]") == 1, done.err
     assert f"{bank}:3: warning[W716]: every answer of 2 questions starts with its own " \
@@ -96,7 +83,7 @@ def test_answers_that_only_seem_lettered_keep_their_text(tmp_path, cli, answers)
     _, done = _import(cli, tmp_path, "towns.xml", _xml(_multichoice(
         "Which one?", *zip(answers, rights))))
     assert "[W716]" not in done.err, done.err
-    [(_, choices, _)] = _questions(tmp_path / "source")
+    [(_, choices, _)] = written_questions(tmp_path / "source")
     assert [c.lstrip("*") for c in choices] == answers
 
 
@@ -110,13 +97,13 @@ def test_letters_that_name_parts_of_a_reading_passage_are_kept(tmp_path, cli):
     bank, done = _import(cli, tmp_path, "reading.gift", f"::Passage::[html]{passage}\n\n"
                          "::R1:: Who wrote a program first? {\n=A. Ada Lovelace\n"
                          "~B. Alan Turing\n}\n\n::R2:: Which is a prime? {\n~a) 4\n=b) 7\n}\n")
-    assert [q[1] for q in _questions(tmp_path / "source")] == [
+    assert [q[1] for q in written_questions(tmp_path / "source")] == [
         ["*A. Ada Lovelace", "B. Alan Turing"], ["4", "*7"]]
     assert f"{bank}:8: warning[W716]: every answer of 1 question " in done.err, done.err
     xml = _xml(_multichoice(f"{passage}<p>Who described the machine?</p>",
                             ("A. Ada Lovelace", 0), ("B. Alan Turing", 100)))
     _, done = _import(cli, tmp_path / "xml", "reading.xml", xml)
-    assert [q[1] for q in _questions(tmp_path / "xml" / "source")] == [
+    assert [q[1] for q in written_questions(tmp_path / "xml" / "source")] == [
         ["A. Ada Lovelace", "*B. Alan Turing"]]
     assert "[W716]" not in done.err, done.err
 
@@ -125,7 +112,7 @@ def test_letters_typed_into_gift_answers_are_left_out(tmp_path, cli):
     bank, done = _import(cli, tmp_path, "towns.gift", "::T1:: Capital of Norway? {\n"
                          "=A) Oslo\n~B) Bergen\n~C) Tromsø\n}\n")
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "source") == [("Capital of Norway?",
+    assert written_questions(tmp_path / "source") == [("Capital of Norway?",
                                                 ["*Oslo", "Bergen", "Tromsø"], "")]
     assert f"{bank}:1: warning[W716]" in done.err, done.err
 
@@ -142,7 +129,7 @@ def test_dollar_math_becomes_mathjax_and_math_is_kept_as_written(tmp_path, cli):
                                         "\\end{array} \\]", 0),
         feedback="Since $$a_i &lt; b_i$$ holds.")))
     assert done.status == 0, done.err
-    [(prompt, choices, explanation)] = _questions(tmp_path / "source")
+    [(prompt, choices, explanation)] = written_questions(tmp_path / "source")
     assert prompt == ("Let \\(x_{1} = \\frac{a_i}{b_j}\\) and \\(y_1 = 2*a*b\\).\n\n"
                       "\\[\\sum_{k=1}^{n} k_k\\]")
     assert choices == ["*\\(\\sqrt{a_i}\\)",
@@ -156,7 +143,7 @@ def test_dollar_math_in_gift_becomes_mathjax(tmp_path, cli):
     _, done = _import(cli, tmp_path, "m.gift", "Which is $$\\frac\\{1\\}\\{2\\}$$ of 4? {\n"
                       "=$$2$$\n~$$x_1$$ apples\n}\n")
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "source") == [
+    assert written_questions(tmp_path / "source") == [
         ("Which is \\(\\frac{1}{2}\\) of 4?", ["*\\(2\\)", "\\(x_1\\) apples"], "")]
 
 
@@ -192,7 +179,7 @@ def test_text_reads_as_the_browser_shows_the_html(tmp_path, cli):
         _multichoice("<p>Which tag is &amp;lt;b&amp;gt;, written&amp;nbsp;so?</p>",
                      ("<p>*bold* and [a](b)</p>", 100), ("`code` in C:\\temp", 0))))
     assert done.status == 0, done.err
-    first, second = _questions(tmp_path / "source")
+    first, second = written_questions(tmp_path / "source")
     assert first[0] == "When is x > 0 && y's \\_flag\\_ set?"
     assert second[0] == "Which tag is \\&lt;b\\&gt;, written\\&nbsp;so?"
     assert second[1] == ["*\\*bold\\* and [a\\](b)", "\\`code\\` in C:\\\\temp"]
@@ -207,7 +194,7 @@ def test_a_line_starting_with_a_markdown_mark_stays_a_line_of_text(tmp_path, cli
         "<p>&gt; read this</p><p>rows - cols?</p>", ("- 7", 100), ("# 12", 0),
         feedback="<p>- sum, not product</p>")))
     assert done.status == 0, done.err
-    [(prompt, choices, explanation)] = _questions(tmp_path / "source")
+    [(prompt, choices, explanation)] = written_questions(tmp_path / "source")
     assert prompt == ("Given:\n\n\\- rows = 3\n\\+ cols = 4\n\n\\# cells > 10\n\n"
                       "\\> read this\n\nrows - cols?")
     assert choices == ["*\\- 7", "\\# 12"]
@@ -220,7 +207,7 @@ def test_small_headings_are_their_text_not_tags(tmp_path, cli):
     _, done = _import(cli, tmp_path, "h.xml", _xml(_multichoice(
         "<h5>Part A</h5><p>Which?</p><h6>small print</h6>", ("one", 100), ("two", 0))))
     assert done.status == 0, done.err
-    [(prompt, _, _)] = _questions(tmp_path / "source")
+    [(prompt, _, _)] = written_questions(tmp_path / "source")
     assert prompt == "Part A\n\nWhich?\n\nsmall print"
 
 
@@ -231,7 +218,7 @@ def test_plain_text_shows_its_entities_as_typed(tmp_path, cli):
                                                                'format="plain_text"><text>Which')
     _, done = _import(cli, tmp_path, "plain.xml", _xml(question))
     assert done.status == 0, done.err
-    [(prompt, _, _)] = _questions(tmp_path / "source")
+    [(prompt, _, _)] = written_questions(tmp_path / "source")
     assert prompt == "Which one writes \\&lt; in plain text?"
 
 

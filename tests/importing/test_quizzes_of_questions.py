@@ -6,11 +6,11 @@ whose choices are the questions (issue 46). Every bank here is written for the t
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from nca_anki.reading.parse import parse
+from conftest import written_questions
+
 
 _QUIZZES = [
     {"title": "Rivers", "img": "rivers.png", "questions": [
@@ -29,16 +29,6 @@ _EXPECTED = [
     ("Which river runs through Vienna?", ["*Danube", "Thames", "Seine", "Po"]),
     ("Which is the highest mountain?", ["K2", "Mont Blanc", "*Everest", "Elbrus"]),
     ("In which range is the Matterhorn?", ["Andes", "Rockies", "Urals", "*Alps"])]
-
-
-def _questions(out: Path) -> list[tuple[str, list[str]]]:
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices])
-                  for q in result.file.questions]
-    return found
 
 
 def _renamed(names: dict[str, str]) -> list[dict[str, object]]:
@@ -64,7 +54,7 @@ def test_the_questions_inside_each_quiz_are_the_records(tmp_path, cli, suffix, n
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     said = done.out + done.err
     assert done.status == 0, said
-    assert sorted(_questions(tmp_path / "out")) == sorted(_EXPECTED)
+    assert sorted(written_questions(tmp_path / "out", explained=False)) == sorted(_EXPECTED)
     assert "rivers.png" not in said and "'img'" not in said, said
 
 

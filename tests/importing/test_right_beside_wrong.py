@@ -7,21 +7,11 @@ written for the test."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from nca_anki.reading.parse import parse
+from conftest import written_questions
 
-
-def _questions(out: Path) -> list[tuple[str, list[str]]]:
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices])
-                  for q in result.file.questions]
-    return found
 
 
 def _bank(right: str, wrong: str, prompt: str = "question") -> list[dict[str, object]]:
@@ -52,7 +42,7 @@ def test_the_right_one_in_a_key_and_the_wrong_ones_in_a_list(tmp_path, cli, prom
                     encoding="utf-8")
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.out + done.err
-    assert _questions(tmp_path / "out") == _EXPECTED
+    assert written_questions(tmp_path / "out", explained=False) == _EXPECTED
     said = [line for line in (done.out + done.err).splitlines() if "W704" in line]
     assert len(said) == 1, done.err
     assert f"the right choice '{right}' and the wrong ones '{wrong}'" in said[0]
@@ -70,7 +60,7 @@ def test_names_that_say_nothing_the_values_decide(tmp_path, cli):
 """, encoding="utf-8")
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.out + done.err
-    assert _questions(tmp_path / "out") == _EXPECTED
+    assert written_questions(tmp_path / "out", explained=False) == _EXPECTED
     assert "the right choice 'x' and the wrong ones 'opts' (no answer is among them)" \
         in (done.out + done.err)
 
@@ -84,7 +74,7 @@ def test_an_answer_among_the_choices_keeps_them_all_choices(tmp_path, cli):
          "options": ["Iron", "Tin", "Mercury"]}]), encoding="utf-8")
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.out + done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out", explained=False) == [
         ("Which river runs through Cairo?", ["Danube", "*Nile", "Volga"]),
         ("Which metal is liquid at room temperature?", ["Iron", "Tin", "*Mercury"])]
     assert "wrong ones" not in (done.out + done.err)
@@ -101,13 +91,13 @@ def test_map_and_settings_say_which_list_holds_the_wrong_ones(tmp_path, cli):
     done = cli("import", str(bank), "--out", str(tmp_path / "out1"), "--map",
                "pool=wrong-choices", "--map", "good=answer")
     assert done.status == 0, done.out + done.err
-    assert _questions(tmp_path / "out1")[1] == (
+    assert written_questions(tmp_path / "out1", explained=False)[1] == (
         "Which metal is liquid at room temperature?", ["*Mercury", "Iron", "Tin", "Mercury?"])
     (bank.parent / "nca-import.toml").write_text(
         '[map]\npool = "wrong-choices"\ngood = "answer"\n', encoding="utf-8")
     again = cli("import", str(bank.parent), "--out", str(tmp_path / "out2"))
     assert again.status == 0, again.out + again.err
-    assert _questions(tmp_path / "out2") == _questions(tmp_path / "out1")
+    assert written_questions(tmp_path / "out2", explained=False) == written_questions(tmp_path / "out1", explained=False)
 
 
 def test_write_settings_names_the_wrong_choices_role(tmp_path, cli):
@@ -132,7 +122,7 @@ def test_the_wrong_ones_one_a_numbered_key_numbers_too(tmp_path, cli):
 """, encoding="utf-8")
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.out + done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out", explained=False) == [
         ("¿En qué año terminó la Segunda Guerra Mundial?", ["*1945", "1939", "1918", "1950"]),
         ("¿Quién pintó el Guernica?", ["*Picasso", "Dalí", "Miró", "Goya"])]
     assert "the right choice 'Correcta' and the wrong ones 'Incorrecta1…3'" in done.err
@@ -147,7 +137,7 @@ def test_a_numbered_run_beside_an_answer_it_never_holds(tmp_path, cli):
          "alt1": "Iron", "alt2": "Tin"}]), encoding="utf-8")
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.out + done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [["*Nile", "Danube", "Volga"],
+    assert [q[1] for q in written_questions(tmp_path / "out", explained=False)] == [["*Nile", "Danube", "Volga"],
                                                             ["*Mercury", "Iron", "Tin"]]
     assert "the wrong ones 'alt1…2' (no answer is among them)" in done.err
 
@@ -170,7 +160,7 @@ def test_texts_in_several_languages_are_read_in_one(tmp_path, cli):
         ensure_ascii=False), encoding="utf-8")
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.out + done.err
-    assert sorted(q[:2] for q in _questions(tmp_path / "out")) == [
+    assert sorted(q[:2] for q in written_questions(tmp_path / "out", explained=False)) == [
         ("Which metal is liquid at room temperature?", ["*Mercury", "Iron", "Tin"]),
         ("Which river runs through Cairo?", ["*Nile", "Danube", "Volga"])]
     assert "question objects, texts in 'en' of 2 languages: prompt" in done.err
@@ -187,7 +177,7 @@ def test_answers_written_as_one_text_split_at_semicolons(tmp_path, cli):
          "incorrect_answers": "Mars;Venus", "image": ""}]), encoding="utf-8")
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.out + done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [
+    assert [q[1] for q in written_questions(tmp_path / "out", explained=False)] == [
         ["*Danube", "*Dnieper", "Nile", "Volga"], ["*Mercury", "Iron", "Tin", "Lead"],
         ["*Saturn", "Mars", "Venus"]]
     assert "question objects, lists written as one text split at ';': prompt" in done.err
@@ -204,7 +194,7 @@ def test_one_text_with_a_semicolon_is_no_list(tmp_path, cli):
          "answer": "do … while"}]), encoding="utf-8")
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.out + done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [
+    assert [q[1] for q in written_questions(tmp_path / "out", explained=False)] == [
         ["*a;", "a:", "a."], ["for (;;)", "*do … while", "while"]]
 
 
@@ -219,7 +209,7 @@ module.exports = { name: "quiz", run() { return data; } };
 """, encoding="utf-8")
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.out + done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [
+    assert [q[1] for q in written_questions(tmp_path / "out", explained=False)] == [
         ["Akira Toriyama", "*Eiichiro Oda", "Tite Kubo"], ["*Hiromu Arakawa", "Naoki Urasawa"]]
     assert "answer 'a'" in done.err
 
@@ -233,7 +223,7 @@ def test_a_right_answer_with_no_wrong_ones_is_refused_for_that(tmp_path, cli):
     assert done.status == 1
     assert "[1].incorrect_answers: only one choice: the right answer, with no wrong ones" \
         in done.err
-    assert _questions(tmp_path / "out") == _EXPECTED[:1]
+    assert written_questions(tmp_path / "out", explained=False) == _EXPECTED[:1]
 
 
 @pytest.mark.parametrize(("header", "sep"), [
@@ -248,7 +238,7 @@ def test_a_spreadsheet_with_the_right_answer_and_a_column_per_wrong_one(tmp_path
     bank.write_text("\n".join([header, *(sep.join(r) for r in rows)]) + "\n", encoding="utf-8")
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.out + done.err
-    assert _questions(tmp_path / "out") == _EXPECTED
+    assert written_questions(tmp_path / "out", explained=False) == _EXPECTED
     assert "the wrong ones '" in done.err
 
 
@@ -271,7 +261,7 @@ def test_yaml_goes_through_the_same_reading_as_json(tmp_path, cli):
     done = cli("import", str(tmp_path / "keys.yaml"), str(tmp_path / "rows.yaml"),
                "--out", str(tmp_path / "out"))
     assert done.status == 0, done.out + done.err
-    assert sorted(q[1] for q in _questions(tmp_path / "out")) == sorted([
+    assert sorted(q[1] for q in written_questions(tmp_path / "out", explained=False)) == sorted([
         ["*Nile", "Danube", "Volga"], ["*Mercury", "Iron", "Tin"],
         ["Danube", "*Nile", "Volga"], ["Iron", "Tin", "*Mercury"]])
     assert "the wrong ones 'false-1…2'" in done.err

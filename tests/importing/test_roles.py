@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import built_and_imported, as_read
+from conftest import built_and_imported, as_read, written_questions
 from nca_anki.importing.choice_values import letters_in, loose, restates, without_link
-from nca_anki.reading.parse import parse
 
 from growth import least_cpu
 
@@ -26,18 +25,6 @@ def _write(folder: Path, name: str, text: str) -> Path:
     path = folder / name
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    """(prompt, choices with "*" before each right one, explanation) of every question
-    written, as the project's own parser reads them back."""
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 def _run(cli, tmp_path: Path, *args: str):
@@ -59,7 +46,7 @@ def test_a_choice_objects_letter_is_its_label_and_its_other_string_its_text(tmp_
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
     assert "choices 'options', each one's label 'value', text 'label'" in done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Where does the bootloader usually sit on disk?",
          ["/srv/kernel", "*/boot", "/var/spool"], ""),
         ("Which two hold logs?", ["*/var/log", "/etc", "*/run/log/journal"], "")]
@@ -84,7 +71,7 @@ def test_an_index_label_and_an_answer_key_among_empty_bookkeeping_keys(tmp_path,
     assert "answer '_RightAnswerIdxD';" in said
     assert "each one's label 'value', text 'label'" in said
     assert len(said.partition("W704]: ")[2]) <= 200  # the empty keys, the example: left out
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Which device joins two networks?", ["hub", "*router", "repeater"], ""),
         ("Which layer does a switch work at?", ["*data link", "physical"], ""),
         ("Which cable is fastest?", ["coax", "twisted pair", "*fibre"], "")]
@@ -99,7 +86,7 @@ def test_one_key_choice_objects_by_letter(tmp_path, cli):
          "answer": "A"}]))
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [
+    assert [q[1] for q in written_questions(tmp_path / "out")] == [
         ["Milan", "*Rome"], ["*Madrid", "Seville", "Bilbao"]]
 
 
@@ -115,7 +102,7 @@ def test_map_reaches_keys_inside_the_choice_objects(tmp_path, cli):
                 "--map", "options.tag=choice-label")
     assert done.status == 0, done.err
     assert "each one's label 'tag', text 'caption'" in done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Which animal purrs?", ["dog", "*cat"], ""),
         ("Which animal barks?", ["*dog", "cow"], "")]
 
@@ -129,7 +116,7 @@ def test_map_reaches_a_key_inside_a_nested_object_of_the_question(tmp_path, cli)
     done = _run(cli, tmp_path, str(bank), "--map", "meta.why=explanation")
     assert done.status == 0, done.err
     assert "explanation 'meta.why'" in done.err
-    assert [q[2] for q in _questions(tmp_path / "out")] == [
+    assert [q[2] for q in written_questions(tmp_path / "out")] == [
         "Mercury melts at -39 °C.", "Lithium floats on water."]
 
 
@@ -149,7 +136,7 @@ def test_choice_objects_with_an_id_a_text_and_a_flag(tmp_path, cli):
 """)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Which are primary colours of light?", ["*Red", "Brown", "*Blue"], ""),
         ("Which is a noble gas?", ["*Neon", "Nitrogen"], "")]
 
@@ -165,7 +152,7 @@ def test_an_explanation_under_other_names_and_languages(tmp_path, cli, key):
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
     assert f"explanation {key!r}" in done.err
-    assert [q[2] for q in _questions(tmp_path / "out")] == [
+    assert [q[2] for q in written_questions(tmp_path / "out")] == [
         "Merge sort keeps equal keys in their order.", "Heap sort needs no extra array."]
 
 
@@ -179,7 +166,7 @@ def test_a_comment_that_only_restates_the_answer_is_no_explanation(tmp_path, cli
          "answer": "B", "comment": "The answer is: B\n\nIt beats about once a second."}]))
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert [q[2] for q in _questions(tmp_path / "out")] == [
+    assert [q[2] for q in written_questions(tmp_path / "out")] == [
         "", "", "The answer is: B\n\nIt beats about once a second."]
 
 
@@ -195,7 +182,7 @@ def test_placeholder_cells_are_no_choices_and_true_false_rows_read(tmp_path, cli
              "B"])) + "\n")
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Which is a hash?", ["*SHA-256", "AES", "RSA", "ECDH"], ""),
         ("Which is symmetric?", ["RSA", "*AES"], ""),
         ("A salt makes rainbow tables useless.", ["*TRUE", "FALSE"], ""),
@@ -210,7 +197,7 @@ def test_a_dash_in_a_list_is_a_choice_and_a_trailing_na_is_none(tmp_path, cli):
          "answer": 0}]))
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [["*", "*+", "-"], ["*-", "/"]]
+    assert [q[1] for q in written_questions(tmp_path / "out")] == [["*", "*+", "-"], ["*-", "/"]]
 
 
 def test_numbered_choice_ids_with_an_index_from_0_are_no_labels(tmp_path, cli):
@@ -221,7 +208,7 @@ def test_numbered_choice_ids_with_an_index_from_0_are_no_labels(tmp_path, cli):
          "options": [{"id": 1, "text": "3"}, {"id": 2, "text": "5"}, {"id": 3, "text": "6"}]}]))
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [["*7", "8", "9"], ["3", "5", "*6"]]
+    assert [q[1] for q in written_questions(tmp_path / "out")] == [["*7", "8", "9"], ["3", "5", "*6"]]
 
 
 def test_yaml_booleans_as_choices_are_true_and_false(tmp_path, cli):
@@ -239,7 +226,7 @@ def test_yaml_booleans_as_choices_are_true_and_false(tmp_path, cli):
 """)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Water boils at 100 °C at sea level.", ["*True", "False"], ""),
         ("Which word means yes?", ["*yes", "nein"], ""),
         ("Pick the planet.", ["*Mars", "Sirius"], "")]
@@ -257,7 +244,7 @@ def test_answers_written_in_words(tmp_path, cli, answer, right):
          "answer": answer}]))
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    (_, choices, _), = _questions(tmp_path / "out")
+    (_, choices, _), = written_questions(tmp_path / "out")
     assert {k for k, c in enumerate(choices) if c.startswith("*")} == right
 
 
@@ -270,7 +257,7 @@ def test_an_answer_text_spaced_or_quoted_otherwise_names_its_choice(tmp_path, cl
          "options": [{"label": "a", "text": "e"}, {"label": "b", "text": "k"}]}]))
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [
+    assert [q[1] for q in written_questions(tmp_path / "out")] == [
         ["'luck, money'", "*'patience, grit.'"], ["*e", "k"]]
 
 
@@ -285,7 +272,7 @@ def test_an_answer_text_with_a_link_and_a_boolean_answer(tmp_path, cli):
 """)
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [["Porto", "*Lisbon"],
+    assert [q[1] for q in written_questions(tmp_path / "out")] == [["Porto", "*Lisbon"],
                                                             ["*True", "False"]]
 
 
@@ -301,7 +288,7 @@ def test_a_trivia_true_false_question_with_one_wrong_answer(tmp_path, cli):
     assert done.status == 1
     assert "[2].incorrect_answers: only one choice: the right answer, with no wrong ones" \
         in done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [
+    assert [q[1] for q in written_questions(tmp_path / "out")] == [
         ["*True", "False"], ["*gecko", "frog", "newt"]]
 
 
@@ -313,7 +300,7 @@ def test_a_trivia_bank_of_true_false_questions_only(tmp_path, cli):
          "incorrect_answers": ["True"]}]}))
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [["*True", "False"],
+    assert [q[1] for q in written_questions(tmp_path / "out")] == [["*True", "False"],
                                                             ["*False", "True"]]
 
 
@@ -325,7 +312,7 @@ def test_a_letter_beyond_j_is_read_and_the_refusal_says_why(tmp_path, cli):
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 1
     assert "12 choices; at most 10" in done.err and "names none" not in done.err
-    assert _questions(tmp_path / "out") == [("Which port is SSH's?", ["*22", "23"], "")]
+    assert written_questions(tmp_path / "out") == [("Which port is SSH's?", ["*22", "23"], "")]
 
 
 def test_words_that_are_no_letters_are_not_read_as_letters():
@@ -380,10 +367,10 @@ def test_a_program_value_typed_as_a_choice_in_a_list_is_a_choice(tmp_path, cli):
          "answers": [{"text": "zero", "ok": False}, {"text": "null", "ok": True}]}]))
     done = _run(cli, tmp_path, str(bank))
     assert done.status == 0, done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [
+    assert [q[1] for q in written_questions(tmp_path / "out")] == [
         ["*number", "null", "undefined"], ["zero", "*null"]]
     sheet = _write(tmp_path, "sheet.csv", "question,a,b,c,answer\n"
                    "Which planet is red?,Mars,Venus,null,A\n")
     done = cli("import", str(sheet), "--out", str(tmp_path / "out2"))
     assert done.status == 0, done.err
-    assert [q[1] for q in _questions(tmp_path / "out2")] == [["*Mars", "Venus"]]
+    assert [q[1] for q in written_questions(tmp_path / "out2")] == [["*Mars", "Venus"]]

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import built_and_imported
-from nca_anki.reading.parse import parse
+from conftest import built_and_imported, written_questions
 
 from anki_client import html_to_text
 from growth import least_cpu
@@ -22,18 +21,6 @@ def _write(folder: Path, name: str, text: str) -> Path:
     path = folder / name
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def _questions(out: Path) -> list[tuple[str, list[str]]]:
-    """(prompt, choices with "*" before each right one) of every question written, as the
-    project's own parser reads them back."""
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices])
-                  for q in result.file.questions]
-    return found
 
 
 def _words(text: str) -> str:
@@ -58,7 +45,7 @@ def test_a_scenario_key_and_a_question_key_make_one_prompt(tmp_path, cli):
     assert done.status == 0, done.err
     said = [line for line in done.err.splitlines() if "W704" in line]
     assert len(said) == 1 and "prompt 'scenario'+'question'" in said[0]
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out", explained=False) == [
         ("A deploy at noon doubled the error rate.\n\nWhat do you do first?",
          ["Restart it", "*Roll back", "Scale out"]),
         ("A token leaked into a public log.\n\nWhat now?",
@@ -88,7 +75,7 @@ def test_a_context_in_another_language_and_the_lines_written_under_it(tmp_path, 
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
     assert "prompt 'contexto'+'datos'+'pregunta'" in done.err
-    [first, second] = _questions(tmp_path / "out")
+    [first, second] = written_questions(tmp_path / "out", explained=False)
     assert _words(first[0]) == ("Una oficina tiene estos equipos: un router con NAT dos "
                                 "switches sin VLAN ¿Qué falta para separar el tráfico de "
                                 "invitados?")
@@ -103,7 +90,7 @@ def test_a_spreadsheets_scenario_column_opens_each_prompt(tmp_path, cli):
                   '"Ein Router fällt aus.","Was fehlt dann?",Internet,Strom,A\n')
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
-    assert [q[0] for q in _questions(tmp_path / "out")] == [
+    assert [q[0] for q in written_questions(tmp_path / "out", explained=False)] == [
         "Ein Switch hat 24 Ports.\n\nWie viele Geräte passen direkt?",
         "Ein Router fällt aus.\n\nWas fehlt dann?"]
 
@@ -138,7 +125,7 @@ def test_a_case_code_or_a_title_beside_a_scenario_is_no_part_of_the_prompt(tmp_p
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
     assert "prompt 'background'+'question'" in done.err, done.err
-    assert [q[0] for q in _questions(tmp_path / "out")] == [
+    assert [q[0] for q in written_questions(tmp_path / "out", explained=False)] == [
         "A queue grows faster than it drains.\n\nWhat helps first?",
         "Disk fills up every night at two.\n\nWhat do you look at?"]
 
@@ -162,7 +149,7 @@ def test_a_list_of_the_right_choices_beside_the_choices_is_the_answer(tmp_path, 
     done = cli("import", str(bank), "--out", str(tmp_path / "out"), "--map",
                "opciones=answer")
     assert done.status == 0, done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [
+    assert [q[1] for q in written_questions(tmp_path / "out", explained=False)] == [
         ["4", "*5", "6", "*7"], ["*2", "3", "*8", "9"]]
 
 
@@ -177,7 +164,7 @@ def test_the_author_names_the_prompt_keys_in_order_with_map_twice(tmp_path, cli)
                "--map", "good=answer0", "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
     assert "prompt 'lead'+'ask'" in done.err
-    assert [q[0] for q in _questions(tmp_path / "out")] == [
+    assert [q[0] for q in written_questions(tmp_path / "out", explained=False)] == [
         "It is colourless and relights a glowing splint.\n\nWhich gas is it?",
         "It is liquid at room temperature.\n\nWhich metal is it?"]
 
@@ -209,7 +196,7 @@ def test_a_choice_wrapped_over_lines_is_one_line_and_its_answer_still_names_it(t
 """)
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out", explained=False) == [
         ("¿Qué describe a un buen líder?",
          ["*'escucha, decide, delega.'", "grita", "'nunca delega'"]),
         ("Qual é a capital de Portugal?", ["*Lisboa (desde 1255)", "Porto", "Braga"])]
@@ -227,7 +214,7 @@ def test_prompt_lines_written_like_choices_stay_the_prompt(tmp_path, cli):
          "options": ["yes", "no"], "answer": "yes"}]))
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
-    found = _questions(tmp_path / "out")
+    found = written_questions(tmp_path / "out", explained=False)
     assert [_words(p) for p, _ in found[:2]] == [
         "Given this setup: - log level is info - one category Which file gets the line?",
         "Steps so far: a backup ran b) a restore ran"]
@@ -301,7 +288,7 @@ def test_a_bank_written_for_a_page_that_renders_html_is_read_as_that_page(tmp_pa
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
     assert "HTML texts" in done.err
-    found = _questions(tmp_path / "out")
+    found = written_questions(tmp_path / "out", explained=False)
     assert found[0] == ("Which element sets a page's title in `head`?",
                         ["*`<title>`", "`<h1>`", "**none**"])
     assert "<br>" not in found[1][0] and "print(1 < 2)" in found[1][0]
@@ -317,5 +304,5 @@ def test_a_bank_that_asks_about_tags_keeps_them_as_written(tmp_path, cli):
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.err
     assert "HTML" not in done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [
+    assert [q[1] for q in written_questions(tmp_path / "out", explained=False)] == [
         ["*<b>", "<p>", "<br>"], ["*</code>", "</p>"]]

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import as_read, built_and_imported
+from conftest import as_read, built_and_imported, written_questions
 from growth import least_cpu
 from nca_anki.importing import spreadsheet, typescript
-from nca_anki.reading.parse import parse
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -24,18 +23,6 @@ def _write(folder: Path, name: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    """(prompt, choices with "*" before each right one, explanation) of every question
-    written, as the build reads them back."""
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 def _run(cli, tmp_path: Path, *banks: Path):
@@ -66,7 +53,7 @@ def test_a_spanish_header_with_a_misspelt_choice_column_is_read_by_its_values(tm
     assert "choices 'Opcion_A' to 'Opcion_D'" in done.err
     assert "answer 'Solucion_Correcta'" in done.err
     assert "explanation 'Texto_Justificacion'" in done.err
-    assert sorted(_questions(tmp_path / "out")) == sorted([
+    assert sorted(written_questions(tmp_path / "out")) == sorted([
         ("¿Qué río pasa por Zaragoza?", ["El Tajo", "*El Ebro", "El Duero", "El Miño"],
          "El Ebro cruza Zaragoza de oeste a este, camino del Mediterráneo."),
         ("La isla más grande de Baleares es:", ["Ibiza", "Menorca", "*Mallorca", "Formentera"],
@@ -91,7 +78,7 @@ def test_german_tsv_choices_numbered_with_an_index_from_one(tmp_path, cli):
     done = _run(cli, tmp_path, bank)
     assert done.status == 0, done.err
     assert "choices 'Antwort_1', 'Antwort_2', 'Antwort_3'" in done.err
-    assert [c for _, c, _ in sorted(_questions(tmp_path / "out"))] == [
+    assert [c for _, c, _ in sorted(written_questions(tmp_path / "out"))] == [
         ["*Strom", "Spannung", "Widerstand"], ["Joule", "*Newton", "Watt"],
         ["Energie", "Leistung", "*Druck"]]
 
@@ -114,7 +101,7 @@ def test_choice_columns_named_for_nothing_are_told_by_the_letters_beside_them(tm
     assert done.status == 0, done.err
     assert "choices 'primeira' to 'quarta'" in done.err
     assert "explanation 'porque'" in done.err
-    assert sorted(_questions(tmp_path / "out"))[0] == (
+    assert sorted(written_questions(tmp_path / "out"))[0] == (
         "Qual cor tem o maior comprimento de onda?", ["Azul", "Verde", "Violeta", "*Vermelho"],
         "O vermelho fica no extremo do espectro visível.")
 
@@ -187,7 +174,7 @@ def test_a_table_beside_a_bank_never_joins_it(tmp_path, cli):
     assert done.status == 0, done.err
     assert "read 3 question objects: prompt 'question'; choices 'options'; answer 'answer'" \
         in done.err
-    assert len(_questions(tmp_path / "out")) == 3
+    assert len(written_questions(tmp_path / "out")) == 3
 
 
 def test_sentences_after_the_answer_named_for_a_hint_are_no_explanation(tmp_path):
@@ -257,7 +244,7 @@ export const soal: Soal[] = [
 def test_an_array_mapped_through_a_function_is_read_with_both_choice_shapes(tmp_path, cli):
     done = _run(cli, tmp_path, _write(tmp_path, "soal.ts", _MAPPED))
     assert done.status == 0, done.err
-    assert sorted(_questions(tmp_path / "out")) == sorted([
+    assert sorted(written_questions(tmp_path / "out")) == sorted([
         ("Gunung tertinggi di Pulau Jawa adalah?", ["Merapi", "*Semeru", "Bromo", "Slamet"],
          "Semeru menjulang sekitar 3.676 meter."),
         ("Ibu kota Provinsi Bali adalah?", ["Singaraja", "*Denpasar", "Tabanan", "Gianyar"],
@@ -341,7 +328,7 @@ def test_a_cell_holding_excel_s_error_is_said_at_its_row(tmp_path, cli):
     assert done.status == 0, done.err
     assert f"{bank}:2: warning[W720]: choice A '#NAME?': Excel's error for a formula" in \
         done.err
-    assert len(_questions(tmp_path / "out")) == 2
+    assert len(written_questions(tmp_path / "out")) == 2
 
 
 _PRIMES = ", ".join(json.dumps({"q": f"Which prime follows {p}?", "choices": [

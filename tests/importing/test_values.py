@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import built_and_imported
+from conftest import built_and_imported, written_questions
 from growth import least_cpu
 from images import png
 from nca_anki.importing import json_bank, moodle_xml
-from nca_anki.reading.parse import parse
 
 
 def _write(folder: Path, name: str, text: str | bytes) -> Path:
@@ -28,18 +27,6 @@ def _write(folder: Path, name: str, text: str | bytes) -> Path:
     else:
         path.write_text(text, encoding="utf-8")
     return path
-
-
-def _questions(out: Path) -> list[tuple[str, list[str], str]]:
-    """(prompt, choices with "*" before each right one, explanation) of every question
-    written, as the build reads them back."""
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices],
-                   q.explanation) for q in result.file.questions]
-    return found
 
 
 def _run(cli, tmp_path: Path, *banks: Path):
@@ -58,7 +45,7 @@ def test_a_short_key_that_indexes_the_choices_in_every_question_is_the_answer(tm
     done = _run(cli, tmp_path, bank)
     assert done.status == 0, done.err
     assert "answer 'k', counted from 0" in done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [
+    assert [q[1] for q in written_questions(tmp_path / "out")] == [
         ["*Nile", "Congo", "Niger"], ["Danube", "*Volga"], ["Douro", "*Tagus", "Minho"]]
 
 
@@ -80,7 +67,7 @@ def test_a_letter_key_is_the_answer_and_a_counter_never_is(tmp_path, cli):
     done = _run(cli, tmp_path, bank)
     assert done.status == 0, done.err
     assert "answer 'r'" in done.err and "'n' as the correct" not in done.err
-    assert [q[1] for q in _questions(tmp_path / "out")] == [
+    assert [q[1] for q in written_questions(tmp_path / "out")] == [
         ["Iron", "*Mercury", "Tin"], ["*Gold", "Silver"], ["*Iron", "Platinum", "Gold"]]
 
 
@@ -93,7 +80,7 @@ def test_the_text_that_asks_is_the_prompt_over_a_title_that_does_not(tmp_path, c
     ]))
     done = _run(cli, tmp_path, bank)
     assert done.status == 0, done.err
-    assert [q[0] for q in _questions(tmp_path / "out")] == [
+    assert [q[0] for q in written_questions(tmp_path / "out")] == [
         "Which port does SSH listen on by default?", "Which port does DNS answer on?"]
 
 
@@ -114,7 +101,7 @@ def test_texts_with_a_list_of_their_truths_are_a_question_of_their_own_kind(tmp_
     done = _run(cli, tmp_path, bank)
     assert done.status == 1
     assert "'claims' with a list of truths as the choices of 1; left out 'kind';" in done.err
-    assert [q[:2] for q in _questions(tmp_path / "out")] == [
+    assert [q[:2] for q in written_questions(tmp_path / "out")] == [
         ("Which planet is the largest?", ["Mars", "*Jupiter"]),
         ("Which of these are true of Venus?",
          ["*It spins backwards.", "It has two moons.", "*It is hotter than Mercury."]),
@@ -155,7 +142,7 @@ def test_an_xml_file_that_is_one_question_is_read_with_its_marked_choices(tmp_pa
     done = _run(cli, tmp_path, first, second)
     assert done.status == 0, done.err
     assert "texts in 'en' of 3 languages" in done.err
-    assert [q[:2] for q in _questions(tmp_path / "out")] == [
+    assert [q[:2] for q in written_questions(tmp_path / "out")] == [
         ("What is the capital of Canada?", ["*Ottawa", "Toronto", "Montreal"]),
         ("Which rivers cross Paris?", ["*the Seine", "the Rhone", "*the Bièvre"])]
 
@@ -167,7 +154,7 @@ def test_without_english_the_first_language_is_read_throughout(tmp_path, cli):
         ('distractor="distractor"', {"de": "der Rhein", "it": "il Reno"})]))
     done = _run(cli, tmp_path, bank)
     assert done.status == 0, done.err
-    assert _questions(tmp_path / "out") == [
+    assert written_questions(tmp_path / "out") == [
         ("Welcher Fluss fließt durch Wien?", ["*die Donau", "der Rhein"], "")]
 
 
@@ -200,7 +187,7 @@ def test_a_picture_key_is_found_in_the_apps_web_root_and_shown_above_the_prompt(
                            "'/img/gone.png' is not there (looked in the bank's folder"), line
     assert len(line) < 300, line
     out = tmp_path / "out"
-    assert _questions(out) == [
+    assert written_questions(out) == [
         ("![](images/valve.png)\n\nWhat does the part in the picture do?",
          ["*It seals", "It pumps"], ""),
         ("![](images/pump.png)\n\nWhat does the part in the picture do?",
@@ -224,7 +211,7 @@ def test_a_yaml_bank_s_picture_beside_it_keeps_its_name_with_spaces(tmp_path, cl
     assert done.status == 0, done.err
     assert "picture 'figura'" in done.err
     out = tmp_path / "out"
-    [(prompt, _, _), _] = _questions(out)
+    [(prompt, _, _), _] = written_questions(out)
     assert prompt.startswith("![](images/gauge%20%28old%29.png)\n\n¿Qué mide"), prompt
     assert (out / "images/gauge (old).png").read_bytes() == png(3, 3, tag=b"gauge")
 
@@ -235,7 +222,7 @@ def test_the_same_words_with_another_right_answer_are_said_to_be_no_repeat(tmp_p
         {**_SAME, "right": "It seals"}], indent=0))
     done = _run(cli, tmp_path, bank)
     assert done.status == 1
-    assert [q[1] for q in _questions(tmp_path / "out")] == [["*It seals", "It pumps"]]
+    assert [q[1] for q in written_questions(tmp_path / "out")] == [["*It seals", "It pumps"]]
     assert f"{bank}:10: error[E704]: [1] has the words and choices of the question at " \
         "line 2 ([0]) but another right answer" in done.err
     assert f"{bank}:18: error[E704]: [2] repeats the question at line 2 ([0]) word for word" \

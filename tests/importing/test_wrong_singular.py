@@ -6,21 +6,11 @@ written for the test."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from nca_anki.reading.parse import parse
+from conftest import written_questions
 
-
-def _questions(out: Path) -> list[tuple[str, list[str]]]:
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [(q.prompt, [("*" if c.correct else "") + c.text for c in q.choices])
-                  for q in result.file.questions]
-    return found
 
 
 _TREES = [("Which tree loses its needles in winter?", "Larch", ["Pine", "Spruce", "Fir"]),
@@ -49,7 +39,7 @@ def test_a_wrong_list_named_in_the_singular(tmp_path, cli, prompt, right, wrong)
                                ensure_ascii=False), encoding="utf-8")
     done = cli("import", str(bank), "--out", str(tmp_path / "out"))
     assert done.status == 0, done.out + done.err
-    assert _questions(tmp_path / "out") == _expected()
+    assert written_questions(tmp_path / "out", explained=False) == _expected()
     said = done.out + done.err
     assert f"the right choice '{right}' and the wrong ones '{wrong}'" in said
     assert "(no answer is among them)" not in said  # the name said it, not only the values
@@ -70,8 +60,8 @@ def test_one_odd_record_does_not_undo_what_the_values_say(tmp_path, cli, odd):
     assert "the right choice 'x' and the wrong ones 'alts'" in said
     if odd[1] == "C":  # a one-letter right answer is still the right answer
         assert done.status == 0, said
-        assert _questions(tmp_path / "out") == _expected(rows)
+        assert written_questions(tmp_path / "out", explained=False) == _expected(rows)
     else:  # the source lists the right one among the wrong ones: refused at its line
         assert done.status == 1, said
         assert "[3].alts: the right answer 'Holly' is also listed among the wrong ones" in said
-        assert _questions(tmp_path / "out") == _expected(_TREES)
+        assert written_questions(tmp_path / "out", explained=False) == _expected(_TREES)
