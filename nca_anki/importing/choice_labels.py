@@ -10,7 +10,9 @@ not: their texts are kept whole.
 
 After a Latin mark (``.``, ``)``, ``:``, ``]``, ``-``) the text must follow a space
 ("A.Lincoln" is no label); after a CJK one (``、``, ``．``, ``）``, ``：``) it may follow at
-once, as CJK text is written ("B、7天").
+once, as CJK text is written ("B、7天"). Either way on the label's own line: a label alone
+on its line over the choice's code ("A:" then a code block) is that choice's only line of
+text, and stays.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from collections.abc import Sequence
 # escapes it), "A、", "B．", "（C）", "D："; the "\\" of "[B\\]" is Markdown's escape.
 LABEL_RE = re.compile(
     r"^(?P<em>\*\*|__)?(?P<open>\\?[(\[（])?(?P<label>[A-Za-z]|\d{1,2})"
-    r"(?:(?P<close>\\?[.):\]]-?|\s?[-–—])(?(em)(?P=em))\s+(?=\S)"
-    r"|(?P<cjk>[、．）：])(?(em)(?P=em))\s*(?=\S))")
+    r"(?:(?P<close>\\?[.):\]]-?|\s?[-–—])(?(em)(?P=em))[^\S\n]+(?=\S)"
+    r"|(?P<cjk>[、．）：])(?(em)(?P=em))[^\S\n]*(?=\S))")
 
 # Marks written alike: a CJK mark is its Latin one.
 _ALIKE = str.maketrans({"、": ".", "．": ".", "）": ")", "：": ":", "（": "(", "\\": None})

@@ -95,6 +95,34 @@ def test_the_shared_rule_reads_cjk_marks_as_their_latin_ones():
     assert choice_labels.starts(["A. x"]) is None  # one choice: no numbering to speak of
 
 
+CODE_UNDER_LABELS = """# Functions
+
+#### Q1. Which definition documents itself best?
+
+- [x] A:
+
+```python
+def tax(subtotal):
+    \'\'\'The sales tax on a subtotal.\'\'\'
+```
+
+- [ ] B:
+
+```python
+def tx(a):
+    pass
+```
+"""
+
+
+def test_a_label_alone_on_its_line_over_code_is_the_choice_s_text():
+    # Before: both labels were taken off, each choice was only code, and the question was
+    # refused (E704) — 2 of LinkedIn's Python questions.
+    assert choice_labels.starts(["A:\n```python\nx\n```", "B:\n```python\ny\n```"]) is None
+    [(_, choices, _)] = _read(CODE_UNDER_LABELS)
+    assert [c.split("\n")[0] for c in choices] == ["*A:", "B:"]
+
+
 # --- 2. explanation labels in CJK brackets -----------------------------------------------------
 
 BRACKETED = """# 练习
