@@ -18,7 +18,10 @@ text, and stays.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from nca_anki.importing.bank import Choice, Item, Section
 
 # "a. ", "A) ", "(a) ", "a- ", "a.- ", "[B] ", "**C.** ", "1. " (or "1\\. ", as Markdown
 # escapes it), "A、", "B．", "（C）", "D："; the "\\" of "[B\\]" is Markdown's escape.
@@ -49,3 +52,34 @@ def starts(texts: Sequence[str]) -> list[int] | None:
         styles.add((first, match["em"], (match["open"] or "").translate(_ALIKE), close))
         found.append(match.end())
     return found if len(styles) == 1 else None
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """Sections with the labels of their choices left out: how many questions had them,
+    and the first of those with its first label as written (for the reader's one
+    message)."""
+    sections: tuple[Section, ...]
+    count: int = 0
+    first: Item | None = None
+    label: str = ""
+
+
+def left_out(sections: Sequence[Section],
+             kept: Callable[[Item, list[int]], bool] = lambda item, starts: False) -> LeftOut:
+    """``sections`` with the label written into every choice of a question left out
+    (``starts``), except where ``kept`` says the labels are the choices' content."""
+    count, first, label, out = 0, None, "", []
+    for section in sections:
+        items = []
+        for item in section.items:
+            at = starts([choice.text for choice in item.choices])
+            if at is not None and not kept(item, at):
+                count += 1
+                if first is None:
+                    first, label = item, item.choices[0].text[:at[0]].strip()
+                item = replace(item, choices=tuple(
+                    Choice(c.text[k:], c.correct) for c, k in zip(item.choices, at)))
+            items.append(item)
+        out.append(replace(section, items=tuple(items)))
+    return LeftOut(tuple(out), count, first, label)

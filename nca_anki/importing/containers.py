@@ -22,12 +22,12 @@ import bisect
 import html
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from nca_anki.diagnostics import Diagnostic, clip, warning
 from nca_anki.importing import choice_labels
 from nca_anki.importing import choice_values as cv
-from nca_anki.importing.bank import Choice, Item, Section
+from nca_anki.importing.bank import Section
 from nca_anki.importing.shape import Found, Path_, Structured, find_lists, path_text
 
 # A key that names one record among others, not a field: "2", "81", "q12", "Q_3", "id-7".
@@ -576,34 +576,13 @@ def _character(match: re.Match[str]) -> str:
     return written if char in _STRUCTURE else char
 
 
-def _labels(choices: tuple[Choice, ...]) -> tuple[list[int], str] | None:
-    """Where each choice's text starts after its label, if every choice starts with its
-    own (the rule every reader shares: choice_labels.py), and the first label as written;
-    else None."""
-    starts = choice_labels.starts([choice.text for choice in choices])
-    return None if starts is None else (starts, choices[0].text[:starts[0]].strip())
-
-
 def _without_labels(sections: tuple[Section, ...]) -> tuple[tuple[Section, ...], list[Diagnostic]]:
-    """The sections with the labels written into their choices' texts left out, and one
-    warning saying so."""
-    first: tuple[Item, str] | None = None
-    count = 0
-    out = []
-    for section in sections:
-        items = []
-        for item in section.items:
-            found = _labels(item.choices)
-            if found is not None:
-                first, count = first or (item, found[1]), count + 1
-                item = replace(item, choices=tuple(
-                    Choice(c.text[at:], c.correct) for c, at in zip(item.choices, found[0])))
-            items.append(item)
-        out.append(replace(section, items=tuple(items)))
-    if first is None:
+    """The sections with the labels written into their choices' texts left out (the rule
+    every reader shares: choice_labels.py), and one warning saying so."""
+    done = choice_labels.left_out(sections)
+    if done.first is None:
         return sections, []
-    item, label = first
-    return tuple(out), [warning("W704", item.path, item.line, (
-        f"the choices of {count} question{'s' if count > 1 else ''} start with their "
-        f"own letters ('{label} …' first), which the card shows itself: left out of the "
-        "texts"))]
+    return done.sections, [warning("W704", done.first.path, done.first.line, (
+        f"the choices of {done.count} question{'s' if done.count > 1 else ''} start with "
+        f"their own letters ('{done.label} …' first), which the card shows itself: left "
+        "out of the texts"))]

@@ -38,11 +38,10 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 
 from nca_anki.diagnostics import Diagnostic, warning
 from nca_anki.importing import choice_labels
-from nca_anki.importing.bank import Choice, Item, Section, html_to_markdown
+from nca_anki.importing.bank import Section, html_to_markdown
 
 # --- text --------------------------------------------------------------------------------------
 
@@ -196,11 +195,6 @@ def _alone(text: str, start: int, end: int) -> bool:
 _LABEL_RE = choice_labels.LABEL_RE
 
 
-def _labels(choices: tuple[Choice, ...]) -> list[int] | None:
-    """Where each choice's text starts after its label, if every choice has its own."""
-    return choice_labels.starts([choice.text for choice in choices])
-
-
 def without_labels(sections: list[Section], path: str, shown: Iterable[str] = ()
                    ) -> tuple[list[Section], list[Diagnostic]]:
     """``sections`` with the labels written into their choices' texts left out, and one
@@ -212,27 +206,14 @@ def without_labels(sections: list[Section], path: str, shown: Iterable[str] = ()
     letters."""
     named = _named(itertools.chain(shown, (item.prompt for section in sections
                                            for item in section.items)))
-    first: tuple[Item, str] | None = None
-    count = 0
-    out = []
-    for section in sections:
-        items = []
-        for item in section.items:
-            starts = _labels(item.choices)
-            if starts is not None and not any(
-                    _key(c.text[:at], c.text[at:]) in named for c, at in zip(item.choices, starts)):
-                first = first or (item, item.choices[0].text[:starts[0]].strip())
-                count += 1
-                item = replace(item, choices=tuple(
-                    Choice(c.text[at:], c.correct) for c, at in zip(item.choices, starts)))
-            items.append(item)
-        out.append(replace(section, items=tuple(items)))
-    if first is None:
+    done = choice_labels.left_out(sections, lambda item, starts: any(
+        _key(c.text[:at], c.text[at:]) in named for c, at in zip(item.choices, starts)))
+    if done.first is None:
         return sections, []
-    item, label = first
-    return out, [warning("W716", path, item.line, (
-        f"every answer of {count} question{'s' if count > 1 else ''} starts with its own "
-        f"letter ('{label} …' first), which the card shows itself: the letters were left out"))]
+    return list(done.sections), [warning("W716", path, done.first.line, (
+        f"every answer of {done.count} question{'s' if done.count > 1 else ''} starts with "
+        f"its own letter ('{done.label} …' first), which the card shows itself: the letters "
+        "were left out"))]
 
 
 _NAMED_WORDS = 3  # a labelled line is named by its letter and its first words, up to these
