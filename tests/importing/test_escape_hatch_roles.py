@@ -5,12 +5,13 @@ import repeats from them exactly. Every bank here is written for the test."""
 
 from __future__ import annotations
 
+from conftest import written_questions
+
 import json
 import tomllib
 from pathlib import Path
 
 from images import png
-from nca_anki.reading.parse import parse
 
 
 def _write(path: Path, data: str | bytes) -> Path:
@@ -23,12 +24,7 @@ def _write(path: Path, data: str | bytes) -> Path:
 
 
 def _prompts(out: Path) -> list[str]:
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [q.prompt for q in result.file.questions]
-    return found
+    return [prompt for prompt, *_ in written_questions(out)]
 
 
 def _tree(folder: Path) -> dict[str, bytes]:

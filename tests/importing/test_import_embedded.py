@@ -14,12 +14,11 @@ from urllib.parse import quote
 
 import pytest
 
-from conftest import built_and_imported
+from conftest import built_and_imported, written_questions
 from growth import least_cpu
 from images import png
 from nca_anki.importing import convert as convert_module
 from nca_anki.reading.media import MAX_IMAGE_BYTES
-from nca_anki.reading.parse import parse
 
 CLEAN_SVG = (b'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10">'
              b'<rect width="20" height="10" fill="teal"/></svg>')
@@ -49,12 +48,7 @@ def _import(tmp_path: Path, cli, name: str, text: str):
 
 
 def _prompts(out: Path) -> list[str]:
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [q.prompt for q in result.file.questions]
-    return found
+    return [prompt for prompt, *_ in written_questions(out)]
 
 
 def _images(out: Path) -> dict[str, bytes]:

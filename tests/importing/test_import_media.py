@@ -5,6 +5,8 @@ images takes time linear in their number, as does reading Markdown."""
 
 from __future__ import annotations
 
+from conftest import written_questions
+
 import base64
 from pathlib import Path
 from urllib.parse import quote
@@ -15,7 +17,6 @@ from growth import least_cpu
 from nca_anki.importing.bank import Choice, Item, Reading, Section
 from nca_anki.importing import convert as convert_module
 from nca_anki.importing.convert import convert
-from nca_anki.reading.parse import parse
 
 from images import png
 
@@ -40,12 +41,7 @@ def _moodle(images: list[tuple[str, bytes] | None]) -> str:
 
 
 def _written(out: Path) -> list[str]:
-    found = []
-    for path in sorted(out.glob("*.txt")):
-        result = parse(path.read_text(encoding="utf-8"), path.name)
-        assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
-        found += [q.prompt for q in result.file.questions]
-    return found
+    return [prompt for prompt, *_ in written_questions(out)]
 
 
 @pytest.mark.parametrize("name", [
