@@ -128,7 +128,7 @@ def _texts() -> list[tuple[str, object, str]]:
     from nca_anki.identity import recover
     from nca_anki.importing import bank, gift, lettered, markdown as md_import, moodle_xml
     from nca_anki.publishing import changes, preview
-    from nca_anki.reading import media, parse as parse_module
+    from nca_anki.reading import media, title
 
     def finds(pattern):  # type: ignore[no-untyped-def]
         return lambda text: list(pattern.finditer(text))
@@ -140,7 +140,7 @@ def _texts() -> list[tuple[str, object, str]]:
         ("image references", lambda t: media.referenced(t, Path("q.txt")), "!["),
         ("prose of a choice", references.prose, "\\("),
         ("prose of a choice", references.prose, "\\["),
-        ("a title's part", matches(parse_module._PART_RE), "a "),
+        ("a title's part", matches(title.PART_RE), "a "),
         ("choices read back from a deck", finds(recover._CHOICE_RE), "<li>a"),
         ("choices read back from a deck", finds(recover._CHOICE_RE), "<li"),
         ("a template's tags", finds(render._ANKI_TAG_RE), "{{"),

@@ -46,6 +46,10 @@ STAGES = {
     # reading
     "nca_anki.reading.decode": set(),  # ftfy is loaded only for a line that needs repair
     "nca_anki.reading.parse": set(),
+    "nca_anki.reading.lines": set(),  # rapidfuzz is loaded only for a misspelt header
+    "nca_anki.reading.title": set(),  # and for a mistyped title suffix
+    "nca_anki.reading.questions": set(),
+    "nca_anki.reading.checks": set(),
     "nca_anki.reading.config": set(),
     "nca_anki.reading.topics": set(),
     "nca_anki.reading.lint": set(),

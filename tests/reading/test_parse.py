@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from nca_anki.reading.decode import decode_source
 from nca_anki.diagnostics import Severity
-from nca_anki.reading.parse import _MARK_RE, _correct_mark, parse
+from nca_anki.reading.lines import MARK_RE, correct_mark
+from nca_anki.reading.parse import parse
 from nca_anki.records import Choice
 
 from conftest import REPO
@@ -1018,12 +1019,12 @@ def test_short_non_ascii_word_ending_a_title_without_part_number_is_kept():
 @settings(max_examples=500, derandomize=True)
 @given(st.text(alphabet=" \t\u00a0\u2003()xCcORrEeTtAaNnSsWw", max_size=40))
 def test_the_quick_mark_check_finds_exactly_what_the_pattern_finds(text: str) -> None:
-    """``_correct_mark`` looks at the last character before searching: it must find the
+    """``correct_mark`` looks at the last character before searching: it must find the
     same mark as the search alone, whitespace of every kind included."""
-    full = _MARK_RE.search(text)
-    quick = _correct_mark(text)
+    full = MARK_RE.search(text)
+    quick = correct_mark(text)
     assert (quick.span() if quick else None) == (full.span() if full else None)
-    assert _correct_mark(text + " (correct\u00a0ANSWER)\u2003") is not None
+    assert correct_mark(text + " (correct\u00a0ANSWER)\u2003") is not None
 
 
 @pytest.mark.parametrize("first", ["– INT4", "— INT4", "* INT4", "+ INT4", "• INT4", "-INT4",
