@@ -26,7 +26,7 @@ reader never sees but does benefit from (a zero-width joiner in an emoji or an I
 a non-joiner in Persian, a soft hyphen in a long German word, a bidi mark in Arabic, a
 zero-width space between Thai words). The build speaks of one where it changes what a
 comparison decides (two choices listed as one, E118, names it); at the start of a
-structural line it is W105 (parse.py).
+structural line it is W105 (lines.py, `unhide`).
 """
 
 from __future__ import annotations

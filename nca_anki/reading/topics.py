@@ -215,7 +215,7 @@ def deck_for(name: str, config: Config) -> tuple[str, str]:
 
 def repeats_across_parts(members: Sequence[ParsedFile]) -> list[Diagnostic]:
     """An error at each question that repeats one of another part of its topic word for
-    word, and at the one it repeats (one file's own repeats: parse.py): one deck would
+    word, and at the one it repeats (one file's own repeats: checks.py): one deck would
     hold the same card twice.
     The build asks only of topics it builds: it reads every question of the topic (a
     reused topic's files were checked by the build it reuses)."""
