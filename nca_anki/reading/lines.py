@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from nca_anki.reading.seen import seen
@@ -131,8 +130,7 @@ def header(line: str) -> Header | None:
 def headers(lines: Sequence[str], start: int) -> Mapping[int, Header]:
     """Every line from ``start`` on that ``header`` reads as a header (mistyped ones too),
     by line index."""
-    return MappingProxyType({i: h for i in range(start, len(lines))
-                             if (h := header(unhide(lines[i])[0]))})
+    return {i: h for i in range(start, len(lines)) if (h := header(unhide(lines[i])[0]))}
 
 
 def prompts(found: Mapping[int, Header]) -> frozenset[str]:

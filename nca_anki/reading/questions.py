@@ -190,11 +190,20 @@ class _Reader:
         if answer:
             self.answer_line(draft, number, line, hidden)
             return
-        choice = CHOICE_RE.match(line) or self.lookalike(draft, number, line)
+        choice = CHOICE_RE.match(line)
+        if not choice and (number in self.lookalikes or draft.state is _Part.CHOICES):
+            choice = self.lookalike(number, line)
         if choice:
             if hidden:
                 self.warn("W105", number, invisible(hidden, "a choice"))
-            self.choice_line(draft, number, choice.group("text"))
+            text = choice.group("text")
+            mark = correct_mark(text)
+            text = text[: mark.start()].strip() if mark else text.strip()
+            if not text:
+                self.error("E116", number, "choice is empty")
+                draft.broken = True
+            draft.choices.append(Choice(text, bool(mark), number))
+            draft.state = _Part.CHOICES
         elif draft.state is _Part.PROMPT:
             if correct_mark(line):
                 self.error("E115", number, "line ending in '(Correct answer)' is not a choice; "
@@ -206,25 +215,14 @@ class _Reader:
                        "or 'Correct answer: <choice>'")
             draft.broken = True
 
-    def lookalike(self, draft: _Draft, number: int, line: str) -> re.Match[str] | None:
-        """``line`` read as a choice written another way, with a warning, where it sits
-        among choices; None otherwise."""
-        if number not in self.lookalikes and draft.state is not _Part.CHOICES:
-            return None
+    def lookalike(self, number: int, line: str) -> re.Match[str] | None:
+        """``line``, which sits among choices, read as a choice written another way, with a
+        warning; None if it is not written like one."""
         found = LOOKALIKE_RE.match(line)
         if found:
             self.warn("W114", number, f"choice written with {found.group('mark').strip()!r}; "
                       f"read as a choice. Write it as '- {clip(found.group('text'), 40)}'")
         return found
-
-    def choice_line(self, draft: _Draft, number: int, text: str) -> None:
-        mark = correct_mark(text)
-        text = text[: mark.start()].strip() if mark else text.strip()
-        if not text:
-            self.error("E116", number, "choice is empty")
-            draft.broken = True
-        draft.choices.append(Choice(text, bool(mark), number))
-        draft.state = _Part.CHOICES
 
     def answer_line(self, draft: _Draft, number: int, line: str, hidden: str) -> None:
         if hidden:

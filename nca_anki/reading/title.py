@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from nca_anki.diagnostics import Diagnostic, clip, error, warning
@@ -269,7 +268,7 @@ def footers_inside(lines: Sequence[str], title: Title, end: int,
     line, then the first question's prompt, then a question header. Value: True for its
     title line."""
     if not title.text:
-        return MappingProxyType({})
+        return {}
     start = title.body_start
     wanted = title_key(title.text, title.damaged)
     found: dict[int, bool] = {}
@@ -284,7 +283,7 @@ def footers_inside(lines: Sequence[str], title: Title, end: int,
         if (seen(unhide(lines[prompt_at])[0]) in prompts
                 and title_key(unhide(lines[at])[0], title.damaged) == wanted):
             found.update({at + 1: True, prompt_at + 1: False})
-    return MappingProxyType(found)
+    return found
 
 
 def check_footer(footer: Footer, title: str, first: tuple[int, Sequence[str]] | None,
