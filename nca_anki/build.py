@@ -4,8 +4,9 @@
 what was published (each deck once) before writing anything, and renders every topic
 that changed. One plan then decides each topic's fate (planning.py): a topic with an
 error is not built and its ``.apkg`` is left byte for byte as it was; every other topic
-is built. The sink it is given stages the lock, the decks and the index for one commit,
-or, with --check and --verify, only compares them (publishing/sink.py). The cache is one
+is built. The sink the command line hands it stages the lock, the decks and the index
+for one commit, or, with --check, --verify and --preview, only compares them
+(publishing/sink.py); no stage asks which mode it is in, only the sink. The cache is one
 object with a small interface (caching/build_cache.py). Read ``_build`` top to bottom:
 it is the pipeline.
 """
@@ -30,7 +31,7 @@ from nca_anki.planning import (Decision, decide, nothing_built, results, settle,
 from nca_anki.publishing.changes import deck_versions, previous_versions, retired_notes
 from nca_anki.publishing.decks import Decks, Written, stale_bundles, stale_decks, write_decks
 from nca_anki.publishing.index import bundle_name, write_index
-from nca_anki.publishing.sink import ComparingSink, Sink
+from nca_anki.publishing.sink import PreviewSink, Sink
 from nca_anki.publishing.transaction import hold
 from nca_anki.reading.media import MediaFolder
 from nca_anki.reading.published import Published, published_from, read_published
@@ -41,11 +42,13 @@ from nca_anki.rendering import render_notes
 from nca_anki.report import SILENT, BuildOptions, BuildReport, FileStatus, Progress
 
 
-def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
+def build(options: BuildOptions, progress: Progress = SILENT, *,
+          sink: Sink | None = None) -> BuildReport:
     """Read and check everything, then write what is sound (see the module docstring).
     A function of its arguments: the clock, the cores to use and the cache folder are in
     ``options`` (the CLI resolves them); ``progress`` hears of each stage's work as it is
-    done (the CLI's progress bar), and that it waits for another build.
+    done (the CLI's progress bar), and that it waits for another build; ``sink`` is where
+    the outputs go (publishing/sink.py; None: a build that publishes).
 
     One build at a time reads and publishes a set of folders (transaction.hold); what an
     interrupted build left is finished or undone before anything is read
@@ -54,15 +57,15 @@ def build(options: BuildOptions, progress: Progress = SILENT) -> BuildReport:
     if problems:
         return BuildReport(topics=(), diagnostics=diag.sort_diagnostics(problems))
     folders = _folders(options)
-    kind = ComparingSink if options.check else Sink  # the one place the mode is read
-    with hold(folders.values(), shared=kind.shares_hold, on_wait=progress.note):
-        recovered = kind.recover(folders)
+    sink = Sink() if sink is None else sink
+    with hold(folders.values(), shared=sink.shares_hold, on_wait=progress.note):
+        recovered = sink.recover(folders)
         if diag.has_errors(recovered):
             return BuildReport(topics=(), diagnostics=diag.sort_diagnostics(recovered))
         try:
-            report = _build(options, progress, folders, kind)
+            report = _build(options, progress, folders, sink)
         except BaseException:  # a bug, or Ctrl-C: published whole, or not at all
-            kind.settle(folders)
+            sink.settle(folders)
             raise
     if recovered:
         report = replace(report, diagnostics=diag.sort_diagnostics(
@@ -76,8 +79,8 @@ def _folders(options: BuildOptions) -> dict[str, Path]:
 
 
 def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path],
-           kind: type[Sink]) -> BuildReport:
-    options, cache = BuildCache.open(options)
+           sink: Sink) -> BuildReport:
+    options, cache = BuildCache.open(options, sink)
     renderer = Renderer(options.templates, options.templates.as_posix(),
                         MediaFolder(options.source).resolve)
     # What learners have: every deck in the output folder, read once, before anything is
@@ -104,18 +107,18 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path],
                     *(d for t in inputs.topics if t.name not in reusable
                       for d in repeats_across_parts(t.files))]
         decision = decide(options, inputs, rendered, problems, reusable, reference,
-                          cache.deck_facts, check)
+                          cache.deck_facts, check, sink=sink)
         if decision.halted:
             return _said(nothing_built(decision.plan, decision.problems, options.out), decision)
-        if options.preview is not None:
+        if isinstance(sink, PreviewSink):
             assert inputs.note_type is not None
             decision = settle(decision, inputs, options, check)
             from nca_anki.publishing.preview import write_preview  # only a preview loads it
 
-            return _said(write_preview(options.preview, inputs.note_type, decision.plan,
+            return _said(write_preview(sink.folder, inputs.note_type, decision.plan,
                                        rendered, decision.problems, inputs.config.language,
                                        inputs.sources), decision)
-        sink = kind({options.out / name: file.sha256 for name, file in decks.files.items()})
+        sink = sink.over({options.out / name: file.sha256 for name, file in decks.files.items()})
         outcome = _write(options, cache, inputs, reference, decision, rendered, sink, folders,
                          workers, progress)
         decision = settle(decision, inputs, options, check)

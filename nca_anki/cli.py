@@ -152,17 +152,18 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
     progress = edges.ProgressBars(sys.stderr)
     try:
         from nca_anki.caching.replay import replay
+        from nca_anki.publishing.sink import ComparingSink, PreviewSink, Sink
         from nca_anki.report import BuildOptions
 
         now, real_clock = edges.clock()
-        preview = Path(args.preview) if args.preview is not None else None
+        # The one place the mode is read: the sink carries it to every stage.
+        sink = PreviewSink(folder=Path(args.preview)) if args.preview is not None else \
+            ComparingSink() if args.check or check else Sink()
         options = BuildOptions(Path(args.source), Path(args.templates), Path(args.out),
-                               now=now, check=args.check or check or preview is not None,
-                               jobs=args.jobs, cores=edges.cores(), scratch=edges.scratch(),
-                               cache=arguments.cache_folder(args)[0],
-                               strict=args.strict, preview=preview,
-                               note_type_change=args.note_type_change)
-        report = replay(options) if replayed else None
+                               now=now, jobs=args.jobs, cores=edges.cores(),
+                               scratch=edges.scratch(), cache=arguments.cache_folder(args)[0],
+                               strict=args.strict, note_type_change=args.note_type_change)
+        report = replay(options, sink) if replayed else None
         if report is None:
             from dataclasses import replace
 
@@ -174,8 +175,8 @@ def _run(args: argparse.Namespace, *, check: bool, replayed: bool) -> BuildRepor
                 options = replace(options, committed=edges.committed(
                     options.source, options.templates, options.out),
                     render_key=edges.render_key()
-                    if options.cache is not None and not options.check else None)
-                report = build(options, progress)
+                    if options.cache is not None and sink.keeps_caches else None)
+                report = build(options, progress, sink=sink)
             if real_clock:
                 edges.wait_until(report.newest)
     except KeyboardInterrupt:

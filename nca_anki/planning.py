@@ -26,6 +26,7 @@ from nca_anki.files import CONFIG_NAME
 from nca_anki.inputs import Inputs, Questions, shown_path
 from nca_anki.publishing.changes import published_decks
 from nca_anki.publishing.manifest import FactsStore, IndexedDeck
+from nca_anki.publishing.sink import Sink
 from nca_anki.identity.schema import note_type_changes
 from nca_anki.parallel import Meanwhile
 from nca_anki.reading.acknowledged import acknowledge, attach_questions
@@ -85,7 +86,7 @@ def start_duplicate_check(questions: Questions, *, fork: bool) -> DuplicateCheck
 
 def decide(options: BuildOptions, inputs: Inputs, rendered: dict[str, list[RenderedNote]],
            problems: list[Diagnostic], reusable: set[str], decks: Published,
-           facts: FactsStore | None, check: DuplicateCheck) -> Decision:
+           facts: FactsStore | None, check: DuplicateCheck, *, sink: Sink) -> Decision:
     """The plan of this build, and every problem found on the way (module docstring).
     The duplicate warnings and the settings' acknowledgements are added by ``settle``,
     once the plan's work is done, unless ``--strict`` needs them to decide."""
@@ -98,12 +99,12 @@ def decide(options: BuildOptions, inputs: Inputs, rendered: dict[str, list[Rende
     # restored or deleted. A preview builds on no deck.
     published, unusable = published_decks(decks, plan.topics_to(Disposition.BUILD),
                                           inputs.lock, facts) \
-        if options.preview is None else ({}, {})
+        if not sink.shows_every_card else ({}, {})
     # A card with fields or templates added or removed strands learners' notes unless
     # the build is told it is meant (identity/schema.py).
     schema = note_type_changes(note_type_schema(decks), inputs.note_type,
                                allowed=options.note_type_change) \
-        if options.preview is None else []
+        if not sink.shows_every_card else []
     if unusable or diag.has_errors(schema):
         return Decision(plan=_all_frozen(plan),
                         problems=[*problems, *unusable.values(), *schema], halted=True)
@@ -121,8 +122,8 @@ def decide(options: BuildOptions, inputs: Inputs, rendered: dict[str, list[Rende
         return decision
     decision = settle(decision, inputs, options, check)
     strict_failed = any(is_about_sources(d) for d in decision.problems)
-    if strict_failed and not options.check:  # --check writes nothing anyway, and goes on
-        return replace(decision, plan=_all_frozen(plan),  # to say what is stale
+    if strict_failed and sink.halts_on_strict:  # a comparing build writes nothing anyway,
+        return replace(decision, plan=_all_frozen(plan),  # and goes on to say what is stale
                        strict_failed=True, halted=True)
     return replace(decision, strict_failed=strict_failed)
 

@@ -38,7 +38,6 @@ class BuildOptions:
     out: Path
     _: KW_ONLY
     now: int  # the time new and changed notes get (the CLI: SOURCE_DATE_EPOCH or the clock)
-    check: bool = False  # validate and report, write nothing
     # Processes to use; None: all ``cores``, when the work is big enough. On Linux the extra
     # processes are forked (nca_anki/parallel.py): a program that calls build() while it
     # runs other threads should pass jobs=1, as forking a threaded process is unsafe.
@@ -56,9 +55,6 @@ class BuildOptions:
     # --note-type-change: publish a note type with more or fewer fields or templates than
     # the published decks' (identity/schema.py); without it that is an error.
     note_type_change: bool = False
-    # --preview DIR: write the preview site (publishing/preview.py) there instead of the
-    # decks; with ``check``, nothing else is written.
-    preview: Path | None = None
     # What the last commit holds of the outputs, when the inputs are as committed and the
     # outputs are not (the CLI asks git: edges.committed): the build then measures every
     # change against it, not against the uncommitted outputs of an edit since undone.

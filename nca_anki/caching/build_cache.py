@@ -27,6 +27,7 @@ from nca_anki.files import (CACHE_FOLDERS, CACHE_TAG_NAME, DECKS_NAME, PIECES_NA
                             RENDERED_NAME)
 from nca_anki.identity.assign import by_topic
 from nca_anki.publishing.output import WriteError, write_cache
+from nca_anki.publishing.sink import Sink
 from nca_anki.reading.config import Config
 from nca_anki.reading.published import DeckFacts, Published
 from nca_anki.records import Lock, LockEntry, NoteType, Topic
@@ -60,8 +61,9 @@ class BuildCache:
     """One build's cache: ``open`` it with the build's options, ask ``reusable``, hand the
     index ``deck_facts`` and ``pieces``, tell it of ``built`` decks, then ``remember``."""
 
-    def __init__(self, options: BuildOptions, problems: list[Diagnostic]) -> None:
+    def __init__(self, options: BuildOptions, sink: Sink, problems: list[Diagnostic]) -> None:
         self.options = options  # its cache is None when there is none to use
+        self.sink = sink
         self.problems = problems  # what loading it found, said once
         path = None if options.cache is None else state_path(
             options.cache, options.source, options.templates, options.out)
@@ -69,16 +71,17 @@ class BuildCache:
         self.state, loaded = load_cache(path)
         self.problems += loaded
         # What the index read from each deck, by its SHA-256, and the bundle's deflated
-        # pieces; --check and --verify read every deck in full (what CI trusts) and
-        # write no cache.
+        # pieces; a comparing sink (--check, --verify) reads every deck in full (what CI
+        # trusts) and writes no cache.
         folder = options.cache
-        self.deck_facts = None if options.check else DeckFactsCache(
+        self.deck_facts = None if not sink.keeps_caches else DeckFactsCache(
             None if folder is None else folder / DECKS_NAME)
-        self.pieces = None if options.check else DeflateCache(
+        self.pieces = None if not sink.keeps_caches else DeflateCache(
             None if folder is None else folder / PIECES_NAME)
-        # Each topic's notes as last rendered: not with --check and --verify either (they
-        # render every note), nor without a cache folder or this user's key to sign them.
-        self.renders = None if options.check or folder is None or not options.render_key \
+        # Each topic's notes as last rendered: not for a comparing sink either (it renders
+        # every note), nor without a cache folder or this user's key to sign them.
+        self.renders = None if not sink.keeps_caches or folder is None \
+            or not options.render_key \
             else RenderCache(folder / RENDERED_NAME, options.render_key)
         if self.renders is not None:
             self.problems += self.renders.problems  # a file where its folder belongs
@@ -86,19 +89,20 @@ class BuildCache:
         self._keys: _Keys | None = None
 
     @staticmethod
-    def open(options: BuildOptions) -> tuple[BuildOptions, BuildCache]:
-        """The build's options (without a cache folder that cannot serve) and its cache."""
+    def open(options: BuildOptions, sink: Sink) -> tuple[BuildOptions, BuildCache]:
+        """The build's options (without a cache folder that cannot serve) and its cache,
+        as ``sink`` uses caches."""
         unusable = _unusable_cache(options.cache)
         if unusable is not None:  # said once; the build goes on as one without a cache
             options = replace(options, cache=None)
-        return options, BuildCache(options, [unusable] if unusable is not None else [])
+        return options, BuildCache(options, sink, [unusable] if unusable is not None else [])
 
     def reusable(self, inputs: Sources, decks: Published) -> set[str]:
         """Topics whose key and published deck are exactly as the cache recorded them
         (none for a preview, which shows every card)."""
         self._keys = _Keys(self.options, inputs)
         cache = self.state
-        if self.options.preview is not None or inputs.global_failure \
+        if self.sink.shows_every_card or inputs.global_failure \
                 or inputs.note_type is None or inputs.lock is None or not cache.topics:
             return set()
         lock = inputs.lock
@@ -121,8 +125,8 @@ class BuildCache:
 
     def sweep(self) -> None:
         """Before publishing: the caches older versions kept among the decks, and entries
-        no build needs any more (nothing with --check and --verify, which write nothing)."""
-        if self.options.check:
+        no build needs any more (nothing for a sink that publishes nothing)."""
+        if not self.sink.publishes:
             return
         remove_old_caches(self.options.out)
         if self.options.cache is not None:
