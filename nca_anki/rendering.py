@@ -12,6 +12,7 @@ question, not its whole topic.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 
 from nca_anki.caching.entries import RenderCache, Rendering
 from nca_anki.cards.render import Renderer
@@ -19,9 +20,10 @@ from nca_anki.cards.shuffle import plan
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.identity.assign import by_topic, note_hashes
 from nca_anki.inputs import Inputs
-from nca_anki.parallel import run_tasks
+from nca_anki.parallel import run_tasks, worker_count
+from nca_anki.reading.topics import repeats_across_parts
 from nca_anki.records import Layout, MediaFile, Question, RenderedNote, Topic
-from nca_anki.report import Progress
+from nca_anki.report import BuildOptions, Progress
 
 
 def topic_context(inputs: Inputs, topic: Topic, templates: str) -> str:
@@ -43,6 +45,29 @@ def note_key(part: int, question: Question, layout: Layout) -> str:
     read = (part, question.prompt, tuple((c.correct, c.text) for c in question.choices),
             question.explanation, layout)
     return hashlib.sha256(repr(read).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rendered:
+    """What rendering gave: each topic's notes, what it found, and the processes the
+    work is big enough for (publishing packages the decks on as many)."""
+
+    notes: dict[str, list[RenderedNote]]  # by topic name; reused topics have none
+    problems: list[Diagnostic]  # the notes', and questions repeated across a topic's parts
+    workers: int
+
+
+def render(renderer: Renderer, inputs: Inputs, reusable: set[str], options: BuildOptions,
+           progress: Progress, memo: tuple[RenderCache, str] | None) -> Rendered:
+    """The stage's entry: every topic's notes but the ``reusable`` ones', on as many
+    processes as the work and ``options`` allow; nothing without a note type."""
+    workers = worker_count(options.jobs, options.cores,
+                           sum(t.count for t in inputs.topics if t.name not in reusable))
+    notes, problems = render_notes(renderer, inputs, reusable, workers, progress, memo) \
+        if inputs.note_type is not None else ({}, [])
+    return Rendered(notes=notes, workers=workers, problems=[
+        *problems, *(d for t in inputs.topics if t.name not in reusable
+                     for d in repeats_across_parts(t.files))])
 
 
 def render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], workers: int,

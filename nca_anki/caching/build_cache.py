@@ -14,7 +14,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import nca_anki.diagnostics as diag
 from nca_anki.caching.entries import DeckFactsCache, DeflateCache, ParseCache, RenderCache
@@ -23,15 +23,19 @@ from nca_anki.caching.state import (Cache, code_digest, dump_cache, folder_diges
                                     remove_old_caches, state_path, sweep_cache, tag_folder,
                                     topic_key)
 from nca_anki.diagnostics import Diagnostic
-from nca_anki.files import (CACHE_FOLDERS, CACHE_TAG_NAME, DECKS_NAME, PIECES_NAME,
-                            RENDERED_NAME)
+from nca_anki.files import (CACHE_FOLDERS, CACHE_TAG_NAME, DECKS_NAME, PARSED_NAME,
+                            PIECES_NAME, RENDERED_NAME)
 from nca_anki.identity.assign import by_topic
 from nca_anki.publishing.output import WriteError, write_cache
 from nca_anki.publishing.sink import Sink
 from nca_anki.reading.config import Config
 from nca_anki.reading.published import DeckFacts, Published
 from nca_anki.records import Lock, LockEntry, NoteType, Topic
-from nca_anki.report import BuildOptions, BuildReport
+from nca_anki.report import BuildOptions, BuildReport, FileStatus
+
+
+if TYPE_CHECKING:  # publishing's entry loads genanki: only its record's name is used here
+    from nca_anki.publishing.publish import Outcome
 
 
 class Sources(Protocol):
@@ -52,9 +56,9 @@ class Sources(Protocol):
     @property
     def lock(self) -> Lock | None: ...
     @property
-    def parsed(self) -> ParseCache: ...
-    @property
     def global_failure(self) -> bool: ...
+    @property
+    def events(self) -> tuple[Diagnostic, ...]: ...
 
 
 class BuildCache:
@@ -74,6 +78,9 @@ class BuildCache:
         # pieces; a comparing sink (--check, --verify) reads every deck in full (what CI
         # trusts) and writes no cache.
         folder = options.cache
+        # Each question file as last parsed, by its bytes: read by every build (a
+        # comparing one too), saved by one that publishes.
+        self.parsed = ParseCache(None if folder is None else folder / PARSED_NAME)
         self.deck_facts = None if not sink.keeps_caches else DeckFactsCache(
             None if folder is None else folder / DECKS_NAME)
         self.pieces = None if not sink.keeps_caches else DeflateCache(
@@ -146,6 +153,22 @@ class BuildCache:
                                              f"{what} not saved: {exc.reason}"))
         return problems
 
+    def after(self, report: BuildReport, inputs: Sources, outcome: Outcome) -> BuildReport:
+        """``report``, once the build's outcome is known: if it published without an error
+        in writing, every topic built or found unchanged is remembered, and the report too
+        when a rebuild would give it again; what could not be saved is added to it."""
+        if not self.sink.publishes or diag.has_errors([*outcome.write_problems,
+                                                       *outcome.index_problems]):
+            return report  # nothing was published: the cache stays as it was
+        # Warnings about this build's events do not recur in a rebuild: nothing to replay.
+        events = [*self.problems, *inputs.events, *outcome.events]
+        unsaved = self.remember(inputs, outcome.assignment.lock, {
+            name: result.sha256 for name, result in outcome.written.items()
+            if result.status in (FileStatus.WRITTEN, FileStatus.UNCHANGED) and result.sha256},
+            outcome.lock_text, None if events or not report.ok else report)
+        return replace(report, diagnostics=diag.sort_diagnostics(
+            [*report.diagnostics, *unsaved]))
+
     def remember(self, inputs: Sources, lock: Lock, decks: Mapping[str, str],
                  lock_text: str, report: BuildReport | None) -> list[Diagnostic]:
         """Record the key of every topic whose deck is ``decks`` (topic -> SHA-256 of the
@@ -173,7 +196,7 @@ class BuildCache:
             tag_folder(state.parent, write_cache)
             if new != cache:
                 write_cache(state, dump_cache(new).encode())
-            inputs.parsed.save(write_cache)
+            self.parsed.save(write_cache)
             if self.renders is not None:  # the entries of topics gone are deleted
                 for topic in inputs.topics:
                     self.renders.keep(topic.name)

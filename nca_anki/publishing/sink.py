@@ -17,7 +17,8 @@ published decks, reading/published.py), and compare with those without reading t
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,8 +27,8 @@ import nca_anki.diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import OLD_LOCK_NAME, file_sha256
 from nca_anki.publishing.output import WriteError
-from nca_anki.publishing.transaction import (abandon, commit, pending, recover, settle, stage,
-                                             staged)
+from nca_anki.publishing.transaction import (abandon, commit, hold, pending, recover, settle,
+                                             stage, staged)
 from nca_anki.report import FileStatus
 
 if TYPE_CHECKING:  # the no-op rebuild picks a sink and loads no record (test_layers)
@@ -53,6 +54,12 @@ class Sink:
     def over(self, known: Mapping[Path, str | None]) -> Sink:
         """This sink, told the SHA-256 of the files the build read before writing."""
         return replace(self, known=known)
+
+    def hold(self, folders: Mapping[str, Path], on_wait: Callable[[str], None]
+             ) -> AbstractContextManager[None]:
+        """The folders held for this build (transaction.hold): alone, or shared with other
+        builds that only compare."""
+        return hold(folders.values(), shared=self.shares_hold, on_wait=on_wait)
 
     @staticmethod
     def recover(folders: Mapping[str, Path]) -> list[Diagnostic]:

@@ -78,6 +78,7 @@ STAGES = {
     "nca_anki.reading.published": set(),
     "nca_anki.publishing.output": set(),
     "nca_anki.publishing.sink": set(),
+    "nca_anki.publishing.publish": PACKAGING,  # the stage's entry: decks and index
     "nca_anki.publishing.transaction": set(),
     "nca_anki.publishing.release": set(),
     "nca_anki.publishing.preview": {"jinja2", "markupsafe"},  # the site's pages, autoescaped
