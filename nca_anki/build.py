@@ -95,4 +95,5 @@ def _build(options: BuildOptions, progress: Progress, folders: dict[str, Path],
             workers=rendered.workers, cores=options.cores, scratch=options.scratch,
             folders=folders), sink, cache, progress)
         decision = planning.settle(decision, sources, options, check)
-        return cache.after(planning.report(options, decision, outcome, sink), sources, outcome)
+        return cache.after(planning.report(options, decision, outcome, sink), sources, outcome,
+                           rendered.events)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import nca_anki.diagnostics as diag
-from nca_anki.caching.entries import DeckFactsCache, DeflateCache, ParseCache, RenderCache
+from nca_anki.caching.entries import (DeckFactsCache, DeflateCache, ParseCache, RenderCache,
+                                      RenderMemo)
 from nca_anki.caching.replay import recorded
 from nca_anki.caching.state import (Cache, code_digest, dump_cache, folder_digest, load_cache,
                                     remove_old_caches, state_path, sweep_cache, tag_folder,
@@ -92,7 +93,6 @@ class BuildCache:
             else RenderCache(folder / RENDERED_NAME, options.render_key)
         if self.renders is not None:
             self.problems += self.renders.problems  # a file where its folder belongs
-            self.renders.problems = self.problems  # what reading it finds: said, no replay
         self._keys: _Keys | None = None
 
     @staticmethod
@@ -118,12 +118,12 @@ class BuildCache:
                 and entry[0] == self._keys.of(t, lock)
                 and decks.sha256(f"{t.slug}.apkg") == entry[1]}
 
-    def rendered(self) -> tuple[RenderCache, str] | None:
+    def rendered(self) -> RenderMemo | None:
         """The render cache and the digest of the templates its entries are kept under
         (after ``reusable``); None: render every note."""
         if self.renders is None or self._keys is None or not self.renders.usable:
             return None
-        return self.renders, self._keys.templates
+        return RenderMemo(cache=self.renders, templates=self._keys.templates)
 
     def built(self, deck_file: str, sha256: str | None, facts: DeckFacts | None) -> None:
         """A deck this build packaged: the index need not read it back for its facts."""
@@ -153,15 +153,18 @@ class BuildCache:
                                              f"{what} not saved: {exc.reason}"))
         return problems
 
-    def after(self, report: BuildReport, inputs: Sources, outcome: Outcome) -> BuildReport:
+    def after(self, report: BuildReport, inputs: Sources, outcome: Outcome,
+              rendering: Sequence[Diagnostic]) -> BuildReport:
         """``report``, once the build's outcome is known: if it published without an error
         in writing, every topic built or found unchanged is remembered, and the report too
-        when a rebuild would give it again; what could not be saved is added to it."""
+        when a rebuild would give it again (not after an event of this build, such as the
+        render cache entries that could not be read: ``rendering``); what could not be
+        saved is added to it."""
         if not self.sink.publishes or diag.has_errors([*outcome.write_problems,
                                                        *outcome.index_problems]):
             return report  # nothing was published: the cache stays as it was
         # Warnings about this build's events do not recur in a rebuild: nothing to replay.
-        events = [*self.problems, *inputs.events, *outcome.events]
+        events = [*self.problems, *rendering, *inputs.events, *outcome.events]
         unsaved = self.remember(inputs, outcome.assignment.lock, {
             name: result.sha256 for name, result in outcome.written.items()
             if result.status in (FileStatus.WRITTEN, FileStatus.UNCHANGED) and result.sha256},

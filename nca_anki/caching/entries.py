@@ -9,6 +9,7 @@ the records these entries hold.)
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 import hmac
 import json
 import zlib
@@ -388,6 +389,15 @@ class RenderCache(_FolderCache):
     def keep(self, topic: str) -> None:
         """Keep the entry of ``topic`` (not rendered by this build) when saving."""
         self._used.add(self._name(topic))
+
+
+@dataclass(frozen=True, kw_only=True)
+class RenderMemo:
+    """What rendering is handed to take notes from the render cache and put them in:
+    the cache, and a digest of the templates its entries are kept under."""
+
+    cache: RenderCache
+    templates: str
 
 
 def _four(hashes: Sequence[object]) -> tuple[str, str, str, str]:
