@@ -41,7 +41,7 @@ def shown_path(folder: Path, name: str | Path) -> str:
     return (folder / name).as_posix()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class _Sources:
     files: tuple[ParsedFile, ...]
     found: dict[str, str]  # every question file found: shown path -> path in the lock
@@ -135,7 +135,8 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int)
         problems.append(diag.error("E103",
                                    source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
                                    "found; add some or pass --source DIR"))
-    return _Sources(tuple(files), found, digests, lint, problems, images, tuple(bad_names))
+    return _Sources(files=tuple(files), found=found, digests=digests, lint=lint, problems=problems,
+                    images=images, misnamed=tuple(bad_names))
 
 
 def _read_lock(source: Path, now: int, decks: Published, topics: tuple[Topic, ...],
@@ -211,7 +212,7 @@ def check_folders(options: BuildOptions) -> list[Diagnostic]:
     return problems
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Inputs:
     """Everything read and checked before anything is written."""
 
@@ -231,7 +232,7 @@ class Inputs:
     global_failure: bool  # settings, templates or lock broken: no topic can be built
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Questions:
     """The first half of the inputs: the question files, the settings, the topics and the
     note type, everything but the lock. The duplicate check starts on these, while the
@@ -292,8 +293,16 @@ def read_questions(options: BuildOptions, renderer: Renderer, parsed: ParseCache
     config, config_problems = load_config(options.source, config_path)
     topics, topic_problems = group_topics(read.files, config, config_path)
     note_type, template_problems = renderer.note_type(config.language)
-    return Questions(config, topics, read.files, read, note_type, tuple(topic_problems),
-                     (*config_problems, *template_problems), tuple(parsed.problems))
+    return Questions(
+        config=config,
+        topics=topics,
+        files=read.files,
+        read=read,
+        note_type=note_type,
+        topic_problems=tuple(topic_problems),
+        settings_problems=(*config_problems, *template_problems),
+        events=tuple(parsed.problems),
+    )
 
 
 def read_inputs(options: BuildOptions, questions: Questions, now: int, decks: Published
@@ -313,7 +322,17 @@ def read_inputs(options: BuildOptions, questions: Questions, now: int, decks: Pu
     shared = [*questions.settings_problems, *lock_problems, *read.misnamed]
     events = (*lock_problems, *questions.events)
     # Without any question file every lock entry would look removed: stop instead.
-    return Inputs(config, topics, tuple(f for f in files if not f.title), read.found,
-                  read.digests, read.images, read.lint, questions.note_type, lock,
-                  (*read.problems, *topic_problems, *shared, *questions.events), events,
-                  diag.has_errors(shared) or not files)
+    return Inputs(
+        config=config,
+        topics=topics,
+        orphans=tuple(f for f in files if not f.title),
+        sources=read.found,
+        digests=read.digests,
+        images=read.images,
+        lint=read.lint,
+        note_type=questions.note_type,
+        lock=lock,
+        problems=(*read.problems, *topic_problems, *shared, *questions.events),
+        events=events,
+        global_failure=diag.has_errors(shared) or not files,
+    )

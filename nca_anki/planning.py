@@ -255,8 +255,14 @@ def results(plan: Plan, assignment: Assignment, statuses: dict[str, FileStatus],
         count = {s.value: tally[topic.name, s] for s in NoteStatus}
         if plan.dispositions[topic.name] is Disposition.REUSE:
             count["unchanged"] = topic.count
-        found.append(TopicResult(topic.deck_name, shown_path(out, f"{topic.slug}.apkg"),
-                                   topic.count, **count,
-                                   status=statuses.get(topic.name, FileStatus.FAILED),
-                                   sources=topic.paths))
+        found.append(
+            TopicResult(
+                deck_name=topic.deck_name,
+                output=shown_path(out, f"{topic.slug}.apkg"),
+                questions=topic.count,
+                **count,
+                status=statuses.get(topic.name, FileStatus.FAILED),
+                sources=topic.paths,
+            )
+        )
     return tuple(found)

@@ -100,7 +100,7 @@ class _NoProgress:
 SILENT: Progress = _NoProgress()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TopicResult:
     deck_name: str
     output: str  # the .apkg path as shown to the user

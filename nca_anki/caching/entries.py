@@ -190,7 +190,8 @@ class ParseCache(_FolderCache):
         positions = tuple(int(p) for p in data["positions"])
         if len(positions) != int(data["count"]):
             raise ValueError("its counts disagree")
-        keys = tuple(QuestionKey(int(n), int(line), str(fp), str(words), str(answer))
+        keys = tuple(QuestionKey(number=int(n), line=int(line), fingerprint=str(fp),
+                                 words=str(words), answer=str(answer))
                      for n, line, fp, words, answer in data["keys"])
         if len(keys) != len(positions):
             raise ValueError("its counts disagree")

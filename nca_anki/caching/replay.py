@@ -82,10 +82,20 @@ def replay(options: BuildOptions, sink: Sink) -> BuildReport | None:
     if sink.publishes:  # as the build would
         sweep_cache(options.cache)
     status = FileStatus.UNCHANGED  # with --check too: every deck is what the sources build
-    return BuildReport(topics=tuple(TopicResult(deck, output, questions, unchanged=questions,
-                                                status=status)
-                                    for deck, output, questions in recorded.topics),
-                       diagnostics=recorded.diagnostics, acknowledged=recorded.acknowledged)
+    return BuildReport(
+        topics=tuple(
+            TopicResult(
+                deck_name=deck,
+                output=output,
+                questions=questions,
+                unchanged=questions,
+                status=status,
+            )
+            for deck, output, questions in recorded.topics
+        ),
+        diagnostics=recorded.diagnostics,
+        acknowledged=recorded.acknowledged,
+    )
 
 
 def recorded(options: BuildOptions, cache: Cache, report: BuildReport, *,
@@ -95,5 +105,5 @@ def recorded(options: BuildOptions, cache: Cache, report: BuildReport, *,
     recorded as what a rebuild of the state just left gives."""
     state = fingerprint(options, sources=sources, lock=lock, decks=decks, templates=templates)
     return Cache(cache.topics, Replay(
-        state, tuple((t.deck_name, t.output, t.questions) for t in report.topics),
-        report.diagnostics, report.acknowledged))
+        state=state, topics=tuple((t.deck_name, t.output, t.questions) for t in report.topics),
+        diagnostics=report.diagnostics, acknowledged=report.acknowledged))
