@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import KW_ONLY, dataclass, field
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -110,7 +110,7 @@ class TopicResult:
     unchanged: int = 0
     status: FileStatus = FileStatus.FAILED
     # Its question files, as diagnostics name them: a failed topic's files are not linted,
-    # so --watch does not count their warnings as gone (reporting.changes). Not part of
+    # so --watch does not count their warnings as gone (commands/output.py, changes). Not part of
     # what a report says (a replayed no-op, which has no failed topic, does not keep it).
     sources: tuple[str, ...] = field(default=(), compare=False)
 
@@ -141,5 +141,11 @@ class BuildReport:
     @property
     def ok(self) -> bool:
         return not diag.has_errors(self.diagnostics) and not self.strict_failed
+
+    def exit_status(self, stale: Sequence[str] = ()) -> int:
+        """The command's exit status for this build: 0 when it is sound and (with
+        --verify) nothing it names is ``stale``, else 1 (errors in the input, or an output
+        that could not be written)."""
+        return 0 if self.ok and not stale else 1
 
 
