@@ -19,7 +19,7 @@ class Severity(StrEnum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, kw_only=True)
 class Diagnostic:
     path: str
     line: int
@@ -44,12 +44,12 @@ class Diagnostic:
 
 def error(code: str, path: str, line: int, message: str) -> Diagnostic:
     assert code in CODES and code[0] == "E", f"not an error code: {code}"
-    return Diagnostic(path, line, Severity.ERROR, message, code)
+    return Diagnostic(path=path, line=line, severity=Severity.ERROR, message=message, code=code)
 
 
 def warning(code: str, path: str, line: int, message: str) -> Diagnostic:
     assert code in CODES and code[0] == "W", f"not a warning code: {code}"
-    return Diagnostic(path, line, Severity.WARNING, message, code)
+    return Diagnostic(path=path, line=line, severity=Severity.WARNING, message=message, code=code)
 
 
 def clip(text: str, limit: int = 80) -> str:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import nca_anki.diagnostics as diag
 from nca_anki.caching.entries import Parsed, ParseCache
 from nca_anki.diagnostics import Diagnostic
-from nca_anki.files import (CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, PARSED_NAME, SOURCE_SUFFIX,
+from nca_anki.files import (CONFIG_NAME, LOCK_NAME, OLD_LOCK_NAME, SOURCE_SUFFIX,
                             question_files, read_regular)
 from nca_anki.identity.lockfile import future_mods, load_lock, load_old_lock
 from nca_anki.identity.recover import recover_lock
@@ -28,7 +28,7 @@ from nca_anki.reading.decode import decode_source
 from nca_anki.reading.lint import long_answers
 from nca_anki.reading.media import images_key
 from nca_anki.reading.parse import parse
-from nca_anki.reading.published import Published
+from nca_anki.reading.published import Published, published_from, read_published
 from nca_anki.reading.topics import group_topics, moved_by_title, renamed
 from nca_anki.records import Lock, NoteType, ParsedFile, Topic
 from nca_anki.report import BuildOptions
@@ -41,12 +41,7 @@ def shown_path(folder: Path, name: str | Path) -> str:
     return (folder / name).as_posix()
 
 
-def cache_folder(options: BuildOptions, name: str) -> Path | None:
-    """The cache's folder ``name``; None when the build has no cache."""
-    return None if options.cache is None else options.cache / name
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class _Sources:
     files: tuple[ParsedFile, ...]
     found: dict[str, str]  # every question file found: shown path -> path in the lock
@@ -140,7 +135,8 @@ def _read_sources(source: Path, cache: ParseCache, jobs: int | None, cores: int)
         problems.append(diag.error("E103",
                                    source.as_posix(), 0, f"no question files (*{SOURCE_SUFFIX}) "
                                    "found; add some or pass --source DIR"))
-    return _Sources(tuple(files), found, digests, lint, problems, images, tuple(bad_names))
+    return _Sources(files=tuple(files), found=found, digests=digests, lint=lint, problems=problems,
+                    images=images, misnamed=tuple(bad_names))
 
 
 def _read_lock(source: Path, now: int, decks: Published, topics: tuple[Topic, ...],
@@ -216,7 +212,7 @@ def check_folders(options: BuildOptions) -> list[Diagnostic]:
     return problems
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Inputs:
     """Everything read and checked before anything is written."""
 
@@ -233,11 +229,10 @@ class Inputs:
     # Also in problems: what reading the lock and the parse cache found. They are about
     # this build's events (a merge resolved, a cache rebuilt) and do not recur.
     events: tuple[Diagnostic, ...]
-    parsed: ParseCache
     global_failure: bool  # settings, templates or lock broken: no topic can be built
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Questions:
     """The first half of the inputs: the question files, the settings, the topics and the
     note type, everything but the lock. The duplicate check starts on these, while the
@@ -251,7 +246,6 @@ class Questions:
     topic_problems: tuple[Diagnostic, ...]
     settings_problems: tuple[Diagnostic, ...]  # the settings' and the templates'
     events: tuple[Diagnostic, ...]  # what the parse cache found
-    parsed: ParseCache
 
     @property
     def problems(self) -> list[Diagnostic]:
@@ -260,17 +254,55 @@ class Questions:
                 *self.read.misnamed, *self.events]
 
 
-def read_questions(options: BuildOptions, renderer: Renderer) -> Questions:
-    """Every question file (parsed, or from the parse cache), the settings, the topics and
-    the note type the templates give."""
+@dataclass(frozen=True, kw_only=True)
+class Read:
+    """The first half of what a build reads: what learners have, what changes are
+    measured against, and the question files, settings, topics and note type."""
+
+    renderer: Renderer  # the templates, ready to render (cards/render.py)
+    decks: Published  # every deck in the output folder, read once (reading/published.py)
+    reference: Published  # what changes are measured against (``decks``, or a commit's)
+    questions: Questions
+
+
+def read(options: BuildOptions, parsed: ParseCache) -> Read:
+    """The stage's entry: the published decks, then the question files (parsed, or from
+    ``parsed``, the parse cache), the settings, the topics and the note type."""
+    from nca_anki.cards.render import Renderer  # loads Jinja: only a build that renders
+    from nca_anki.reading.media import MediaFolder
+
+    renderer = Renderer(options.templates, options.templates.as_posix(),
+                        MediaFolder(options.source).resolve)
+    # What learners have: every deck in the output folder, read once, before anything is
+    # written. Every stage that needs it is handed this record (reading/published.py).
+    decks = read_published(options.out)
+    # What changes are measured against: what learners have, the published decks; or,
+    # when git says the inputs are as committed and the outputs are not, the commit's
+    # (an edit built and then undone is no change: issue 35). Nothing is reused then.
+    reference = decks if options.committed is None else \
+        published_from(options.out, options.committed.files)
+    return Read(renderer=renderer, decks=decks, reference=reference,
+                questions=read_questions(options, renderer, parsed))
+
+
+def read_questions(options: BuildOptions, renderer: Renderer, parsed: ParseCache) -> Questions:
+    """Every question file (parsed, or from the parse cache ``parsed``), the settings, the
+    topics and the note type the templates give."""
     config_path = shown_path(options.source, CONFIG_NAME)
-    parsed = ParseCache(cache_folder(options, PARSED_NAME))
     read = _read_sources(options.source, parsed, options.jobs, options.cores)
     config, config_problems = load_config(options.source, config_path)
     topics, topic_problems = group_topics(read.files, config, config_path)
     note_type, template_problems = renderer.note_type(config.language)
-    return Questions(config, topics, read.files, read, note_type, tuple(topic_problems),
-                     (*config_problems, *template_problems), tuple(parsed.problems), parsed)
+    return Questions(
+        config=config,
+        topics=topics,
+        files=read.files,
+        read=read,
+        note_type=note_type,
+        topic_problems=tuple(topic_problems),
+        settings_problems=(*config_problems, *template_problems),
+        events=tuple(parsed.problems),
+    )
 
 
 def read_inputs(options: BuildOptions, questions: Questions, now: int, decks: Published
@@ -290,7 +322,17 @@ def read_inputs(options: BuildOptions, questions: Questions, now: int, decks: Pu
     shared = [*questions.settings_problems, *lock_problems, *read.misnamed]
     events = (*lock_problems, *questions.events)
     # Without any question file every lock entry would look removed: stop instead.
-    return Inputs(config, topics, tuple(f for f in files if not f.title), read.found,
-                  read.digests, read.images, read.lint, questions.note_type, lock,
-                  (*read.problems, *topic_problems, *shared, *questions.events), events,
-                  questions.parsed, diag.has_errors(shared) or not files)
+    return Inputs(
+        config=config,
+        topics=topics,
+        orphans=tuple(f for f in files if not f.title),
+        sources=read.found,
+        digests=read.digests,
+        images=read.images,
+        lint=read.lint,
+        note_type=questions.note_type,
+        lock=lock,
+        problems=(*read.problems, *topic_problems, *shared, *questions.events),
+        events=events,
+        global_failure=diag.has_errors(shared) or not files,
+    )

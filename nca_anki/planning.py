@@ -20,14 +20,16 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from nca_anki.diagnostics import Diagnostic, is_about_sources
-from nca_anki.files import CONFIG_NAME
+from nca_anki.files import CONFIG_NAME, LOCK_NAME
 from nca_anki.inputs import Inputs, Questions, shown_path
 from nca_anki.publishing.changes import published_decks
 from nca_anki.publishing.manifest import FactsStore, IndexedDeck
+from nca_anki.publishing.sink import Sink
 from nca_anki.identity.schema import note_type_changes
-from nca_anki.parallel import Meanwhile
+from nca_anki.parallel import Meanwhile, worker_count
 from nca_anki.reading.acknowledged import acknowledge, attach_questions
 from nca_anki.reading.duplicates import duplicates
 from nca_anki.reading.lint import position_cluster
@@ -37,6 +39,10 @@ import nca_anki.diagnostics as diag
 from nca_anki.records import (Assignment, Disposition, Lock, NoteStatus, Plan, RenderedNote, Topic,
                               prompt_id)
 from nca_anki.report import BuildOptions, BuildReport, FileStatus, TopicResult
+
+
+if TYPE_CHECKING:  # publishing's entry loads genanki: only its record's name is used here
+    from nca_anki.publishing.publish import Outcome
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,19 +79,21 @@ class DuplicateCheck(Meanwhile[list[Diagnostic]]):
         return duplicates(topics)
 
 
-def start_duplicate_check(questions: Questions, *, fork: bool) -> DuplicateCheck:
-    """The check of the topics that no error in their files freezes (``fork``: on a
-    second core, meanwhile), started before the lock is read and the notes rendered.
+def start_duplicate_check(questions: Questions, options: BuildOptions) -> DuplicateCheck:
+    """The check of the topics that no error in their files freezes (on a second core,
+    meanwhile, where the work is big enough for ``options``), started before the lock is
+    read and the notes rendered.
     Should these turn out not to be the topics checked (the lock places questions of a
     broken file in another topic, a question does not render), ``of`` checks again."""
     errors = {d.path for d in questions.problems if d.is_error}
+    fork = worker_count(options.jobs, options.cores, sum(t.count for t in questions.topics)) > 1
     return DuplicateCheck([t for t in questions.topics if not errors & set(t.paths)],
                           fork=fork)
 
 
 def decide(options: BuildOptions, inputs: Inputs, rendered: dict[str, list[RenderedNote]],
            problems: list[Diagnostic], reusable: set[str], decks: Published,
-           facts: FactsStore | None, check: DuplicateCheck) -> Decision:
+           facts: FactsStore | None, check: DuplicateCheck, *, sink: Sink) -> Decision:
     """The plan of this build, and every problem found on the way (module docstring).
     The duplicate warnings and the settings' acknowledgements are added by ``settle``,
     once the plan's work is done, unless ``--strict`` needs them to decide."""
@@ -98,12 +106,12 @@ def decide(options: BuildOptions, inputs: Inputs, rendered: dict[str, list[Rende
     # restored or deleted. A preview builds on no deck.
     published, unusable = published_decks(decks, plan.topics_to(Disposition.BUILD),
                                           inputs.lock, facts) \
-        if options.preview is None else ({}, {})
+        if not sink.shows_every_card else ({}, {})
     # A card with fields or templates added or removed strands learners' notes unless
     # the build is told it is meant (identity/schema.py).
     schema = note_type_changes(note_type_schema(decks), inputs.note_type,
                                allowed=options.note_type_change) \
-        if options.preview is None else []
+        if not sink.shows_every_card else []
     if unusable or diag.has_errors(schema):
         return Decision(plan=_all_frozen(plan),
                         problems=[*problems, *unusable.values(), *schema], halted=True)
@@ -121,8 +129,8 @@ def decide(options: BuildOptions, inputs: Inputs, rendered: dict[str, list[Rende
         return decision
     decision = settle(decision, inputs, options, check)
     strict_failed = any(is_about_sources(d) for d in decision.problems)
-    if strict_failed and not options.check:  # --check writes nothing anyway, and goes on
-        return replace(decision, plan=_all_frozen(plan),  # to say what is stale
+    if strict_failed and sink.halts_on_strict:  # a comparing build writes nothing anyway,
+        return replace(decision, plan=_all_frozen(plan),  # and goes on to say what is stale
                        strict_failed=True, halted=True)
     return replace(decision, strict_failed=strict_failed)
 
@@ -204,12 +212,39 @@ def _acknowledged(inputs: Inputs, problems: list[Diagnostic], settings: str, *,
                        files=inputs.sources)
 
 
-def nothing_built(plan: Plan, problems: list[Diagnostic], out: Path) -> BuildReport:
+def nothing_built(decision: Decision, out: Path) -> BuildReport:
     """The report of a build that stops before it identifies anything: every topic as the
     plan has it, nothing written."""
     nothing = Assignment(notes=(), note_type_mod=0, lock=Lock(), removed=())
-    return BuildReport(topics=results(plan, nothing, {}, out),
-                       diagnostics=diag.sort_diagnostics(problems))
+    return said(BuildReport(topics=results(decision.plan, nothing, {}, out),
+                            diagnostics=diag.sort_diagnostics(decision.problems)), decision)
+
+
+def said(report: BuildReport, decision: Decision) -> BuildReport:
+    """``report`` with what ``decision`` says of the settings and --strict."""
+    return replace(report, acknowledged=decision.acknowledged,
+                   strict_failed=decision.strict_failed)
+
+
+def report(options: BuildOptions, decision: Decision, outcome: Outcome, sink: Sink
+           ) -> BuildReport:
+    """The report of a build that published (or compared) ``outcome`` through ``sink``."""
+    plan, out, assignment = decision.plan, options.out, outcome.assignment
+    deck_names = {t.name: t.deck_name for t in plan.topics}
+    lock_changes = sink.lock_changes(options.source / LOCK_NAME, outcome.lock_text)
+    stale_index = [shown_path(out, n) for n, s in outcome.index_statuses.items()
+                   if s is FileStatus.WOULD_WRITE]
+    return said(BuildReport(
+        topics=results(plan, assignment, outcome.statuses, out),
+        diagnostics=diag.sort_diagnostics([*decision.problems, *outcome.stale,
+                                           *outcome.events]),
+        removed=assignment.removed,
+        templates_changed=outcome.layout_changed,
+        stale_lock_decks=tuple(deck_names.get(t, t) for t in lock_changes),
+        stale_files=tuple(sorted([*stale_index, *(d.path for d in outcome.stale)])),
+        index=tuple((shown_path(out, n), s) for n, s in outcome.index_statuses.items()
+                    if s is not FileStatus.UNCHANGED),
+        newest=sink.newest(assignment)), decision)
 
 
 def results(plan: Plan, assignment: Assignment, statuses: dict[str, FileStatus], out: Path
@@ -220,8 +255,14 @@ def results(plan: Plan, assignment: Assignment, statuses: dict[str, FileStatus],
         count = {s.value: tally[topic.name, s] for s in NoteStatus}
         if plan.dispositions[topic.name] is Disposition.REUSE:
             count["unchanged"] = topic.count
-        found.append(TopicResult(topic.deck_name, shown_path(out, f"{topic.slug}.apkg"),
-                                   topic.count, **count,
-                                   status=statuses.get(topic.name, FileStatus.FAILED),
-                                   sources=topic.paths))
+        found.append(
+            TopicResult(
+                deck_name=topic.deck_name,
+                output=shown_path(out, f"{topic.slug}.apkg"),
+                questions=topic.count,
+                **count,
+                status=statuses.get(topic.name, FileStatus.FAILED),
+                sources=topic.paths,
+            )
+        )
     return tuple(found)

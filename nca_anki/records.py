@@ -109,7 +109,7 @@ class Question:
                               ).hexdigest()[:12]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class QuestionKey:
     """One question as the duplicate check compares it (reading/duplicates.py)."""
 
@@ -168,7 +168,7 @@ def answer_key(correct: Sequence[int]) -> str:
     return ",".join(map(str, correct)) if correct else "-1"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Acknowledgement:
     """A warning the authors judged (nca-anki.toml [[acknowledged]]): for one question, by
     its fingerprint, or for every warning of its code in one file, by the file's path."""
@@ -184,7 +184,7 @@ def prompt_id(prompt: str) -> str:
     return hashlib.sha256(" ".join(prompt.split()).encode()).hexdigest()[:12]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MediaFile:
     """An image a question shows, as it goes into a package (reading/media.py)."""
 
@@ -344,7 +344,7 @@ class PackagedNote:
     without_card: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DeckSpec:
     name: str
     description: str

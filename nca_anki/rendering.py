@@ -12,16 +12,18 @@ question, not its whole topic.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 
-from nca_anki.caching.entries import RenderCache, Rendering
+from nca_anki.caching.entries import RenderMemo, Rendering
 from nca_anki.cards.render import Renderer
 from nca_anki.cards.shuffle import plan
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.identity.assign import by_topic, note_hashes
 from nca_anki.inputs import Inputs
-from nca_anki.parallel import run_tasks
+from nca_anki.parallel import run_tasks, worker_count
+from nca_anki.reading.topics import repeats_across_parts
 from nca_anki.records import Layout, MediaFile, Question, RenderedNote, Topic
-from nca_anki.report import Progress
+from nca_anki.report import BuildOptions, Progress
 
 
 def topic_context(inputs: Inputs, topic: Topic, templates: str) -> str:
@@ -45,11 +47,38 @@ def note_key(part: int, question: Question, layout: Layout) -> str:
     return hashlib.sha256(repr(read).encode("utf-8", "surrogatepass")).hexdigest()
 
 
+@dataclass(frozen=True, kw_only=True)
+class Rendered:
+    """What rendering gave: each topic's notes, what it found, and the processes the
+    work is big enough for (publishing packages the decks on as many)."""
+
+    notes: dict[str, list[RenderedNote]]  # by topic name; reused topics have none
+    problems: list[Diagnostic]  # the notes', and questions repeated across a topic's parts
+    # Also in problems: render cache entries that could not be read. They are about this
+    # build's events and do not recur (the no-op replay is not recorded).
+    events: list[Diagnostic]
+    workers: int
+
+
+def render(renderer: Renderer, inputs: Inputs, reusable: set[str], options: BuildOptions,
+           progress: Progress, memo: RenderMemo | None) -> Rendered:
+    """The stage's entry: every topic's notes but the ``reusable`` ones', on as many
+    processes as the work and ``options`` allow; nothing without a note type."""
+    workers = worker_count(options.jobs, options.cores,
+                           sum(t.count for t in inputs.topics if t.name not in reusable))
+    notes, problems, events = render_notes(renderer, inputs, reusable, workers, progress, memo) \
+        if inputs.note_type is not None else ({}, [], [])
+    return Rendered(notes=notes, workers=workers, events=events, problems=[
+        *problems, *(d for t in inputs.topics if t.name not in reusable
+                     for d in repeats_across_parts(t.files))])
+
+
 def render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], workers: int,
-                 progress: Progress, memo: tuple[RenderCache, str] | None = None
-                 ) -> tuple[dict[str, list[RenderedNote]], list[Diagnostic]]:
+                 progress: Progress, memo: RenderMemo | None = None
+                 ) -> tuple[dict[str, list[RenderedNote]], list[Diagnostic], list[Diagnostic]]:
     """Each topic's notes (topics in ``reusable`` are skipped), on ``workers`` processes;
-    ``memo``: the render cache and a digest of the templates, or None to render all."""
+    ``memo``: the render cache and a digest of the templates, or None to render all.
+    Also the render cache entries that could not be read (also among the problems)."""
     entries = by_topic(inputs.lock.entries if inputs.lock else ())
     todo = [t for t in inputs.topics if t.name not in reusable]
 
@@ -59,8 +88,8 @@ def render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], workers
         kept = {e.prompt_key: e.slots for e in entries.get(topic.name, ()) if e.slots}
         layouts = plan([q for _, q in topic.questions], inputs.config.shuffles(topic.name), kept)
         on_pick = inputs.config.shows_answer_on_pick(topic.name)
-        context = topic_context(inputs, topic, memo[1]) if memo else ""
-        known, unread = memo[0].notes(topic.name, context) if memo else ({}, [])
+        context = topic_context(inputs, topic, memo.templates) if memo else ""
+        known, unread = memo.cache.notes(topic.name, context) if memo else ({}, [])
         notes: list = []
         problems: list[Diagnostic] = []
         keep: list[tuple[str, Rendering]] = []
@@ -82,11 +111,12 @@ def render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], workers
                 if memo and not note.media:
                     keep.append((key, rendering))
         unchanged = len(keep) == len(known) == len(notes) and not problems  # as it was
-        entry = None if not memo or unchanged else memo[0].encode(context, keep)
+        entry = None if not memo or unchanged else memo.cache.encode(context, keep)
         return notes, problems, entry, unread
 
     rendered: dict[str, list[RenderedNote]] = {}
     problems: list[Diagnostic] = []
+    events: list[Diagnostic] = []
     progress.start("rendering", sum(t.count for t in todo))
     for topic, (notes, topic_problems, entry, unread) in zip(
             todo, run_tasks(render_topic, len(todo), workers)):
@@ -96,9 +126,8 @@ def render_notes(renderer: Renderer, inputs: Inputs, reusable: set[str], workers
                                              hashes=hashes, media=media)
                                 for k, (fields, tags, slots, hashes), media in notes]
         problems += [*unread, *topic_problems]
-        if memo:
-            memo[0].problems += unread  # an event of this build: nothing to replay
-            if entry is not None:
-                memo[0].put(topic.name, entry)
+        events += unread
+        if memo and entry is not None:
+            memo.cache.put(topic.name, entry)
         progress.advance(topic.count)
-    return rendered, problems
+    return rendered, problems, events

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import KW_ONLY, dataclass, field
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -38,7 +38,6 @@ class BuildOptions:
     out: Path
     _: KW_ONLY
     now: int  # the time new and changed notes get (the CLI: SOURCE_DATE_EPOCH or the clock)
-    check: bool = False  # validate and report, write nothing
     # Processes to use; None: all ``cores``, when the work is big enough. On Linux the extra
     # processes are forked (nca_anki/parallel.py): a program that calls build() while it
     # runs other threads should pass jobs=1, as forking a threaded process is unsafe.
@@ -56,9 +55,6 @@ class BuildOptions:
     # --note-type-change: publish a note type with more or fewer fields or templates than
     # the published decks' (identity/schema.py); without it that is an error.
     note_type_change: bool = False
-    # --preview DIR: write the preview site (publishing/preview.py) there instead of the
-    # decks; with ``check``, nothing else is written.
-    preview: Path | None = None
     # What the last commit holds of the outputs, when the inputs are as committed and the
     # outputs are not (the CLI asks git: edges.committed): the build then measures every
     # change against it, not against the uncommitted outputs of an edit since undone.
@@ -104,7 +100,7 @@ class _NoProgress:
 SILENT: Progress = _NoProgress()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TopicResult:
     deck_name: str
     output: str  # the .apkg path as shown to the user
@@ -114,7 +110,7 @@ class TopicResult:
     unchanged: int = 0
     status: FileStatus = FileStatus.FAILED
     # Its question files, as diagnostics name them: a failed topic's files are not linted,
-    # so --watch does not count their warnings as gone (reporting.changes). Not part of
+    # so --watch does not count their warnings as gone (commands/output.py, changes). Not part of
     # what a report says (a replayed no-op, which has no failed topic, does not keep it).
     sources: tuple[str, ...] = field(default=(), compare=False)
 
@@ -145,5 +141,11 @@ class BuildReport:
     @property
     def ok(self) -> bool:
         return not diag.has_errors(self.diagnostics) and not self.strict_failed
+
+    def exit_status(self, stale: Sequence[str] = ()) -> int:
+        """The command's exit status for this build: 0 when it is sound and (with
+        --verify) nothing it names is ``stale``, else 1 (errors in the input, or an output
+        that could not be written)."""
+        return 0 if self.ok and not stale else 1
 
 

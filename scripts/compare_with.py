@@ -37,12 +37,18 @@ OLD_CACHES = {".nca-anki-cache.json", ".nca-anki-parsed", ".nca-anki-decks", ".n
 DAY = 86_400
 
 
+def _no_links(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:
+    """The archive's files as tarfile's data filter allows them; a symbolic link (none
+    builds a deck, and an old commit held one to a folder outside) is left out."""
+    return None if member.issym() or member.islnk() else tarfile.data_filter(member, path)
+
+
 def checkout(rev: str, into: Path) -> Path:
     """The files of ``rev`` in ``into`` (no git metadata)."""
     data = subprocess.run(["git", "archive", rev], cwd=REPO, check=True,
                           capture_output=True).stdout
     with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-        archive.extractall(into, filter="data")
+        archive.extractall(into, filter=_no_links)
     return into
 
 

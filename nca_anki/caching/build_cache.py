@@ -11,26 +11,32 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import nca_anki.diagnostics as diag
-from nca_anki.caching.entries import DeckFactsCache, DeflateCache, ParseCache, RenderCache
+from nca_anki.caching.entries import (DeckFactsCache, DeflateCache, ParseCache, RenderCache,
+                                      RenderMemo)
 from nca_anki.caching.replay import recorded
 from nca_anki.caching.state import (Cache, code_digest, dump_cache, folder_digest, load_cache,
                                     remove_old_caches, state_path, sweep_cache, tag_folder,
                                     topic_key)
 from nca_anki.diagnostics import Diagnostic
-from nca_anki.files import (CACHE_FOLDERS, CACHE_TAG_NAME, DECKS_NAME, PIECES_NAME,
-                            RENDERED_NAME)
+from nca_anki.files import (CACHE_FOLDERS, CACHE_TAG_NAME, DECKS_NAME, PARSED_NAME,
+                            PIECES_NAME, RENDERED_NAME)
 from nca_anki.identity.assign import by_topic
 from nca_anki.publishing.output import WriteError, write_cache
+from nca_anki.publishing.sink import Sink
 from nca_anki.reading.config import Config
 from nca_anki.reading.published import DeckFacts, Published
 from nca_anki.records import Lock, LockEntry, NoteType, Topic
-from nca_anki.report import BuildOptions, BuildReport
+from nca_anki.report import BuildOptions, BuildReport, FileStatus
+
+
+if TYPE_CHECKING:  # publishing's entry loads genanki: only its record's name is used here
+    from nca_anki.publishing.publish import Outcome
 
 
 class Sources(Protocol):
@@ -51,17 +57,18 @@ class Sources(Protocol):
     @property
     def lock(self) -> Lock | None: ...
     @property
-    def parsed(self) -> ParseCache: ...
-    @property
     def global_failure(self) -> bool: ...
+    @property
+    def events(self) -> tuple[Diagnostic, ...]: ...
 
 
 class BuildCache:
     """One build's cache: ``open`` it with the build's options, ask ``reusable``, hand the
     index ``deck_facts`` and ``pieces``, tell it of ``built`` decks, then ``remember``."""
 
-    def __init__(self, options: BuildOptions, problems: list[Diagnostic]) -> None:
+    def __init__(self, options: BuildOptions, sink: Sink, problems: list[Diagnostic]) -> None:
         self.options = options  # its cache is None when there is none to use
+        self.sink = sink
         self.problems = problems  # what loading it found, said once
         path = None if options.cache is None else state_path(
             options.cache, options.source, options.templates, options.out)
@@ -69,36 +76,40 @@ class BuildCache:
         self.state, loaded = load_cache(path)
         self.problems += loaded
         # What the index read from each deck, by its SHA-256, and the bundle's deflated
-        # pieces; --check and --verify read every deck in full (what CI trusts) and
-        # write no cache.
+        # pieces; a comparing sink (--check, --verify) reads every deck in full (what CI
+        # trusts) and writes no cache.
         folder = options.cache
-        self.deck_facts = None if options.check else DeckFactsCache(
+        # Each question file as last parsed, by its bytes: read by every build (a
+        # comparing one too), saved by one that publishes.
+        self.parsed = ParseCache(None if folder is None else folder / PARSED_NAME)
+        self.deck_facts = None if not sink.keeps_caches else DeckFactsCache(
             None if folder is None else folder / DECKS_NAME)
-        self.pieces = None if options.check else DeflateCache(
+        self.pieces = None if not sink.keeps_caches else DeflateCache(
             None if folder is None else folder / PIECES_NAME)
-        # Each topic's notes as last rendered: not with --check and --verify either (they
-        # render every note), nor without a cache folder or this user's key to sign them.
-        self.renders = None if options.check or folder is None or not options.render_key \
+        # Each topic's notes as last rendered: not for a comparing sink either (it renders
+        # every note), nor without a cache folder or this user's key to sign them.
+        self.renders = None if not sink.keeps_caches or folder is None \
+            or not options.render_key \
             else RenderCache(folder / RENDERED_NAME, options.render_key)
         if self.renders is not None:
             self.problems += self.renders.problems  # a file where its folder belongs
-            self.renders.problems = self.problems  # what reading it finds: said, no replay
         self._keys: _Keys | None = None
 
     @staticmethod
-    def open(options: BuildOptions) -> tuple[BuildOptions, BuildCache]:
-        """The build's options (without a cache folder that cannot serve) and its cache."""
+    def open(options: BuildOptions, sink: Sink) -> tuple[BuildOptions, BuildCache]:
+        """The build's options (without a cache folder that cannot serve) and its cache,
+        as ``sink`` uses caches."""
         unusable = _unusable_cache(options.cache)
         if unusable is not None:  # said once; the build goes on as one without a cache
             options = replace(options, cache=None)
-        return options, BuildCache(options, [unusable] if unusable is not None else [])
+        return options, BuildCache(options, sink, [unusable] if unusable is not None else [])
 
     def reusable(self, inputs: Sources, decks: Published) -> set[str]:
         """Topics whose key and published deck are exactly as the cache recorded them
         (none for a preview, which shows every card)."""
         self._keys = _Keys(self.options, inputs)
         cache = self.state
-        if self.options.preview is not None or inputs.global_failure \
+        if self.sink.shows_every_card or inputs.global_failure \
                 or inputs.note_type is None or inputs.lock is None or not cache.topics:
             return set()
         lock = inputs.lock
@@ -107,12 +118,12 @@ class BuildCache:
                 and entry[0] == self._keys.of(t, lock)
                 and decks.sha256(f"{t.slug}.apkg") == entry[1]}
 
-    def rendered(self) -> tuple[RenderCache, str] | None:
+    def rendered(self) -> RenderMemo | None:
         """The render cache and the digest of the templates its entries are kept under
         (after ``reusable``); None: render every note."""
         if self.renders is None or self._keys is None or not self.renders.usable:
             return None
-        return self.renders, self._keys.templates
+        return RenderMemo(cache=self.renders, templates=self._keys.templates)
 
     def built(self, deck_file: str, sha256: str | None, facts: DeckFacts | None) -> None:
         """A deck this build packaged: the index need not read it back for its facts."""
@@ -121,8 +132,8 @@ class BuildCache:
 
     def sweep(self) -> None:
         """Before publishing: the caches older versions kept among the decks, and entries
-        no build needs any more (nothing with --check and --verify, which write nothing)."""
-        if self.options.check:
+        no build needs any more (nothing for a sink that publishes nothing)."""
+        if not self.sink.publishes:
             return
         remove_old_caches(self.options.out)
         if self.options.cache is not None:
@@ -141,6 +152,25 @@ class BuildCache:
                 problems.append(diag.warning("W601", exc.path.as_posix(), 0,
                                              f"{what} not saved: {exc.reason}"))
         return problems
+
+    def after(self, report: BuildReport, inputs: Sources, outcome: Outcome,
+              rendering: Sequence[Diagnostic]) -> BuildReport:
+        """``report``, once the build's outcome is known: if it published without an error
+        in writing, every topic built or found unchanged is remembered, and the report too
+        when a rebuild would give it again (not after an event of this build, such as the
+        render cache entries that could not be read: ``rendering``); what could not be
+        saved is added to it."""
+        if not self.sink.publishes or diag.has_errors([*outcome.write_problems,
+                                                       *outcome.index_problems]):
+            return report  # nothing was published: the cache stays as it was
+        # Warnings about this build's events do not recur in a rebuild: nothing to replay.
+        events = [*self.problems, *rendering, *inputs.events, *outcome.events]
+        unsaved = self.remember(inputs, outcome.assignment.lock, {
+            name: result.sha256 for name, result in outcome.written.items()
+            if result.status in (FileStatus.WRITTEN, FileStatus.UNCHANGED) and result.sha256},
+            outcome.lock_text, None if events or not report.ok else report)
+        return replace(report, diagnostics=diag.sort_diagnostics(
+            [*report.diagnostics, *unsaved]))
 
     def remember(self, inputs: Sources, lock: Lock, decks: Mapping[str, str],
                  lock_text: str, report: BuildReport | None) -> list[Diagnostic]:
@@ -169,7 +199,7 @@ class BuildCache:
             tag_folder(state.parent, write_cache)
             if new != cache:
                 write_cache(state, dump_cache(new).encode())
-            inputs.parsed.save(write_cache)
+            self.parsed.save(write_cache)
             if self.renders is not None:  # the entries of topics gone are deleted
                 for topic in inputs.topics:
                     self.renders.keep(topic.name)

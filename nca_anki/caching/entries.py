@@ -9,6 +9,7 @@ the records these entries hold.)
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 import hmac
 import json
 import zlib
@@ -189,7 +190,8 @@ class ParseCache(_FolderCache):
         positions = tuple(int(p) for p in data["positions"])
         if len(positions) != int(data["count"]):
             raise ValueError("its counts disagree")
-        keys = tuple(QuestionKey(int(n), int(line), str(fp), str(words), str(answer))
+        keys = tuple(QuestionKey(number=int(n), line=int(line), fingerprint=str(fp),
+                                 words=str(words), answer=str(answer))
                      for n, line, fp, words, answer in data["keys"])
         if len(keys) != len(positions):
             raise ValueError("its counts disagree")
@@ -388,6 +390,15 @@ class RenderCache(_FolderCache):
     def keep(self, topic: str) -> None:
         """Keep the entry of ``topic`` (not rendered by this build) when saving."""
         self._used.add(self._name(topic))
+
+
+@dataclass(frozen=True, kw_only=True)
+class RenderMemo:
+    """What rendering is handed to take notes from the render cache and put them in:
+    the cache, and a digest of the templates its entries are kept under."""
+
+    cache: RenderCache
+    templates: str
 
 
 def _four(hashes: Sequence[object]) -> tuple[str, str, str, str]:

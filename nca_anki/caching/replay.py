@@ -27,6 +27,7 @@ from nca_anki.caching.state import (Cache, Replay, code_digest, folder_digest, l
                                     state_path, sweep_cache)
 from nca_anki.files import (CONFIG_NAME, INDEX_FILES, LOCK_NAME, OLD_LOCK_NAME, file_sha256,
                             image_files, question_files)
+from nca_anki.publishing.sink import Sink
 from nca_anki.publishing.transaction import interrupted
 from nca_anki.report import BuildOptions, BuildReport, FileStatus, TopicResult
 
@@ -67,9 +68,9 @@ def fingerprint(options: BuildOptions, *, sources: Mapping[str, str] | None = No
     return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def replay(options: BuildOptions) -> BuildReport | None:
-    """The report of the last build, if nothing it read or wrote has changed since and it
-    left a report to replay; None otherwise (run the build)."""
+def replay(options: BuildOptions, sink: Sink) -> BuildReport | None:
+    """The report of the last build through ``sink``, if nothing it read or wrote has
+    changed since and it left a report to replay; None otherwise (run the build)."""
     if options.cache is None or not (options.source.is_dir() and options.templates.is_dir()):
         return None  # no cache to answer from, or let the build say what is missing
     cache, problems = load_cache(state_path(options.cache, options.source, options.templates,
@@ -78,13 +79,23 @@ def replay(options: BuildOptions) -> BuildReport | None:
     if problems or recorded is None or fingerprint(options) != recorded.state \
             or interrupted({"source": options.source, "out": options.out}):
         return None  # changed, or a killed build's files to settle: the build does that
-    if not options.check:  # as the build would
+    if sink.publishes:  # as the build would
         sweep_cache(options.cache)
     status = FileStatus.UNCHANGED  # with --check too: every deck is what the sources build
-    return BuildReport(topics=tuple(TopicResult(deck, output, questions, unchanged=questions,
-                                                status=status)
-                                    for deck, output, questions in recorded.topics),
-                       diagnostics=recorded.diagnostics, acknowledged=recorded.acknowledged)
+    return BuildReport(
+        topics=tuple(
+            TopicResult(
+                deck_name=deck,
+                output=output,
+                questions=questions,
+                unchanged=questions,
+                status=status,
+            )
+            for deck, output, questions in recorded.topics
+        ),
+        diagnostics=recorded.diagnostics,
+        acknowledged=recorded.acknowledged,
+    )
 
 
 def recorded(options: BuildOptions, cache: Cache, report: BuildReport, *,
@@ -94,5 +105,5 @@ def recorded(options: BuildOptions, cache: Cache, report: BuildReport, *,
     recorded as what a rebuild of the state just left gives."""
     state = fingerprint(options, sources=sources, lock=lock, decks=decks, templates=templates)
     return Cache(cache.topics, Replay(
-        state, tuple((t.deck_name, t.output, t.questions) for t in report.topics),
-        report.diagnostics, report.acknowledged))
+        state=state, topics=tuple((t.deck_name, t.output, t.questions) for t in report.topics),
+        diagnostics=report.diagnostics, acknowledged=report.acknowledged))

@@ -53,7 +53,7 @@ _LIBRARIES = (("genanki", "genanki"), ("jinja2", "jinja2"), ("markdown_it", "mar
               ("ftfy", "ftfy"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Replay:
     """What a rebuild of exactly the state ``state`` reports (see replay.py)."""
 
@@ -180,10 +180,10 @@ def load_cache(path: Path | None) -> tuple[Cache, tuple[Diagnostic, ...]]:
         replay = None
         if data.get("replay") is not None:
             item = data["replay"]
-            replay = Replay(str(item["state"]),
-                            tuple((str(d), str(o), int(q)) for d, o, q in item["topics"]),
-                            diagnostics_from_json(item["diagnostics"]),
-                            _count(item.get("acknowledged", 0)))
+            replay = Replay(state=str(item["state"]),
+                            topics=tuple((str(d), str(o), int(q)) for d, o, q in item["topics"]),
+                            diagnostics=diagnostics_from_json(item["diagnostics"]),
+                            acknowledged=_count(item.get("acknowledged", 0)))
         return Cache(topics, replay), ()
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         return Cache(), (warning("W601", path.as_posix(), 0, "build cache ignored "
@@ -210,8 +210,8 @@ def diagnostics_json(diagnostics: Iterable[Diagnostic]) -> list[list[object]]:
 
 
 def diagnostics_from_json(items: Iterable[list[object]]) -> tuple[Diagnostic, ...]:
-    return tuple(Diagnostic(str(p), int(n), Severity(s),  # type: ignore[call-overload,arg-type]
-                            str(m), _code(c, s), _question(q))
+    return tuple(Diagnostic(path=str(p), line=int(n), severity=Severity(s),  # type: ignore[call-overload,arg-type]
+                            message=str(m), code=_code(c, s), question=_question(q))
                  for p, n, s, m, c, q in items)
 
 

@@ -55,7 +55,7 @@ _LINK_RE = re.compile(r"fingerprint=([0-9a-f]{12})\b[^\"]*?guid=(nca-[0-9a-f]{16
                       r"|guid=(nca-[0-9a-f]{16})\b[^\"]*?fingerprint=([0-9a-f]{12})")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Located:
     """One question found."""
 
@@ -280,5 +280,6 @@ def locate(query_text: str, source: Path, published: Published,
     for i in sorted(hits):
         shown, _, q = questions[i]
         guid = guids.get(i, "")
-        found.append(Located(shown, q, guid, _versions(entries.get(guid), changes), how))
+        found.append(Located(path=shown, question=q, guid=guid,
+                             versions=_versions(entries.get(guid), changes), how=how))
     return Search(tuple(found), tuple(said))

@@ -294,7 +294,7 @@ def read_export(path: Path, guids: frozenset[str]) -> LearnerReviews:
             raise ExportError(f"its collection cannot be read ({why})") from None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ItemStats:
     guid: str
     topic: str
@@ -331,7 +331,7 @@ class ItemStats:
                 "flagged": self.flagged}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Stats:
     learners: int  # exports counted
     same: int  # exports left out as a second copy of one collection
@@ -395,12 +395,29 @@ def item_stats(exports: Sequence[LearnerReviews], entries: Sequence[LockEntry],
     for guid in shown:
         entry, rate = lock[guid], failed[guid] / learners[guid]
         mean, spread = spreads[entry.topic]
-        items.append(ItemStats(
-            guid, entry.topic, entry.file or "", entry.prompt, learners[guid], failed[guid],
-            lapses[guid] / learners[guid], mean, (rate - mean) / spread if spread else 0.0,
-            wilson_low(failed[guid], learners[guid]) >= mean + MARGIN))
+        items.append(
+            ItemStats(
+                guid=guid,
+                topic=entry.topic,
+                file=entry.file or "",
+                excerpt=entry.prompt,
+                learners=learners[guid],
+                failed_first=failed[guid],
+                lapses=lapses[guid] / learners[guid],
+                topic_rate=mean,
+                z=(rate - mean) / spread if spread else 0.0,
+                flagged=wilson_low(failed[guid], learners[guid]) >= mean + MARGIN,
+            )
+        )
     items.sort(key=lambda i: (not i.flagged, -(i.low - i.topic_rate) if i.flagged else -i.z,
                               -i.rate, i.guid))
-    return Stats(len(counted), len(exports) - len(counted) - empty, tuple(items),
-                 len(learners) - len(shown), len(unknown), min_learners, empty,
-                 sum(len(by_topic[lock[guid].topic]) == 1 for guid in shown))
+    return Stats(
+        learners=len(counted),
+        same=len(exports) - len(counted) - empty,
+        items=tuple(items),
+        hidden=len(learners) - len(shown),
+        unknown=len(unknown),
+        min_learners=min_learners,
+        without_reviews=empty,
+        alone=sum(len(by_topic[lock[guid].topic]) == 1 for guid in shown),
+    )

@@ -56,7 +56,7 @@ def _entry(topic: str, guid: str, mod: int, fields: tuple[str, ...], tags: tuple
                      prompt_id=prompt_id(prompt))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class _Published:
     entries: list[LockEntry]
     note_types: list[tuple[int, NoteType]]
@@ -80,8 +80,8 @@ def _read_published(decks: published.Published, topics_by_deck: Mapping[str, str
         try:
             deck = published.read_deck(file.bytes())
         except published.DeckError as exc:
-            return _Published(entries, note_types, problems,
-                              (shown, f"{type(exc).__name__}: {exc}"))
+            return _Published(entries=entries, note_types=note_types, problems=problems,
+                              unreadable=(shown, f"{type(exc).__name__}: {exc}"))
         if deck.note_type is None:
             problems.append(warning("W305",
                                     shown, 0, "not built by nca-anki (no note type of ours); "
@@ -95,7 +95,7 @@ def _read_published(decks: published.Published, topics_by_deck: Mapping[str, str
     if only is None:  # a topic's deck deleted too: the bundle still holds its notes
         entries += _from_bundles(decks, topics_by_deck, {e.guid for e in entries} | set(skip),
                                  note_types, problems)
-    return _Published(entries, note_types, problems)
+    return _Published(entries=entries, note_types=note_types, problems=problems)
 
 
 def _from_bundles(decks: published.Published, topics_by_deck: Mapping[str, str],

@@ -203,10 +203,12 @@ def deck_versions(topics: list[Topic], assignment: Assignment,
         gone = retired.get(topic.name, ())
         deck = published.get(topic.name)
         if deck is None:
-            events = Events(frozenset(n.guid for n in mine if n.status is NoteStatus.NEW),
-                            frozenset(n.guid for n in mine if n.status is NoteStatus.CHANGED),
-                            frozenset(e.guid for e in assignment.removed
-                                      if e.topic == topic.name), False)
+            events = Events(
+                added=frozenset(n.guid for n in mine if n.status is NoteStatus.NEW),
+                changed=frozenset(n.guid for n in mine if n.status is NoteStatus.CHANGED),
+                removed=frozenset(e.guid for e in assignment.removed if e.topic == topic.name),
+                layout=False,
+            )
         else:
             had = {guid: (mod, retired) for guid, mod, retired in deck.notes}
             changed = frozenset(n.guid for n in mine
@@ -214,11 +216,13 @@ def deck_versions(topics: list[Topic], assignment: Assignment,
             before = _published_fields(deck, [n for n in mine if n.guid in changed])
             linked = _link_only(before, [n for n in mine if n.guid in changed])
             events = Events(
-                frozenset(n.guid for n in mine if n.guid not in had), changed - linked,
-                frozenset(n.guid for n in gone if n.guid in had and not had[n.guid][1]),
-                deck.note_type_mod != assignment.note_type_mod,
-                _new_images(deck, before, [n for n in mine if n.guid in changed - linked]),
-                linked)
+                added=frozenset(n.guid for n in mine if n.guid not in had),
+                changed=changed - linked,
+                removed=frozenset(n.guid for n in gone if n.guid in had and not had[n.guid][1]),
+                layout=deck.note_type_mod != assignment.note_type_mod,
+                images=_new_images(deck, before, [n for n in mine if n.guid in changed - linked]),
+                report=linked,
+            )
         state = DeckState({n.guid: n.mod for n in mine}, {n.guid: n.mod for n in gone},
                           assignment.note_type_mod)
         versions[topic.deck_name] = advance(previous.get(topic.deck_name), events, state, now)

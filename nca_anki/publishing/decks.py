@@ -29,7 +29,7 @@ from nca_anki.records import (Assignment, DeckSpec, IdentifiedNote, NoteType, Pa
 from nca_anki.report import FileStatus, Progress
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Written:
     """What became of one topic's deck."""
 
@@ -69,7 +69,7 @@ def write_decks(decks: Decks, out: Path, sink: Sink, workers: int, progress: Pro
         topic = topics[index]
         path = out / f"{topic.slug}.apkg"
         if not inside(out, path):  # slugify makes this impossible; keep it so
-            return Written(FileStatus.FAILED, None, (diag.error("E501",
+            return Written(status=FileStatus.FAILED, sha256=None, problems=(diag.error("E501",
                 topic.paths[0], 1, f"output {path} would be outside {out}; not written"),))
         live = notes_of[topic.name]
         notes = (*(PackagedNote(guid=n.guid, mod=n.mod, fields=_linked(n, decks.files),
@@ -85,19 +85,20 @@ def write_decks(decks: Decks, out: Path, sink: Sink, workers: int, progress: Pro
                                          for n in retired.get(topic.name, ())))
         media = tuple({m.name: m for n in live for m in n.note.media}.values())
         try:
-            data = build_package(DeckSpec(topic.deck_name, text, notes, media),
+            data = build_package(DeckSpec(name=topic.deck_name, description=text, notes=notes,
+                                          media=media),
                                  decks.note_type, assignment.note_type_mod)
         except MediaChanged as exc:  # the deck would not hold the image its notes name
-            return Written(FileStatus.FAILED, None, (diag.error("E501",
+            return Written(status=FileStatus.FAILED, sha256=None, problems=(diag.error("E501",
                 exc.media.path, 0, f"image {exc.why}; build again"),))
         try:
             status = sink.put(path, data)
         except WriteError as exc:
-            return Written(FileStatus.FAILED, None,
-                            (diag.error("E501", exc.path.as_posix(), 0, exc.reason),))
+            return Written(status=FileStatus.FAILED, sha256=None,
+                            problems=(diag.error("E501", exc.path.as_posix(), 0, exc.reason),))
         # What the index reads from the deck, worked out here in parallel; --check and
         # --verify read every deck back instead (what CI trusts).
-        return Written(status, hashlib.sha256(data).hexdigest(),
+        return Written(status=status, sha256=hashlib.sha256(data).hexdigest(),
                         facts=deck_facts(data) if sink.publishes else None)
 
     written = {}

@@ -40,7 +40,7 @@ class FactsStore(Protocol):
 
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class IndexedDeck:
     """One topic's deck as published, for the index. Only its facts are kept; its
     collection is read from the file each time it is needed, so the index of 100,000
@@ -75,8 +75,10 @@ class IndexedDeck:
                 cache.put(path.name, sha, facts)
         media = tuple((name, hashlib.sha256(body).hexdigest(), len(body))
                       for name, body in published.media_of(data))
-        return IndexedDeck(name, topic, path, sha, len(data), record, *facts, media=media,
-                           data=data)
+        notes, note_type_mod = facts
+        return IndexedDeck(name=name, topic=topic, path=path, sha256=sha, size=len(data),
+                           record=record, notes=notes, note_type_mod=note_type_mod,
+                           media=media, data=data)
 
     @property
     def file(self) -> str:

@@ -209,10 +209,16 @@ def write_preview(site_dir: Path, note_type: NoteType, plan: Plan,
     except WriteError as exc:
         problems = [*problems, diag.error("E501", exc.path.as_posix(), 0,
                                           f"preview not written: {exc.reason}")]
-    topics = tuple(TopicResult(t.deck_name, _shown(site_dir, f"{t.slug}.html"), t.count,
-                               status=statuses.get(t.name, FileStatus.FAILED),
-                               sources=t.paths)
-                   for t in plan.topics)
+    topics = tuple(
+        TopicResult(
+            deck_name=t.deck_name,
+            output=_shown(site_dir, f"{t.slug}.html"),
+            questions=t.count,
+            status=statuses.get(t.name, FileStatus.FAILED),
+            sources=t.paths,
+        )
+        for t in plan.topics
+    )
     return BuildReport(topics=topics, diagnostics=diag.sort_diagnostics(problems), index=index)
 
 

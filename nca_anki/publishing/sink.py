@@ -1,9 +1,11 @@
 """The one place a build's outputs go, in two kinds with one interface: ``Sink``
 stages every output for the build's one commit (transaction.py); ``ComparingSink``, for
-``--check`` and ``--verify``, compares each with what is there and never writes. The hub
-picks the kind once, from the options, and from then on asks the kind, never the mode:
-how to hold the folders, what to recover or settle, whether anything is published, what
-the lock would change and how new the build's notes are.
+``--check`` and ``--verify``, compares each with what is there and never writes;
+``PreviewSink``, for ``--preview DIR``, compares too and shows every card in DIR. The
+command line picks the sink once and hands it to the build; from then on every stage asks
+the sink, never the mode: how to hold the folders, what to recover or settle, whether
+anything is published, whether the build's caches are used, whether ``--strict`` stops
+the build, what the lock would change and how new the build's notes are.
 
 Every output file's status (records.FileStatus) is decided here, so the decks, the index
 files and the report cannot disagree on what "unchanged" means. A sink holds no state that
@@ -15,19 +17,22 @@ published decks, reading/published.py), and compare with those without reading t
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import nca_anki.diagnostics as diag
 from nca_anki.diagnostics import Diagnostic
 from nca_anki.files import OLD_LOCK_NAME, file_sha256
 from nca_anki.publishing.output import WriteError
-from nca_anki.identity.lockfile import changed_topics
-from nca_anki.publishing.transaction import (abandon, commit, pending, recover, settle, stage,
-                                             staged)
-from nca_anki.records import Assignment
+from nca_anki.publishing.transaction import (abandon, commit, hold, pending, recover, settle,
+                                             stage, staged)
 from nca_anki.report import FileStatus
+
+if TYPE_CHECKING:  # the no-op rebuild picks a sink and loads no record (test_layers)
+    from nca_anki.records import Assignment
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,24 @@ class Sink:
     known: Mapping[Path, str | None] = field(default_factory=dict)
     shares_hold = False  # builds that only compare may read side by side (transaction.hold)
     publishes = True  # what went through it is published: the cache may remember it
+    # The build cache's deck facts, bundle pieces and rendered notes are read and saved;
+    # a comparing build reads every deck and renders every note in full (what CI trusts).
+    keeps_caches = True
+    # A --strict failure stops the build before anything is written; a comparing build
+    # goes on, to say what is stale too.
+    halts_on_strict = True
+    # Every card is shown, none reused: no note identity, no schema check (--preview).
+    shows_every_card = False
+
+    def over(self, known: Mapping[Path, str | None]) -> Sink:
+        """This sink, told the SHA-256 of the files the build read before writing."""
+        return replace(self, known=known)
+
+    def hold(self, folders: Mapping[str, Path], on_wait: Callable[[str], None]
+             ) -> AbstractContextManager[None]:
+        """The folders held for this build (transaction.hold): alone, or shared with other
+        builds that only compare."""
+        return hold(folders.values(), shared=self.shares_hold, on_wait=on_wait)
 
     @staticmethod
     def recover(folders: Mapping[str, Path]) -> list[Diagnostic]:
@@ -104,6 +127,8 @@ class ComparingSink(Sink):
 
     shares_hold = True
     publishes = False
+    keeps_caches = False
+    halts_on_strict = False
 
     @staticmethod
     def recover(folders: Mapping[str, Path]) -> list[Diagnostic]:
@@ -115,6 +140,8 @@ class ComparingSink(Sink):
         return None  # nothing was staged
 
     def lock_changes(self, path: Path, text: str) -> tuple[str, ...]:
+        from nca_anki.identity.lockfile import changed_topics
+
         try:
             written = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
@@ -138,3 +165,12 @@ class ComparingSink(Sink):
     def finish(self, folders: Mapping[str, Path], problems: list[Diagnostic]
                ) -> list[Diagnostic]:
         return []  # nothing was staged
+
+
+@dataclass(frozen=True)
+class PreviewSink(ComparingSink):
+    """--preview DIR: every card of every deck shown in ``folder`` (publishing/preview.py);
+    the decks, the index and the lock are only compared."""
+
+    folder: Path = Path("preview")
+    shows_every_card = True

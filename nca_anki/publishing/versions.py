@@ -70,7 +70,7 @@ def with_notice(prompt_html: str, removed: int) -> str:
     return _NOTICE.format(date=day(removed)) + strip_notice(prompt_html)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DeckVersion:
     """A deck's latest version and what it changed (GUIDs). ``updated``: questions known
     only to have been added or changed that day (the record began after they were)."""
@@ -116,10 +116,10 @@ class DeckVersion:
                                                       for g in value):
                 return None
             lists[key] = tuple(value)
-        return DeckVersion(data["version"], layout=bool(data.get("layout")), **lists)
+        return DeckVersion(version=data["version"], layout=bool(data.get("layout")), **lists)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Events:
     """What one build did to one deck (GUIDs)."""
 
@@ -153,7 +153,7 @@ def advance(previous: DeckVersion | None, events: Events, state: DeckState, now:
             return previous
         return _reconstructed(state)
     if previous is None or previous.version != today:
-        base = DeckVersion(today)
+        base = DeckVersion(version=today)
     else:
         base = previous
     added = (set(base.added) | events.added) - events.removed
@@ -165,9 +165,16 @@ def advance(previous: DeckVersion | None, events: Events, state: DeckState, now:
     removed -= set(base.added) - set(base.removed)
     images = (set(base.images) | events.images) & changed
     report = (set(base.report) | events.report) - added - removed - changed - updated
-    return DeckVersion(today, _sorted(added), _sorted(changed), _sorted(removed),
-                       _sorted(updated), base.layout or events.layout, _sorted(images),
-                       _sorted(report))
+    return DeckVersion(
+        version=today,
+        added=_sorted(added),
+        changed=_sorted(changed),
+        removed=_sorted(removed),
+        updated=_sorted(updated),
+        layout=base.layout or events.layout,
+        images=_sorted(images),
+        report=_sorted(report),
+    )
 
 
 def _reconstructed(state: DeckState) -> DeckVersion:
@@ -176,7 +183,7 @@ def _reconstructed(state: DeckState) -> DeckVersion:
     mods = [*state.live.values(), *state.retired.values(), state.note_type_mod]
     version = day(max(mods))
     return DeckVersion(
-        version,
+        version=version,
         removed=_sorted(g for g, m in state.retired.items() if day(m) == version),
         updated=_sorted(g for g, m in state.live.items() if day(m) == version),
         layout=day(state.note_type_mod) == version and state.note_type_mod > 0)
@@ -192,10 +199,10 @@ def reconcile(record: DeckVersion | None, found: DeckVersion) -> DeckVersion:
     if found.version < record.version:
         return record
     known = {*record.added, *record.changed, *record.removed, *record.updated}
-    return DeckVersion(record.version, record.added, record.changed,
-                       _sorted({*record.removed, *(set(found.removed) - known)}),
-                       _sorted({*record.updated, *(set(found.updated) - known)}),
-                       record.layout or found.layout, report=record.report)
+    return DeckVersion(version=record.version, added=record.added, changed=record.changed,
+                       removed=_sorted({*record.removed, *(set(found.removed) - known)}),
+                       updated=_sorted({*record.updated, *(set(found.updated) - known)}),
+                       layout=record.layout or found.layout, report=record.report)
 
 
 def _sorted(guids: Iterable[str]) -> tuple[str, ...]:

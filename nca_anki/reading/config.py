@@ -50,7 +50,7 @@ DECK_DEPTH_LIMIT = 8  # "::" parts in a parent deck or a topic's deck name
 CONFIG_LIMIT = 1 << 20  # bytes: settings are a few hundred
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Config:
     parent_deck: str = DEFAULT_PARENT_DECK
     deck_names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
@@ -205,10 +205,20 @@ def load_config(source_dir: Path, display: str) -> tuple[Config, tuple[Diagnosti
                               "learners\""))
         report_url = ""
     parent = unicodedata.normalize("NFC", " ".join(parent.split()))
-    return (Config(parent, MappingProxyType(clean), shuffle, flips,
-                   acknowledged, MappingProxyType(dict(renamed)), language, report_url,
-                   key_lines=MappingProxyType(lines)),
-            (*problems, *shuffle_problems, *flip_problems, *ack_problems))
+    return (
+        Config(
+            parent_deck=parent,
+            deck_names=MappingProxyType(clean),
+            shuffle=shuffle,
+            show_on_pick=flips,
+            acknowledged=acknowledged,
+            renamed=MappingProxyType(dict(renamed)),
+            language=language,
+            report_url=report_url,
+            key_lines=MappingProxyType(lines),
+        ),
+        (*problems, *shuffle_problems, *flip_problems, *ack_problems),
+    )
 
 
 def _deck_names(names: object, text: str, display: str, lines: dict[tuple[str, str], int],
@@ -283,8 +293,14 @@ def _acknowledged(entries: object, text: str, display: str
             problems.append(error("E203", display, line, f"[[acknowledged]] entry {why}"))
             continue
         assert isinstance(entry, dict)
-        found.append(Acknowledgement(entry["code"], entry.get("question", ""), line,
-                                     file=entry.get("file", "")))
+        found.append(
+            Acknowledgement(
+                code=entry["code"],
+                question=entry.get("question", ""),
+                line=line,
+                file=entry.get("file", ""),
+            )
+        )
     return tuple(found), problems
 
 

@@ -97,9 +97,9 @@ class _Stems:
 
 def question_key(question: Question) -> QuestionKey:
     """What the check compares of ``question`` (kept in the parse cache: records.py)."""
-    return QuestionKey(question.number, question.line, question.fingerprint,
-                       _words(question.prompt),
-                       _words(" ".join(c.text for c in question.choices if c.correct)))
+    return QuestionKey(number=question.number, line=question.line, fingerprint=question.fingerprint,
+                       words=_words(question.prompt),
+                       answer=_words(" ".join(c.text for c in question.choices if c.correct)))
 
 
 def keys_of(file: ParsedFile) -> tuple[QuestionKey, ...]:

@@ -98,7 +98,7 @@ def first_fields(collection: bytes) -> list[tuple[str, str]]:
                              "char(31)) - 1) FROM notes WHERE mid = ?", NOTE_TYPE_ID)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PublishedDeck:
     """One topic's published deck, as far as nca-anki wrote it."""
 
@@ -146,9 +146,9 @@ def read_deck(package: bytes) -> PublishedDeck:
     dids = {did for *_, did in rows if did is not None}
     names = {decks[did]["name"]: decks[did].get("desc", "") for did in dids if did in decks}
     name = min(names) if names else ""
-    return PublishedDeck(name, names.get(name, ""), note_type,
-                         int(model["mod"]) if model else 0,
-                         tuple(PackagedNote(guid=guid, mod=int(mod),
+    return PublishedDeck(name=name, description=names.get(name, ""), note_type=note_type,
+                         note_type_mod=int(model["mod"]) if model else 0,
+                         notes=tuple(PackagedNote(guid=guid, mod=int(mod),
                                             fields=tuple(flds.split("\x1f")),
                                             tags=tuple(tags.split()), without_card=did is None)
                                for guid, mod, flds, tags, did in rows))
@@ -195,7 +195,7 @@ def note_type_schema(decks: Published) -> tuple[str, tuple[str, ...], tuple[str,
     return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PublishedFile:
     """One ``.apkg`` in the output folder, as read once by ``read_published``."""
 
@@ -254,7 +254,7 @@ NOTHING_PUBLISHED = Published(Path("."), {})
 def published_from(out: Path, files: Mapping[str, bytes]) -> Published:
     """What learners have when it is not the output folder but ``files`` (name -> bytes:
     the decks and index files of the last commit), as ``read_published`` gives it."""
-    decks = {name: PublishedFile(name, hashlib.sha256(data).hexdigest(), data)
+    decks = {name: PublishedFile(name=name, sha256=hashlib.sha256(data).hexdigest(), data=data)
              for name, data in sorted(files.items()) if name.endswith(".apkg")}
     return Published(out, decks, {n: d for n, d in files.items() if not n.endswith(".apkg")})
 
@@ -266,12 +266,13 @@ def read_published(out: Path) -> Published:
     for path in sorted(out.glob("*.apkg")) if out.is_dir() else []:
         try:
             if not stat.S_ISREG(path.stat().st_mode):  # a folder, or a pipe (never opened)
-                files[path.name] = PublishedFile(path.name, None, error=OSError(
+                files[path.name] = PublishedFile(name=path.name, sha256=None, error=OSError(
                     errno.EINVAL, "not a regular file", str(path)), regular=False)
                 continue
             data = path.read_bytes()
         except OSError as exc:
-            files[path.name] = PublishedFile(path.name, None, error=exc)
+            files[path.name] = PublishedFile(name=path.name, sha256=None, error=exc)
             continue
-        files[path.name] = PublishedFile(path.name, hashlib.sha256(data).hexdigest(), data)
+        files[path.name] = PublishedFile(name=path.name, sha256=hashlib.sha256(data).hexdigest(),
+                                         data=data)
     return Published(out, files)

@@ -20,6 +20,7 @@ import nca_anki.edges as edges
 from nca_anki.build import BuildOptions, build
 from nca_anki.files import CACHE_FOLDERS, DECKS_NAME, PARSED_NAME, PIECES_NAME
 from nca_anki.caching.replay import replay
+from nca_anki.publishing.sink import ComparingSink, Sink
 
 sys.path.insert(0, str(REPO / "bench"))
 from benchmark import write_part
@@ -52,10 +53,10 @@ def test_a_replayed_no_op_reports_exactly_what_the_full_build_reports(project, b
     if bank == "generated":
         generated_bank(project)
     assert build(options()).ok
-    assert replay(options()) is not None  # the build recorded its state
+    assert replay(options(), Sink()) is not None  # the build recorded its state
     full = build(options())  # the full pipeline (it reuses every topic, writes nothing)
     assert full.ok and {t.status for t in full.topics} == {"unchanged"}
-    replayed = replay(options())
+    replayed = replay(options(), Sink())
     assert replayed is not None
     assert replayed.topics == full.topics
     assert replayed.diagnostics == full.diagnostics
@@ -69,7 +70,7 @@ def test_a_replayed_no_op_reports_exactly_what_the_full_build_reports(project, b
     "add a stray deck", "corrupt the cache"])
 def test_any_change_to_what_the_build_reads_or_wrote_runs_the_full_build(project, change):
     assert build(options()).ok
-    assert replay(options()) is not None
+    assert replay(options(), Sink()) is not None
     source, dist = project / "source", project / "dist"
     if change == "edit a source":
         path = source / AI
@@ -98,7 +99,7 @@ def test_any_change_to_what_the_build_reads_or_wrote_runs_the_full_build(project
         (dist / "old-topic.apkg").write_bytes(b"PK")
     elif change == "corrupt the cache":
         state_file(Path.cwd()).write_text("{", encoding="utf-8")
-    assert replay(options()) is None
+    assert replay(options(), Sink()) is None
 
 
 def test_a_build_with_events_records_nothing_to_replay_until_a_quiet_rebuild(project):
@@ -109,11 +110,11 @@ def test_a_build_with_events_records_nothing_to_replay_until_a_quiet_rebuild(pro
     path.write_text(text[: text.index("Question 7:")], encoding="utf-8")
     removing = build(options())
     assert removing.ok and removing.removed
-    assert replay(options()) is None  # its report has a warning that would not recur
+    assert replay(options(), Sink()) is None  # its report has a warning that would not recur
     quiet = build(options())
     assert not quiet.removed
     assert not any("question removed" in d.message for d in quiet.diagnostics)
-    replayed = replay(options())
+    replayed = replay(options(), Sink())
     assert replayed is not None and replayed.diagnostics == quiet.diagnostics
 
 
@@ -122,7 +123,7 @@ def test_a_failed_build_is_never_replayed(project):
     (project / "templates" / "choices.html").write_text("{{ choices | no_such_filter }}",
                                                          encoding="utf-8")
     assert not build(options()).ok
-    assert replay(options()) is None
+    assert replay(options(), Sink()) is None
     assert not build(options()).ok  # still the full build, still the error
 
 
@@ -359,7 +360,7 @@ def test_the_index_reads_back_only_the_decks_that_changed(project, monkeypatch):
     assert list((project / CACHE / PIECES_NAME).glob("*.z"))
     shutil.rmtree(project / CACHE / DECKS_NAME)
     read.clear()
-    report = build(options(check=True))  # every deck read: the index is what they give
+    report = build(options(), sink=ComparingSink())  # every deck read: the index is what they give
     assert report.ok and not report.stale_files and len(read) == 3
     assert not (project / CACHE / DECKS_NAME).exists()  # --check and --verify write nothing
 
@@ -387,7 +388,7 @@ def test_the_index_does_not_read_back_a_deck_it_saw_built(project, monkeypatch):
     assert build(options()).ok
     assert len(handed) == 3 and len(queried) == 3  # each deck once, by its builder
     queried.clear()
-    report = build(options(check=True))
+    report = build(options(), sink=ComparingSink())
     assert report.ok and not report.stale_files and len(queried) == 3
 
 
@@ -414,7 +415,7 @@ def test_a_damaged_or_foreign_deck_cache_entry_is_read_again(project):
     assert report.ok and not any(DECKS_NAME in d.path for d in report.diagnostics)
     assert entry.read_bytes() == good  # not trusted: read again
     shutil.rmtree(project / CACHE / DECKS_NAME)
-    check = build(options(check=True))  # every deck read: the index is what they give
+    check = build(options(), sink=ComparingSink())  # every deck read: the index is what they give
     assert check.ok and not check.stale_files
 
 
@@ -429,7 +430,7 @@ def test_a_file_where_a_cache_folder_belongs_is_said_once_and_costs_only_time(pr
     assert sorted((d.path, d.message) for d in report.diagnostics if ".nca-anki-" in d.path) \
         == [(f"{CACHE}/{name}", "not a folder, so this cache cannot be kept (builds only take "
              "longer); delete it") for name in sorted(n for n, _ in CACHE_FOLDERS)]
-    check = build(options(check=True))  # what the sources build, worked out without caches
+    check = build(options(), sink=ComparingSink())  # what the sources build, worked out without caches
     assert check.ok and not check.stale_files
     assert {t.status for t in check.topics} == {"unchanged"}
 

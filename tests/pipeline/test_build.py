@@ -17,6 +17,7 @@ from conftest import options as library_options
 from nca_anki.build import BuildOptions, build
 from nca_anki.files import is_bundle
 from nca_anki.identity.lockfile import load_lock
+from nca_anki.publishing.sink import ComparingSink
 from nca_anki.records import prompt_id
 from nca_anki.reading.published import read_deck
 
@@ -472,7 +473,8 @@ def test_one_build_reads_each_published_deck_once(project, monkeypatch, case):
     else:
         source.write_text(text.replace("GPU", "G.P.U.", 1), encoding="utf-8")
     reads = _apkg_reads(project, monkeypatch)
-    report = build(options(project, cache=None, check=case == "check"))
+    report = build(options(project, cache=None),
+                   sink=ComparingSink() if case == "check" else None)
     assert report.diagnostics is not None
     assert not [d for d in report.diagnostics if d.is_error]
     assert reads == dict.fromkeys(published, 1)

@@ -157,7 +157,7 @@ def test_source_naming_a_file_is_a_usage_error(project, cli):
 def test_ctrl_c_while_the_pipeline_loads_or_runs_is_not_a_traceback(project, cli, monkeypatch):
     import nca_anki.build
 
-    def interrupted(options, progress=None):
+    def interrupted(options, progress=None, *, sink=None):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(nca_anki.build, "build", interrupted)

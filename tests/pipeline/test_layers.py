@@ -31,13 +31,19 @@ STAGES = {
     "nca_anki.language": set(),
     "nca_anki.files": set(),
     "nca_anki.report": set(),
-    "nca_anki.reporting": set(),
     "nca_anki.once": set(),
     "nca_anki.parallel": set(),
     "nca_anki.watch": set(),
     "nca_anki.arguments": set(),
     "nca_anki.cli": set(),
-    "nca_anki.commands": set(),  # the pipeline is imported inside main(), after the no-op check
+    # One module per command; the pipeline is imported inside each, after the no-op check.
+    "nca_anki.commands.build": set(),
+    "nca_anki.commands.watch": set(),
+    "nca_anki.commands.import_": set(),
+    "nca_anki.commands.locate": set(),
+    "nca_anki.commands.stats": set(),
+    "nca_anki.commands.report_form": set(),
+    "nca_anki.commands.output": set(),
     "nca_anki.edges": set(),  # tqdm is loaded only on a terminal
     "nca_anki.caching.replay": set(),
     "nca_anki.caching.state": set(),
@@ -82,6 +88,7 @@ STAGES = {
     "nca_anki.reading.published": set(),
     "nca_anki.publishing.output": set(),
     "nca_anki.publishing.sink": set(),
+    "nca_anki.publishing.publish": PACKAGING,  # the stage's entry: decks and index
     "nca_anki.publishing.transaction": set(),
     "nca_anki.publishing.release": set(),
     "nca_anki.publishing.preview": {"jinja2", "markupsafe"},  # the site's pages, autoescaped
@@ -183,7 +190,7 @@ TOP_LEVEL = {"records": "base", "codes": "base", "language": "base", "diagnostic
              "once": "base", "parallel": "base", "report": "base",
              "inputs": "pipeline", "rendering": "pipeline", "planning": "pipeline",
              "build": "pipeline", "watch": "pipeline",
-             "cli": "command", "reporting": "command", "arguments": "command", "commands": "command",
+             "cli": "command", "arguments": "command", "commands": "command",
              "edges": "command"}
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from watch_process import WatchProcess
 import nca_anki.cli as cli_module
+import nca_anki.commands.build as watch_command  # whose print_report the watch is handed
 import nca_anki.watch as watch
 
 AI = "nca-ai-deep-learning-frameworks-4.txt"
@@ -58,7 +59,7 @@ def test_watch_rebuilds_each_change_keeps_going_after_errors_and_stops_on_ctrl_c
     actions = iter([reword, break_it, fix_it, restyle, stop])
     reports = []
     due = False  # an action is due: the watcher is waiting after a build
-    real_print = cli_module._print_report
+    real_print = watch_command.print_report
 
     def print_report(report, *args, **kwargs):
         nonlocal due
@@ -72,7 +73,7 @@ def test_watch_rebuilds_each_change_keeps_going_after_errors_and_stops_on_ctrl_c
             due = False
             next(actions)()
 
-    monkeypatch.setattr(cli_module, "_print_report", print_report)
+    monkeypatch.setattr(watch_command, "print_report", print_report)
     monkeypatch.setattr(watch, "_sleep", sleep)
     run = cli("--watch")
 
@@ -277,7 +278,7 @@ def test_a_stop_that_lands_in_a_finalizer_still_ends_the_watch_quietly(
             _SignalInAFinalizer()
         assert polls < 50, "the stop was lost: the watch goes on"
 
-    real_print, real_committed = cli_module._print_report, cli_module.edges.committed
+    real_print, real_committed = watch_command.print_report, cli_module.edges.committed
 
     def print_report(*args, **kwargs):
         if where == "report":
@@ -290,7 +291,7 @@ def test_a_stop_that_lands_in_a_finalizer_still_ends_the_watch_quietly(
         return real_committed(*args, **kwargs)
 
     monkeypatch.setattr(watch, "_sleep", sleep)
-    monkeypatch.setattr(cli_module, "_print_report", print_report)
+    monkeypatch.setattr(watch_command, "print_report", print_report)
     monkeypatch.setattr(cli_module.edges, "committed", committed)
     run = cli("--watch")
     assert run.status == 0, run.err

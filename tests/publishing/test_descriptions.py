@@ -17,37 +17,37 @@ def _said(version: DeckVersion, **counts: int) -> str:
 
 
 def test_a_layout_only_version_offers_no_search() -> None:
-    text = _said(DeckVersion(V, layout=True), tagged=0, withdrawn=0)
+    text = _said(DeckVersion(version=V, layout=True), tagged=0, withdrawn=0)
     assert "tag:nca::updated::" not in text
     assert "changed only the card's layout: no question changed" in text
 
 
 def test_a_version_whose_notes_carry_its_tag_offers_the_tag() -> None:
-    text = _said(DeckVersion(V, changed=("g",), layout=True), tagged=1, withdrawn=0)
+    text = _said(DeckVersion(version=V, changed=("g",), layout=True), tagged=1, withdrawn=0)
     assert f"See what changed: search <code>tag:nca::updated::{V}</code>." in text
 
 
 def test_a_withdrawal_only_version_offers_the_retired_tag_not_its_own() -> None:
-    text = _said(DeckVersion(V, removed=("g",)), tagged=0, withdrawn=1)
+    text = _said(DeckVersion(version=V, removed=("g",)), tagged=0, withdrawn=1)
     assert "tag:nca::updated::" not in text
     assert "Withdrawn: search <code>tag:nca::retired</code>" in text
 
 
 def test_a_version_that_changed_and_withdrew_offers_both() -> None:
-    text = _said(DeckVersion(V, changed=("a",), removed=("b",)), tagged=1, withdrawn=1)
+    text = _said(DeckVersion(version=V, changed=("a",), removed=("b",)), tagged=1, withdrawn=1)
     assert f"<code>tag:nca::updated::{V}</code>" in text
     assert "What it withdrew: search <code>tag:nca::retired</code>" in text
 
 
-@pytest.mark.parametrize("version", [DeckVersion(V, changed=("g",)),
-                                     DeckVersion(V, added=("g",)),
-                                     DeckVersion(V, updated=("g",))])
+@pytest.mark.parametrize("version", [DeckVersion(version=V, changed=("g",)),
+                                     DeckVersion(version=V, added=("g",)),
+                                     DeckVersion(version=V, updated=("g",))])
 def test_a_record_claims_a_change_but_no_note_carries_the_tag(version: DeckVersion) -> None:
     """The notes decide, not the record (a record and a deck from two branches)."""
     assert "tag:nca::updated::" not in _said(version, tagged=0, withdrawn=0)
 
 
 def test_without_counts_the_record_decides() -> None:
-    assert "tag:nca::updated::" not in _said(DeckVersion(V, layout=True))
-    assert "tag:nca::updated::" in _said(DeckVersion(V, added=("g",)))
-    assert "No question changed in this version." in _said(DeckVersion(V))
+    assert "tag:nca::updated::" not in _said(DeckVersion(version=V, layout=True))
+    assert "tag:nca::updated::" in _said(DeckVersion(version=V, added=("g",)))
+    assert "No question changed in this version." in _said(DeckVersion(version=V))

@@ -37,7 +37,7 @@ def identified(number: int, mod: int, guid: str | None = None, part: int = 1) ->
 
 
 NOTES = (identified(1, T0 + 10), identified(2, T0), identified(3, T0 + 500, part=2))
-SPEC = DeckSpec(DECK, "Questions on deep learning.", NOTES)
+SPEC = DeckSpec(name=DECK, description="Questions on deep learning.", notes=NOTES)
 
 
 def open_collection(package: bytes) -> sqlite3.Connection:
@@ -71,7 +71,7 @@ def test_zip_layout_is_deflated_with_fixed_dates() -> None:
 
 def test_same_input_gives_identical_bytes() -> None:
     first = build_package(SPEC, NOTE_TYPE, T0)
-    second = build_package(DeckSpec(DECK, "Questions on deep learning.", NOTES), NOTE_TYPE, T0)
+    second = build_package(DeckSpec(name=DECK, description="Questions on deep learning.", notes=NOTES), NOTE_TYPE, T0)
     assert first == second
 
 
@@ -184,7 +184,7 @@ def test_the_bundle_is_the_same_bytes_merged_in_memory_on_disk_or_after_a_failur
 
     from nca_anki.publishing import package
     from nca_anki.reading.published import collection_of
-    decks = [DeckSpec(f"NCA::Topic {n}", "", tuple(
+    decks = [DeckSpec(name=f"NCA::Topic {n}", description="", notes=tuple(
         identified(10 * n + k, T0 + k, guid=f"nca-{n}-{k}") for k in range(4)))
         for n in range(3)]
     collections = [collection_of(build_package(d, NOTE_TYPE, T0)) for d in decks]
@@ -219,7 +219,7 @@ def test_bundle_ids_are_each_deck_s_own_moved_into_its_range_and_stay_put() -> N
     """Every card keeps its note, each deck's ids fall in a range of their own, and an
     edit or an added question in one deck leaves every row of the others, and the rows
     before it in its own, with the ids they had."""
-    decks = [DeckSpec(f"NCA::Topic {n}", "", tuple(
+    decks = [DeckSpec(name=f"NCA::Topic {n}", description="", notes=tuple(
         identified(10 * n + k, T0 + k, guid=f"nca-{n}-{k}") for k in range(4)))
         for n in range(3)]
     rows = _bundle_rows(decks)
@@ -260,7 +260,7 @@ def test_deck_id_is_stable_and_in_range() -> None:
 
 
 def test_empty_deck_builds() -> None:
-    conn = open_collection(build_package(DeckSpec(DECK, "", ()), NOTE_TYPE, T0))
+    conn = open_collection(build_package(DeckSpec(name=DECK, description="", notes=()), NOTE_TYPE, T0))
     assert conn.execute("SELECT count(*) FROM notes").fetchone() == (0,)
     decks = json.loads(conn.execute("SELECT decks FROM col").fetchone()[0])
     assert DECK in {v["name"] for v in decks.values()}
@@ -278,7 +278,7 @@ def test_package_from_real_templates() -> None:
     note, problems = renderer.note(topic, 1, question, as_written(question))
     assert problems == ()
     item = PackagedNote(guid="nca-00000000000000aa", mod=T0, fields=note.fields, tags=note.tags)
-    conn = open_collection(build_package(DeckSpec(DECK, "", (item,)), note_type, T0))
+    conn = open_collection(build_package(DeckSpec(name=DECK, description="", notes=(item,)), note_type, T0))
     (flds,) = conn.execute("SELECT flds FROM notes").fetchone()
     assert tuple(flds.split("\x1f")) == note.fields
     models = json.loads(conn.execute("SELECT models FROM col").fetchone()[0])

@@ -10,6 +10,7 @@ import pytest
 
 from conftest import REPO, edit, options
 from nca_anki.build import build
+from nca_anki.publishing.sink import ComparingSink
 from nca_anki.reading.duplicates import SIMILAR, duplicates
 from nca_anki.records import Choice, ParsedFile, Question, Topic
 
@@ -145,7 +146,7 @@ def _w151(report) -> list[tuple[str, int]]:
 def test_the_check_on_a_second_core_reports_what_one_process_does(project, jobs):
     """With two jobs the check runs on a forked process while the decks are rendered and
     written; with one, in the build's own. The warnings are the same."""
-    report = build(options(jobs=jobs, check=True))
+    report = build(options(jobs=jobs), sink=ComparingSink())
     assert _w151(report) == [(f"source/{TRAINING}", 2), (f"source/{TRAINING}", 16),
                              (f"source/{AI}", 23),
                              ("source/neural-network-applications-and-frameworks-2.txt", 16)]

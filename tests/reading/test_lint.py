@@ -29,7 +29,7 @@ def topic(*questions: str, path: str = PATH, part: int = 1) -> Topic:
     text = f"Topic {part} — Questions and Answers\n" + "".join(questions)
     parsed = parse(text, path)
     assert not [d for d in parsed.diagnostics if d.is_error], parsed.diagnostics
-    topics, problems = group_topics((parsed.file,), Config("NCA", MappingProxyType({})),
+    topics, problems = group_topics((parsed.file,), Config(parent_deck="NCA", deck_names=MappingProxyType({})),
                                     "source/nca-anki.toml")
     assert problems == ()
     (only,) = topics
@@ -200,7 +200,7 @@ def test_cluster_counts_parts_in_order_and_reports_at_part_one() -> None:
     part1 = parse("Topic 1 — Questions and Answers\n"
                   + "".join(question(n, "Yes", "No", at=1) for n in (1, 2)),
                   "source/z-part-1.txt").file
-    (both,), _ = group_topics((part2, part1), Config("NCA", MappingProxyType({})), "cfg")
+    (both,), _ = group_topics((part2, part1), Config(parent_deck="NCA", deck_names=MappingProxyType({})), "cfg")
     found = cluster_warnings(giveaways(both))
     assert [(d.path, d.line) for d in found] == [("source/z-part-1.txt", 1)]
     assert "cluster on B in the source order (5 of 5 questions)" in found[0].message

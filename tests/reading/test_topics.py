@@ -34,7 +34,7 @@ def pfile(path: str, name: str, part: int, *prompts: str) -> ParsedFile:
 
 
 def config(parent: str = "NCA", **names: str) -> Config:
-    return Config(parent, MappingProxyType(dict(names)))
+    return Config(parent_deck=parent, deck_names=MappingProxyType(dict(names)))
 
 
 # --- clean_topic_name ---------------------------------------------------------------------

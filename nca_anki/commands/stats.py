@@ -1,119 +1,27 @@
-"""The commands that close the loop with learners: ``locate``, ``stats`` and
-``report-form`` (nca_anki/feedback/). Arguments, edges (git), printing and exit status;
-the work is the feedback stage's.
-
-Exit status: 0 done; 1 nothing found (locate), an export unreadable (stats, which reads
-the others) or nothing stats could judge, or a form not written; 2 usage error; 3 a bug
-of ours, in one line; 141 the output closed before it was all printed (cli.main).
-"""
+"""``stats``: which questions learners fail far more often than the rest of their topic,
+from their Anki exports (feedback/stats.py)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from nca_anki import edges
-from nca_anki.arguments import Parser
 
 if TYPE_CHECKING:
     from nca_anki.feedback.stats import LearnerReviews, Stats
 
-_EXIT = """exit status:
-  0    done
-  1    nothing found, an export unreadable, nothing stats could judge, or a file not
-       written (each is named)
-  2    usage error
-  3    a bug of ours, reported in one line, without a traceback
-  141  the output was closed before all of it was printed (| head -1)"""
+from nca_anki.commands import feedback_parser, guarded, parse
 
 
-def _parser(prog: str, name: str, description: str) -> argparse.ArgumentParser:
-    return Parser(prog=f"{prog} {name}", description=description, epilog=_EXIT,
-                  formatter_class=argparse.RawDescriptionHelpFormatter)
+def run(argv: list[str], prog: str) -> int:
+    return guarded(lambda: _run(argv, prog))
 
 
-def run(name: str, argv: Sequence[str], prog: str) -> int:
-    """Run the command ``name`` with ``argv``; its exit status."""
-    command = {"locate": _locate, "stats": _stats, "report-form": _report_form}[name]
-    try:
-        return command(list(argv), prog)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # the output closed while it printed: cli.main ends quietly
-        raise
-    except Exception as exc:  # noqa: BLE001 - a bug of ours: say so plainly, without a traceback
-        from nca_anki.reporting import internal_error
-
-        print(internal_error(exc), file=sys.stderr)
-        return 3
-
-
-def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace | int:
-    try:
-        return parser.parse_args(argv)
-    except SystemExit as exc:  # 2 on a usage error, 0 for --help
-        return int(exc.code or 0)
-
-
-def _locate(argv: list[str], prog: str) -> int:
-    parser = _parser(prog, "locate", "Find a question by the fingerprint or GUID a report "
-                     "names, or by its words: where it is written, its text now, and the "
-                     "versions that changed it (docs/study-groups.md).")
-    parser.add_argument("query", metavar="FINGERPRINT|GUID|TEXT")
-    parser.add_argument("--source", default="source", metavar="DIR")
-    parser.add_argument("--out", default="dist", metavar="DIR",
-                        help="the published decks, for a fingerprint of an earlier version")
-    parser.add_argument("--json", action="store_true")
-    args = _parse(parser, argv)
-    if isinstance(args, int):
-        return args
-    source = Path(args.source)
-    if not source.is_dir():
-        print(f"{args.source}: error: not a folder; pass --source DIR", file=sys.stderr)
-        return 2
-    if not args.query.strip():
-        print("locate: error: say what to look for", file=sys.stderr)
-        return 2
-    from nca_anki.feedback.locate import locate
-    from nca_anki.reading.published import read_published
-
-    search = locate(args.query, source, read_published(Path(args.out)),
-                    edges.lock_history(source))
-    if args.json:
-        print(json.dumps({"query": args.query, "found": [f.to_json() for f in search.found],
-                          "notes": list(search.said)}, indent=1, ensure_ascii=False))
-    else:
-        for note in search.said:
-            print(f"note: {note}", file=sys.stderr)
-        for found in search.found:
-            print("\n".join(found.text()))
-        if not search.found:
-            print(f"no question matches {args.query!r} in {source.as_posix()}"
-                  + _looks_like(args.query.strip()), file=sys.stderr)
-    return 0 if search.found else 1
-
-
-def _looks_like(query: str) -> str:
-    """A hint for a query that is nearly a fingerprint or a GUID."""
-    import re
-
-    if re.fullmatch(r"nca-[0-9a-fA-F]+", query) and not re.fullmatch(r"nca-[0-9a-f]{16}",
-                                                                      query):
-        return " (a GUID is nca- and 16 lower-case hex digits: copy it whole from the report)"
-    if re.fullmatch(r"[0-9a-fA-F]{6,24}", query) and not re.fullmatch(r"[0-9a-f]{12}", query):
-        return " (a fingerprint is 12 lower-case hex digits: copy it whole from the report)"
-    return ""
-
-
-def _stats(argv: list[str], prog: str) -> int:
+def _run(argv: list[str], prog: str) -> int:
     from nca_anki.feedback.stats import MIN_LEARNERS
 
-    parser = _parser(prog, "stats", "Which questions learners fail far more often than the "
+    parser = feedback_parser(prog, "stats", "Which questions learners fail far more often than the "
                      "rest of their topic, from the Anki exports learners chose to send "
                      "(.apkg with scheduling, or .colpkg). Never edits a question "
                      "(docs/study-groups.md).")
@@ -126,7 +34,7 @@ def _stats(argv: list[str], prog: str) -> int:
     parser.add_argument("--top", type=int, default=10, metavar="N",
                         help="also list the N most failed questions not flagged")
     parser.add_argument("--json", action="store_true")
-    args = _parse(parser, argv)
+    args = parse(parser, argv)
     if isinstance(args, int):
         return args
     if args.min_learners < 1 or args.top < 0:
@@ -235,35 +143,3 @@ def _stats_text(result: Stats, top: int) -> list[str]:
         lines += ["", f"Most failed of the rest (top {len(others)}):"]
         lines += [f"  {i.guid}  {i.rate:.0%} of {i.learners}  {i.excerpt}" for i in others]
     return lines
-
-
-def _report_form(argv: list[str], prog: str) -> int:
-    parser = _parser(prog, "report-form", "Write the GitHub issue form the cards' \"Report "
-                     "a problem\" link opens, .github/ISSUE_TEMPLATE/question.yml, into "
-                     "PROJECT, and print the report_url to set (docs/study-groups.md).")
-    parser.add_argument("project", nargs="?", default=".", metavar="PROJECT")
-    parser.add_argument("--repository", default="OWNER/REPO", metavar="OWNER/REPO",
-                        help="the GitHub repository, for the report_url printed")
-    args = _parse(parser, argv)
-    if isinstance(args, int):
-        return args
-    from nca_anki.feedback.report_form import (report_url, repository_problem, toml_string,
-                                               write_form)
-
-    if problem := repository_problem(args.repository):
-        print(f"--repository: error: {problem}; nothing was written", file=sys.stderr)
-        return 2
-    try:
-        path, written = write_form(Path(args.project))
-    except FileExistsError as exc:
-        print(f"{exc}: error: another file is there; not overwritten (move it, or merge "
-              "the form by hand)", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"{exc.filename or args.project}: error: cannot write the form: "
-              f"{exc.strerror or exc}", file=sys.stderr)
-        return 1
-    print(f"{path.as_posix()} {'written' if written else 'already there'}")
-    print("Set in source/nca-anki.toml:")
-    print(f"report_url = {toml_string(report_url(args.repository))}")
-    return 0
