@@ -346,12 +346,31 @@ class Structured:
 # --- finding the lists ----------------------------------------------------------------------
 
 def _question_like(obj: object) -> bool:
+    """Whether ``obj`` can be one question: a text and something that can be its
+    choices, and no list of questions inside it (an object holding one is a group of
+    questions, a quiz or a topic, whatever other lists it holds beside them)."""
+    return _one_question(obj) and not _holds_questions(obj)  # type: ignore[arg-type]
+
+
+def _one_question(obj: object) -> bool:
     if not isinstance(obj, dict):
         return False
     has_text = any(isinstance(v, str) and v.strip() for v in obj.values())
     has_choices = any(cv.choice_list(v) is not None or cv.wrong_answers(k, v)
                       for k, v in obj.items()) or len(cv.flat_keys(obj)) >= 2
     return has_text and has_choices
+
+
+def _holds_questions(obj: dict[str, object]) -> bool:
+    """Whether one of ``obj``'s values is a list of questions (most of its objects
+    questions): then ``obj`` groups them (a quiz of one question too)."""
+    for value in obj.values():
+        if isinstance(value, list) and value:
+            objects = [v for v in value if isinstance(v, dict)]
+            questions = sum(_one_question(v) for v in objects)
+            if questions and 2 * questions >= len(objects):
+                return True
+    return False
 
 
 def _columns(objects: list[tuple[int, dict[str, object]]]) -> bool:
@@ -395,8 +414,7 @@ def find_lists(data: object) -> list[Found]:
         elif isinstance(value, dict):
             if _question_like(value):
                 continue
-            named = next((v for k in ("title", "name", "topic", "category", "subject")
-                          if isinstance(v := value.get(k), str) and v.strip()), "")
+            named = _title(value)
             children = []
             for k, v in value.items():
                 if isinstance(v, (list, dict)):
@@ -406,6 +424,20 @@ def find_lists(data: object) -> list[Found]:
                     children.append((v, (*path, k), here or title))
             stack.extend(reversed(children))
     return found or tables
+
+
+_TITLE_KEYS = ("title", "name", "topic", "category", "subject")
+
+
+def _title(value: dict[str, object]) -> str:
+    """The title an object gives the questions inside it: its ``title`` (``name``,
+    ``topic``…), else a key ending so (``quiz_name``, ``quizTitle``); "" if none."""
+    named = next((v for k in _TITLE_KEYS if isinstance(v := value.get(k), str) and v.strip()),
+                 None)
+    if named is None:
+        named = next((v for k, v in value.items() if isinstance(v, str) and v.strip()
+                      and cv.norm(str(k)).endswith(_TITLE_KEYS)), "")
+    return named
 
 
 def _humane(key: str) -> str:
