@@ -158,6 +158,7 @@ class Structured:
         right = [c.text for c in choices if c.correct]
         if roles.html:
             explanation = html_to_markdown(explanation)
+        explanation = lines_after_lists(explanation)
         if cv.restates(explanation, right, [x for x, c in zip(letters, choices) if c.correct]):
             explanation = ""  # "Answer: B" under an answer key says nothing more
         shown = self._picture(obj, where, roles)
@@ -487,7 +488,8 @@ _ENTITIES = {"•": "&bull;", "–": "&ndash;", "—": "&mdash;"}
 def as_text(text: str) -> str:
     """A prompt's text, each line after its first (which follows "Question N:") that the
     format would take for a choice escaped as Markdown escapes it (``\\- Active log``:
-    shown as written), code in fences left as it is."""
+    shown as written), code in fences left as it is; a list ends where its lines do
+    (``lines_after_lists``)."""
     if "\n" not in text:
         return text
     lines = text.split("\n")
@@ -499,7 +501,39 @@ def as_text(text: str) -> str:
             fenced = not fenced
         elif not fenced:
             lines[k] = _STRUCTURE_RE.sub(_escaped, line, count=1)
-    return "\n".join(lines)
+    return lines_after_lists("\n".join(lines))
+
+
+# A line Markdown reads as a list's item: "1. x", "2) x", "- x", "* x", "+ x".
+_ITEM_RE = re.compile(r"^ {0,3}(?:\d{1,9}[.)]|[-*+])[ \t]+\S")
+# The items that begin a list on a paragraph's next line: "1." (not "2.") or a bullet.
+_OPENS_RE = re.compile(r"^ {0,3}(?:0{0,8}1[.)]|[-*+])[ \t]")
+
+
+def lines_after_lists(text: str) -> str:
+    """A structured bank's text as Markdown keeps its lines: a line written after a list's
+    last item, not indented under it ("1. …", "2. …", then "Which of these…?"), is the
+    author's next line, not more of that item (which Markdown would make it), so a blank
+    line ends the list before it. Code in fences is left as it is."""
+    if "\n" not in text:
+        return text
+    out: list[str] = []
+    fenced = item = False
+    paragraph = False  # the line before is a paragraph's, which only "1." or "-" interrupts
+    for line in text.split("\n"):
+        if FENCE_RE.match(line):
+            fenced = not fenced
+            item = paragraph = False
+        elif not fenced:
+            starts = _ITEM_RE.match(line)
+            if starts and paragraph and not item and not _OPENS_RE.match(line):
+                starts = None  # "2. …" inside a paragraph: no list
+            if item and not starts and line.strip() and not line[:1].isspace():
+                out.append("")  # the author's next line, not more of the item
+            item = starts is not None or (item and bool(line.strip()))
+            paragraph = bool(line.strip()) and not item
+        out.append(line)
+    return "\n".join(out)
 
 
 def _escaped(match: re.Match[str]) -> str:
