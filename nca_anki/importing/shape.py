@@ -138,7 +138,8 @@ class Structured:
                 f"{keys[0]!r}" if len(keys) == 1 else
                 f"any of {', '.join(map(repr, keys))}"))
             return None
-        explanation = obj.get(roles.explanation, "") if roles.explanation else ""
+        explanation = next((obj[k] for k in (roles.explanation, *roles.explanation_also)
+                            if k is not None and not _empty(obj.get(k))), "")
         if isinstance(explanation, list) and all(isinstance(e, str) for e in explanation):
             explanation = "\n\n".join(explanation)
         if explanation is None:
@@ -156,6 +157,9 @@ class Structured:
                           "\\ud800 that is half a character); write the character itself")
                 return None
         right = [c.text for c in choices if c.correct]
+        if not explanation.strip() and not roles.wrong and isinstance(
+                said := answer_of(obj, roles.answers), str):
+            explanation = cv.remark_after(said, len(choices))  # "D; as the docs say"
         if roles.html:
             explanation = html_to_markdown(explanation)
         explanation = lines_after_lists(explanation)
