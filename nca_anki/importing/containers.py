@@ -222,24 +222,35 @@ def _language(data: object) -> tuple[str, int] | None:
     have it, else the one most of them have; and how many languages there are. One pass
     over the data."""
     seen: dict[str, int] = {}
-    texts = 0
+    texts = 0  # the texts in several languages
+
+    def visit(value: dict[str, object]) -> bool:
+        nonlocal texts
+        if not _by_language(value):
+            return True
+        texts += 1
+        for k in value:
+            if _language_code(k) is not None:
+                seen[str(k)] = seen.get(str(k), 0) + 1
+        return False  # its texts are the languages' own: nothing inside to count
+
+    _each_object(data, visit)
+    if texts < 2:
+        return None
+    chosen = "en" if seen.get("en", 0) == max(seen.values()) else max(seen, key=seen.__getitem__)
+    return chosen, len(seen)
+
+
+def _each_object(data: object, visit: Callable[[dict[str, object]], bool]) -> None:
+    """Calls ``visit`` on every object in ``data``, in one pass (iterative: any depth),
+    and goes on into the values of each one for which it returns True."""
     stack = [data]
     while stack:
         value = stack.pop()
         if isinstance(value, list):
             stack.extend(value)
-        elif isinstance(value, dict):
-            if _by_language(value):
-                texts += 1
-                for k in value:
-                    if _language_code(k) is not None:
-                        seen[str(k)] = seen.get(str(k), 0) + 1
-            else:
-                stack.extend(value.values())
-    if texts < 2:
-        return None
-    chosen = "en" if seen.get("en", 0) == max(seen.values()) else max(seen, key=seen.__getitem__)
-    return chosen, len(seen)
+        elif isinstance(value, dict) and visit(value):
+            stack.extend(v for v in value.values() if isinstance(v, (list, dict)))
 
 
 def _in_language(value: dict[str, object], language: str) -> object:
@@ -262,19 +273,16 @@ def _separated(data: object) -> tuple[str, ...]:
     hold a ";". One pass over the data."""
     texts: dict[str, int] = {}
     joined: dict[str, int] = {}
-    stack = [data]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, list):
-            stack.extend(value)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                if isinstance(v, str) and (cv.wrong_name(str(k)) or cv.norm(str(k)) in
-                                           _CHOICE_NAMES):
-                    texts[k] = texts.get(k, 0) + 1
-                    joined[k] = joined.get(k, 0) + (";" in v)
-                elif isinstance(v, (list, dict)):
-                    stack.append(v)
+
+    def visit(value: dict[str, object]) -> bool:
+        for k, v in value.items():
+            if isinstance(v, str) and (cv.wrong_name(str(k)) or cv.norm(str(k)) in
+                                       _CHOICE_NAMES):
+                texts[k] = texts.get(k, 0) + 1
+                joined[k] = joined.get(k, 0) + (";" in v)
+        return True
+
+    _each_object(data, visit)
     lists = [k for k in texts if joined[k] >= 2 and 2 * joined[k] >= texts[k]
              and (cv.wrong_name(k) or cv.norm(k) in ("choices", "options", "alternatives",
                                                      "opciones", "alternativas"))]
