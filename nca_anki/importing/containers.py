@@ -75,12 +75,14 @@ def read_records(data: object, *, path: str, line_of: Callable[[Path_], int],
                  places: Places | None = None,
                  noun: Callable[[list[Found]], str] | None = None,
                  shown: Callable[[Path_], str] | None = None,
+                 lines: bool = True,
                  ) -> tuple[tuple[Section, ...], list[Diagnostic]]:
     """The sections of a structured bank's decoded ``data`` (shape.py reads them), found
     in any container; ``line_of`` gives the line of a path as the input writes it. Where
     the records were found is said in the bank's W704 (``noun`` says it of the lists
     found; else where they are, if not in arrays), each place in its messages as
-    ``shown`` says it (else as a path: ``questions.81.answer``)."""
+    ``shown`` says it (else as a path: ``questions.81.answer``); ``lines``: whether a
+    line break in a text is one its readers see (not in XML, where it is layout)."""
     places = places or Places()
     gathered = gather(data, places)
     lists = find_lists(gathered)
@@ -90,7 +92,7 @@ def read_records(data: object, *, path: str, line_of: Callable[[Path_], int],
     reader = Structured(path, lambda where: line_of(places.original(where)), overrides,
                         shown=shown or (lambda where: f"{path_text(places.original(where, True))}"
                                         ": "),
-                        noun=noun(lists) if noun else _noun(lists, places))
+                        noun=noun(lists) if noun else _noun(lists, places), lines=lines)
     sections = reader.read(gathered, default_title=default_title, is_code=is_code)
     sections, said = _without_labels(sections)
     return sections, [*reader.problems, *said]

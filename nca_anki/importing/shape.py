@@ -70,6 +70,9 @@ class Structured:
     problems: list[Diagnostic] = field(default_factory=list)
     shown: Callable[[Path_], str] = lambda where: f"{path_text(where)}: "
     noun: str = "question objects"
+    # Whether a line break in a text is one its readers see (a JSON string's "\n", a
+    # spreadsheet cell's), not the layout of the file (XML's indented elements).
+    lines: bool = True
 
     def fail(self, code: str, where: Path_, message: str) -> None:
         self.problems.append(error(code, self.path, self.line_of(where),
@@ -131,7 +134,7 @@ class Structured:
             self.fail("E702", where, "a question must be an object (with its text and "
                       "choices), among the others of its list")
             return None
-        prompt = _prompt(obj, roles.prompt_keys(), roles.html)
+        prompt = _prompt(obj, roles.prompt_keys(), roles.html, self.lines)
         if not prompt:
             keys = roles.prompt_keys()
             self.fail("E702", where, "no question text under " + (
@@ -162,7 +165,7 @@ class Structured:
             explanation = cv.remark_after(said, len(choices))  # "D; as the docs say"
         if roles.html:
             explanation = html_to_markdown(explanation)
-        explanation = lines_after_lists(explanation)
+        explanation = lines_after_lists(explanation, hard=self.lines and not roles.html)
         if cv.restates(explanation, right, [x for x, c in zip(letters, choices) if c.correct]):
             explanation = ""  # "Answer: B" under an answer key says nothing more
         shown = self._picture(obj, where, roles)
@@ -467,7 +470,8 @@ def _lift(objects: list[dict[str, object]], overrides: Mapping[str, str]) -> Non
                 o[key] = value
 
 
-def _prompt(obj: dict[str, object], keys: tuple[str, ...], html: bool = False) -> str:
+def _prompt(obj: dict[str, object], keys: tuple[str, ...], html: bool = False,
+            lines: bool = True) -> str:
     """The prompt a reader sees: the texts under ``keys`` in order, a paragraph each (a
     list of text lines, one line each; HTML as Markdown if the bank's texts are HTML);
     "" if none holds text."""
@@ -478,7 +482,7 @@ def _prompt(obj: dict[str, object], keys: tuple[str, ...], html: bool = False) -
             value = "\n\n".join(x.strip() for x in value if x.strip())
         if isinstance(value, str) and value.strip():
             parts.append(html_to_markdown(value).strip() if html else value.strip())
-    return as_text("\n\n".join(p for p in parts if p))
+    return as_text("\n\n".join(p for p in parts if p), hard=lines and not html)
 
 
 # A line a question file reads as structure, not text: a choice ("- x"), or a line written
@@ -489,11 +493,11 @@ _STRUCTURE_RE = re.compile(r"^(\s*)(?:(-(?=\s|[^\W\d_]|$)|[*+](?=\s))|([A-Ja-j])
 _ENTITIES = {"•": "&bull;", "–": "&ndash;", "—": "&mdash;"}
 
 
-def as_text(text: str) -> str:
+def as_text(text: str, hard: bool = False) -> str:
     """A prompt's text, each line after its first (which follows "Question N:") that the
     format would take for a choice escaped as Markdown escapes it (``\\- Active log``:
-    shown as written), code in fences left as it is; a list ends where its lines do
-    (``lines_after_lists``)."""
+    shown as written), code in fences left as it is; a list ends where its lines do, and
+    with ``hard`` each line stays a line (``lines_after_lists``)."""
     if "\n" not in text:
         return text
     lines = text.split("\n")
@@ -505,7 +509,15 @@ def as_text(text: str) -> str:
             fenced = not fenced
         elif not fenced:
             lines[k] = _STRUCTURE_RE.sub(_escaped, line, count=1)
-    return lines_after_lists("\n".join(lines))
+    return lines_after_lists("\n".join(lines), hard)
+
+
+def _runs_on(before: str, line: str) -> bool:
+    """Whether Markdown would run ``line`` on into the paragraph line ``before`` (a line
+    of text after a line of text; a table's rows, a heading or a line already ending in a
+    break are left as they are)."""
+    return bool(line.strip()) and not before.endswith("\\") and not any(
+        x.lstrip().startswith(("|", "#")) for x in (before, line))
 
 
 # A line Markdown reads as a list's item: "1. x", "2) x", "- x", "* x", "+ x".
@@ -514,11 +526,14 @@ _ITEM_RE = re.compile(r"^ {0,3}(?:\d{1,9}[.)]|[-*+])[ \t]+\S")
 _OPENS_RE = re.compile(r"^ {0,3}(?:0{0,8}1[.)]|[-*+])[ \t]")
 
 
-def lines_after_lists(text: str) -> str:
+def lines_after_lists(text: str, hard: bool = False) -> str:
     """A structured bank's text as Markdown keeps its lines: a line written after a list's
     last item, not indented under it ("1. …", "2. …", then "Which of these…?"), is the
     author's next line, not more of that item (which Markdown would make it), so a blank
-    line ends the list before it. Code in fences is left as it is."""
+    line ends the list before it. With ``hard`` (a plain text, not HTML, whose line
+    breaks its app shows), a line after a paragraph's line stays a line of its own: a
+    hard break (``\\``) ends the line before it, which Markdown would else run on into
+    it. Code in fences and tables are left as they are."""
     if "\n" not in text:
         return text
     out: list[str] = []
@@ -534,7 +549,9 @@ def lines_after_lists(text: str) -> str:
                 starts = None  # "2. …" inside a paragraph: no list
             if item and not starts and line.strip() and not line[:1].isspace():
                 out.append("")  # the author's next line, not more of the item
-            item = starts is not None or (item and bool(line.strip()))
+            elif hard and paragraph and not starts and _runs_on(out[-1], line):
+                out[-1] += "\\"
+            item = starts is not None or (item and line[:1].isspace() and bool(line.strip()))
             paragraph = bool(line.strip()) and not item
         out.append(line)
     return "\n".join(out)
