@@ -108,8 +108,8 @@ def remark_after(text: str, count: int) -> str:
     head, tail = parts
     tail = tail.strip()
     if letters_in(head, count) is None or not re.search(r"[^\W\d_]{2}", tail) or \
-            _LINK_RE.match(tail):
-        return ""
+            _LINK_RE.match(tail) or letters_in(tail, count) is not None:
+        return ""  # no words, a link, or more letters ("A; C and D")
     return tail
 
 

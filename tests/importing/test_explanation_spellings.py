@@ -75,3 +75,14 @@ def test_a_remark_after_the_answer_letters_is_the_explanation(tmp_path, cli):
     assert found["Which planet is red?"] == (["first 2", "second 2", "*third 2"], "")
     assert found["Which metal rusts?"] == (["*Iron", "Gold", "*Steel"],
                                            "both rust, C more slowly")
+
+
+def test_more_letters_after_a_semicolon_are_the_answer_not_a_remark(tmp_path, cli):
+    records = _bank({})
+    records[3]["answer"] = "A; B and C"
+    bank = tmp_path / "letters.json"
+    bank.write_text(json.dumps(records), encoding="utf-8")
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 0, done.out + done.err
+    found = {p: (c, e) for p, c, e in written_questions(tmp_path / "out")}
+    assert found["Which metal rusts?"] == (["*first 3", "*second 3", "*third 3"], "")

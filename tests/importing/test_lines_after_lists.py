@@ -67,3 +67,16 @@ def test_a_line_after_a_list_is_not_its_last_item(tmp_path, cli, suffix, write):
     shown = Markdown().block(prompt).html.replace("<br>", "<br />")
     assert shown == ("<p>Which colour is a lemon?<br />\n2. a second line<br />\n"
                      "that is no list</p>"), shown
+
+
+def test_the_line_breaks_of_html_texts_are_layout(tmp_path, cli):
+    records = [{"question": f"<p>Which <b>tag</b> {n}\nopens a link?</p>",
+                "options": ["<code>&lt;a&gt;</code>", "<code>&lt;b&gt;</code>"], "answer": 0}
+               for n in ("first", "second")]
+    bank = tmp_path / "html.json"
+    bank.write_text(json.dumps(records), encoding="utf-8")
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 0, done.out + done.err
+    prompts = [prompt for prompt, _, _ in written_questions(tmp_path / "out")]
+    assert "HTML texts" in done.err, done.err
+    assert len(prompts) == 2 and not any("\\" in p for p in prompts), prompts
