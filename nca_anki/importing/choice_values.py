@@ -94,6 +94,25 @@ def letters_in(text: str, count: int) -> list[int] | None:
     return sorted(set(picked))
 
 
+# Where an answer's letters end and a remark begins: "D; the docs say …", "B - see …".
+_REMARK_AT_RE = re.compile(r"\s*(?:;|\s[-–—]\s)\s*")
+
+
+def remark_after(text: str, count: int) -> str:
+    """The remark an author wrote after an answer's letters ("D; the exam asked it
+    otherwise", "A, C - see chapter 2"): words for the reader, ""  if there are none or
+    they are only a link."""
+    parts = _REMARK_AT_RE.split(text.strip(), maxsplit=1)
+    if len(parts) < 2:
+        return ""
+    head, tail = parts
+    tail = tail.strip()
+    if letters_in(head, count) is None or not re.search(r"[^\W\d_]{2}", tail) or \
+            _LINK_RE.match(tail) or letters_in(tail, count) is not None:
+        return ""  # no words, a link, or more letters ("A; C and D")
+    return tail
+
+
 def _is_remark(tail: str) -> bool:
     """Whether what follows an answer's letters is a remark (a link, or text after a
     separator), not more of a text answer."""

@@ -75,12 +75,14 @@ def read_records(data: object, *, path: str, line_of: Callable[[Path_], int],
                  places: Places | None = None,
                  noun: Callable[[list[Found]], str] | None = None,
                  shown: Callable[[Path_], str] | None = None,
+                 lines: bool = True,
                  ) -> tuple[tuple[Section, ...], list[Diagnostic]]:
     """The sections of a structured bank's decoded ``data`` (shape.py reads them), found
     in any container; ``line_of`` gives the line of a path as the input writes it. Where
     the records were found is said in the bank's W704 (``noun`` says it of the lists
     found; else where they are, if not in arrays), each place in its messages as
-    ``shown`` says it (else as a path: ``questions.81.answer``)."""
+    ``shown`` says it (else as a path: ``questions.81.answer``); ``lines``: whether a
+    line break in a text is one its readers see (not in XML, where it is layout)."""
     places = places or Places()
     gathered = gather(data, places)
     lists = find_lists(gathered)
@@ -90,7 +92,7 @@ def read_records(data: object, *, path: str, line_of: Callable[[Path_], int],
     reader = Structured(path, lambda where: line_of(places.original(where)), overrides,
                         shown=shown or (lambda where: f"{path_text(places.original(where, True))}"
                                         ": "),
-                        noun=noun(lists) if noun else _noun(lists, places))
+                        noun=noun(lists) if noun else _noun(lists, places), lines=lines)
     sections = reader.read(gathered, default_title=default_title, is_code=is_code)
     sections, said = _without_labels(sections)
     return sections, [*reader.problems, *said]
@@ -222,24 +224,35 @@ def _language(data: object) -> tuple[str, int] | None:
     have it, else the one most of them have; and how many languages there are. One pass
     over the data."""
     seen: dict[str, int] = {}
-    texts = 0
+    texts = 0  # the texts in several languages
+
+    def visit(value: dict[str, object]) -> bool:
+        nonlocal texts
+        if not _by_language(value):
+            return True
+        texts += 1
+        for k in value:
+            if _language_code(k) is not None:
+                seen[str(k)] = seen.get(str(k), 0) + 1
+        return False  # its texts are the languages' own: nothing inside to count
+
+    _each_object(data, visit)
+    if texts < 2:
+        return None
+    chosen = "en" if seen.get("en", 0) == max(seen.values()) else max(seen, key=seen.__getitem__)
+    return chosen, len(seen)
+
+
+def _each_object(data: object, visit: Callable[[dict[str, object]], bool]) -> None:
+    """Calls ``visit`` on every object in ``data``, in one pass (iterative: any depth),
+    and goes on into the values of each one for which it returns True."""
     stack = [data]
     while stack:
         value = stack.pop()
         if isinstance(value, list):
             stack.extend(value)
-        elif isinstance(value, dict):
-            if _by_language(value):
-                texts += 1
-                for k in value:
-                    if _language_code(k) is not None:
-                        seen[str(k)] = seen.get(str(k), 0) + 1
-            else:
-                stack.extend(value.values())
-    if texts < 2:
-        return None
-    chosen = "en" if seen.get("en", 0) == max(seen.values()) else max(seen, key=seen.__getitem__)
-    return chosen, len(seen)
+        elif isinstance(value, dict) and visit(value):
+            stack.extend(v for v in value.values() if isinstance(v, (list, dict)))
 
 
 def _in_language(value: dict[str, object], language: str) -> object:
@@ -262,19 +275,16 @@ def _separated(data: object) -> tuple[str, ...]:
     hold a ";". One pass over the data."""
     texts: dict[str, int] = {}
     joined: dict[str, int] = {}
-    stack = [data]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, list):
-            stack.extend(value)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                if isinstance(v, str) and (cv.wrong_name(str(k)) or cv.norm(str(k)) in
-                                           _CHOICE_NAMES):
-                    texts[k] = texts.get(k, 0) + 1
-                    joined[k] = joined.get(k, 0) + (";" in v)
-                elif isinstance(v, (list, dict)):
-                    stack.append(v)
+
+    def visit(value: dict[str, object]) -> bool:
+        for k, v in value.items():
+            if isinstance(v, str) and (cv.wrong_name(str(k)) or cv.norm(str(k)) in
+                                       _CHOICE_NAMES):
+                texts[k] = texts.get(k, 0) + 1
+                joined[k] = joined.get(k, 0) + (";" in v)
+        return True
+
+    _each_object(data, visit)
     lists = [k for k in texts if joined[k] >= 2 and 2 * joined[k] >= texts[k]
              and (cv.wrong_name(k) or cv.norm(k) in ("choices", "options", "alternatives",
                                                      "opciones", "alternativas"))]

@@ -101,6 +101,9 @@ class Roles:
     flag: str | None = None  # a choice object's correctness flag
     label: str | None = None  # a choice object's own letter or index ("B", "1"), if any
     explanation: str | None = None
+    # Other keys the bank writes its explanation under, never beside ``explanation`` in one
+    # object ("Note" in one question, "answerNote" or "answernote" in others).
+    explanation_also: tuple[str, ...] = ()
     topic: str | None = None
     picture: str | None = None  # a key naming the question's picture file
     truths: tuple[tuple[str, ...], int] = ((), 0)  # texts with their truths, in n questions
@@ -145,7 +148,9 @@ class Roles:
                 self.base_said if detail >= 4 else "")
             parts.append(f"answer {self.answer!r}{also}{base}")
         if self.explanation is not None:
-            parts.append(f"explanation {self.explanation!r}")
+            also = f" (or {_names(self.explanation_also)})" if detail >= 1 and \
+                self.explanation_also else ""
+            parts.append(f"explanation {self.explanation!r}{also}")
         if self.topic is not None:
             parts.append(f"topic {self.topic!r}")
         if self.picture is not None:
@@ -279,7 +284,10 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     explanation = _given(given, "explanation") or _named(
         [k for k in keys if k not in taken and _mostly_text(objects, k)], "explanation",
         objects) or values.telling_key(objects, list(keys), answers[:1], taken)
-    taken.add(explanation or "")
+    also = () if explanation is None or _given(given, "explanation") else _spelled_otherwise(
+        objects, explanation, [k for k in keys if k not in taken and k not in given
+                               and k != explanation and _mostly_text(objects, k)])
+    taken.update((explanation or "", *also))
     topic = _given(given, "topic") or _named(
         [k for k in keys if k not in taken and _mostly_text(objects, k, short=True)], "topic")
     taken.add(topic or "")
@@ -291,7 +299,8 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     return Roles(prompt=prompt, choices=choices, choice_keys=choice_keys, flat=flat,
                  answer=answers[0] if answers else None, answers=answers, base=base,
                  base_said=why, text=text, flag=flag, label=label, explanation=explanation,
-                 topic=topic, picture=picture, truths=truths, ignored=ignored,
+                 explanation_also=also, topic=topic, picture=picture, truths=truths,
+                 ignored=ignored,
                  empty=tuple(k for k in empty if k not in given),
                  prompt_parts=parts if len(parts) > 1 else (), html=is_html(objects),
                  wrong=wrong and bool(answers), flat_labels=labels)
@@ -798,6 +807,22 @@ def _named(keys: list[str], role: str, objects: list[dict[str, object]] | None =
         ranked = [(rank, -_total(objects or [], k), k) for k in keys
                   if (rank := _stem_rank(k, role)) is not None]
     return min(ranked)[2] if ranked else None
+
+
+def _spelled_otherwise(objects: list[dict[str, object]], explanation: str,
+                       keys: list[str]) -> tuple[str, ...]:
+    """The other keys whose name also says explanation or note ("answerNote", "Note",
+    "answernote" in one bank) and that never hold text in an object where another of them
+    does: the same part, spelled otherwise from question to question."""
+    named = [k for k in keys if cv.norm(k) in HINTS["explanation"] or "note" in cv.norm(k)
+             or _stem_rank(k, "explanation") is not None]
+    if not named:
+        return ()
+    held = (explanation, *named)
+    for o in objects:
+        if sum(not _blank(o.get(k)) for k in held) > 1:
+            return ()  # two of them in one question: different parts, not one spelled twice
+    return tuple(named)
 
 
 def _words(key: str) -> list[str]:

@@ -70,6 +70,9 @@ class Structured:
     problems: list[Diagnostic] = field(default_factory=list)
     shown: Callable[[Path_], str] = lambda where: f"{path_text(where)}: "
     noun: str = "question objects"
+    # Whether a line break in a text is one its readers see (a JSON string's "\n", a
+    # spreadsheet cell's), not the layout of the file (XML's indented elements).
+    lines: bool = True
 
     def fail(self, code: str, where: Path_, message: str) -> None:
         self.problems.append(error(code, self.path, self.line_of(where),
@@ -131,14 +134,15 @@ class Structured:
             self.fail("E702", where, "a question must be an object (with its text and "
                       "choices), among the others of its list")
             return None
-        prompt = _prompt(obj, roles.prompt_keys(), roles.html)
+        prompt = _prompt(obj, roles.prompt_keys(), roles.html, self.lines)
         if not prompt:
             keys = roles.prompt_keys()
             self.fail("E702", where, "no question text under " + (
                 f"{keys[0]!r}" if len(keys) == 1 else
                 f"any of {', '.join(map(repr, keys))}"))
             return None
-        explanation = obj.get(roles.explanation, "") if roles.explanation else ""
+        explanation = next((obj[k] for k in (roles.explanation, *roles.explanation_also)
+                            if k is not None and not _empty(obj.get(k))), "")
         if isinstance(explanation, list) and all(isinstance(e, str) for e in explanation):
             explanation = "\n\n".join(explanation)
         if explanation is None:
@@ -156,8 +160,12 @@ class Structured:
                           "\\ud800 that is half a character); write the character itself")
                 return None
         right = [c.text for c in choices if c.correct]
+        if not explanation.strip() and not roles.wrong and isinstance(
+                said := answer_of(obj, roles.answers), str):
+            explanation = cv.remark_after(said, len(choices))  # "D; as the docs say"
         if roles.html:
             explanation = html_to_markdown(explanation)
+        explanation = lines_after_lists(explanation, hard=self.lines and not roles.html)
         if cv.restates(explanation, right, [x for x, c in zip(letters, choices) if c.correct]):
             explanation = ""  # "Answer: B" under an answer key says nothing more
         shown = self._picture(obj, where, roles)
@@ -346,12 +354,31 @@ class Structured:
 # --- finding the lists ----------------------------------------------------------------------
 
 def _question_like(obj: object) -> bool:
+    """Whether ``obj`` can be one question: a text and something that can be its
+    choices, and no list of questions inside it (an object holding one is a group of
+    questions, a quiz or a topic, whatever other lists it holds beside them)."""
+    return _one_question(obj) and not _holds_questions(obj)  # type: ignore[arg-type]
+
+
+def _one_question(obj: object) -> bool:
     if not isinstance(obj, dict):
         return False
     has_text = any(isinstance(v, str) and v.strip() for v in obj.values())
     has_choices = any(cv.choice_list(v) is not None or cv.wrong_answers(k, v)
                       for k, v in obj.items()) or len(cv.flat_keys(obj)) >= 2
     return has_text and has_choices
+
+
+def _holds_questions(obj: dict[str, object]) -> bool:
+    """Whether one of ``obj``'s values is a list of questions (most of its objects
+    questions): then ``obj`` groups them (a quiz of one question too)."""
+    for value in obj.values():
+        if isinstance(value, list) and value:
+            objects = [v for v in value if isinstance(v, dict)]
+            questions = sum(_one_question(v) for v in objects)
+            if questions and 2 * questions >= len(objects):
+                return True
+    return False
 
 
 def _columns(objects: list[tuple[int, dict[str, object]]]) -> bool:
@@ -395,8 +422,7 @@ def find_lists(data: object) -> list[Found]:
         elif isinstance(value, dict):
             if _question_like(value):
                 continue
-            named = next((v for k in ("title", "name", "topic", "category", "subject")
-                          if isinstance(v := value.get(k), str) and v.strip()), "")
+            named = _title(value)
             children = []
             for k, v in value.items():
                 if isinstance(v, (list, dict)):
@@ -406,6 +432,20 @@ def find_lists(data: object) -> list[Found]:
                     children.append((v, (*path, k), here or title))
             stack.extend(reversed(children))
     return found or tables
+
+
+_TITLE_KEYS = ("title", "name", "topic", "category", "subject")
+
+
+def _title(value: dict[str, object]) -> str:
+    """The title an object gives the questions inside it: its ``title`` (``name``,
+    ``topic``…), else a key ending so (``quiz_name``, ``quizTitle``); "" if none."""
+    named = next((v for k in _TITLE_KEYS if isinstance(v := value.get(k), str) and v.strip()),
+                 None)
+    if named is None:
+        named = next((v for k, v in value.items() if isinstance(v, str) and v.strip()
+                      and cv.norm(str(k)).endswith(_TITLE_KEYS)), "")
+    return named
 
 
 def _humane(key: str) -> str:
@@ -430,7 +470,8 @@ def _lift(objects: list[dict[str, object]], overrides: Mapping[str, str]) -> Non
                 o[key] = value
 
 
-def _prompt(obj: dict[str, object], keys: tuple[str, ...], html: bool = False) -> str:
+def _prompt(obj: dict[str, object], keys: tuple[str, ...], html: bool = False,
+            lines: bool = True) -> str:
     """The prompt a reader sees: the texts under ``keys`` in order, a paragraph each (a
     list of text lines, one line each; HTML as Markdown if the bank's texts are HTML);
     "" if none holds text."""
@@ -441,7 +482,7 @@ def _prompt(obj: dict[str, object], keys: tuple[str, ...], html: bool = False) -
             value = "\n\n".join(x.strip() for x in value if x.strip())
         if isinstance(value, str) and value.strip():
             parts.append(html_to_markdown(value).strip() if html else value.strip())
-    return as_text("\n\n".join(p for p in parts if p))
+    return as_text("\n\n".join(p for p in parts if p), hard=lines and not html)
 
 
 # A line a question file reads as structure, not text: a choice ("- x"), or a line written
@@ -452,10 +493,11 @@ _STRUCTURE_RE = re.compile(r"^(\s*)(?:(-(?=\s|[^\W\d_]|$)|[*+](?=\s))|([A-Ja-j])
 _ENTITIES = {"•": "&bull;", "–": "&ndash;", "—": "&mdash;"}
 
 
-def as_text(text: str) -> str:
+def as_text(text: str, hard: bool = False) -> str:
     """A prompt's text, each line after its first (which follows "Question N:") that the
     format would take for a choice escaped as Markdown escapes it (``\\- Active log``:
-    shown as written), code in fences left as it is."""
+    shown as written), code in fences left as it is; a list ends where its lines do, and
+    with ``hard`` each line stays a line (``lines_after_lists``)."""
     if "\n" not in text:
         return text
     lines = text.split("\n")
@@ -467,7 +509,52 @@ def as_text(text: str) -> str:
             fenced = not fenced
         elif not fenced:
             lines[k] = _STRUCTURE_RE.sub(_escaped, line, count=1)
-    return "\n".join(lines)
+    return lines_after_lists("\n".join(lines), hard)
+
+
+def _runs_on(before: str, line: str) -> bool:
+    """Whether Markdown would run ``line`` on into the paragraph line ``before`` (a line
+    of text after a line of text; a table's rows, a heading or a line already ending in a
+    break are left as they are)."""
+    return bool(line.strip()) and not before.endswith("\\") and not any(
+        x.lstrip().startswith(("|", "#")) for x in (before, line))
+
+
+# A line Markdown reads as a list's item: "1. x", "2) x", "- x", "* x", "+ x".
+_ITEM_RE = re.compile(r"^ {0,3}(?:\d{1,9}[.)]|[-*+])[ \t]+\S")
+# The items that begin a list on a paragraph's next line: "1." (not "2.") or a bullet.
+_OPENS_RE = re.compile(r"^ {0,3}(?:0{0,8}1[.)]|[-*+])[ \t]")
+
+
+def lines_after_lists(text: str, hard: bool = False) -> str:
+    """A structured bank's text as Markdown keeps its lines: a line written after a list's
+    last item, not indented under it ("1. …", "2. …", then "Which of these…?"), is the
+    author's next line, not more of that item (which Markdown would make it), so a blank
+    line ends the list before it. With ``hard`` (a plain text, not HTML, whose line
+    breaks its app shows), a line after a paragraph's line stays a line of its own: a
+    hard break (``\\``) ends the line before it, which Markdown would else run on into
+    it. Code in fences and tables are left as they are."""
+    if "\n" not in text:
+        return text
+    out: list[str] = []
+    fenced = item = False
+    paragraph = False  # the line before is a paragraph's, which only "1." or "-" interrupts
+    for line in text.split("\n"):
+        if FENCE_RE.match(line):
+            fenced = not fenced
+            item = paragraph = False
+        elif not fenced:
+            starts = _ITEM_RE.match(line)
+            if starts and paragraph and not item and not _OPENS_RE.match(line):
+                starts = None  # "2. …" inside a paragraph: no list
+            if item and not starts and line.strip() and not line[:1].isspace():
+                out.append("")  # the author's next line, not more of the item
+            elif hard and paragraph and not starts and _runs_on(out[-1], line):
+                out[-1] += "\\"
+            item = starts is not None or (item and line[:1].isspace() and bool(line.strip()))
+            paragraph = bool(line.strip()) and not item
+        out.append(line)
+    return "\n".join(out)
 
 
 def _escaped(match: re.Match[str]) -> str:

@@ -50,7 +50,7 @@ def read_tree(root: ET.Element, lines: Mapping[ET.Element, int], path: str,
         line_of = lambda where: values.line(where[2:])  # noqa: E731
     sections, problems = read_records(
         data, path=path, line_of=line_of, overrides=overrides, default_title=title,
-        noun=lambda lists: _noun(lists, values), shown=_shown)
+        noun=lambda lists: _noun(lists, values), shown=_shown, lines=False)
     tags = {_humane(tag) for _, tag in values.repeated} | {_humane(root.tag)}
     sections = tuple(s if s.title not in tags else type(s)(title=title, items=s.items,
                                                            path=s.path) for s in sections)

@@ -122,7 +122,8 @@ def test_a_quote_that_is_text_stays_text_and_quoted_cells_are_read_as_csv_says(t
     assert written_questions(tmp_path / "out") == [
         ('"5" or 6?', ["*a", "b"], ""), ('Which "word" here?', ["c", "*d"], ""),
         ("Which, with a comma?", ["*spaced, quoted", "e"], ""),
-        ('Which "doubled" quote\nover two lines?', ["e", "*f"], "")]
+        # a cell's line break is a line the spreadsheet shows: a hard break ("\\")
+        ('Which "doubled" quote\\\nover two lines?', ["e", "*f"], "")]
 
 
 def test_a_cell_over_a_mebibyte_costs_its_row_only(tmp_path, cli):
@@ -206,8 +207,8 @@ def test_bom_crlf_and_utf16_as_excel_saves_them(tmp_path, cli):
     done = _import(cli, tmp_path, utf8, utf16)
     assert done.status == 0, done.err
     assert written_questions(tmp_path / "out") == [
-        ("Which\ntwo lines?", ["*a", "b"], ""), ("Which next?", ["c", "*d"], ""),
-        ("Which\ntab one?", ["e", "*f"], ""), ("Which, if any?", ["*g", "h"], "")]
+        ("Which\\\ntwo lines?", ["*a", "b"], ""), ("Which next?", ["c", "*d"], ""),
+        ("Which\\\ntab one?", ["e", "*f"], ""), ("Which, if any?", ["*g", "h"], "")]
 
 
 # --- item 16: the format told by the content -------------------------------------------------

@@ -71,3 +71,70 @@ def test_quizzes_of_questions_arrive_in_anki_each_under_its_title(tmp_path, cli)
              for prompt, choices, _ in map(as_read, each)}
     assert cards == {q: ("NCA::Rivers" if "river" in q else "NCA::Mountains", sorted(c))
                      for q, c in _EXPECTED}
+
+
+# Quizzes that hold lists of their own beside their questions (scores, tags, authors):
+# such a list of texts looks like choices, so each quiz looked like one question and the
+# import wrote the quizzes, exit 0, instead of their questions. An object holding a list
+# of questions groups them, whatever else it holds; its title may be any key ending in
+# "name" or "title".
+_LEAGUES = [
+    {"league_name": "Planets", "best_scores": ["9", "8", "7"],
+     "players": ["Ana", "Ben", "Carla"], "items": [
+         {"ask": "Which planet is the largest?", "option1": "Mars", "option2": "Jupiter",
+          "option3": "Venus", "good": "2"},
+         {"ask": "Which planet is nearest the Sun?", "option1": "Mercury",
+          "option2": "Earth", "option3": "Saturn", "good": 1},
+         {"ask": "Which planet has the most famous rings?", "option1": "Uranus",
+          "option2": "Neptune", "option3": "Saturn", "good": 3}]},
+    {"league_name": "Metals", "best_scores": ["5", "4"], "players": ["Dan", "Eve"],
+     "items": [
+         {"ask": "Which metal is liquid at room temperature?", "option1": "Iron",
+          "option2": "Mercury", "option3": "Tin", "good": "2"},
+         {"ask": "Which metal is the best conductor?", "option1": "Lead",
+          "option2": "Zinc", "option3": "Silver", "good": 3}]},
+    {"league_name": "Moons", "best_scores": ["6", "2"], "players": ["Fay", "Gus"],
+     "items": [{"ask": "Which planet does Titan orbit?", "option1": "Saturn",
+                "option2": "Jupiter", "option3": "Mars", "good": "1"}]},
+]
+_LEAGUE_CARDS = {
+    "Which planet is the largest?": ["Mars", "*Jupiter", "Venus"],
+    "Which planet is nearest the Sun?": ["*Mercury", "Earth", "Saturn"],
+    "Which planet has the most famous rings?": ["Uranus", "Neptune", "*Saturn"],
+    "Which metal is liquid at room temperature?": ["Iron", "*Mercury", "Tin"],
+    "Which metal is the best conductor?": ["Lead", "Zinc", "*Silver"],
+    "Which planet does Titan orbit?": ["*Saturn", "Jupiter", "Mars"]}
+
+
+@pytest.mark.parametrize(("suffix", "keys", "write"), [
+    ("json", ("option1", "option2", "option3"), lambda data: json.dumps(data)),
+    ("js", ("answer_1", "answer_2", "answer_3"),
+     lambda data: "let leagues = " + json.dumps(data, indent=1) + ";\n"),
+    ("yaml", ("choice_a", "choice_b", "choice_c"), lambda data: json.dumps(data)),
+])
+def test_quizzes_with_lists_of_their_own_are_no_questions(tmp_path, cli, suffix, keys, write):
+    renamed = [{**quiz, "items": [{keys[int(k[-1]) - 1] if k.startswith("option") else k: v
+                                   for k, v in q.items()} for q in quiz["items"]]}
+               for quiz in _LEAGUES]
+    bank = tmp_path / f"leagues.{suffix}"
+    bank.write_text(write(renamed), encoding="utf-8")
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    said = done.out + done.err
+    assert done.status == 0, said
+    cards = dict(written_questions(tmp_path / "out", explained=False))
+    assert cards == _LEAGUE_CARDS, said
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.txt")) == [
+        "metals-1.txt", "moons-1.txt", "planets-1.txt"], said
+
+
+def test_a_quiz_keyed_by_number_inside_a_group_is_read_too(tmp_path, cli):
+    groups = {"groups": [{"group_title": quiz["league_name"], "players": quiz["players"],
+                          "items": {str(n): q for n, q in enumerate(quiz["items"], 1)}}
+                         for quiz in _LEAGUES]}
+    bank = tmp_path / "groups.json"
+    bank.write_text(json.dumps(groups), encoding="utf-8")
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    said = done.out + done.err
+    assert done.status == 0, said
+    cards = dict(written_questions(tmp_path / "out", explained=False))
+    assert cards == _LEAGUE_CARDS, said
