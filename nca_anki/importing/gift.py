@@ -34,7 +34,8 @@ from nca_anki.importing.bank import (FEEDBACK_JOINED, FULL_CREDIT, MAX_ANSWERS, 
                                      Credited, Item, Reading, Section, category_name,
                                      choices_problem, credit, credited_choices, one_paragraph,
                                      title_from_name, too_many)
-from nca_anki.importing.moodle_text import moodle_html, moodle_plain, without_labels
+from nca_anki.importing.moodle_text import (blank_answers_problem, moodle_html, moodle_plain,
+                                            without_labels)
 
 _CATEGORY_RE = re.compile(r"^\s*\$CATEGORY:\s*(?P<path>(?:.*\S)?)\s*$")
 _FORMAT_RE = re.compile(r"^\s*\[(?P<format>html|moodle|plain|markdown)\]", re.I)
@@ -369,7 +370,7 @@ def _choices(answers: str, line_of: Callable[[int], int], form: str, item: Item,
     if len(pieces) > MAX_ANSWERS:
         problems.append(too_many(len(pieces), path, first))
         return None
-    credited, feedback, empty, single = [], [], 0, False
+    credited, feedback, empty, single, empty_right = [], [], 0, False, False
     for at, piece in pieces:
         mark, piece = piece[0], piece[1:]
         single = single or mark == "="  # as Moodle reads it: any '=' makes one answer right
@@ -388,6 +389,7 @@ def _choices(answers: str, line_of: Callable[[int], int], form: str, item: Item,
         text, note = (piece[:cut], piece[cut + 1:]) if cut >= 0 else (piece, "")
         if not _text(text):
             empty += 1  # "~=" or "~~": nothing between two marks; Moodle skips it too
+            empty_right = empty_right or value > 0
             continue
         shown = _shown(_text(text), form, answer=True)
         credited.append(Credited(one_paragraph(shown), value, line_of(at)))
@@ -396,7 +398,8 @@ def _choices(answers: str, line_of: Callable[[int], int], form: str, item: Item,
     choices, notes = credited_choices(credited, single, path, first)
     no_right = ("no answer is fully right ('=' without a weight, or '%100%')" if single else
                 "no answer is right ('=' or a positive %weight%)")
-    if (problem := choices_problem(choices, path, first, no_right)) is not None:
+    if (problem := blank_answers_problem(choices, empty, empty_right, path, first) or
+            choices_problem(choices, path, first, no_right)) is not None:
         problems.append(problem)
         return None
     problems.extend(notes)

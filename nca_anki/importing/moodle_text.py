@@ -39,9 +39,9 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator
 
-from nca_anki.diagnostics import Diagnostic, warning
+from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.importing import choice_labels
-from nca_anki.importing.bank import Section, html_to_markdown
+from nca_anki.importing.bank import Choice, Section, html_to_markdown
 
 # --- text --------------------------------------------------------------------------------------
 
@@ -186,6 +186,34 @@ def _alone(text: str, start: int, end: int) -> bool:
     tag_after = after.lstrip()
     tag_after = tag_after[:tag_after.find(">") + 1] if tag_after.startswith("<") else ""
     return not any(_INLINE_TAG_RE.match(tag) for tag in (tag_before, tag_after) if tag)
+
+
+# --- blank answers ------------------------------------------------------------------------------
+
+
+def blank_answers_problem(choices: list[Choice], blank: int, blank_right: bool, path: str,
+                          line: int) -> Diagnostic | None:
+    """Why a question of ``blank`` blank answers (no text, no picture; one of them right:
+    ``blank_right``) left out as Moodle leaves them out, with ``choices`` kept, is no
+    question; None if it still is one (or none was blank: the usual reasons apply).
+
+    Moodle saves no answer whose text is blank, so its students never see one: the true
+    reason is the blank answers, not "fewer than two answers" or "none right"."""
+    if not blank:
+        return None
+    fix = "write each answer's text (a picture counts); not converted"
+    if not choices:
+        return error("E702", path, line, f"all {blank} of its answers are blank, and Moodle "
+                     f"leaves a blank answer out, so it shows no choice; {fix}")
+    total = blank + len(choices)
+    if len(choices) < 2:
+        return error("E702", path, line, f"{blank} of its {total} answers "
+                     f"{'is' if blank == 1 else 'are'} blank, and Moodle leaves a blank answer "
+                     f"out: fewer than two are left; {fix}")
+    if blank_right and not any(c.correct for c in choices):
+        return error("E703", path, line, f"its right answer is blank, and Moodle leaves a "
+                     f"blank answer out: no right one is left; {fix}")
+    return None
 
 
 # --- labels ------------------------------------------------------------------------------------

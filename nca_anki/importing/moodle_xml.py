@@ -49,7 +49,8 @@ from nca_anki.importing.bank import (FEEDBACK_JOINED, MAX_ANSWERS, Credited, Ite
                                      Section, a_kind, category_name, choices_problem, credit,
                                      credited_choices, one_paragraph, title_from_name,
                                      too_many)
-from nca_anki.importing.moodle_text import moodle_html, moodle_plain, without_labels
+from nca_anki.importing.moodle_text import (blank_answers_problem, moodle_html, moodle_plain,
+                                            without_labels)
 from nca_anki.reading.images import image_problem, image_type
 from nca_anki.reading.media import MAX_IMAGE_BYTES
 
@@ -211,7 +212,7 @@ def _question(question: ET.Element, kind: str, path: str,
     if len(answers) > MAX_ANSWERS:
         problems.append(too_many(len(answers), path, line))
         return None
-    credited, feedback = [], []
+    credited, feedback, blank, blank_right = [], [], 0, False
     for answer in answers:
         text, inner, wrong = _text(answer, answer=True)
         media, bad = {**media, **inner}, bad or wrong
@@ -224,7 +225,8 @@ def _question(question: ET.Element, kind: str, path: str,
             return None
         if kind == "truefalse":
             text = {"true": "True", "false": "False"}.get(text.strip().casefold(), text)
-        if not text:
+        if not text:  # Moodle saves no blank answer: its students never see one
+            blank, blank_right = blank + 1, blank_right or value > 0
             continue
         text = one_paragraph(text)
         credited.append(Credited(text, value, lines[answer]))
@@ -237,9 +239,10 @@ def _question(question: ET.Element, kind: str, path: str,
         return None
     single = kind == "truefalse" or _single(question)
     choices, notes = credited_choices(credited, single, path, line)
-    if (problem := choices_problem(choices, path, line, "no answer has the fraction 100"
-                                   if single else "no answer has a positive fraction"
-                                   )) is not None:
+    no_right = "no answer has the fraction 100" if single else \
+        "no answer has a positive fraction"
+    if (problem := blank_answers_problem(choices, blank, blank_right, path, line) or
+            choices_problem(choices, path, line, no_right)) is not None:
         problems.append(problem)
         return None
     problems.extend(notes)
