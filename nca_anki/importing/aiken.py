@@ -8,8 +8,9 @@ maintained Python library reads it.
 
 A question is its text, its choices (a capital letter, "." or ")", a space, the text)
 and an "ANSWER: <letter>" line; a blank line ends it. Aiken has one answer per question
-and no explanations. Texts are kept as written. What does not fit is reported at its
-line.
+and no explanations. Moodle shows its text as typed (its import escapes every "<" and
+"&"), so "*", "_", "<b>", "&lt;" or a "#" at a line's start show as written on the card
+too (moodle_text.moodle_plain). What does not fit is reported at its line.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import re
 
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.importing.bank import Choice, Item, Reading, Section, title_from_name
+from nca_anki.importing.moodle_text import moodle_plain
 
 _CHOICE_RE = re.compile(r"^(?P<letter>[A-Z])[.)]\s+(?P<text>.*\S)\s*$")
 _ANSWER_RE = re.compile(r"^ANSWER\s*:\s*(?P<letter>\S*)\s*$")
@@ -81,5 +83,6 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
                               f"the choices {', '.join(letters)}; the question was not "
                               "converted"))
         return None
-    return Item(prompt="\n".join(prompt), path=path, line=first,
-                choices=tuple(Choice(text, letter == answer[1]) for letter, text in choices))
+    return Item(prompt=moodle_plain("\n".join(prompt)), path=path, line=first,
+                choices=tuple(Choice(moodle_plain(text, answer=True), letter == answer[1])
+                              for letter, text in choices))

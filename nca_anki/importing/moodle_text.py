@@ -55,7 +55,10 @@ _ENTITY = r"(?=#\d{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)"
 _TWICE_RE = re.compile(r"&amp;" + _ENTITY)
 _TYPED_RE = re.compile(r"&" + _ENTITY)
 # A mark that makes a line one of Markdown's blocks: a list item, a heading, a quote.
-_BLOCK_MARK_RE = re.compile(r"^(\s*)([-+#>]|&gt;)(?=\s)")
+# (A heading's run of "#", a list item's "-"/"+" or "1."/"1)" (its "." or ")" escaped), a
+# line of "="/"-" alone, which underlines the line above as a heading.)
+_BLOCK_MARK_RE = re.compile(r"^(\s*)(?:([-+>]|#{1,6}|&gt;)(?=\s|$)|(\d{1,9})([.)])(?=\s|$)|"
+                            r"([=-])(?=[=-]*[ \t]*$))")
 # Tags after which the browser starts a new line.
 _BLOCK_TAG_RE = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|t[dhr]|table|blockquote|pre|"
                            r"center|section|article|header|footer|d[tdl]|figure|figcaption|"
@@ -93,8 +96,15 @@ def _escaped(text: str, html: bool, line_start: bool) -> str:
         return "\\" + found
     escaped = (_TWICE_RE if html else _TYPED_RE).sub(r"\\\g<0>", _PUNCTUATION_RE.sub(one, text))
     lines = escaped.split("\n")
-    return "\n".join(_BLOCK_MARK_RE.sub(r"\1\\\2", line) if k or line_start else line
+    return "\n".join(_BLOCK_MARK_RE.sub(_mark_escaped, line) if k or line_start else line
                      for k, line in enumerate(lines))
+
+
+def _mark_escaped(match: re.Match[str]) -> str:
+    """A line's mark of Markdown's blocks (_BLOCK_MARK_RE) written to show as typed."""
+    if match[3]:  # "1." or "1)": its "." or ")" escaped
+        return f"{match[1]}{match[3]}\\{match[4]}"
+    return f"{match[1]}\\{match[2] or match[5]}"
 
 
 class _Closers:
