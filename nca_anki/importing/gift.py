@@ -34,8 +34,8 @@ from nca_anki.importing.bank import (FEEDBACK_JOINED, FULL_CREDIT, MAX_ANSWERS, 
                                      Credited, Item, Reading, Section, category_name,
                                      choices_problem, credit, credited_choices, one_paragraph,
                                      title_from_name, too_many)
-from nca_anki.importing.moodle_text import (blank_answers_problem, moodle_html, moodle_plain,
-                                            without_labels)
+from nca_anki.importing.moodle_text import (blank_answers_problem, moodle_html,
+                                            moodle_markdown, moodle_plain, without_labels)
 
 _CATEGORY_RE = re.compile(r"^\s*\$CATEGORY:\s*(?P<path>(?:.*\S)?)\s*$")
 _FORMAT_RE = re.compile(r"^\s*\[(?P<format>html|moodle|plain|markdown)\]", re.I)
@@ -354,11 +354,11 @@ class _Lines:
 
 def _shown(text: str, form: str, answer: bool = False) -> str:
     """GIFT text in its format as the question file's Markdown, showing what Moodle shows:
-    Moodle's own format and [html] are HTML, [plain] is shown as typed, [markdown] kept;
-    an ``answer``'s math is inline (moodle_text.moodle_html)."""
+    Moodle's own format and [html] are HTML, [plain] is shown as typed, [markdown] kept
+    but for its ``$$…$$`` math; an ``answer``'s math is inline (moodle_text.moodle_html)."""
     if form in ("html", "moodle"):
         return moodle_html(text, answer)
-    return moodle_plain(text, answer) if form == "plain" else text
+    return moodle_plain(text, answer) if form == "plain" else moodle_markdown(text, answer)
 
 
 def _choices(answers: str, line_of: Callable[[int], int], form: str, item: Item,

@@ -83,6 +83,14 @@ def moodle_plain(text: str, answer: bool = False) -> str:
     return _prepared(text, html=False, answer=answer)
 
 
+def moodle_markdown(text: str, answer: bool = False) -> str:
+    """Moodle's Markdown (``markdown``) kept as written, its ``$$…$$`` math written as a
+    card shows math (``\\(…\\)``, or ``\\[…\\]`` alone in its paragraph), as for HTML:
+    Moodle's TeX filter reads ``$$`` in any format."""
+    return "".join(_math(text, start, end, answer) if kind == "math" else text[start:end]
+                   for kind, start, end in _pieces(text))
+
+
 def _escaped(text: str, html: bool, line_start: bool) -> str:
     """Plain ``text`` written to show as typed: Markdown's punctuation escaped (see
     _PUNCTUATION_RE), and a line that starts with a mark of Markdown's blocks ("- ",

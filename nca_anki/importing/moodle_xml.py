@@ -23,8 +23,8 @@ is refused by name; a ``description`` is text that is no question. Text in Moodl
 (``html``, ``moodle_auto_format``; CDATA or escaped) becomes Markdown that shows what the
 browser shows, as GIFT's does (moodle_text.py: ``$$…$$`` math as MathJax's delimiters,
 Markdown's punctuation and entities written twice escaped); ``plain_text`` is shown as
-typed and ``markdown`` kept. Letters written into every answer ("a. …") are left out, said
-once (W716).
+typed and ``markdown`` kept (its ``$$…$$`` math made MathJax's too). Letters written
+into every answer ("a. …") are left out, said once (W716).
 
 The standard library's expat reads the file, through handlers of our own that note each
 element's true line (a ``<question`` inside a comment, a CDATA section or a processing
@@ -49,8 +49,8 @@ from nca_anki.importing.bank import (FEEDBACK_JOINED, MAX_ANSWERS, Credited, Ite
                                      Section, a_kind, category_name, choices_problem, credit,
                                      credited_choices, one_paragraph, title_from_name,
                                      too_many)
-from nca_anki.importing.moodle_text import (blank_answers_problem, moodle_html, moodle_plain,
-                                            without_labels)
+from nca_anki.importing.moodle_text import (blank_answers_problem, moodle_html,
+                                            moodle_markdown, moodle_plain, without_labels)
 from nca_anki.reading.images import image_problem, image_type
 from nca_anki.reading.media import MAX_IMAGE_BYTES
 
@@ -149,6 +149,8 @@ def _text(element: ET.Element | None, answer: bool = False
         raw = moodle_html(raw, answer)
     elif form == "plain_text":
         raw = moodle_plain(raw, answer)
+    elif form == "markdown":
+        raw = moodle_markdown(raw, answer)
     return raw.strip(), files, ""
 
 
