@@ -110,7 +110,28 @@ def read(text: str, path: str) -> Reading:
         reader.sections.append(Section(title=reader.title, items=tuple(reader.items),
                                        path=path))
     sections, said = without_labels(reader.sections, path, reader.shown)
-    return Reading(tuple(sections), tuple(reader.problems + said))
+    return Reading(tuple(sections), tuple(_titles_said_once(reader.problems) + said))
+
+
+# A question whose only words are its title ("::Which layer routes packets?::{=…}"): Moodle
+# imports it with an empty text and shows the title (its name) to teachers only. The
+# author meant the title as the question, so the card asks it; said once per file.
+_TITLE_AS_TEXT = "has no text but its title ('::…::'), which Moodle shows only to teachers"
+
+
+def _titles_said_once(problems: list[Diagnostic]) -> list[Diagnostic]:
+    """``problems`` with the notes that a question's title was taken as its text made one,
+    at the first such question, counting them."""
+    titled = [p for p in problems if p.code == "W702" and p.message == _TITLE_AS_TEXT]
+    if not titled:
+        return problems
+    n = len(titled)
+    said = warning("W702", titled[0].path, titled[0].line, (
+        f"{n} question{'s' if n > 1 else ''} without text but a title ('::…::', which Moodle "
+        "shows only to teachers): the title was taken as the text; write the text after "
+        "the title to say otherwise"))
+    later = {id(p) for p in titled[1:]}
+    return [said if p is titled[0] else p for p in problems if id(p) not in later]
 
 
 @dataclass
@@ -247,6 +268,15 @@ def _scan(stripped: str) -> tuple[list[str], str]:
     return braces, damage
 
 
+def _title(whole: str) -> str:
+    """The text of the '::title::' ``whole`` starts with ("" if none)."""
+    start = len(whole) - len(whole.lstrip())
+    if not whole.startswith("::", start):
+        return ""
+    end = _title_end(whole[start:])
+    return _text(whole[start + 2:start + end]) if end > 2 else ""
+
+
 def _title_end(text: str) -> int:
     """Where the '::' that closes a title opened at the start of ``text`` is (-1: none)."""
     return _unescaped_token(text, "::", 2)
@@ -304,8 +334,12 @@ def _converted(block: _Block, whole: str, cuts: tuple[int, int, int], path: str,
     prompt = _shown(_text(before), form) + (
         f" _____ {_shown(_text(after), form)}" if after else "")
     if not _text(before) and not after:
-        problems.append(error("E702", path, first, "no question text; not converted"))
-        return None
+        title = _title(whole)
+        if not title:
+            problems.append(error("E702", path, first, "no question text; not converted"))
+            return None
+        prompt = moodle_plain(title)  # a name is plain text
+        problems.append(warning("W702", path, first, _TITLE_AS_TEXT))
     skipped = len(answers) - len(answers.lstrip())
     answers = answers.strip()
     cloze = _CLOZE_RE.match(answers)
