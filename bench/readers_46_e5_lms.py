@@ -40,3 +40,34 @@ def opentrivia(path: Path, text: str) -> list[Expected]:
                 choices.append(line[2:])
     done()
     return found
+
+
+def gift_titled(path: Path, text: str) -> list[Expected]:
+    """GIFT as its author reads it: ``//`` comments out, a blank line between questions, a
+    question's text before its ``{…}`` after its ``::title::``, or the title itself when
+    no text follows it (the author wrote the question there); with a ``~`` among its
+    answers it is multiple choice, the ``=`` ones right. The explanation is ``####``
+    general feedback; where answers carry their own feedback (``#`` after an answer, shown
+    when that answer is picked) there is no one explanation: not compared (None)."""
+    body = re.sub(r"(?m)^\s*//.*$", "", text.replace("\r\n", "\n"))
+    found = []
+    for block in re.split(r"\n[ \t]*\n", body):
+        match = re.search(r"(?s)^(.*?)\{(.*)\}", block)
+        if not match:
+            continue
+        title = re.match(r"(?s)^\s*::(.*?)::", match[1])
+        before = match[1][title.end():] if title else match[1]
+        before = re.sub(r"^\s*\[\w+\]", "", before).strip() or (title[1] if title else "")
+        answers, general = match[2], ""
+        if "####" in answers:
+            answers, general = answers.split("####", 1)
+        parts = [p.strip() for p in re.split(r"(?<!\\)(?=[~=])", answers) if p.strip()]
+        if not any(p.startswith("~") for p in parts):
+            continue
+        choices = [re.sub(r"^[~=](%-?[\d.]+%)?", "", p).split("#")[0].strip() for p in parts]
+        right = {k for k, p in enumerate(parts) if re.match(r"=(?!%)|[~=]%100(\.0*)?%", p)}
+        noted = any("#" in p for p in parts)
+        if len(choices) >= 2 and right:
+            found.append(Expected(words(before), [words(c) for c in choices], right,
+                                  None if noted else words(general)))
+    return found
