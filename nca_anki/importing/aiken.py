@@ -23,6 +23,7 @@ from nca_anki.importing.moodle_text import moodle_plain
 
 _CHOICE_RE = re.compile(r"^(?P<letter>[A-Z])[.)]\s+(?P<text>.*\S)\s*$")
 _ANSWER_RE = re.compile(r"^ANSWER\s*:\s*(?P<letter>\S*)\s*$")
+_BLANK_CHOICE_RE = re.compile(r"^(?P<label>[A-Z][.)])\s*$")  # "B." with no text
 
 
 def read(text: str, path: str) -> Reading:
@@ -63,9 +64,12 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
             answer = (number, found.group("letter"))
         elif choice and (choices or prompt):
             choices.append((choice.group("letter"), choice.group("text")))
-        elif choices:
-            problems.append(error("E702", path, number, "a line among the choices that is no "
-                                  "choice ('A. <text>'); the question was not converted"))
+        elif choices or prompt and _BLANK_CHOICE_RE.match(line.strip()):
+            blank = _BLANK_CHOICE_RE.match(line.strip())
+            problems.append(error("E702", path, number, (
+                f"the choice {blank['label']!r} has no text, and Moodle reads no choice "
+                "without one; write its text" if blank else "a line among the choices "
+                "that is no choice ('A. <text>')") + "; the question was not converted"))
             return None
         else:
             prompt.append(line.strip())

@@ -63,3 +63,14 @@ def test_gift_questions_of_empty_answers_are_refused_for_them(tmp_path, cli):
     assert "fewer than two answers;" not in done.err and "no answer is" not in done.err, done.err
     assert [q[:2] for q in written_questions(tmp_path / "source")] == [
         ("Pick a river", ["*Nile", "Rhine"])]
+
+
+def test_aiken_choices_without_text_are_refused_for_it(tmp_path, cli):
+    text = ("Which is red?\nA. Mars\nB.\nC. Venus\nANSWER: A\n\n"  # line 3: "B." alone
+            "Which is blue?\nA)\nB) Sky\nANSWER: B\n\n"  # line 8: the first choice blank
+            "Which is green?\nA. Grass\nB. Coal\nANSWER: A\n")
+    bank, done = _import(cli, tmp_path, "blank.aiken", text)
+    assert f"{bank}:3: error[E702]: the choice 'B.' has no text" in done.err, done.err
+    assert f"{bank}:8: error[E702]: the choice 'A)' has no text" in done.err, done.err
+    assert [q[:2] for q in written_questions(tmp_path / "source")] == [
+        ("Which is green?", ["*Grass", "Coal"])]
