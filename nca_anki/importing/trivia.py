@@ -79,9 +79,11 @@ def _line(question: _Question, number: int, line: str, path: str,
     if choice and not question.broken:
         question.choices.append((number, choice["text"].strip()))
     elif line.strip() and not question.broken:
-        problems.append(error("E702", path, number, f"a line among the choices that is no "
-                              f"choice ('A <text>'): {clip(line.strip(), 60)!r}; the question "
-                              "was not converted"))
+        blank = re.fullmatch(r"[A-Z]", line.strip())  # "C " with no text after its letter
+        problems.append(error("E702", path, number, (
+            f"the choice {line.strip()!r} has no text; write its text" if blank else
+            f"a line among the choices that is no choice ('A <text>'): "
+            f"{clip(line.strip(), 60)!r}") + "; the question was not converted"))
         question.broken = True
 
 

@@ -66,8 +66,9 @@ def test_questions_that_make_no_card_are_named_at_their_line(tmp_path, cli):
     text = ("#Q Which is a fruit?\n^ Pear\nA Apple\nB Plum\n\n"  # 1: '^' matches no choice
             "#Q Which is blue?\n^ Sky\nA Sky\n\n"  # 6: one choice
             "#Q Which is cold?\nA Ice\nB Fire\n\n"  # 10: no '^' line
-            "#Q Which is loud?\n^ Drum\nA Drum\nthen a remark\nB Flute\n\n"  # 15
-            "#Q Which is sweet?\n^ Honey\nA Salt\nB  Honey \n")  # 21: spaces evened out
+            "#Q Which is loud?\n^ Drum\nA Drum\nthen a remark\nB Flute\n\n"  # 14
+            "#Q Which is hot?\n^ Fire\nA Fire\nB \nC Ice\n\n"  # 20: "B " without text
+            "#Q Which is sweet?\n^ Honey\nA Salt\nB  Honey \n")  # 26: spaces evened out
     bank, done = _import(cli, tmp_path, "odd", text)
     assert done.status == 1, done.err
     assert f"{bank}:2: error[E703]: the right answer 'Pear' ('^') is the text of none of " \
@@ -77,6 +78,7 @@ def test_questions_that_make_no_card_are_named_at_their_line(tmp_path, cli):
     assert f"{bank}:10: error[E703]: no '^ <right answer>' line" in done.err, done.err
     assert f"{bank}:17: error[E702]: a line among the choices that is no choice" \
            in done.err, done.err
+    assert f"{bank}:23: error[E702]: the choice 'B' has no text" in done.err, done.err
     assert written_questions(tmp_path / "source", explained=False) == [
         ("Which is sweet?", ["Salt", "*Honey"])]
 
