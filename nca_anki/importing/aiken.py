@@ -8,8 +8,9 @@ maintained Python library reads it.
 
 A question is its text, its choices (a capital letter, "." or ")", a space, the text)
 and an "ANSWER: <letter>" line; a blank line ends it. Aiken has one answer per question
-and no explanations. Texts are kept as written. What does not fit is reported at its
-line.
+and no explanations. Moodle shows its text as typed (its import escapes every "<" and
+"&"), so "*", "_", "<b>", "&lt;" or a "#" at a line's start show as written on the card
+too (moodle_text.moodle_plain). What does not fit is reported at its line.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ import re
 
 from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.importing.bank import Choice, Item, Reading, Section, title_from_name
+from nca_anki.importing.moodle_text import moodle_plain
 
 _CHOICE_RE = re.compile(r"^(?P<letter>[A-Z])[.)]\s+(?P<text>.*\S)\s*$")
 _ANSWER_RE = re.compile(r"^ANSWER\s*:\s*(?P<letter>\S*)\s*$")
+_BLANK_CHOICE_RE = re.compile(r"^(?P<label>[A-Z][.)])\s*$")  # "B." with no text
 
 
 def read(text: str, path: str) -> Reading:
@@ -61,9 +64,12 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
             answer = (number, found.group("letter"))
         elif choice and (choices or prompt):
             choices.append((choice.group("letter"), choice.group("text")))
-        elif choices:
-            problems.append(error("E702", path, number, "a line among the choices that is no "
-                                  "choice ('A. <text>'); the question was not converted"))
+        elif choices or prompt and _BLANK_CHOICE_RE.match(line.strip()):
+            blank = _BLANK_CHOICE_RE.match(line.strip())
+            problems.append(error("E702", path, number, (
+                f"the choice {blank['label']!r} has no text, and Moodle reads no choice "
+                "without one; write its text" if blank else "a line among the choices "
+                "that is no choice ('A. <text>')") + "; the question was not converted"))
             return None
         else:
             prompt.append(line.strip())
@@ -81,5 +87,6 @@ def _question(block: list[tuple[int, str]], path: str, problems: list[Diagnostic
                               f"the choices {', '.join(letters)}; the question was not "
                               "converted"))
         return None
-    return Item(prompt="\n".join(prompt), path=path, line=first,
-                choices=tuple(Choice(text, letter == answer[1]) for letter, text in choices))
+    return Item(prompt=moodle_plain("\n".join(prompt)), path=path, line=first,
+                choices=tuple(Choice(moodle_plain(text, answer=True), letter == answer[1])
+                              for letter, text in choices))

@@ -34,7 +34,8 @@ from nca_anki.importing.bank import (FEEDBACK_JOINED, FULL_CREDIT, MAX_ANSWERS, 
                                      Credited, Item, Reading, Section, category_name,
                                      choices_problem, credit, credited_choices, one_paragraph,
                                      title_from_name, too_many)
-from nca_anki.importing.moodle_text import moodle_html, moodle_plain, without_labels
+from nca_anki.importing.moodle_text import (blank_answers_problem, moodle_html,
+                                            moodle_markdown, moodle_plain, without_labels)
 
 _CATEGORY_RE = re.compile(r"^\s*\$CATEGORY:\s*(?P<path>(?:.*\S)?)\s*$")
 _FORMAT_RE = re.compile(r"^\s*\[(?P<format>html|moodle|plain|markdown)\]", re.I)
@@ -109,7 +110,28 @@ def read(text: str, path: str) -> Reading:
         reader.sections.append(Section(title=reader.title, items=tuple(reader.items),
                                        path=path))
     sections, said = without_labels(reader.sections, path, reader.shown)
-    return Reading(tuple(sections), tuple(reader.problems + said))
+    return Reading(tuple(sections), tuple(_titles_said_once(reader.problems) + said))
+
+
+# A question whose only words are its title ("::Which layer routes packets?::{=…}"): Moodle
+# imports it with an empty text and shows the title (its name) to teachers only. The
+# author meant the title as the question, so the card asks it; said once per file.
+_TITLE_AS_TEXT = "has no text but its title ('::…::'), which Moodle shows only to teachers"
+
+
+def _titles_said_once(problems: list[Diagnostic]) -> list[Diagnostic]:
+    """``problems`` with the notes that a question's title was taken as its text made one,
+    at the first such question, counting them."""
+    titled = [p for p in problems if p.code == "W702" and p.message == _TITLE_AS_TEXT]
+    if not titled:
+        return problems
+    n = len(titled)
+    said = warning("W702", titled[0].path, titled[0].line, (
+        f"{n} question{'s' if n > 1 else ''} without text but a title ('::…::', which Moodle "
+        "shows only to teachers): the title was taken as the text; write the text after "
+        "the title to say otherwise"))
+    later = {id(p) for p in titled[1:]}
+    return [said if p is titled[0] else p for p in problems if id(p) not in later]
 
 
 @dataclass
@@ -246,6 +268,15 @@ def _scan(stripped: str) -> tuple[list[str], str]:
     return braces, damage
 
 
+def _title(whole: str) -> str:
+    """The text of the '::title::' ``whole`` starts with ("" if none)."""
+    start = len(whole) - len(whole.lstrip())
+    if not whole.startswith("::", start):
+        return ""
+    end = _title_end(whole[start:])
+    return _text(whole[start + 2:start + end]) if end > 2 else ""
+
+
 def _title_end(text: str) -> int:
     """Where the '::' that closes a title opened at the start of ``text`` is (-1: none)."""
     return _unescaped_token(text, "::", 2)
@@ -303,8 +334,12 @@ def _converted(block: _Block, whole: str, cuts: tuple[int, int, int], path: str,
     prompt = _shown(_text(before), form) + (
         f" _____ {_shown(_text(after), form)}" if after else "")
     if not _text(before) and not after:
-        problems.append(error("E702", path, first, "no question text; not converted"))
-        return None
+        title = _title(whole)
+        if not title:
+            problems.append(error("E702", path, first, "no question text; not converted"))
+            return None
+        prompt = moodle_plain(title)  # a name is plain text
+        problems.append(warning("W702", path, first, _TITLE_AS_TEXT))
     skipped = len(answers) - len(answers.lstrip())
     answers = answers.strip()
     cloze = _CLOZE_RE.match(answers)
@@ -353,11 +388,11 @@ class _Lines:
 
 def _shown(text: str, form: str, answer: bool = False) -> str:
     """GIFT text in its format as the question file's Markdown, showing what Moodle shows:
-    Moodle's own format and [html] are HTML, [plain] is shown as typed, [markdown] kept;
-    an ``answer``'s math is inline (moodle_text.moodle_html)."""
+    Moodle's own format and [html] are HTML, [plain] is shown as typed, [markdown] kept
+    but for its ``$$…$$`` math; an ``answer``'s math is inline (moodle_text.moodle_html)."""
     if form in ("html", "moodle"):
         return moodle_html(text, answer)
-    return moodle_plain(text, answer) if form == "plain" else text
+    return moodle_plain(text, answer) if form == "plain" else moodle_markdown(text, answer)
 
 
 def _choices(answers: str, line_of: Callable[[int], int], form: str, item: Item,
@@ -369,7 +404,7 @@ def _choices(answers: str, line_of: Callable[[int], int], form: str, item: Item,
     if len(pieces) > MAX_ANSWERS:
         problems.append(too_many(len(pieces), path, first))
         return None
-    credited, feedback, empty, single = [], [], 0, False
+    credited, feedback, empty, single, empty_right = [], [], 0, False, False
     for at, piece in pieces:
         mark, piece = piece[0], piece[1:]
         single = single or mark == "="  # as Moodle reads it: any '=' makes one answer right
@@ -388,6 +423,7 @@ def _choices(answers: str, line_of: Callable[[int], int], form: str, item: Item,
         text, note = (piece[:cut], piece[cut + 1:]) if cut >= 0 else (piece, "")
         if not _text(text):
             empty += 1  # "~=" or "~~": nothing between two marks; Moodle skips it too
+            empty_right = empty_right or value > 0
             continue
         shown = _shown(_text(text), form, answer=True)
         credited.append(Credited(one_paragraph(shown), value, line_of(at)))
@@ -396,7 +432,8 @@ def _choices(answers: str, line_of: Callable[[int], int], form: str, item: Item,
     choices, notes = credited_choices(credited, single, path, first)
     no_right = ("no answer is fully right ('=' without a weight, or '%100%')" if single else
                 "no answer is right ('=' or a positive %weight%)")
-    if (problem := choices_problem(choices, path, first, no_right)) is not None:
+    if (problem := blank_answers_problem(choices, empty, empty_right, path, first) or
+            choices_problem(choices, path, first, no_right)) is not None:
         problems.append(problem)
         return None
     problems.extend(notes)

@@ -39,9 +39,9 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator
 
-from nca_anki.diagnostics import Diagnostic, warning
+from nca_anki.diagnostics import Diagnostic, error, warning
 from nca_anki.importing import choice_labels
-from nca_anki.importing.bank import Section, html_to_markdown
+from nca_anki.importing.bank import Choice, Section, html_to_markdown
 
 # --- text --------------------------------------------------------------------------------------
 
@@ -55,7 +55,10 @@ _ENTITY = r"(?=#\d{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)"
 _TWICE_RE = re.compile(r"&amp;" + _ENTITY)
 _TYPED_RE = re.compile(r"&" + _ENTITY)
 # A mark that makes a line one of Markdown's blocks: a list item, a heading, a quote.
-_BLOCK_MARK_RE = re.compile(r"^(\s*)([-+#>]|&gt;)(?=\s)")
+# (A heading's run of "#", a list item's "-"/"+" or "1."/"1)" (its "." or ")" escaped), a
+# line of "="/"-" alone, which underlines the line above as a heading.)
+_BLOCK_MARK_RE = re.compile(r"^(\s*)(?:([-+>]|#{1,6}|&gt;)(?=\s|$)|(\d{1,9})([.)])(?=\s|$)|"
+                            r"([=-])(?=[=-]*[ \t]*$))")
 # Tags after which the browser starts a new line.
 _BLOCK_TAG_RE = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|t[dhr]|table|blockquote|pre|"
                            r"center|section|article|header|footer|d[tdl]|figure|figcaption|"
@@ -80,6 +83,14 @@ def moodle_plain(text: str, answer: bool = False) -> str:
     return _prepared(text, html=False, answer=answer)
 
 
+def moodle_markdown(text: str, answer: bool = False) -> str:
+    """Moodle's Markdown (``markdown``) kept as written, its ``$$…$$`` math written as a
+    card shows math (``\\(…\\)``, or ``\\[…\\]`` alone in its paragraph), as for HTML:
+    Moodle's TeX filter reads ``$$`` in any format."""
+    return "".join(_math(text, start, end, answer) if kind == "math" else text[start:end]
+                   for kind, start, end in _pieces(text))
+
+
 def _escaped(text: str, html: bool, line_start: bool) -> str:
     """Plain ``text`` written to show as typed: Markdown's punctuation escaped (see
     _PUNCTUATION_RE), and a line that starts with a mark of Markdown's blocks ("- ",
@@ -93,8 +104,15 @@ def _escaped(text: str, html: bool, line_start: bool) -> str:
         return "\\" + found
     escaped = (_TWICE_RE if html else _TYPED_RE).sub(r"\\\g<0>", _PUNCTUATION_RE.sub(one, text))
     lines = escaped.split("\n")
-    return "\n".join(_BLOCK_MARK_RE.sub(r"\1\\\2", line) if k or line_start else line
+    return "\n".join(_BLOCK_MARK_RE.sub(_mark_escaped, line) if k or line_start else line
                      for k, line in enumerate(lines))
+
+
+def _mark_escaped(match: re.Match[str]) -> str:
+    """A line's mark of Markdown's blocks (_BLOCK_MARK_RE) written to show as typed."""
+    if match[3]:  # "1." or "1)": its "." or ")" escaped
+        return f"{match[1]}{match[3]}\\{match[4]}"
+    return f"{match[1]}\\{match[2] or match[5]}"
 
 
 class _Closers:
@@ -186,6 +204,34 @@ def _alone(text: str, start: int, end: int) -> bool:
     tag_after = after.lstrip()
     tag_after = tag_after[:tag_after.find(">") + 1] if tag_after.startswith("<") else ""
     return not any(_INLINE_TAG_RE.match(tag) for tag in (tag_before, tag_after) if tag)
+
+
+# --- blank answers ------------------------------------------------------------------------------
+
+
+def blank_answers_problem(choices: list[Choice], blank: int, blank_right: bool, path: str,
+                          line: int) -> Diagnostic | None:
+    """Why a question of ``blank`` blank answers (no text, no picture; one of them right:
+    ``blank_right``) left out as Moodle leaves them out, with ``choices`` kept, is no
+    question; None if it still is one (or none was blank: the usual reasons apply).
+
+    Moodle saves no answer whose text is blank, so its students never see one: the true
+    reason is the blank answers, not "fewer than two answers" or "none right"."""
+    if not blank:
+        return None
+    fix = "write each answer's text (a picture counts); not converted"
+    if not choices:
+        return error("E702", path, line, f"all {blank} of its answers are blank, and Moodle "
+                     f"leaves a blank answer out, so it shows no choice; {fix}")
+    total = blank + len(choices)
+    if len(choices) < 2:
+        return error("E702", path, line, f"{blank} of its {total} answers "
+                     f"{'is' if blank == 1 else 'are'} blank, and Moodle leaves a blank answer "
+                     f"out: fewer than two are left; {fix}")
+    if blank_right and not any(c.correct for c in choices):
+        return error("E703", path, line, f"its right answer is blank, and Moodle leaves a "
+                     f"blank answer out: no right one is left; {fix}")
+    return None
 
 
 # --- labels ------------------------------------------------------------------------------------

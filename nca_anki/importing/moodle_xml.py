@@ -23,8 +23,8 @@ is refused by name; a ``description`` is text that is no question. Text in Moodl
 (``html``, ``moodle_auto_format``; CDATA or escaped) becomes Markdown that shows what the
 browser shows, as GIFT's does (moodle_text.py: ``$$…$$`` math as MathJax's delimiters,
 Markdown's punctuation and entities written twice escaped); ``plain_text`` is shown as
-typed and ``markdown`` kept. Letters written into every answer ("a. …") are left out, said
-once (W716).
+typed and ``markdown`` kept (its ``$$…$$`` math made MathJax's too). Letters written
+into every answer ("a. …") are left out, said once (W716).
 
 The standard library's expat reads the file, through handlers of our own that note each
 element's true line (a ``<question`` inside a comment, a CDATA section or a processing
@@ -49,7 +49,8 @@ from nca_anki.importing.bank import (FEEDBACK_JOINED, MAX_ANSWERS, Credited, Ite
                                      Section, a_kind, category_name, choices_problem, credit,
                                      credited_choices, one_paragraph, title_from_name,
                                      too_many)
-from nca_anki.importing.moodle_text import moodle_html, moodle_plain, without_labels
+from nca_anki.importing.moodle_text import (blank_answers_problem, moodle_html,
+                                            moodle_markdown, moodle_plain, without_labels)
 from nca_anki.reading.images import image_problem, image_type
 from nca_anki.reading.media import MAX_IMAGE_BYTES
 
@@ -148,6 +149,8 @@ def _text(element: ET.Element | None, answer: bool = False
         raw = moodle_html(raw, answer)
     elif form == "plain_text":
         raw = moodle_plain(raw, answer)
+    elif form == "markdown":
+        raw = moodle_markdown(raw, answer)
     return raw.strip(), files, ""
 
 
@@ -211,7 +214,7 @@ def _question(question: ET.Element, kind: str, path: str,
     if len(answers) > MAX_ANSWERS:
         problems.append(too_many(len(answers), path, line))
         return None
-    credited, feedback = [], []
+    credited, feedback, blank, blank_right = [], [], 0, False
     for answer in answers:
         text, inner, wrong = _text(answer, answer=True)
         media, bad = {**media, **inner}, bad or wrong
@@ -224,7 +227,8 @@ def _question(question: ET.Element, kind: str, path: str,
             return None
         if kind == "truefalse":
             text = {"true": "True", "false": "False"}.get(text.strip().casefold(), text)
-        if not text:
+        if not text:  # Moodle saves no blank answer: its students never see one
+            blank, blank_right = blank + 1, blank_right or value > 0
             continue
         text = one_paragraph(text)
         credited.append(Credited(text, value, lines[answer]))
@@ -237,9 +241,10 @@ def _question(question: ET.Element, kind: str, path: str,
         return None
     single = kind == "truefalse" or _single(question)
     choices, notes = credited_choices(credited, single, path, line)
-    if (problem := choices_problem(choices, path, line, "no answer has the fraction 100"
-                                   if single else "no answer has a positive fraction"
-                                   )) is not None:
+    no_right = "no answer has the fraction 100" if single else \
+        "no answer has a positive fraction"
+    if (problem := blank_answers_problem(choices, blank, blank_right, path, line) or
+            choices_problem(choices, path, line, no_right)) is not None:
         problems.append(problem)
         return None
     problems.extend(notes)

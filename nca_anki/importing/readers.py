@@ -94,6 +94,11 @@ READERS: tuple[Reader, ...] = (
            recognise=recognise.moodle_xml, precedence=0,
            function="nca_anki.importing.moodle_xml:read", takes_map=True,
            reads="Moodle's XML export; other XML by its repeated records"),
+    Reader(name="trivia", title="OpenTriviaQA", extensions=(),
+           recognise=recognise.trivia, precedence=9,
+           function="nca_anki.importing.trivia:read", takes_map=False,
+           reads="OpenTriviaQA's text: a '#Q' prompt, a '^' line with the right answer's "
+                 "text, then 'A …' choices"),
 )
 
 
@@ -119,7 +124,8 @@ def formats_help(readers: Iterable[Reader] = READERS, width: int = 79) -> str:
     lines = [f"formats (by a file's extension; {' '.join(BY_CONTENT)} or none: by its "
              "content; or --from FORMAT):"]
     for reader in table:
-        lines += textwrap.wrap(f"({' '.join(reader.extensions)}) {reader.reads}", width,
+        owned = " ".join(reader.extensions) or "by content"
+        lines += textwrap.wrap(f"({owned}) {reader.reads}", width,
                                initial_indent=f"  {reader.name:<{column - 2}}",
                                subsequent_indent=" " * column, break_on_hyphens=False)
     return "\n".join(lines)

@@ -131,6 +131,15 @@ def gift(content: Content) -> Evidence | None:
         "code" + (f", {_plural(heads, 'title')} '::…::' or '$CATEGORY:'" if heads else "")))
 
 
+# OpenTriviaQA: a "#Q" line, then (its prompt may run over lines) a "^" line.
+_TRIVIA_RE = re.compile(r"^#Q[^\n]*\n(?:(?!#Q|\^)[^\n]*\n){0,40}\^", re.M)
+
+
+def trivia(content: Content) -> Evidence | None:
+    n = len(_TRIVIA_RE.findall(content.text))
+    return Evidence(20 * n, f"{_plural(n, 'question')} '#Q …' with a '^' line") if n else None
+
+
 _TASK_RE = re.compile(r"^\s{0,3}[-*+]\s+\[[ xX]\]", re.M)
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s", re.M)
 # A lettered quiz's answer: "**Answer: B**", "Correct answer: A, C", "<details>".

@@ -20,7 +20,7 @@ from growth import least_cpu
 from conftest import as_read, built_and_imported, written_questions
 from nca_anki.importing import detect, spreadsheet
 
-FORMATS = "markdown, json, typescript, yaml, csv, tsv, aiken, gift, moodle-xml"
+FORMATS = "markdown, json, typescript, yaml, csv, tsv, aiken, gift, moodle-xml, trivia"
 
 
 def _write(folder: Path, name: str, text: str | bytes) -> Path:
@@ -219,10 +219,11 @@ MISLEADING = {
     "JSON-looking Aiken": ("networking.txt", "[Networking]\nWhich layer routes packets?\n"
                            "A. Network\nB. Transport\nANSWER: A\n\nWhich port is HTTP's?\n"
                            "A. 80\nB. 22\nANSWER: A\n", "aiken",
-                           ["[Networking]\nWhich layer routes packets?", "Which port is HTTP's?"]),
+                           ["[Networking\\]\nWhich layer routes packets?",
+                            "Which port is HTTP's?"]),  # Aiken is plain: its "]" escaped
     "JSON-looking Aiken, numbered": ("n.txt", "[1] Which layer routes packets?\nA. Network\n"
                                      "B. Transport\nANSWER: A\n", "aiken",
-                                     ["[1] Which layer routes packets?"]),
+                                     ["[1\\] Which layer routes packets?"]),
     "CSV-looking Aiken": ("c.txt", "Which of these, if any, is a layer?\nA. Network, third\n"
                           "B. Transport, fourth\nANSWER: A\n\nWhich, of these, is a port?\n"
                           "A. 80, HTTP\nB. 22, SSH\nANSWER: A\n", "aiken",

@@ -87,7 +87,8 @@ EXPECTED = {
     "aiken": {"NCA::Gpu Architecture": [
         ("Which NVIDIA GPU architecture first introduced Tensor Cores?",
          ["Pascal", "*Volta", "Maxwell", "Kepler"], ""),
-        ("What does nvidia-smi report when run without options?",
+        # Aiken is plain text: Moodle, and the card, show its backquotes as typed.
+        ("What does `nvidia-smi` report when run without options?",
          ["*GPU utilisation, memory use and the processes using each GPU",
           "The version of the CUDA compiler", "Only the PCIe topology"], ""),
         ("Which unit of an NVIDIA GPU schedules warps?",
@@ -476,7 +477,7 @@ def test_help_names_the_command_as_run(cli):
     assert done.status == 0
     assert done.out.startswith("usage: build_decks.py import [-h] [--from FORMAT] "
                                "[--map KEY=ROLE] --out DIR")
-    assert "markdown, json, typescript, yaml, csv, tsv, aiken, gift, moodle-xml" in \
+    assert "markdown, json, typescript, yaml, csv, tsv, aiken, gift, moodle-xml, trivia" in \
         " ".join(done.out.split())
     assert "build_decks.py import INPUT... --out DIR [--from FORMAT]" in cli("-h").out
 

@@ -127,6 +127,7 @@ STAGES = {
     "nca_anki.importing.yaml_bank": set(),  # yaml is loaded when a file is read
     "nca_anki.importing.containers": set(),
     "nca_anki.importing.xml_records": set(),
+    "nca_anki.importing.trivia": set(),
     "nca_anki.inputs": set(),  # reads everything; given the renderer, loads none of it
     "nca_anki.rendering": RENDERING,
     "nca_anki.planning": set(),  # reads manifests and decks; rapidfuzz when the check runs
