@@ -17,7 +17,7 @@ import pytest
 
 from conftest import REPO
 
-# A build's verdict, the last line of its report (nca_anki/reporting.py, verdict).
+# A build's verdict, the last line of its report (nca_anki/commands/output.py, verdict).
 VERDICT = re.compile(r"^(built|failed|checked)\b")
 # A loaded CI machine: generous, never a guess.
 TIMEOUT_SECONDS = 120

@@ -62,7 +62,7 @@ def run(argv: list[str], prog: str) -> int:
         sys.stdout.flush()
         for line in output.import_problems(imported, out):
             print(line, file=sys.stderr)
-    return 1 if any(d.is_error for d in imported.problems) or not imported.written else 0
+    return imported.exit_status
 
 
 def import_settings(args: argparse.Namespace) -> tuple[Any, Path | None]:

@@ -6,7 +6,7 @@ images they show into the output folder, never over a file that is there.
 
 One entry point, ``import_banks``; the readers are readers.py's table. Nothing here
 prints: what was written and every problem come back as an ``Imported`` record, and the
-command prints it (cli.py, reporting.py).
+command prints it (commands/import_.py, commands/output.py).
 
 Inputs are untrusted: only regular files are opened (a named pipe or a device would hang
 the import or never end), none larger than ``INPUT_LIMIT``; an image a question shows is
@@ -62,6 +62,12 @@ class Imported:
     @property
     def not_converted(self) -> int:
         return len(self.refusals)
+
+    @property
+    def exit_status(self) -> int:
+        """The import command's: 1 when a question or file was refused or nothing was
+        written, else 0."""
+        return 1 if any(d.is_error for d in self.problems) or not self.written else 0
 
 
 @dataclass(frozen=True)
