@@ -20,7 +20,7 @@ from nca_anki.records import Question
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from nca_anki.reading.questions import Written
+    from nca_anki.reading.questions import QuestionLines
 
 
 def check_conflicts(lines: Sequence[str], path: str) -> tuple[Diagnostic, ...]:
@@ -32,7 +32,8 @@ def check_conflicts(lines: Sequence[str], path: str) -> tuple[Diagnostic, ...]:
                  for number in conflict_markers(lines))
 
 
-def check_question(written: Written, path: str) -> tuple[Question | None, tuple[Diagnostic, ...]]:
+def check_question(written: QuestionLines, path: str
+                   ) -> tuple[Question | None, tuple[Diagnostic, ...]]:
     """The question, if it is whole and nothing was said against it while reading; and
     every problem with it."""
     said: list[Diagnostic] = []
@@ -74,7 +75,7 @@ def check_question(written: Written, path: str) -> tuple[Question | None, tuple[
                     explanation_line=explained_at), tuple(said)
 
 
-def _unclosed_fence(written: Written, path: str) -> Diagnostic:
+def _unclosed_fence(written: QuestionLines, path: str) -> Diagnostic:
     """The error for a code block still open at the question's end."""
     if written.explaining:
         # As in a prompt: Markdown would close it at the field's end and show the rest of
@@ -90,7 +91,7 @@ def _unclosed_fence(written: Written, path: str) -> Diagnostic:
                  f"were read as code; end the block with a line of {written.fence} alone")
 
 
-def _check_twice(written: Written, texts: list[str], path: str,
+def _check_twice(written: QuestionLines, texts: list[str], path: str,
                  said: list[Diagnostic]) -> bool:
     """An error at each choice the learner sees twice: the card would judge the unmarked
     copy wrong. False if there is one."""
@@ -121,7 +122,7 @@ def _how_alike(first: str, again: str) -> str:
 
 # --- the answer lines against the marked choices ------------------------------------------
 
-def _check_answers(written: Written, texts: list[str], path: str,
+def _check_answers(written: QuestionLines, texts: list[str], path: str,
                    said: list[Diagnostic]) -> bool:
     """Whether the choices marked '(Correct answer)' and the 'Correct answer:' lines name
     the same choices, one line per marked choice; an error at each place that differs. A
@@ -153,7 +154,7 @@ def _check_answers(written: Written, texts: list[str], path: str,
     return ok
 
 
-def _name_choices(written: Written, texts: list[str], firsts: list[str], marked: list[int],
+def _name_choices(written: QuestionLines, texts: list[str], firsts: list[str], marked: list[int],
                   path: str, said: list[Diagnostic],
                   ) -> tuple[dict[int, int], list[tuple[str, int]], bool]:
     """Which choice each 'Correct answer:' line names: choice index -> the line naming it;
@@ -182,7 +183,7 @@ def _name_choices(written: Written, texts: list[str], firsts: list[str], marked:
     return named_at, unresolved, ok
 
 
-def _named_but_unmarked(written: Written, named_at: dict[int, int], path: str,
+def _named_but_unmarked(written: QuestionLines, named_at: dict[int, int], path: str,
                         said: list[Diagnostic]) -> bool:
     """An error at each 'Correct answer:' line that names a choice not marked; False if
     there is one."""
@@ -198,7 +199,7 @@ def _named_but_unmarked(written: Written, named_at: dict[int, int], path: str,
     return ok
 
 
-def _say_unresolved(written: Written, unresolved: list[tuple[str, int]], unnamed: list[int],
+def _say_unresolved(written: QuestionLines, unresolved: list[tuple[str, int]], unnamed: list[int],
                     firsts: list[str], path: str, said: list[Diagnostic]) -> None:
     """An error at each 'Correct answer:' line that names no choice: against the marked
     choice it was meant to copy when that is clear (the only one left, or the one it
@@ -275,7 +276,7 @@ def check_repeats(questions: tuple[Question, ...],
     return tuple(q for q in questions if id(q) not in repeated), tuple(said)
 
 
-def check_numbers(questions: Sequence[Written], mistyped: frozenset[int],
+def check_numbers(questions: Sequence[QuestionLines], mistyped: frozenset[int],
                   path: str) -> tuple[Diagnostic, ...]:
     """A warning at each question numbered out of sequence; a number whose header is
     mistyped (E114 says so) may be skipped."""

@@ -44,7 +44,7 @@ class _Part(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Written:
+class QuestionLines:
     """One question as its lines were read, before it is checked."""
 
     number: int
@@ -61,7 +61,7 @@ class Written:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Body:
-    questions: tuple[Written, ...]
+    questions: tuple[QuestionLines, ...]
     mistyped: frozenset[int]  # the numbers of mistyped headers (E114)
     diagnostics: tuple[Diagnostic, ...]
 
@@ -83,8 +83,8 @@ class _Draft:
     fence: str = ""  # the open fence ("```", "~~~~") of a code block in the prompt or a choice
     fence_line: int = 0
 
-    def written(self) -> Written:
-        return Written(number=self.number, line=self.line, prompt=tuple(self.prompt),
+    def written(self) -> QuestionLines:
+        return QuestionLines(number=self.number, line=self.line, prompt=tuple(self.prompt),
                        choices=tuple(self.choices), answers=tuple(self.answers),
                        explanation=tuple(self.explanation),
                        explaining=self.state is _Part.EXPLANATION, broken=self.broken,
