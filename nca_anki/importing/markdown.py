@@ -1035,7 +1035,7 @@ def _read_page(text: str, path: str, key: answer_key.Key | None) -> Reading:
                                     "text)"))
         items.append(Item(prompt=prompt, explanation=explanation, path=path, line=line,
                           choices=tuple(choice for choice, _ in read)))
-    if not items and lettered.has_lettered(text, key):
+    if not items:
         items, problems, title = _lettered_instead(text, path, key, blocks, problems)
     items = [_signs_read(item, problems) for item in items]
     section = Section(title=title or title_from_name(path), items=tuple(items), path=path)
@@ -1047,7 +1047,11 @@ def _lettered_instead(text: str, path: str, key: answer_key.Key | None, blocks: 
     """A file with no "- [ ]" lists read for lettered choices and answer lines instead (see
     lettered.py): its questions, what is said of it and its title (the heading above its
     questions). Where that reading finds no question to read nor to refuse, ``problems``
-    (the blocks not read, said as text) stay: the file is never silent."""
+    (the blocks not read, said as text) stay: the file is never silent; and lettered
+    choices that nothing answers are said where they are (lettered.unanswered)."""
+    if not lettered.has_lettered(text, key):
+        more = [] if any(p.is_error for p in problems) else lettered.unanswered(text, path)
+        return [], [*problems, *more], ""
     items, said = lettered.read(text, path, key)
     if not items and not said:
         return [], problems, ""
