@@ -319,12 +319,15 @@ def _numbered_as_lettered(lines: list[str], code: list[bool]) -> list[str]:
         return lines
     out = list(lines)
     # The sections between headings; "##### Answer: 4" is an answer line, not a section's.
-    heads = [k for k, line in enumerate(lines) if not code[k] and _HEADING_RE.match(line)
-             and not cues.named_numbers(line)]
+    heading = [not code[k] and bool(_HEADING_RE.match(line)) and not cues.named_numbers(line)
+               and not cues.answer_line(_plain(line)) for k, line in enumerate(lines)]
+    heads = [k for k, head in enumerate(heading) if head]
+    # Code, and what a <details> block holds (an answer, an explanation: never choices).
+    inside = _details_lines(lines, code, heading)
     for start, end in zip([0, *[h + 1 for h in heads]], [*heads, len(out)]):
         k = start
         while k < end:
-            k = _letter_numbered(out, code, k, end)
+            k = k + 1 if inside[k] else _letter_numbered(out, code, k, end)
     return out
 
 

@@ -195,3 +195,14 @@ def test_a_bracketed_label_in_a_quote_leaves_the_explanation(tmp_path, cli):
     assert done.status == 0, done.err
     (question,) = written_questions(tmp_path / "source")
     assert "分析" not in question[2] and "4 能被 2 整除" in question[2]
+
+
+def test_a_numbered_list_inside_the_answer_block_is_no_question(tmp_path, cli):
+    """A <details> block holds the answer and explanation, never choices: its "It happens
+    in two cases:" over "1. …" and "2. **…**" stays the explanation."""
+    text = _coding(1, 2).replace("It doubles 1.", "It happens in two cases:\n1. **first** "
+                                 "of all\n2. **second**\n\nThat is all.")
+    _, done = _import(cli, tmp_path, "cases.md", "# Code\n\n" + text)
+    assert done.status == 0, done.err
+    ((_, choices, explanation),) = written_questions(tmp_path / "source")
+    assert choices == ["1", "*2", "3"] and "That is all." in explanation
