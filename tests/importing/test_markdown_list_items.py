@@ -206,3 +206,15 @@ def test_a_numbered_list_inside_the_answer_block_is_no_question(tmp_path, cli):
     assert done.status == 0, done.err
     ((_, choices, explanation),) = written_questions(tmp_path / "source")
     assert choices == ["1", "*2", "3"] and "That is all." in explanation
+
+
+def test_labels_left_out_of_checkbox_choices_are_said_once(tmp_path, cli):
+    """"- [x] A. 4": the card letters its choices itself, so the typed letters go, as in
+    the Moodle and structured readers, and that is said once for the file (W716)."""
+    bank, done = _import(cli, tmp_path, "even.md", "### 1. Which is even?\n- [ ] A. 3\n"
+                         "- [x] B. 4\n\n### 2. Which is odd?\n- [x] (a) 3\n- [ ] (b) 4\n")
+    assert done.status == 0, done.err
+    assert [q[1] for q in written_questions(tmp_path / "source")] == [["3", "*4"], ["*3", "4"]]
+    assert done.err.count("W716") == 1
+    assert f"{bank}:2: warning[W716]: the '- [ ]' choices of 2 questions start with their " \
+        "own letters ('A. …' first)" in done.err
