@@ -254,18 +254,38 @@ def unanswered(text: str, path: str) -> list[Diagnostic]:
     """What is said of a file that has_lettered finds no question in though it holds
     lettered choices ("a) …" right above "b) …", outside code): where the first are, how
     many such lists there are, and that nothing says which choice is right (E703)."""
+    found = _choice_lists(text)
+    if found is None:
+        return []
+    line, many = found
+    return [error("E703", path, line, f"{many} but no answer line (\"Answer: B\"), bold "
+                  "choice or answer key: no question was read; mark each right choice")]
+
+
+def unheaded(text: str, path: str) -> list[Diagnostic]:
+    """What is said of a file whose lettered choices have an answer but that read finds
+    no question in: no header is over them (E702, at the first choices)."""
+    found = _choice_lists(text)
+    if found is None:
+        return []
+    line, many = found
+    return [error("E702", path, line, f"{many} and their answers, but no question's header "
+                  "(\"1. Which …?\", a heading) over them: no question was read; number each")]
+
+
+def _choice_lists(text: str) -> tuple[int, str] | None:
+    """Where the first lettered choices outside code are ("a) …" right above "b) …"), and
+    how many such lists there are, in words; None if there are none."""
     code = page.code_lines(text)
     lines = text.split("\n")
     shown = [k for k, line in enumerate(lines) if line.strip() and not code[k]]
     firsts = [k for k, nxt in zip(shown, shown[1:])
               if _starts_choices(lines[k], lines[nxt])]
     if not firsts:
-        return []
+        return None
     many = f"{len(firsts)} lists of lettered choices (the first here" if len(firsts) > 1 \
         else "lettered choices (here"
-    return [error("E703", path, firsts[0] + 1, f"{many}: {clip(lines[firsts[0]], 40)!r}) but "
-                  "no answer line (\"Answer: B\"), no choice in bold or marked and no answer "
-                  "key: no question was read; mark each right choice")]
+    return firsts[0] + 1, f"{many}: {clip(lines[firsts[0]], 30)!r})"
 
 
 def _starts_choices(line: str, nxt: str) -> bool:
@@ -434,8 +454,13 @@ def _label_starts(text: _Lines, strict: list[int]) -> list[int]:
     for k, line in enumerate(text.lines):
         while nxt <= k:
             nxt = next(later)
-        if text.code[k] or not line.strip() or text.paragraph[k] != text.origin[k] or \
-                (k + 1 < len(text.lines) and text.lines[k + 1].strip()):
+        if text.code[k] or not line.strip() or text.paragraph[k] != text.origin[k]:
+            continue
+        if _asking_item(text, k) and k + 1 < nxt and k + 1 > taken:
+            found.append(k)  # "* What …?" over its "a) …" lines: answered or said (E703)
+            taken = k + 1
+            continue
+        if k + 1 < len(text.lines) and text.lines[k + 1].strip():
             continue  # a paragraph of one line only
         first = text.next_first[k + 1] if k + 1 < len(text.lines) else len(text.lines)
         plain = _plain(line)
@@ -450,6 +475,14 @@ def _label_starts(text: _Lines, strict: list[int]) -> list[int]:
             found.append(k)
             taken = first
     return found
+
+
+def _asking_item(text: _Lines, k: int) -> bool:
+    """Whether line ``k`` is a bulleted item that asks ("* Which …?", "- Complete:") and
+    whose paragraph goes on at once with lettered choices from "a)": a question, unnumbered."""
+    return bool(_BULLET_RE.match(text.lines[k])) and k + 1 < len(text.lines) \
+        and text.next_first[k + 1] == k + 1 and text.goes_on(k + 1) \
+        and _plain(text.lines[k]).rstrip(" *_").endswith(("?", "？", ":", "："))
 
 
 def _only_label(plain: str) -> bool:
@@ -884,7 +917,8 @@ def _header(line: str) -> str:
     heading = _HEADING_RE.match(line)
     if heading is None:
         numbered = _NUMBERED_RE.match(line) or _LOOSE_RE.match(line)
-        shown = numbered.group("text") if numbered else line.strip()  # a label's line
+        shown = numbered.group("text") if numbered else \
+            _BULLET_RE.sub("", line).strip()  # a label's line, or an item's ("* Which …?")
         return _breaks_as_spaces(_unwrapped(shown))
     text = re.sub(r"[ \t]+#+[ \t]*$", "", heading.group("text").rstrip())  # a closing "##"
     text = re.sub(r"^(?:<a\b[^<>]*>\s*</a>\s*)+", "", text.strip())  # an anchor to link to

@@ -1072,8 +1072,9 @@ def _lettered_instead(text: str, path: str, key: answer_key.Key | None, blocks: 
         more = [] if any(p.is_error for p in problems) else lettered.unanswered(text, path)
         return [], [*problems, *more], ""
     items, said = lettered.read(text, path, key)
-    if not items and not said:
-        return [], problems, ""
+    if not items and not said:  # choices and an answer, but no question's header over them
+        more = [] if any(p.is_error for p in problems) else lettered.unheaded(text, path)
+        return [], [*problems, *more], ""
     lines = text.split("\n")
     first = min([item.line for item in items] + [p.line for p in said if p.is_error],
                 default=len(lines) + 1)

@@ -218,3 +218,25 @@ def test_labels_left_out_of_checkbox_choices_are_said_once(tmp_path, cli):
     assert done.err.count("W716") == 1
     assert f"{bank}:2: warning[W716]: the '- [ ]' choices of 2 questions start with their " \
         "own letters ('A. …' first)" in done.err
+
+
+def test_an_unnumbered_bulleted_question_over_its_lettered_lines(tmp_path, cli):
+    """"* Which …?" whose item goes on with "a) …" lines, the right one in bold: a
+    question without a number is still one."""
+    _, done = _import(cli, tmp_path, "legs.md", "* What has four legs?\n  a) a bird\n"
+                      "  **b) a cat**\n  c) a fish\n\n* Which is a colour?\n  a) dog\n"
+                      "  **b) red**\n")
+    assert done.status == 0, done.err
+    assert [q[:2] for q in written_questions(tmp_path / "source")] == [
+        ("What has four legs?", ["a bird", "*a cat", "a fish"]),
+        ("Which is a colour?", ["dog", "*red"])]
+
+
+def test_answered_choices_under_no_header_are_said_at_the_first(tmp_path, cli):
+    """Choices with a bold answer under lines that neither ask nor are numbered: no
+    question is read, and that is said where the choices are, with why (E702)."""
+    bank, done = _import(cli, tmp_path, "pets.md", "Pets\n\nName a pet\na) cat\n**b) dog**\n"
+                         "\nName a bird\na) crow\n**b) owl**\n")
+    assert done.status == 1
+    assert f"{bank}:4: error[E702]: 2 lists of lettered choices (the first here: 'a) cat') " \
+        "and their answers, but no question's header" in done.err
