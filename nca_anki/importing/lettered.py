@@ -237,8 +237,8 @@ def has_lettered(text: str, key: answer_key.Key | None = None) -> bool:
     of these, choices "A." and "B." right under text that asks (a question left without
     its answer is then said at its line, not lost as text)."""
     code = page.code_lines(text)  # code is never structure
-    lines = _numbered_as_lettered(text.split("\n"), code)
-    outside = [line for k, line in enumerate(lines) if not code[k]]
+    lines, origin = _inline_split(_numbered_as_lettered(text.split("\n"), code), code)
+    outside = [line for line, at in zip(lines, origin) if not code[at - 1]]
     choices = [found for found in map(_CHOICE_RE.match, outside) if found]
     if len(choices) < 2:
         return False
@@ -810,7 +810,8 @@ def _answer_within(text: _Lines, start: int, end: int) -> bool:
 
 
 # A choice written on the question's line: " –B）按需实例", " (C) Rust", " - D) Go".
-_INLINE_CHOICE_RE = re.compile(r"(?<=\s)(?:[-–—]\s*)?\(?(?P<letter>[A-J])\s?[)）]")
+# A question's numbered line may hold them in small letters too ("3. Which? a) x **b) y**").
+_INLINE_CHOICE_RE = re.compile(r"(?<=\s)(?:[-–—]\s*)?(?:\*\*|__)?\(?(?P<letter>[A-Ja-j])\s?[)）]")
 # (A few marks before the word at most: a run of them is searched from one place only.)
 _INLINE_ANSWER_RE = re.compile(r"\s(?=(?:\\?[*_][ \t]{0,3}){0,4}" + _ANSWER_WORDS
                                + r"[ \t]{0,3}[:：])", re.I)
@@ -847,11 +848,14 @@ def _unread_choices(line: str) -> bool:
 def _inline_cuts(line: str) -> list[int]:
     """Where ``line`` is cut into its question, choices and answer (see _inline_split):
     nowhere unless it holds choices A and B, in order, after some text."""
-    if "A" not in line or "B" not in line:
+    small = "a)" in line and "b)" in line and bool(_NUMBERED_RE.match(line))
+    if not small and ("A" not in line or "B" not in line):
         return []
+    letters = LETTERS.lower() if small else LETTERS
     cuts: list[int] = []
     for found in _INLINE_CHOICE_RE.finditer(line):
-        if found.group("letter") == LETTERS[len(cuts)] and found.start() > 0:
+        if len(cuts) < len(letters) and found.group("letter") == letters[len(cuts)] and \
+                found.start() > 0:
             cuts.append(found.start())
     if len(cuts) < 2:
         return []

@@ -240,3 +240,21 @@ def test_answered_choices_under_no_header_are_said_at_the_first(tmp_path, cli):
     assert done.status == 1
     assert f"{bank}:4: error[E702]: 2 lists of lettered choices (the first here: 'a) cat') " \
         "and their answers, but no question's header" in done.err
+
+
+def test_choices_in_small_letters_on_the_question_line_the_right_one_bold(tmp_path, cli):
+    """"1. Which …? a) x **b) y** c) z": the numbered line holds its choices; the bold one
+    is right. Small letters are read so on a question's numbered line only."""
+    _, done = _import(cli, tmp_path, "inline.md", "1. How many legs has a cat? a) two "
+                      "b) three **c) four** d) five\n2. Which is a colour? a) dog **b) red** "
+                      "c) run\n")
+    assert done.status == 0, done.err
+    assert [q[:2] for q in written_questions(tmp_path / "source")] == [
+        ("How many legs has a cat?", ["two", "three", "*four", "five"]),
+        ("Which is a colour?", ["dog", "*red", "run"])]
+
+
+def test_eleven_inline_letters_in_a_row_are_no_crash():
+    line = "1. Pick: " + " ".join(f"{c}) x" for c in "ABCDEFGHIJ") + " A) y B) z"
+    assert len(lettered._inline_cuts(line)) == 10
+    markdown.read(line + "\nAnswer: B\n", "many.md")
