@@ -228,12 +228,13 @@ _ALL = (
          "the choice's: the letter of the answer line under the choices was taken."),
     Code("W712", "question without choices", "A heading that asks a question (it ends "
          "with \"?\") in a file of lettered questions has no choices and no answer line "
-         "under it: perhaps an open question; it was not converted."),
+         "under it: perhaps an open question; it was not converted. Many such headings "
+         "(an interview page's) are said in one message, at the first."),
     Code("W716", "answer letters left out", "Every answer of a Moodle question (Moodle XML, "
-         "GIFT) starts with its own letter, in order and written alike (\"a. Paris\", "
-         "\"(B) 630\", \"c- …\"): Moodle numbers the answers itself and the card letters "
-         "its choices itself, so the letters were left out of the texts; said once per "
-         "file."),
+         "GIFT), or every '- [ ]' choice of a Markdown question, starts with its own "
+         "letter, in order and written alike (\"a. Paris\", \"(B) 630\", \"c- …\"): "
+         "Moodle numbers the answers itself and the card letters its choices itself, so "
+         "the letters were left out of the texts; said once per file."),
     Code("W718", "answer key entry unused", "A Markdown file's answer key (a section headed "
          "\"Answers\", \"Corrigé\", … or a last list of number-letter pairs) names a "
          "question number the file has no question for; that entry was not used."),

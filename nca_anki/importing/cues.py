@@ -101,17 +101,26 @@ def without_explanation_label(text: str) -> str:
 
 
 # A paragraph's label in CJK brackets: "【解析】", "【分析】", "〔点评〕", "［答案］" (in bold
-# or not, a colon after it or not), and the line's end when nothing follows it there.
-_BRACKETED_RE = re.compile(r"(?:\A|(?<=\n\n))[ \t]*(?:\*\*|__)?[【〔［〖](?:解析|分析|答案|技巧|"
+# or not, a colon after it or not), in a quote or not ("> **【分析】**<br>"), and the line's
+# end (a "<br>" too) when nothing follows it there.
+_BRACKETED_RE = re.compile(r"(?:\A|(?<=\n\n))(?P<quote>[ \t]*(?:>[ \t]?)?)[ \t]*(?:\*\*|__)?"
+                           r"[【〔［〖](?:解析|分析|答案|技巧|"
                            r"点评|點評|详解|詳解|解答|考点|考點|解释|解釋|说明|說明|点拨|點撥|"
-                           r"评析|評析|提示|注意|拓展)[】〕］〗](?:\*\*|__)?[ \t]*[:：]?[ \t]*\n?")
+                           r"评析|評析|提示|注意|拓展)[】〕］〗](?:\*\*|__)?[ \t]*[:：]?[ \t]*"
+                           r"(?:\*\*|__)?[ \t]*(?P<end>(?:<br\s*/?>[ \t]*)?(?:\n|\Z))?")
+
+
+def _label_left_out(found: re.Match[str]) -> str:
+    # A label alone on its line goes with the line (its quote mark too); one that text
+    # follows leaves the quote mark it was in.
+    return "" if found["end"] is not None else found["quote"]
 
 
 def without_bracketed_labels(text: str) -> str:
     """``text`` without the labels in CJK brackets its paragraphs open with ("【解析】…",
     "〔分析〕…", "【点评】…"): labels the card, which shows the explanation as such, does
     not need."""
-    return _BRACKETED_RE.sub("", text)
+    return _BRACKETED_RE.sub(_label_left_out, text)
 
 
 def explanation_inside(text: str) -> re.Match[str] | None:

@@ -36,8 +36,10 @@ _CHOICE_RE = re.compile(r"^\s*(?:[-*+]\s+|[–—•]\s*|-(?=[A-J]\s))?(?:\*\*|_
 _ANSWER_WORDS = cues.ANSWER_WORDS
 # Its text without the closing "#"s: _question takes them off (see markdown.py's).
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>.*)$")
-# "12. Which …", "**Q3.** What …": its text keeps the emphasis it opens (_header unwraps it).
-_NUMBERED_RE = re.compile(r"^\s{0,3}(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?(?P<number>\d{1,4})\s*"
+# "12. Which …", "**Q3.** What …": its text keeps the emphasis it opens (_header unwraps it);
+# also as a bulleted list's item ("* **Q3:** What …", its choices on the item's next lines).
+_NUMBERED_RE = re.compile(r"^\s{0,3}(?:[-*+][ \t]+)?(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?"
+                          r"(?P<number>\d{1,4})\s*"
                           r"(?:[.):](?:\*\*|__)?\s+|[。．]\s*)(?P<text>\S(?:.*\S)?)\s*$", re.I)
 # A header whose numbering is damaged: "9 What …", "9.What", "9 - What", "Q9 What", "**9** What".
 _LOOSE_RE = re.compile(r"^\s{0,3}(?:\*\*|__)?(?:Q(?:uestion)?\s*)?#?(?P<number>\d{1,4})"
@@ -235,16 +237,60 @@ def has_lettered(text: str, key: answer_key.Key | None = None) -> bool:
     of these, choices "A." and "B." right under text that asks (a question left without
     its answer is then said at its line, not lost as text)."""
     code = page.code_lines(text)  # code is never structure
-    lines = _numbered_as_lettered(text.split("\n"), code)
-    outside = [line for k, line in enumerate(lines) if not code[k]]
+    lines, origin = _inline_split(_numbered_as_lettered(text.split("\n"), code), code)
+    outside = [line for line, at in zip(lines, origin) if not code[at - 1]]
     choices = [found for found in map(_CHOICE_RE.match, outside) if found]
     if len(choices) < 2:
         return False
     plain = [_plain(line) for line in outside]
     return key is not None or any(cues.answer_line(line) or cues.feedback(line)
+                                  or (_marked_letter(line) or ("", False))[1]  # "- B - Correct"
                                   for line in plain) \
         or any(_bold(c.group("text")) or cues.choice_mark(c.group("text"))[1]
                for c in choices) or _asks_above_choices(plain)
+
+
+def unanswered(text: str, path: str) -> list[Diagnostic]:
+    """What is said of a file that has_lettered finds no question in though it holds
+    lettered choices ("a) …" right above "b) …", outside code): where the first are, how
+    many such lists there are, and that nothing says which choice is right (E703)."""
+    found = _choice_lists(text)
+    if found is None:
+        return []
+    line, many = found
+    return [error("E703", path, line, f"{many} but no answer line (\"Answer: B\"), bold "
+                  "choice or answer key: no question was read; mark each right choice")]
+
+
+def unheaded(text: str, path: str) -> list[Diagnostic]:
+    """What is said of a file whose lettered choices have an answer but that read finds
+    no question in: no header is over them (E702, at the first choices)."""
+    found = _choice_lists(text)
+    if found is None:
+        return []
+    line, many = found
+    return [error("E702", path, line, f"{many} and their answers, but no question's header "
+                  "(\"1. Which …?\", a heading) over them: no question was read; number each")]
+
+
+def _choice_lists(text: str) -> tuple[int, str] | None:
+    """Where the first lettered choices outside code are ("a) …" right above "b) …"), and
+    how many such lists there are, in words; None if there are none."""
+    code = page.code_lines(text)
+    lines = text.split("\n")
+    shown = [k for k, line in enumerate(lines) if line.strip() and not code[k]]
+    firsts = [k for k, nxt in zip(shown, shown[1:])
+              if _starts_choices(lines[k], lines[nxt])]
+    if not firsts:
+        return None
+    many = f"{len(firsts)} lists of lettered choices (the first here" if len(firsts) > 1 \
+        else "lettered choices (here"
+    return firsts[0] + 1, f"{many}: {clip(lines[firsts[0]], 30)!r})"
+
+
+def _starts_choices(line: str, nxt: str) -> bool:
+    a, b = _CHOICE_RE.match(line), _CHOICE_RE.match(nxt)
+    return bool(a and b and a["letter"] in "Aa" and b["letter"] in "Bb")
 
 
 def _asks_above_choices(plain: list[str]) -> bool:
@@ -260,51 +306,126 @@ def _asks_above_choices(plain: list[str]) -> bool:
     return False
 
 
-_ORDINAL_RE = re.compile(r"^(?P<number>[1-9]\d?)(?P<mark>[.)])(?=\s+\S)")
+# A choice numbered "1." "1)" "1:" or "(1)", at the margin or indented, as a list's item
+# ("- 1: …") or not, its bold opened before its number or not ("**2) …**").
+_ORDINAL_RE = re.compile(r"^(?P<lead>[ \t]*(?:[-*+][ \t]+)?)(?P<bold>\*\*|__)?"
+                         r"(?:\((?P<paren>[1-9]\d?)\)|(?P<number>[1-9]\d?)(?P<mark>[.):]))"
+                         r"(?=[ \t]+\S)")
+
+
+class _Ordinal(NamedTuple):
+    shape: str  # its indentation, list mark and way of numbering: "- 1:" and "- 2:" agree
+    number: int
+    at: tuple[int, int]  # where its number is in the line
+
+
+def _ordinal(line: str) -> _Ordinal | None:
+    found = _ORDINAL_RE.match(line)
+    if found is None:
+        return None
+    group = "paren" if found["paren"] else "number"
+    return _Ordinal(found["lead"] + ("()" if found["paren"] else found["mark"]),
+                    int(found[group]), found.span(group))
 
 
 def _numbered_as_lettered(lines: list[str], code: list[bool]) -> list[str]:
-    """``lines`` with each question's choices numbered "1." to "n." (the first list under
-    its heading, at the margin) written as lettered ones ("A." …) when an answer line or
-    sentence under them names them by number ("The correct answer is **2. …**",
-    "Answer: 1, 3"), and its numbers as their letters; line for line."""
+    """``lines`` with each question's choices numbered 1 to n ("1." "1)" "1:" "(1)", one a
+    line, as a list's items or not) written as lettered ones ("A." …) when an answer line
+    or sentence under them, before the next heading or list, names them by number ("The
+    correct answer is **2. …**", "##### Answer: 1, 3"), and its numbers as their letters;
+    or when some of them, not all, are in bold (the right ones, as the page shows them).
+    Line for line; each line is looked at a bounded number of times."""
     if not any(_ORDINAL_RE.match(line) for line in lines):
         return lines
     out = list(lines)
-    heads = [k for k, line in enumerate(lines) if not code[k] and _HEADING_RE.match(line)]
-    for n, head in enumerate(heads):
-        _letter_numbered(out, code, head + 1, heads[n + 1] if n + 1 < len(heads) else len(out))
+    # The sections between headings; "##### Answer: 4" is an answer line, not a section's.
+    heading = [not code[k] and bool(_HEADING_RE.match(line)) and not cues.named_numbers(line)
+               and not cues.answer_line(_plain(line)) for k, line in enumerate(lines)]
+    heads = [k for k, head in enumerate(heading) if head]
+    # Code, and what a <details> block holds (an answer, an explanation: never choices).
+    inside = _details_lines(lines, code, heading)
+    for start, end in zip([0, *[h + 1 for h in heads]], [*heads, len(out)]):
+        k = start
+        while k < end:
+            k = k + 1 if inside[k] else _letter_numbered(out, code, k, end)
     return out
 
 
-def _letter_numbered(out: list[str], code: list[bool], start: int, end: int) -> None:
-    """_numbered_as_lettered's work on the lines of one heading's section."""
-    run: list[int] = []  # the lines of choices 1, 2, …
-    k = start
-    while k < end and not (run and out[k].strip() and not out[k][0].isspace()
-                           and not _ORDINAL_RE.match(out[k])):
-        found = None if code[k] else _ORDINAL_RE.match(out[k])
-        if found and int(found["number"]) == len(run) + 1:
-            run.append(k)
-        elif found and run:
-            return  # "1." "2." "5.": no choices
-        k += 1
+def _run(out: list[str], code: list[bool], k: int, end: int
+         ) -> tuple[list[_Ordinal], list[int], int]:
+    """The choices numbered 1, 2, … from line ``k`` (a "1"), each with its line, and the
+    line after the last one's text (lines indented under a choice are its own); the run
+    stops at any other numbered line or text back at the list's margin."""
+    first = _ordinal(out[k])
+    assert first is not None
+    items, at = [first], [k]
+    margin = len(first.shape) - len(first.shape.lstrip())
+    j = k + 1
+    while j < end:
+        line = out[j]
+        found = None if code[j] else _ordinal(line)
+        if found and found.shape == first.shape and found.number == len(items) + 1:
+            items.append(found)
+            at.append(j)
+        elif found or line.strip() and not code[j] and len(line) - len(line.lstrip()) <= margin:
+            break
+        j += 1
+    return items, at, j
+
+
+def _letter_numbered(out: list[str], code: list[bool], k: int, end: int) -> int:
+    """_numbered_as_lettered's work on the run of numbered choices at line ``k``, if one
+    starts there; the line to go on from."""
+    found = None if code[k] else _ordinal(out[k])
+    if found is None or found.number != 1:
+        return k + 1
+    items, at, k = _run(out, code, k, end)
+    if len(items) < 2:
+        return at[-1] + 1
     named: list[tuple[int, int]] = []
-    while k < end and len(run) >= 2 and not named:
-        named = [] if code[k] else cues.named_numbers(out[k])
-        k += 1
-    if not named or any(int(out[k - 1][a:b]) > len(run) for a, b in named):
-        return
-    for j, at in enumerate(run):
-        out[at] = LETTERS[j] + out[at].lstrip("0123456789")
-    line = out[k - 1]
+    j = k
+    while j < end and not named:
+        named = [] if code[j] else cues.named_numbers(out[j])
+        if not named and not code[j] and (_ordinal(out[j]) or (0, 0))[1] == 1:
+            break  # the next list: the answer is no further
+        j += 1
+    if named and any(int(out[j - 1][a:b]) > len(items) for a, b in named):
+        return k
+    bolds = [bool(_bold(out[line][item.at[1] + 1:].strip()) or _bold(out[line].lstrip(" \t-*+")))
+             for item, line in zip(items, at)]
+    if not named and (all(bolds) or not any(bolds) or not _asks_right_above(out, code, at[0])):
+        return k
+    for n, (item, line) in enumerate(zip(items, at)):
+        a, b = item.at
+        out[line] = out[line][:a] + LETTERS[n] + out[line][b:]
+    if named:
+        _letter_answer(out, j - 1, named)
+    return k
+
+
+def _asks_right_above(out: list[str], code: list[bool], k: int) -> bool:
+    """Whether the text right above line ``k`` (blank lines aside) asks: a question's header,
+    or a line that ends "?" or ":" (a list of steps after "in different ways," does not)."""
+    j = k - 1
+    while j >= 0 and not out[j].strip():
+        j -= 1
+    if j < 0 or code[j]:
+        return False
+    plain = _plain(out[j]).rstrip(" *_")
+    return plain.endswith(("?", "？", ":", "：")) or bool(_HEADING_RE.match(out[j])) or \
+        bool(_NUMBERED_RE.match(out[j]))
+
+
+def _letter_answer(out: list[str], k: int, named: list[tuple[int, int]]) -> None:
+    """The answer at line ``k`` with the numbers it names (at ``named``) as letters."""
+    line = out[k]
     letters = [LETTERS[int(line[a:b]) - 1] for a, b in named]
     if len(named) > 1:  # "… are **2. x** and **3. y**": the choices' words, said again
-        out[k - 1] = f"Answer: {', '.join(letters)}"
+        out[k] = f"Answer: {', '.join(letters)}"
         return
     for (a, b), letter in zip(reversed(named), reversed(letters)):
         line = line[:a] + letter + line[b:]
-    out[k - 1] = line
+    out[k] = line
 
 
 def _is_start(line: str, heading: bool) -> bool:
@@ -316,6 +437,7 @@ def _is_start(line: str, heading: bool) -> bool:
         and not _only_label(_plain(line))  # nor do "#### Answer: D", "### Explanation:"
 
 
+_BULLET_RE = re.compile(r"^\s{0,3}[-*+][ \t]+")
 _WHOLE_BOLD_RE = re.compile(r"^\s*(\*\*|__)(?!\s)[^*_]+(?<!\s)\1\s*$")
 
 
@@ -332,8 +454,13 @@ def _label_starts(text: _Lines, strict: list[int]) -> list[int]:
     for k, line in enumerate(text.lines):
         while nxt <= k:
             nxt = next(later)
-        if text.code[k] or not line.strip() or text.paragraph[k] != text.origin[k] or \
-                (k + 1 < len(text.lines) and text.lines[k + 1].strip()):
+        if text.code[k] or not line.strip() or text.paragraph[k] != text.origin[k]:
+            continue
+        if _asking_item(text, k) and k + 1 < nxt and k + 1 > taken:
+            found.append(k)  # "* What …?" over its "a) …" lines: answered or said (E703)
+            taken = k + 1
+            continue
+        if k + 1 < len(text.lines) and text.lines[k + 1].strip():
             continue  # a paragraph of one line only
         first = text.next_first[k + 1] if k + 1 < len(text.lines) else len(text.lines)
         plain = _plain(line)
@@ -350,6 +477,14 @@ def _label_starts(text: _Lines, strict: list[int]) -> list[int]:
     return found
 
 
+def _asking_item(text: _Lines, k: int) -> bool:
+    """Whether line ``k`` is a bulleted item that asks ("* Which …?", "- Complete:") and
+    whose paragraph goes on at once with lettered choices from "a)": a question, unnumbered."""
+    return bool(_BULLET_RE.match(text.lines[k])) and k + 1 < len(text.lines) \
+        and text.next_first[k + 1] == k + 1 and text.goes_on(k + 1) \
+        and _plain(text.lines[k]).rstrip(" *_").endswith(("?", "？", ":", "："))
+
+
 def _only_label(plain: str) -> bool:
     """Whether ``plain`` is an explanation's label and nothing more ("Explanation:")."""
     return bool(plain) and cues.explanation_label(plain) == len(plain)
@@ -358,8 +493,8 @@ def _only_label(plain: str) -> bool:
 def _number(line: str) -> int | None:
     """The number a question's header gives it ("### 12. Which", "Q3: What"), if any."""
     heading = _HEADING_RE.match(line)
-    text = _TAG_RE.sub("", heading.group("text")) if heading else line
-    loose = _LOOSE_RE.match(text.strip())
+    text = _TAG_RE.sub("", heading.group("text")) if heading else _BULLET_RE.sub("", line)
+    loose = _NUMBERED_RE.match(text.strip()) or _LOOSE_RE.match(text.strip())
     return int(loose.group("number")) if loose and loose.group("number").isascii() else None
 
 
@@ -464,17 +599,19 @@ def _answer_at(text: _Lines, k: int, end: int, letters: list[str], plain: str,
 def _letters_listed(text: _Lines, k: int, end: int, letters: list[str]
                     ) -> tuple[_Answer | None, int]:
     """The answer a list of the choices' letters from line ``k`` gives ("- A", "- B -
-    Correct", … in their order, some marked right), and the line after it; (None, k) if
-    the lines there are no such list."""
+    Correct", … in their order, some marked right; or only the right ones, each marked),
+    and the line after it; (None, k) if the lines there are no such list."""
     marks: list[tuple[str, bool]] = []
     j = k
     while j < end and len(marks) < len(letters) and not text.code[j]:
         found = _marked_letter(text.lines[j])
-        if found is None or found[0] != letters[len(marks)]:
+        if found is None or found[0] not in letters or marks and found[0] <= marks[-1][0]:
             break
         marks.append(found)
         j += 1
-    if len(marks) != len(letters) or not any(right for _, right in marks):
+    # Every letter, in order, some marked; or only the right ones ("- B - Correct" alone).
+    every = [letter for letter, _ in marks] == letters
+    if not any(right for _, right in marks) or not every and not all(r for _, r in marks):
         return None, k
     return _Answer(", ".join(letter for letter, right in marks if right), "", k), j
 
@@ -546,11 +683,17 @@ def read(text: str, path: str, key: answer_key.Key | None = None
     # A numbered line with no choices under it is a list in the text, not a question;
     # unless choices and an answer are written on it in a way not read: then it is said.
     ends = [k for k, _ in starts[1:]] + [len(lines)]
-    kept = []
+    kept: list[tuple[int, bool]] = []
+    sequenced: set[int] = set()  # numbered as questions, though no choices are under them
     for n, (k, ok) in enumerate(starts):
         if n == 0 or whole.heading[k] or not ok or any(
                 whole.is_choice(j) for j in range(k + 1, ends[n])):
             kept.append((k, ok))
+        elif kept and whole.next_first[kept[-1][0]] < k and n + 1 < len(starts) and \
+                whole.next_first[ends[n]] < ends[n + 1] and \
+                _in_sequence(lines, kept[-1][0], k, ends[n]):  # between two with choices
+            kept.append((k, ok))
+            sequenced.add(k)
         elif _INLINE_ANSWER_RE.search(lines[k]) and _unread_choices(lines[k]):
             kept.append((k, False))
             problems.append(error("E702", path, whole.at(k), f"{clip(lines[k])!r} holds a "
@@ -560,10 +703,11 @@ def read(text: str, path: str, key: answer_key.Key | None = None
     spans = []
     for n, (start, ok) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
-        if ok and any(whole.is_choice(j) for j in range(start, end)):
+        if ok and whole.next_first[start] < end:  # choices from "A." ("i." is a list's)
             spans.append((start, end))  # else refused above, or a title with no choices
         elif ok:
-            problems += _without_choices(whole, start, end, path)
+            problems += _from_b(whole, start, end, path) or \
+                _without_choices(whole, start, end, path, start in sequenced)
     furniture = _furniture(whole, spans)
     items: list[Item] = []
     for start, end in spans:
@@ -571,25 +715,82 @@ def read(text: str, path: str, key: answer_key.Key | None = None
         if item is not None:
             items.append(item)
         problems += said
-    return items, problems
+    return items, _open_questions_summed(problems, path)
+
+
+_OPEN_SAID = 3  # more open questions than this are said in one message
+
+
+def _open_questions_summed(problems: list[Diagnostic], path: str) -> list[Diagnostic]:
+    """``problems`` with the headings that ask but have no choices (W712, open questions:
+    an interview page has hundreds) said once, at the first, when there are many."""
+    open_ = [p for p in problems if p.code == "W712"]
+    if len(open_) <= _OPEN_SAID:
+        return problems
+    said = warning("W712", path, open_[0].line, f"{len(open_)} headings that ask (this one, "
+                   f"then lines {open_[1].line} … {open_[-1].line}) have no lettered choices "
+                   "('A. …') or answer line under them: open questions, not converted")
+    kept = [p for p in problems if p.code != "W712"]
+    return _placed(kept, said)
+
+
+def _placed(problems: list[Diagnostic], said: Diagnostic) -> list[Diagnostic]:
+    """``problems`` with ``said`` among them in the order of their lines."""
+    at = next((n for n, p in enumerate(problems) if p.line > said.line), len(problems))
+    return [*problems[:at], said, *problems[at:]]
+
+
+def _from_b(text: _Lines, start: int, end: int, path: str) -> list[Diagnostic]:
+    """What is said of a question whose lettered choices start at "B." (its "A." written
+    where it is not read as one: on the question's line, say): an error at its line."""
+    first = next((j for j in range(start + 1, end) if text.is_choice(j)), end)
+    found = _CHOICE_RE.match(text.lines[first]) if first < end else None
+    if found is None or found["letter"] not in "Bb":
+        return []  # no choices, or "i." "ii." (a list numbered in Roman)
+    return [error("E702", path, text.at(start), f"the lettered choices under this question "
+                  f"start at line {text.at(first)} with {clip(text.lines[first], 30)!r}: no "
+                  "choice 'A.' is on a line of its own; not converted")]
+
+
+def _in_sequence(lines: list[str], before: int, k: int, after: int) -> bool:
+    """Whether the numbered line ``k``, with no choices under it, is a question all the
+    same: numbered as the question before it (``before``) and the one after it
+    (``after``) are, between their numbers ("13." "14." "15."); not a list in a prompt."""
+    if before < 0 or after >= len(lines):
+        return False
+    numbers = [_number(lines[j]) or -9 for j in (before, k, after)]
+    heads = [_NUMBERED_RE.match(lines[j]) for j in (before, k, after)]
+    shapes = {re.sub(r"\d+", "#", head.string[:head.start("text")]) if head else None
+              for head in heads}
+    return numbers[0] + 1 == numbers[1] == numbers[2] - 1 > 0 and len(shapes) == 1 \
+        and None not in shapes
 
 
 def _level(line: str) -> int:
-    return len(line) - len(line.lstrip().lstrip("#")) - (len(line) - len(line.lstrip()))
+    """A heading's level, in a list's item too ("8. ### Why …" is at level 3)."""
+    return len(_LEVEL_RE.match(line)["marks"])  # type: ignore[index]
 
 
-def _without_choices(text: _Lines, start: int, end: int, path: str) -> list[Diagnostic]:
+_LEVEL_RE = re.compile(r"[ \t]*(?:\d{1,9}[.)][ \t]+|[-*+][ \t]+)?(?P<marks>#*)")
+
+
+def _without_choices(text: _Lines, start: int, end: int, path: str, sequenced: bool = False
+                     ) -> list[Diagnostic]:
     """What is said of a heading with no lettered choices under it (up to ``end``, the
     next question's start): nothing for a title or a section (a heading that does not
     ask, or one that deeper headings follow); else it is a question left out: with an
     answer line under it, an error (E702); asking ("…?") with none, a warning (W712, an
     open question, perhaps)."""
     line = text.lines[start]
+    shown = clip(_header(line))
+    if sequenced:
+        return [error("E702", path, text.at(start), f"the question {shown!r}, numbered between "
+                      "the questions around it, has no lettered choices ('A. …', one a line) "
+                      "under it; not converted")]
     if not text.heading[start] or end < len(text.lines) and text.heading[end] and \
             _level(text.lines[end]) > _level(line):
         return []
-    shown = clip(_header(line))
-    if text.next_answer[start + 1] < end:
+    if _answer_within(text, start + 1, end):
         return [error("E702", path, text.at(start), f"the question {shown!r} has an answer "
                       "line but no lettered choices ('A. …', one a line) under it; not "
                       "converted")]
@@ -599,8 +800,18 @@ def _without_choices(text: _Lines, start: int, end: int, path: str) -> list[Diag
     return []
 
 
+def _answer_within(text: _Lines, start: int, end: int) -> bool:
+    """Whether lines ``start`` to ``end`` hold an answer line or a collapsible answer (an
+    HTML comment, "<!-- TOC_START -->", opens none)."""
+    k = text.next_answer[start]
+    while k < end and text.lines[k].strip().startswith("<!--"):
+        k = text.next_answer[k + 1]
+    return k < end
+
+
 # A choice written on the question's line: " –B）按需实例", " (C) Rust", " - D) Go".
-_INLINE_CHOICE_RE = re.compile(r"(?<=\s)(?:[-–—]\s*)?\(?(?P<letter>[A-J])\s?[)）]")
+# A question's numbered line may hold them in small letters too ("3. Which? a) x **b) y**").
+_INLINE_CHOICE_RE = re.compile(r"(?<=\s)(?:[-–—]\s*)?(?:\*\*|__)?\(?(?P<letter>[A-Ja-j])\s?[)）]")
 # (A few marks before the word at most: a run of them is searched from one place only.)
 _INLINE_ANSWER_RE = re.compile(r"\s(?=(?:\\?[*_][ \t]{0,3}){0,4}" + _ANSWER_WORDS
                                + r"[ \t]{0,3}[:：])", re.I)
@@ -637,11 +848,14 @@ def _unread_choices(line: str) -> bool:
 def _inline_cuts(line: str) -> list[int]:
     """Where ``line`` is cut into its question, choices and answer (see _inline_split):
     nowhere unless it holds choices A and B, in order, after some text."""
-    if "A" not in line or "B" not in line:
+    small = "a)" in line and "b)" in line and bool(_NUMBERED_RE.match(line))
+    if not small and ("A" not in line or "B" not in line):
         return []
+    letters = LETTERS.lower() if small else LETTERS
     cuts: list[int] = []
     for found in _INLINE_CHOICE_RE.finditer(line):
-        if found.group("letter") == LETTERS[len(cuts)] and found.start() > 0:
+        if len(cuts) < len(letters) and found.group("letter") == letters[len(cuts)] and \
+                found.start() > 0:
             cuts.append(found.start())
     if len(cuts) < 2:
         return []
@@ -707,7 +921,8 @@ def _header(line: str) -> str:
     heading = _HEADING_RE.match(line)
     if heading is None:
         numbered = _NUMBERED_RE.match(line) or _LOOSE_RE.match(line)
-        shown = numbered.group("text") if numbered else line.strip()  # a label's line
+        shown = numbered.group("text") if numbered else \
+            _BULLET_RE.sub("", line).strip()  # a label's line, or an item's ("* Which …?")
         return _breaks_as_spaces(_unwrapped(shown))
     text = re.sub(r"[ \t]+#+[ \t]*$", "", heading.group("text").rstrip())  # a closing "##"
     text = re.sub(r"^(?:<a\b[^<>]*>\s*</a>\s*)+", "", text.strip())  # an anchor to link to

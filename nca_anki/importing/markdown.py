@@ -773,7 +773,8 @@ def _split_prompted(segment: list[_Block], lines: list[str]) -> list[list[_Block
 
 
 def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
-             headed: bool) -> tuple[list[tuple[Choice, bool]], str, str]:
+             headed: bool, labels: list[tuple[int, str]] | None = None
+             ) -> tuple[list[tuple[Choice, bool]], str, str]:
     """The choices of the list ``choices`` (each with whether its code was put inline), and
     the prompt and explanation as they go with them: where the right choice is in bold,
     the prompt without its numbering and the emphasis around it, the explanation without
@@ -782,8 +783,12 @@ def _choices(lines: list[str], choices: _Block, prompt: str, explanation: str,
         if not headed:  # "**1. Which …?**" above its choices: the numbering and emphasis go
             emphasis = _EMPHASIS_RE.match(prompt)
             prompt = NUMBERING_RE.sub("", emphasis["text"] if emphasis else prompt, count=1)
-        return (_without_labels(_distinct_choices(lines, choices.items)), prompt,
-                cues.without_bracketed_labels(explanation))
+        read = _distinct_choices(lines, choices.items)
+        kept = _without_labels(read)
+        if labels is not None and kept != read:  # said once for the file (_labels_said)
+            labels.append((choices.start + 1, read[0][0].text[:len(read[0][0].text)
+                                                               - len(kept[0][0].text)].strip()))
+        return kept, prompt, cues.without_bracketed_labels(explanation)
     prompt = prompt if headed else NUMBERING_RE.sub("", prompt, count=1)
     emphasis = _EMPHASIS_RE.match(prompt)
     return ([(choice, False) for choice in _marked_choices(choices, lines) or ()],
@@ -799,6 +804,18 @@ def _without_labels(read: list[tuple[Choice, bool]]) -> list[tuple[Choice, bool]
         return read
     return [(Choice(choice.text[at:], choice.correct), inlined)
             for (choice, inlined), at in zip(read, starts)]
+
+
+def _labels_said(labels: list[tuple[int, str]], path: str) -> list[Diagnostic]:
+    """One W716 for the questions whose "- [ ]" choices each started with their own label
+    ("- [x] A. 4"), left out as every reader leaves them out (choice_labels.py): at the
+    first, with how many there were."""
+    if not labels:
+        return []
+    (line, label), count = labels[0], len(labels)
+    return [warning("W716", path, line, f"the '- [ ]' choices of {count} question"
+                    f"{'s' if count > 1 else ''} start with their own letters ('{label} …' "
+                    "first), which the card shows itself: left out of the texts")]
 
 
 def _answered_in_words(read: list[tuple[Choice, bool]], explanation: str
@@ -966,6 +983,7 @@ def _read_page(text: str, path: str, key: answer_key.Key | None) -> Reading:
     asked = _asked(blocks, lines) if bold else frozenset()
     segments = _segments(blocks, asked, lines)
     question_level = 0  # the heading level of the last question read
+    labels: list[tuple[int, str]] = []  # where "- [ ]" choices' own letters were left out
     scenario: tuple[str, int] | None = None  # a heading the next question's prompt opens with
     for number, segment in enumerate(segments):
         if not segment:
@@ -1025,7 +1043,7 @@ def _read_page(text: str, path: str, key: answer_key.Key | None) -> Reading:
                                   "question above it was not converted"))
             continue
         read, prompt, explanation = _choices(lines, choices_block, prompt, explanation,
-                                             heading is not None)
+                                             heading is not None, labels)
         if not any(choice.correct for choice, _ in read):
             read, explanation = _answered_in_words(read, explanation)
         if any(inlined for _, inlined in read):
@@ -1035,9 +1053,10 @@ def _read_page(text: str, path: str, key: answer_key.Key | None) -> Reading:
                                     "text)"))
         items.append(Item(prompt=prompt, explanation=explanation, path=path, line=line,
                           choices=tuple(choice for choice, _ in read)))
-    if not items and lettered.has_lettered(text, key):
+    if not items:
         items, problems, title = _lettered_instead(text, path, key, blocks, problems)
     items = [_signs_read(item, problems) for item in items]
+    problems += _labels_said(labels, path)
     section = Section(title=title or title_from_name(path), items=tuple(items), path=path)
     return Reading((section,) if items else (), tuple(problems))
 
@@ -1047,10 +1066,15 @@ def _lettered_instead(text: str, path: str, key: answer_key.Key | None, blocks: 
     """A file with no "- [ ]" lists read for lettered choices and answer lines instead (see
     lettered.py): its questions, what is said of it and its title (the heading above its
     questions). Where that reading finds no question to read nor to refuse, ``problems``
-    (the blocks not read, said as text) stay: the file is never silent."""
+    (the blocks not read, said as text) stay: the file is never silent; and lettered
+    choices that nothing answers are said where they are (lettered.unanswered)."""
+    if not lettered.has_lettered(text, key):
+        more = [] if any(p.is_error for p in problems) else lettered.unanswered(text, path)
+        return [], [*problems, *more], ""
     items, said = lettered.read(text, path, key)
-    if not items and not said:
-        return [], problems, ""
+    if not items and not said:  # choices and an answer, but no question's header over them
+        more = [] if any(p.is_error for p in problems) else lettered.unheaded(text, path)
+        return [], [*problems, *more], ""
     lines = text.split("\n")
     first = min([item.line for item in items] + [p.line for p in said if p.is_error],
                 default=len(lines) + 1)
