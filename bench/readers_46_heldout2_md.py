@@ -50,7 +50,8 @@ def hh_checkbox_headings(path: Path, text: str) -> list[Expected]:
         box = None if fence else re.match(r"^\s{0,3}[-*+]\s+\[([ xX])\]\s?(.*)", line)
         if heading:
             flush()
-            prompt, choices, right = heading[1], [], set()
+            # "#### Q1. prompt": the number is a label, not the prompt's words
+            prompt, choices, right = re.sub(r"^Q?\d+\s*[.)]\s*", "", heading[1]), [], set()
         elif box and prompt is not None:
             if box[1] in "xX":
                 right.add(len(choices))
