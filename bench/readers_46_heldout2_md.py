@@ -156,3 +156,59 @@ def hx_details(path: Path, text: str) -> list[Expected]:
         found.append(Expected(words(prompt), [words(c[1]) for c in choices], {right},
                               explanation))
     return found
+
+
+# --- Moranjianghe/jisuanjiwangluoanquan: "**N. (1分) prompt**", right ones in red <font> ----
+
+def red_font_choices(path: Path, text: str) -> list[Expected]:
+    """A bold line ``**N. (1分) prompt**`` (the points label is part of the line a reader
+    sees), then ``- A. text`` choices; the right ones are wrapped in ``<font
+    color='red'>``. Single, multiple and true/false (``A. 对``/``B. 错``) sections alike;
+    no explanation."""
+    found: list[Expected] = []
+    for block in re.split(r"(?m)^(?=\*\*\d+\.)", text):
+        head = re.match(r"\*\*\d+\.\s*(.*?)\*\*\s*$", block.split("\n", 1)[0])
+        if not head:
+            continue
+        choices = re.findall(r"(?m)^\s*-\s+[A-J]\.\s*(.*)$", block)
+        right = {k for k, c in enumerate(choices) if re.search(r"<font[^>]*color=.?red", c)}
+        if len(choices) >= 2 and right:
+            found.append(Expected(words(head[1]), [words(c) for c in choices], right, ""))
+    return found
+
+
+# --- Heipry/Tests-autoevaluacion-MF1442-SSCE0110: unlabelled choice lines, answer by text --
+
+def spoiler_answer_text(path: Path, text: str) -> list[Expected]:
+    """``N) prompt`` (one paragraph), then one choice a line (unlabelled, sometimes a blank
+    line between them), then ``CORRECTA: text`` naming the right choice by its text and
+    ``JUSTIFICACIÓN: …`` (in a spoiler <span>/<p>/<div>, or bold). A question whose
+    stated answer is none of its choices is not counted."""
+    found: list[Expected] = []
+    for block in re.split(r"(?m)^(?=\d+\)\s)", text):
+        head = re.match(r"\d+\)\s*(.*)", block)
+        answer = re.search(r"CORRECTA:\**\s*(.*?)\s*(?:</(?:span|p|div)>|$)", block, re.M)
+        if not head or not answer:
+            continue
+        paragraphs = block[:answer.start()].split("\n\n", 1)
+        prompt = re.sub(r"^\d+\)\s*", "", paragraphs[0])
+        lines = paragraphs[1].split("\n") if len(paragraphs) > 1 else []
+        choices = [line.strip() for line in lines if re.search(r"\w", line) and not re.match(
+            r"\s*(<|---|https?://|#)", line)]
+        texts = [words(c, 40) for c in choices]
+        said = words(answer[1], 40)
+        if len(choices) < 2 or said not in texts:
+            continue
+        why = re.search(r"JUSTIFICACI[ÓO]N:\**\s*(.*)", block[answer.end():], re.S)
+        found.append(Expected(words(prompt), [words(c) for c in choices],
+                              {texts.index(said)}, words(why[1]) if why else ""))
+    return found
+
+
+# --- nerdstarcode/certifica-es: "#### prompt", instructions, "- [x]" boxes (some several) --
+
+def azure_checkbox_headings(path: Path, text: str) -> list[Expected]:
+    """``#### prompt``, more paragraphs (``Selecione somente uma resposta.``), then
+    ``- [ ]``/``- [x]`` boxes, several ticked in a select-all question; no explanation. The
+    same reading as the HH quizzes, another author's file."""
+    return hh_checkbox_headings(path, text)
