@@ -154,8 +154,18 @@ def choice_reference(text: str, count: int) -> str:
     return _reference(prose(text), count)
 
 
-def _reference(text: str, count: int) -> str:  # noqa: C901 - one pass over a choice reference's forms; to split (issue 47)
-    """choice_reference without its quick check, on prose."""
+def _reference(text: str, count: int) -> str:
+    """choice_reference without its quick check, on prose: the first of the forms a
+    reference takes, tried from the plainest ("option C") to the most roundabout ("the
+    last two answers")."""
+    for form in _FORMS:
+        if found := form(text, count):
+            return found
+    return ""
+
+
+def _keyword(text: str, count: int) -> str:
+    """"option C", "answer (b)"; not "answer a question"."""
     for found in _KEYWORD_RE.finditer(text):
         ref, rest = found.group("ref"), found.group("rest").strip().lower()
         if not _in_range(ref, count):
@@ -164,26 +174,50 @@ def _reference(text: str, count: int) -> str:  # noqa: C901 - one pass over a ch
                 and rest[:1].isalpha() and rest.rstrip(".,;:!?") not in _REFERENCE_VERBS):
             continue  # "answer a question", "choose an option a user ..."
         return text[found.start():found.start("rest")].strip()
+    return ""
+
+
+def _marked(text: str, count: int) -> str:
+    """A letter in a verdict, in parentheses, closing a sentence or alone on its line."""
     for pattern in (_VERDICT_RE, _PAREN_RE, _CLOSING_RE, _LINE_RE):
         for found in pattern.finditer(text):
             if _in_range(found.group("ref"), count) and not (
                     pattern is _CLOSING_RE and _closes_a_group(text, found.start())):
                 return found.group().strip()
+    return ""
+
+
+def _listed(text: str, count: int) -> str:
+    """"A and C", "A, B, D" that name no other thing."""
     for found in _LIST_RE.finditer(text):
         letters = re.findall(r"[A-J]", found.group("refs"))
         after = (found.group("after") or "").strip(" )").lower()
         if (all(_in_range(letter, count) for letter in letters)
                 and not _named(found.group("before")) and after not in _NAMED_WORDS):
             return found.group("refs")
+    return ""
+
+
+def _picked(text: str, count: int) -> str:
+    """"pick B", not "pick C++" nor "B and"."""
     for found in _PICKED_RE.finditer(text):
         after = (found.group("after") or "").strip().lower()
         if (_in_range(found.group("ref"), count) and after[:1] not in ("+", "#")
                 and after not in _NAMED_WORDS and after not in ("and", "or", "nor")):
             return found.group().strip()
+    return ""
+
+
+def _ordinal(text: str, count: int) -> str:
+    """"the third answer", within the choices there are."""
     for found in _ORDINAL_RE.finditer(text):
-        nth = found.group("nth").lower()
-        if _ORDINALS.get(nth, 0) <= count:
+        if _ORDINALS.get(found.group("nth").lower(), 0) <= count:
             return found.group()
+    return ""
+
+
+def _relative(text: str, count: int) -> str:
+    """"all of the above", "the last two", "both of the above" among more than three."""
     for found in _RELATIVE_RE.finditer(text):
         counted = _COUNTED.get((found.group("count") or "").lower(), 0)
         if found.group("both") and count <= 3:
@@ -191,3 +225,6 @@ def _reference(text: str, count: int) -> str:  # noqa: C901 - one pass over a ch
         if counted < count:
             return found.group()
     return ""
+
+
+_FORMS = (_keyword, _marked, _listed, _picked, _ordinal, _relative)

@@ -139,92 +139,118 @@ def dump_lock(lock: Lock) -> str:
     return "\n".join(lines) + "\n"
 
 
-def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]]:  # noqa: C901 - the lock's line kinds in one loop; to split (issue 47)
+def load_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]]:
     """Parse a lock file, resolving what a union merge leaves behind (see module doc).
     Only a file that is not a lock at all is an error."""
-    problems: list[Diagnostic] = []
-    names: dict[str, dict[str, str]] = {"T": {}, "F": {}}
-    note_type: tuple[int, str] | None = None
-    rows: list[tuple[int, list[str]]] = []
-    markers = lost = 0
-    ambiguous: set[tuple[str, str]] = set()
-    lines = text.split("\n")
-    if text and not text.endswith("\n"):  # the writer ends every line: this was cut short
-        lost += 1
-        problems.append(warning("W301",
-                                path, len(lines), "the lock file ends in the middle of a line "
-                                "(cut short?); the decks in the output folder fill in what it "
-                                "held"))
-        lines.pop()
-    for number, line in enumerate(lines, start=1):
-        if line.startswith("Q ") and (row := _question_row(line)) is not None:  # most lines
-            rows.append((number, row))
-        elif not line.strip() or line[0] == "#":
-            continue
-        elif _MARKER_RE.match(line):
-            markers += 1
-        elif found := _N_RE.match(line):
-            mod, digest = int(found["mod"]), found["hash"].replace("-", "")
-            if note_type is not None and note_type != (mod, digest):
-                problems.append(warning("W301", path, number, "two note-type lines (a merge?); the "
-                                        "newer is kept"))
-            note_type = max(note_type or (mod, digest), (mod, digest))
-        elif found := _T_RE.match(line):
-            kind_names = names[found["kind"]]
-            if kind_names.get(found["key"], found["name"]) != found["name"]:
-                ambiguous.add((found["kind"], found["key"]))  # two names, one key: a merge
-            kind_names[found["key"]] = found["name"]
-        else:
-            lost += 1
-            problems.append(warning("W301", path, number, f"not a lock line, ignored: "
-                                    f"{line[:60]!r}; the decks in the output folder fill in "
-                                    "what it held"))
-    if note_type is None and not rows:
+    read = _LockLines(path)
+    read.lines(text)
+    if read.note_type is None and not read.rows:
         return None, (error("E301",
                             path, 0, "not an nca-anki lock (no note-type or question line); "
                             "restore it from version control, or delete it to recover it "
                             "from the decks in the output folder"),)
-    if markers:
-        problems.append(warning("W301",
-                                path, 0, f"{markers} merge conflict marker line(s) ignored and "
-                                "both sides kept; mark the lock merge=union (see docs/authors.md)"))
-    entries: dict[str, tuple[int, LockEntry]] = {}
-    topics, files = names["T"], names["F"]
-    # A lock's slots are a handful of strings ("0", "2", "0,2"...): each parsed once.
-    slot_tuples: dict[str, tuple[int, ...]] = {"-": ()}
-    for number, (_, guid, topic_key, part, note_mod, content, source, prompt, slots, file_key,
-                 removed, excerpt) in rows:
-        if ambiguous and (("T", topic_key) in ambiguous or ("F", file_key) in ambiguous):
-            lost += 1
-            problems.append(warning("W301", path, number, f"question {guid} names a key two names "
-                                    "share (lock lines of two versions?); ignored, the decks "
-                                    "in the output folder fill in what it held"))
-            continue
-        topic = topics.get(topic_key)
-        if topic is None:
-            problems.append(warning("W301", path, number, f"question {guid} names topic key "
-                                    f"{topic_key}, which no T line defines; ignored"))
-            continue
-        entry = LockEntry(guid=guid, topic=topic, part=int(part), content_hash=content,
-                          mod=int(note_mod), prompt=excerpt, choices=(), answer=-1, explanation="",
-                          removed=None if removed == "-" else int(removed),
-                          slots=slot_tuples[slots] if slots in slot_tuples
-                          else slot_tuples.setdefault(slots, tuple(map(int, slots.split(",")))),
-                          file=files.get(file_key),
-                          source="" if source == "-" else source,
-                          prompt_id="" if prompt == "-" else prompt)
+    if read.markers:
+        read.problems.append(warning("W301",
+                                     path, 0, f"{read.markers} merge conflict marker line(s) "
+                                     "ignored and both sides kept; mark the lock merge=union "
+                                     "(see docs/authors.md)"))
+    entries = read.entries()
+    mod, digest = read.note_type or (0, "")
+    return (Lock(note_type_hash=digest, note_type_mod=mod,
+                 entries=tuple(e for _, e in entries.values()), lines_lost=read.lost),
+            tuple(read.problems))
+
+
+class _LockLines:
+    """One lock file as it is read: ``lines`` sorts each line into its kind (question
+    rows, names, the note type, conflict markers), then ``entries`` makes the questions'
+    entries, the newer of two lines for one GUID kept. What is ignored is said once at
+    its line (W301) and counted as lost (the decks fill it in)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.problems: list[Diagnostic] = []
+        self.names: dict[str, dict[str, str]] = {"T": {}, "F": {}}
+        self.note_type: tuple[int, str] | None = None
+        self.rows: list[tuple[int, list[str]]] = []
+        self.markers = self.lost = 0
+        self.ambiguous: set[tuple[str, str]] = set()
+
+    def lost_line(self, number: int, message: str) -> None:
+        self.lost += 1
+        self.problems.append(warning("W301", self.path, number, message))
+
+    def lines(self, text: str) -> None:
+        lines = text.split("\n")
+        if text and not text.endswith("\n"):  # the writer ends every line: this was cut short
+            self.lost_line(len(lines), "the lock file ends in the middle of a line (cut "
+                           "short?); the decks in the output folder fill in what it held")
+            lines.pop()
+        for number, line in enumerate(lines, start=1):
+            if line.startswith("Q ") and (row := _question_row(line)) is not None:  # most
+                self.rows.append((number, row))
+            elif not line.strip() or line[0] == "#":
+                continue
+            elif _MARKER_RE.match(line):
+                self.markers += 1
+            elif found := _N_RE.match(line):
+                self.note_type_line(number, int(found["mod"]), found["hash"].replace("-", ""))
+            elif found := _T_RE.match(line):
+                kind_names = self.names[found["kind"]]
+                if kind_names.get(found["key"], found["name"]) != found["name"]:
+                    self.ambiguous.add((found["kind"], found["key"]))  # two names, one key
+                kind_names[found["key"]] = found["name"]
+            else:
+                self.lost_line(number, f"not a lock line, ignored: {line[:60]!r}; the decks "
+                               "in the output folder fill in what it held")
+
+    def note_type_line(self, number: int, mod: int, digest: str) -> None:
+        if self.note_type is not None and self.note_type != (mod, digest):
+            self.problems.append(warning("W301", self.path, number, "two note-type lines (a "
+                                         "merge?); the newer is kept"))
+        self.note_type = max(self.note_type or (mod, digest), (mod, digest))
+
+    def entries(self) -> dict[str, tuple[int, LockEntry]]:
+        entries: dict[str, tuple[int, LockEntry]] = {}
+        topics, files = self.names["T"], self.names["F"]
+        # A lock's slots are a handful of strings ("0", "2", "0,2"...): each parsed once.
+        slot_tuples: dict[str, tuple[int, ...]] = {"-": ()}
+        for number, (_, guid, topic_key, part, note_mod, content, source, prompt, slots,
+                     file_key, removed, excerpt) in self.rows:
+            if self.ambiguous and (("T", topic_key) in self.ambiguous
+                                   or ("F", file_key) in self.ambiguous):
+                self.lost_line(number, f"question {guid} names a key two names share (lock "
+                               "lines of two versions?); ignored, the decks in the output "
+                               "folder fill in what it held")
+                continue
+            topic = topics.get(topic_key)
+            if topic is None:
+                self.problems.append(warning("W301", self.path, number, f"question {guid} "
+                                             f"names topic key {topic_key}, which no T line "
+                                             "defines; ignored"))
+                continue
+            entry = LockEntry(guid=guid, topic=topic, part=int(part), content_hash=content,
+                              mod=int(note_mod), prompt=excerpt, choices=(), answer=-1,
+                              explanation="", removed=None if removed == "-" else int(removed),
+                              slots=slot_tuples[slots] if slots in slot_tuples
+                              else slot_tuples.setdefault(slots,
+                                                          tuple(map(int, slots.split(",")))),
+                              file=files.get(file_key),
+                              source="" if source == "-" else source,
+                              prompt_id="" if prompt == "-" else prompt)
+            self.keep_newer(entries, number, guid, entry)
+        return entries
+
+    def keep_newer(self, entries: dict[str, tuple[int, LockEntry]], number: int, guid: str,
+                   entry: LockEntry) -> None:
         if guid in entries:
             earlier = entries[guid][1]
             if earlier != entry:
-                problems.append(warning("W301", path, number, f"two lines for {guid} (a merge?); "
-                                        "the newer is kept"))
+                self.problems.append(warning("W301", self.path, number, f"two lines for "
+                                             f"{guid} (a merge?); the newer is kept"))
             if (entry.mod, entry.removed is None) <= (earlier.mod, earlier.removed is None):
-                continue
+                return
         entries[guid] = (number, entry)
-    mod, digest = note_type or (0, "")
-    return (Lock(note_type_hash=digest, note_type_mod=mod,
-                 entries=tuple(e for _, e in entries.values()), lines_lost=lost),
-            tuple(problems))
 
 
 def load_old_lock(text: str, path: str) -> tuple[Lock | None, tuple[Diagnostic, ...]]:

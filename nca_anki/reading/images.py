@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import struct
+from typing import Any
 from collections.abc import Callable
 from xml.parsers import expat
 
@@ -176,77 +177,12 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def svg_problem(data: bytes) -> str | None:  # noqa: C901 - an SVG's refusals checked in one walk; to split (issue 47)
+def svg_problem(data: bytes) -> str | None:
     """Why the SVG ``data`` may not be shown (module docstring), naming its line; None if
     it may. One pass of expat, in time linear in the file."""
     parser = expat.ParserCreate(namespace_separator=" ")
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    # What each open element is: "metadata" (a drawing program's, never shown), "html"
-    # (inside <foreignObject>), "style" (its text is CSS) or "svg"; counted, not searched.
-    open_as: list[str] = []
-    inside = {"metadata": 0, "html": 0}
-    style: list[str] = []
-
-    def refuse(why: str) -> None:
-        raise _Refused(parser.CurrentLineNumber, why)
-
-    def doctype(name: str, system: str | None, public: str | None, internal: bool) -> None:
-        if internal:
-            refuse("its document type declares entities or elements (<!DOCTYPE ... [ ]>), "
-                   "which can read other files or expand without end")
-
-    def start(name: str, attributes: dict[str, str]) -> None:
-        namespace, _, local = name.rpartition(" ")
-        if inside["metadata"] or namespace in _METADATA:
-            kind = "metadata"
-        elif namespace == _SVG and local in _SVG_ELEMENTS:
-            kind = "html" if local == "foreignObject" else "style" if local == "style" \
-                else "svg"
-        elif inside["html"] and namespace in (_XHTML, _SVG, "") \
-                and local.lower() in _HTML_ELEMENTS:
-            kind = "html"
-        else:
-            refuse(f"it holds <{local}>, which is not part of a static drawing")
-        if kind != "metadata":
-            for key, value in attributes.items():
-                if key.rpartition(" ")[0] not in _METADATA:
-                    _check_attribute(key, value, refuse)
-        if kind in inside:
-            inside[kind] += 1
-        open_as.append(kind)
-        style.clear()
-
-    def end(name: str) -> None:
-        kind = open_as.pop()
-        if kind in inside:
-            inside[kind] -= 1
-        if kind == "style":
-            _check_css("".join(style), refuse)
-        style.clear()
-
-    def text(data: str) -> None:
-        if open_as and open_as[-1] == "style":
-            style.append(data)
-
-    def instruction(target: str, data: str) -> None:
-        refuse(f"it holds the processing instruction <?{target} ...?> (a style sheet "
-               "from elsewhere?)")
-
-    def entity(*_: object) -> None:
-        refuse("it declares an entity, which can read other files or expand without end")
-
-    def external(*_: object) -> int:
-        refuse("it refers to an external entity")
-        return 0
-
-    parser.StartDoctypeDeclHandler = doctype
-    parser.EntityDeclHandler = entity
-    parser.UnparsedEntityDeclHandler = entity
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = text
-    parser.ProcessingInstructionHandler = instruction
-    parser.ExternalEntityRefHandler = external
+    _SvgWalk(parser).listen()
     try:
         parser.Parse(data, True)
     except _Refused as exc:
@@ -254,6 +190,87 @@ def svg_problem(data: bytes) -> str | None:  # noqa: C901 - an SVG's refusals ch
     except expat.ExpatError as exc:
         return f"line {exc.lineno}: it is not well-formed XML ({expat.ErrorString(exc.code)})"
     return None
+
+
+class _SvgWalk:
+    """expat's handlers for one SVG: each refuses (raising _Refused at the parser's line)
+    what a static drawing does not hold."""
+
+    def __init__(self, parser: Any) -> None:
+        self.parser = parser
+        # What each open element is: "metadata" (a drawing program's, never shown), "html"
+        # (inside <foreignObject>), "style" (its text is CSS) or "svg"; counted, not searched.
+        self.open_as: list[str] = []
+        self.inside = {"metadata": 0, "html": 0}
+        self.style: list[str] = []
+
+    def listen(self) -> None:
+        parser = self.parser
+        parser.StartDoctypeDeclHandler = self.doctype
+        parser.EntityDeclHandler = self.entity
+        parser.UnparsedEntityDeclHandler = self.entity
+        parser.StartElementHandler = self.start
+        parser.EndElementHandler = self.end
+        parser.CharacterDataHandler = self.text
+        parser.ProcessingInstructionHandler = self.instruction
+        parser.ExternalEntityRefHandler = self.external
+
+    def refuse(self, why: str) -> None:
+        raise _Refused(self.parser.CurrentLineNumber, why)
+
+    def doctype(self, name: str, system: str | None, public: str | None,
+                internal: bool) -> None:
+        if internal:
+            self.refuse("its document type declares entities or elements (<!DOCTYPE ... [ ]>), "
+                        "which can read other files or expand without end")
+
+    def kind(self, name: str) -> str:
+        """What the element ``name`` (namespace and local name) is; refused if none."""
+        namespace, _, local = name.rpartition(" ")
+        if self.inside["metadata"] or namespace in _METADATA:
+            return "metadata"
+        if namespace == _SVG and local in _SVG_ELEMENTS:
+            return "html" if local == "foreignObject" else "style" if local == "style" \
+                else "svg"
+        if self.inside["html"] and namespace in (_XHTML, _SVG, "") \
+                and local.lower() in _HTML_ELEMENTS:
+            return "html"
+        self.refuse(f"it holds <{local}>, which is not part of a static drawing")
+        return ""
+
+    def start(self, name: str, attributes: dict[str, str]) -> None:
+        kind = self.kind(name)
+        if kind != "metadata":
+            for key, value in attributes.items():
+                if key.rpartition(" ")[0] not in _METADATA:
+                    _check_attribute(key, value, self.refuse)
+        if kind in self.inside:
+            self.inside[kind] += 1
+        self.open_as.append(kind)
+        self.style.clear()
+
+    def end(self, name: str) -> None:
+        kind = self.open_as.pop()
+        if kind in self.inside:
+            self.inside[kind] -= 1
+        if kind == "style":
+            _check_css("".join(self.style), self.refuse)
+        self.style.clear()
+
+    def text(self, data: str) -> None:
+        if self.open_as and self.open_as[-1] == "style":
+            self.style.append(data)
+
+    def instruction(self, target: str, data: str) -> None:
+        self.refuse(f"it holds the processing instruction <?{target} ...?> (a style sheet "
+                    "from elsewhere?)")
+
+    def entity(self, *_: object) -> None:
+        self.refuse("it declares an entity, which can read other files or expand without end")
+
+    def external(self, *_: object) -> int:
+        self.refuse("it refers to an external entity")
+        return 0
 
 
 Refuse = Callable[[str], None]
