@@ -71,3 +71,30 @@ def gift_titled(path: Path, text: str) -> list[Expected]:
             found.append(Expected(words(before), [words(c) for c in choices], right,
                                   None if noted else words(general)))
     return found
+
+
+def _as_typed(data: bytes) -> str:
+    """A UTF-8 file with a few bytes its author's Windows editor wrote, as the author sees
+    it: each byte UTF-8 cannot read alone is the Windows-1252 character it stands for
+    (``\\x93`` “, ``\\xe9`` é); a character cut short, its last byte turned into ``?`` by
+    some earlier conversion (``\\xe2\\x80?``), is unreadable: a space."""
+    out, at = [], 0
+    while at < len(data):
+        try:
+            out.append(data[at:].decode("utf-8"))
+            break
+        except UnicodeDecodeError as exc:
+            out.append(data[at:at + exc.start].decode("utf-8"))
+            bad, at = data[at + exc.start:at + exc.end], at + exc.end
+            if len(bad) == 1 and data[at:at + 1] != b"?" or bad[0] < 0xC2:
+                out.append(bad.decode("cp1252", errors="replace").replace("\ufffd", " "))
+            else:
+                out.append(" ")
+                at += data[at:at + 1] == b"?"
+    return "".join(out)
+
+
+def opentrivia_typed(path: Path, text: str) -> list[Expected]:
+    """OpenTriviaQA (``opentrivia``) of a file that is UTF-8 but for a few bytes
+    (``_as_typed``)."""
+    return opentrivia(path, _as_typed(path.read_bytes()))

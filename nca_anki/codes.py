@@ -25,7 +25,9 @@ class Code:
 _ALL = (
     # --- source files: encoding ---------------------------------------------------------
     Code("W101", "file not UTF-8", "The file is UTF-16, or not valid UTF-8 (read as cp1252 "
-         "or latin-1). Save it as UTF-8."),
+         "or latin-1); or the line of a file that is UTF-8 but for a few bytes holds some (a "
+         "lone byte read as its Windows-1252 character, a character cut short as U+FFFD). "
+         "Save it as UTF-8."),
     Code("W102", "encoding damage repaired", "Text damaged by an earlier wrong encoding "
          "conversion (mojibake such as 'â€”') was read as what it stood for. Fix the file."),
     Code("W103", "character lost", "U+FFFD: a character an earlier conversion lost; it cannot "

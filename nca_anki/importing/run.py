@@ -34,7 +34,7 @@ from nca_anki.importing import page, settings as settings_file
 from nca_anki.importing.readers import BY_CONTENT, READERS, extensions, named
 from nca_anki.importing.settings import ImportSettings, ReadAs
 from nca_anki.publishing.output import WriteError, write_atomic
-from nca_anki.reading.decode import decode_source
+from nca_anki.reading.decode import decode_source, is_utf8
 from nca_anki.reading.images import image_problem, image_type
 from nca_anki.reading.media import MAX_IMAGE_BYTES
 
@@ -255,15 +255,12 @@ _DETECT_SAMPLE = 1 << 20  # bytes the detector looks at; the whole file is then 
 def _legacy_encoding(data: bytes, shown: str) -> tuple[bytes, Diagnostic | None]:
     """``data`` as UTF-8 if it is in a legacy encoding of another script (GB18030, Big5,
     Shift JIS, cp1251, …), which charset-normalizer tells from its bytes, with a warning
-    that says so; else ``data`` as it is (UTF-8, or Western text the build's own decoding
-    reads: reading/decode.py)."""
+    that says so; else ``data`` as it is (UTF-8, UTF-8 but for a few damaged bytes, or
+    Western text: the build's own decoding reads each, reading/decode.py)."""
     if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) or data.isascii():
         return data, None
-    try:
-        data.decode("utf-8")
-        return data, None
-    except UnicodeDecodeError:
-        pass
+    if is_utf8(data):
+        return data, None  # UTF-8, or UTF-8 but for a few damaged bytes, each mended
     if _western(data):
         return data, None  # a short Western file is no cp1250 or Big5 (issue 46)
     from charset_normalizer import from_bytes  # only an import of a legacy file loads it

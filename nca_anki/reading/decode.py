@@ -2,8 +2,10 @@
 
 UTF-8 (with or without BOM) is expected. UTF-16 is recognised by its byte-order mark or,
 without one, by its NUL bytes (in mostly-ASCII text every other byte is NUL), and read with a
-warning. Anything else is decoded as Windows-1252 (the usual culprit: a Windows editor), or
-Latin-1 as a last resort, with a warning. Line endings become ``\\n``. Encoding damage
+warning. A file that is UTF-8 but for a few damaged bytes is UTF-8: each damaged place is
+read as what it most likely was and named at its line (``_mended``). Anything else is
+decoded as Windows-1252 (the usual culprit: a Windows editor), or Latin-1 as a last resort,
+with a warning. Line endings become ``\\n``. Encoding damage
 inside the text (mojibake, replacement characters, stray control characters) is reported
 with its line; it is repaired only where the repair is unambiguous.
 """
@@ -116,6 +118,9 @@ def _decode_bytes(data: bytes, path: str) -> tuple[str, str, list[Diagnostic]]:
         return data.decode("utf-8"), "utf-8", []
     except UnicodeDecodeError as exc:
         line = _line_of_byte(data, exc.start)
+    if _mostly_utf8(data):
+        # Each byte UTF-8 cannot read is kept as a lone surrogate, mended line by line.
+        return data.decode("utf-8", "surrogateescape"), "utf-8", []
     for encoding in ("cp1252", "latin-1"):
         try:
             text = data.decode(encoding)
@@ -132,6 +137,114 @@ def _decode_bytes(data: bytes, path: str) -> tuple[str, str, list[Diagnostic]]:
     raise AssertionError("latin-1 decodes every byte string")  # pragma: no cover
 
 
+def is_utf8(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8, or UTF-8 but for a few damaged bytes: what
+    ``decode_source`` reads as UTF-8 (the importer asks before it looks for another
+    encoding)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return _mostly_utf8(data)
+    return True
+
+
+_BEYOND_C1_RE = re.compile("[^\x00-\x9f]")
+
+
+def _mostly_utf8(data: bytes) -> bool:
+    """Whether ``data``, not valid UTF-8, is UTF-8 but for a few damaged bytes: at least as
+    many of its characters beyond ASCII are valid UTF-8 (two to four bytes each; C1
+    controls aside, which are what Windows-1252's "Â" before a mark reads as) as there are
+    places UTF-8 cannot read. Text in a one-byte encoding almost never holds a valid
+    sequence (an accented capital directly before a sign, "É»"), and has a lone byte for
+    every accent."""
+    text = data.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd") - data.count("\ufffd".encode())
+    good = len(text) - len(_BEYOND_C1_RE.sub("", text)) - bad
+    return good >= bad
+
+
+# The bytes Windows-1252 does not define: an earlier conversion that met one as the last
+# byte of a UTF-8 character (”: E2 80 9D, ύ: CF 8D) wrote "?" for it.
+_UNDEFINED_IN_CP1252 = b"\x81\x8d\x8f\x90\x9d"
+# A byte UTF-8 could not read, kept by surrogateescape as U+DC80-U+DCFF: a character's
+# first byte with the next ones there are, and a "?" after them; or any other lone byte.
+_DAMAGE_RE = re.compile("(?P<cut>[\udcc2-\udcf4][\udc80-\udcbf]*)(?P<lost>\\?)?"
+                        "|[\udc80-\udcff]")
+_ESCAPED_RE = re.compile("[\udc80-\udcff]")
+
+
+def _hex(raw: bytes) -> str:
+    return " ".join(f"0x{b:02X}" for b in raw)
+
+
+def _cut_short(raw: bytes, before: str) -> bool:
+    """Whether ``raw`` (a character's first bytes), with the "?" after it, is a UTF-8
+    character whose last byte an earlier conversion turned into "?": ``raw`` and one of
+    the bytes Windows-1252 lacks make a character. Not a Windows-1252 letter alone at a
+    word's end ("QUÉ?", "Straße?")."""
+    if len(raw) == 1 and before.isascii() and before.isalpha():
+        return False
+    for last in _UNDEFINED_IN_CP1252:
+        try:
+            (raw + bytes([last])).decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        return True
+    return False
+
+
+def _stands_for(match: re.Match[str], line: str) -> tuple[str, str]:
+    """What one damaged place in ``line`` most likely was, and how a message says so: a
+    character cut short is U+FFFD (which one it was cannot be known); a lone byte is the
+    Windows-1252 character it is (a word pasted from a Windows editor), or U+FFFD where
+    Windows-1252 has none."""
+    raw = (match["cut"] or match[0]).encode("utf-8", "surrogateescape")
+    lost = match["lost"] or ""
+    if lost and _cut_short(raw, line[match.start() - 1: match.start()]):
+        return "\ufffd", f"{_hex(raw)} then '?' as U+FFFD (a character cut short)"
+    if len(raw) > 1:
+        return "\ufffd" + lost, f"{_hex(raw)} as U+FFFD (a character cut short)"
+    try:
+        read = raw.decode("cp1252")
+    except UnicodeDecodeError:
+        return "\ufffd" + lost, f"{_hex(raw)} as U+FFFD"
+    return read + lost, f"{_hex(raw)} as {read!r}"
+
+
+def _mended(line: str) -> tuple[str, str]:
+    """``line`` (of a file that is UTF-8 but for a few bytes) with each damaged place read
+    as what it most likely was (``_stands_for``), and a message that says what was read
+    (at most two places, with how many more)."""
+    said: list[str] = []
+
+    def one(match: re.Match[str]) -> str:
+        read, how = _stands_for(match, line)
+        said.append(how)
+        return read
+
+    mended = _DAMAGE_RE.sub(one, line)
+    windows = next((k for k, how in enumerate(said) if "U+FFFD" not in how), None)
+    if windows is not None:  # the first byte read as a Windows-1252 character says so
+        said[windows] = said[windows].replace(" as ", " read as Windows-1252 ", 1)
+    shown = ", ".join(said[:2]) + (f" and {len(said) - 2} more" if len(said) > 2 else "")
+    them = "it" if len(said) == 1 else "them"
+    return mended, (f"not valid UTF-8: {shown}; type {them} again and save the file as "
+                    "UTF-8")
+
+
+def _mend_lines(lines: list[str], path: str) -> tuple[list[Diagnostic], set[int]]:
+    """Mends each line of ``lines`` that holds damaged bytes (``_mended``), with one
+    warning at its line; and the numbers of the lines mended."""
+    said, numbers = [], set()
+    for number, line in enumerate(lines, start=1):
+        if _ESCAPED_RE.search(line):
+            lines[number - 1], message = _mended(line)
+            said.append(warning("W101", path, number, message))
+            numbers.add(number)
+    return said, numbers
+
+
 # Control characters (Unicode category Cc) other than tab and newline, and lone surrogates.
 _STRAY_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -142,6 +255,10 @@ def decode_source(data: bytes, path: str) -> DecodedText:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
 
     lines = text.split("\n")
+    mended: set[int] = set()
+    if encoding == "utf-8" and _ESCAPED_RE.search(text):
+        said, mended = _mend_lines(lines, path)
+        diagnostics += said
     # An ASCII line needs no repair and holds no U+FFFD; only a control character, which
     # the whole text would show, could still be in it.
     controls = _STRAY_CONTROL_RE.search(text) is not None
@@ -159,7 +276,7 @@ def decode_source(data: bytes, path: str) -> DecodedText:
                         f"read as {clip(fixed, 60)!r}; fix the source file")
             )
             lines[number - 1] = line = fixed
-        if "\ufffd" in line:
+        if "\ufffd" in line and number not in mended:
             diagnostics.append(
                 warning("W103",
                         path, number, "text contains U+FFFD (a character lost in an earlier "

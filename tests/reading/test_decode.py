@@ -119,6 +119,92 @@ def test_a_few_nul_bytes_in_8_bit_text_are_not_taken_for_utf16(data, line):
     assert shown(decoded) == [f"{PATH}:{line}: warning[W104]: " + CONTROLS]
 
 
+# --- a UTF-8 file with a few damaged bytes ----------------------------------------------
+# A file in UTF-8 but for a few bytes (a word pasted from a Windows editor, a character an
+# earlier conversion cut short) is UTF-8: each damaged place is read as what it most likely
+# was and named at its line; the rest of the file is not read in a one-byte encoding.
+
+UTF8_TEXT = "Café “menu” — naïve\nSecond line, plain\nThird: Zoë and Ångström\n"
+
+
+def test_one_windows_byte_in_a_utf8_file_is_read_as_that_character():
+    data = UTF8_TEXT.encode() + b"Last: \x93quoted\x94 words\n"
+    decoded = decode_source(data, PATH)
+    assert decoded.encoding == "utf-8"
+    assert decoded.text == UTF8_TEXT + "Last: “quoted” words\n"
+    (said,) = decoded.diagnostics
+    assert (said.code, said.line) == ("W101", 4)
+    assert said.message == ("not valid UTF-8: 0x93 read as Windows-1252 '“', 0x94 as '”'; "
+                            "type them again and save the file as UTF-8")
+    assert "save the file as UTF-8" in said.message
+
+
+def test_two_damaged_lines_are_each_named_once_at_their_own_line():
+    data = b"Pen\xe9lope\n" + UTF8_TEXT.encode() + b"60\xa2 a ticket\n"
+    decoded = decode_source(data, PATH)
+    assert decoded.text == "Penélope\n" + UTF8_TEXT + "60¢ a ticket\n"
+    assert [(d.code, d.line) for d in decoded.diagnostics] == [("W101", 1), ("W101", 5)]
+
+
+def test_a_character_cut_short_becomes_one_replacement_character():
+    # The last byte of ” (E2 80 9D) and of ύ (CF 8D) is one Windows-1252 lacks; an earlier
+    # conversion wrote "?" for it: which character it was cannot be known.
+    data = UTF8_TEXT.encode() + b"\xe2\x80\x9cOne\xe2\x80? and \xcf\x86\xcf?\xcf\x83\n"
+    decoded = decode_source(data, PATH)
+    assert decoded.text == UTF8_TEXT + "“One\ufffd and φ\ufffdσ\n"
+    (said,) = decoded.diagnostics  # one message for the line, not W103 besides
+    assert (said.code, said.line) == ("W101", 4)
+    assert said.message == ("not valid UTF-8: 0xE2 0x80 then '?' as U+FFFD (a character cut "
+                            "short), 0xCF then '?' as U+FFFD (a character cut short); type "
+                            "them again and save the file as UTF-8")
+
+
+def test_a_capital_letter_before_a_question_mark_is_still_a_windows_letter():
+    data = UTF8_TEXT.encode() + b"QU\xc9? Stra\xdfe?\n"
+    assert decode_source(data, PATH).text == UTF8_TEXT + "QUÉ? Straße?\n"
+
+
+def test_many_damaged_bytes_among_more_utf8_characters_keep_the_file_utf8():
+    lines = [f"Line {k}: café, naïve, “{k}”".encode() for k in range(40)]
+    lines += [f"Bad {k}: caf".encode() + b"\xe9 \x96 x" for k in range(30)]
+    decoded = decode_source(b"\n".join(lines), PATH)
+    assert decoded.encoding == "utf-8"
+    assert decoded.text.split("\n")[0] == "Line 0: café, naïve, “0”"
+    assert decoded.text.split("\n")[-1] == "Bad 29: café – x"
+    assert [d.line for d in decoded.diagnostics] == list(range(41, 71))
+    assert all(len(d.message) <= 200 for d in decoded.diagnostics)
+
+
+def test_a_byte_windows_1252_lacks_becomes_a_replacement_character():
+    decoded = decode_source(UTF8_TEXT.encode() + b"odd \x81 byte", PATH)
+    assert decoded.text == UTF8_TEXT + "odd \ufffd byte"
+    assert [d.code for d in decoded.diagnostics] == ["W101"]
+
+
+def test_a_windows_1252_file_with_one_accidental_utf8_pair_is_still_windows_1252():
+    # "É»" in Windows-1252 happens to be a valid UTF-8 pair; the file's many lone accents
+    # say what it is.
+    text = "«CAFÉ» à la carte\nnaïve café\nél está aquí “sí”\n"
+    decoded = decode_source(text.encode("cp1252"), PATH)
+    assert decoded.encoding == "cp1252"
+    assert decoded.text == text
+
+
+def test_a_latin1_file_is_read_as_latin1():
+    text = "Señor Müller\nçà et là\n"
+    data = text.encode("latin-1") + b"\x81"
+    decoded = decode_source(data, PATH)
+    assert decoded.encoding == "latin-1"
+    assert decoded.text == text
+
+
+def test_a_file_mostly_of_bad_bytes_is_read_in_a_one_byte_encoding():
+    data = "ok é\n".encode() + bytes(range(0xa0, 0x100)) * 3
+    decoded = decode_source(data, PATH)
+    assert decoded.encoding == "cp1252"
+    assert [d.code for d in decoded.diagnostics][:1] == ["W101"]
+
+
 # --- repairs inside the text --------------------------------------------------------------
 
 def test_mojibake_is_repaired_with_a_warning_at_its_line():
