@@ -42,8 +42,11 @@ def _moodle(*answers: tuple[str, str], single: str = "true") -> str:
 REPEATED = {
     "json": ("planets.json", json.dumps([
         {"question": "Which planet is red?", "options": ["Mars", "Venus", "Venus", "Saturn"],
-         "answer": "Mars"}]),
-        [("Which planet is red?", ["*Mars", "Venus", "Saturn"])]),
+         "answer": "Mars"},
+        {"question": "Which planet has rings you can see?",
+         "options": ["Saturn", "Mercury", "Saturn"], "answer": "Saturn"}]),
+        [("Which planet is red?", ["*Mars", "Venus", "Saturn"]),
+         ("Which planet has rings you can see?", ["*Saturn", "Mercury"])]),
     "csv": ("planets.csv", "Question,A,B,C,D,Answer\n"
             "Which planet is red?,Mars,Venus,Venus,Saturn,A\n"
             "Which planet is largest?,Earth,Jupiter,Mars,Earth,B\n",
