@@ -224,10 +224,10 @@ def _choices_once(item: Item) -> tuple[Item, Diagnostic | None]:
         return item, None
     more = len({seen(c.text) for c in dropped}) - 1
     marked = "right" if dropped[0].correct else "wrong"
+    also = f" (and {more} more choice{'s' * (more > 1)} listed twice alike)" if more else ""
     return replace(item, choices=tuple(kept)), warning("W702", item.path, item.line, (
         f"{item.place}lists the choice {_quoted(dropped[0])} more than once, word for word "
-        f"and each time {marked}" + (f" (and {more} more choice{'s' * (more > 1)} so)"
-                                     if more else "") + ": kept once"))
+        f"and each time {marked}{also}: kept once"))
 
 
 def _quoted(choice: Choice) -> str:

@@ -89,7 +89,8 @@ def test_the_warning_is_at_the_questions_line_and_names_each_repeat_once(tmp_pat
         ("Which body orbits a planet?", ["Comet", "*Moon", "Asteroid"])]
     [line] = [x for x in said.splitlines() if "W702" in x]
     assert "moons.md:5:" in line, line
-    assert "'Comet' more than once" in line and "(and 1 more choice so)" in line, line
+    assert "'Comet' more than once" in line and "(and 1 more choice listed twice alike)" \
+        in line, line
 
 
 @pytest.mark.parametrize(("name", "text"), [
@@ -138,3 +139,15 @@ def test_choices_listed_twice_arrive_once_in_a_real_collection(tmp_path, cli):
     assert choices == [3, 3]
     red = next(c for c in deck if "red" in c.fields["Prompt"])
     assert red.fields["Choices"].count("Venus") == 1
+
+
+def test_a_long_choice_listed_twice_is_quoted_short(tmp_path, cli):
+    long = "Saturn " + "and its rings " * 400
+    status, said = _said(cli, tmp_path, "long.json", json.dumps([
+        {"question": "Which planet has rings?", "options": ["Saturn", long, long],
+         "answer": "A"},
+        {"question": "Which planet is red?", "options": [
+            {"text": long, "correct": True}, {"text": "Mars", "correct": False},
+            {"text": long, "correct": False}]}]))
+    assert {d["code"] for d in said} >= {"W702", "E703"}, said
+    assert all(len(d["message"]) <= 200 for d in said), [len(d["message"]) for d in said]
