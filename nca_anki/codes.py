@@ -169,8 +169,9 @@ _ALL = (
          "multiple choice (short answer, numerical, matching, essay) or lacks its text or "
          "choices; it was not converted."),
     Code("E703", "no correct answer", "The question marks no choice correct, its answer "
-         "names none of its choices, or an answer's credit (a GIFT %weight%, a Moodle "
-         "fraction) is no number from -100 to 100; it was not converted."),
+         "names none of its choices, lists one choice as right in one place and as wrong in "
+         "another, or an answer's credit (a GIFT %weight%, a Moodle fraction) is no number "
+         "from -100 to 100; it was not converted."),
     Code("E704", "cannot be written as a question file", "Written in this project's format, "
          "the question would not read back as it was read (a line its format takes as "
          "structure, too many choices), it repeats another word for word, or it holds code "
@@ -200,9 +201,10 @@ _ALL = (
          "introduction, a heading, a description) was not converted."),
     Code("W702", "converted with a change", "The question was converted, but changed: a "
          "true/false question became two choices, feedback on single answers joined the "
-         "explanation, an empty answer was left out, an answer of partial credit in a "
-         "question with one right answer counts as wrong, or the credits of its right "
-         "answers do not add up to 100%."),
+         "explanation, an empty answer was left out, a choice listed more than once word for "
+         "word with the same mark was kept once, an answer of partial credit in a question "
+         "with one right answer counts as wrong, or the credits of its right answers do not "
+         "add up to 100%."),
     Code("W704", "bank read as", "How the importer read a structured bank (JSON, YAML, "
          "TypeScript, a spreadsheet): which key or column it took as the prompt, the choices "
          "(inside choice objects: the text, the label and the mark), the answer (and how an "

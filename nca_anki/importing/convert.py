@@ -31,6 +31,7 @@ from nca_anki.importing.messages import quoted_spans
 from nca_anki.reading.images import image_problem, image_type
 from nca_anki.reading.media import MAX_IMAGE_BYTES
 from nca_anki.reading.parse import FENCE_RE, parse
+from nca_anki.reading.seen import seen
 from nca_anki.reading.topics import slugify
 from nca_anki.records import LABELS, Question
 
@@ -181,6 +182,11 @@ def _kept(items: list[Item], images: _Images, seen: _Seen, problems: list[Diagno
         if linked:
             problems.append(warning("W702", item.path, item.line,
                                     f"{item.place}{WEB_PICTURE_LINKED}"))
+        item, said = _choices_once(item)
+        if said is not None:
+            problems.append(said)
+            if said.is_error:
+                continue
         # the same words and pictures (in the prompt): one card in a deck
         words = _words(item)
         first = seen.first(words)
@@ -192,6 +198,41 @@ def _kept(items: list[Item], images: _Images, seen: _Seen, problems: list[Diagno
             seen.add(item, words)
         kept.append(item)
     return kept, repeated
+
+
+def _choices_once(item: Item) -> tuple[Item, Diagnostic | None]:
+    """``item`` with each choice listed once, and what is said of it: a choice the learner
+    sees twice (the same text as the card shows it, reading/seen.py, the rule by which the
+    build refuses a choice listed twice) with the same mark is one choice, kept where it
+    first stands, said once (W702); one marked right in one place and wrong in another
+    is a contradiction, refused (E703). None said: ``item`` itself, unchanged."""
+    first: dict[str, Choice] = {}
+    kept: list[Choice] = []
+    dropped: list[Choice] = []
+    for choice in item.choices:
+        key = seen(choice.text)
+        was = first.setdefault(key, choice) if key else choice
+        if was is choice:
+            kept.append(choice)
+        elif was.correct != choice.correct:
+            return item, error("E703", item.path, item.line, (
+                f"{item.place}lists the choice {_quoted(choice)} twice, once as right and "
+                "once as wrong: which is it? Keep it once, marked as meant; not converted"))
+        else:
+            dropped.append(choice)
+    if not dropped:
+        return item, None
+    more = len({seen(c.text) for c in dropped}) - 1
+    marked = "right" if dropped[0].correct else "wrong"
+    also = f" (and {more} more choice{'s' * (more > 1)} listed twice alike)" if more else ""
+    return replace(item, choices=tuple(kept)), warning("W702", item.path, item.line, (
+        f"{item.place}lists the choice {_quoted(dropped[0])} more than once, word for word "
+        f"and each time {marked}{also}: kept once"))
+
+
+def _quoted(choice: Choice) -> str:
+    """A choice as a message names it: its first line, cut short."""
+    return repr(clip(choice.text.split("\n")[0], 60))
 
 
 def _words(item: Item) -> tuple[str, tuple[str, ...]]:

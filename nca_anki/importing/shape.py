@@ -326,6 +326,9 @@ class Structured:
                     where: Path_) -> set[int] | None:
         if isinstance(one, bool):
             one = cv.choice_text(one)  # true: the choice "True"
+        if isinstance(one, str) and len(same := [k for k, t in enumerate(texts)
+                                                 if t == one.strip()]) > 1:
+            return set(same)  # a choice listed twice, named: each copy (convert.py keeps one)
         index = _text_index(one, texts, letters)
         if index is None and isinstance(one, str) and (bare := cv.without_link(one)) != one:
             index = _text_index(bare, texts, letters)  # "Lisbon https://…"

@@ -62,7 +62,9 @@ OWN = {
             {"question": "Which is odd?", "options": ["2", "3"], "answer": 1}]),
     },
     "one line of JSON, many refusals on it": {
-        "line.json": json.dumps([{"q": "Which twice?", "a": ["x", "y", "x"], "ok": 0}] * 3
+        # the mark written into a choice's text: the question file reads "x" twice
+        "line.json": json.dumps([{"q": "Which twice?", "a": ["x", "y", "x (Correct answer)"],
+                                  "ok": 0}] * 3
                                 + [{"q": "Which fine?", "a": ["x", "y"], "ok": 1}]),
     },
     "markdown with a repeat and a choice-less heading": {

@@ -38,12 +38,13 @@ def _gift(count: int, last: str) -> str:
 
 
 def test_a_choice_written_twice_is_placed_in_the_input_not_in_the_written_file(tmp_path, cli):
-    """Before: "(also at line 357)" for a 61-line input, the line of the question file."""
+    """Before: "(also at line 357)" for a 61-line input, the line of the question file.
+    (A choice right in one place and wrong in another is refused before it is written.)"""
     bank = _write(tmp_path, "bank.gift", _gift(60, "::dup:: Which city is a capital? "
                                                    "{~Lyon =Paris ~Paris ~Nice}"))
     [said] = _diagnostics(cli, str(bank), "--out", str(tmp_path / "out"))
-    assert (said["code"], said["line"]) == ("E704", 61)
-    assert "choice C: the question lists the choice 'Paris' twice (also at choice B)" in \
+    assert (said["code"], said["line"]) == ("E703", 61)
+    assert "lists the choice 'Paris' twice, once as right and once as wrong" in \
         said["message"], said
     assert not re.search(r"\bline \d", said["message"]), said
 
@@ -57,8 +58,9 @@ def _items(count: int, path: str = "bank.json") -> list[Item]:
 def test_what_the_parser_says_of_a_written_question_is_said_of_the_input_question():
     """Whatever the question file's parser names (a line, a question by its number), the
     message names the input's question and which of its parts it is."""
+    # the mark written into a choice's text: the question file reads "apple" twice
     bad = Item(prompt="Pick the fruit", choices=(Choice("apple", True), Choice("pear", False),
-                                                 Choice("apple", False)),
+                                                 Choice("apple (Correct answer)", False)),
                explanation="An apple is a fruit.", path="bank.json", line=999, where="[40]")
     items = _items(40) + [bad]
     reading = Reading((Section(title="Fruit", items=tuple(items), path="bank.json"),))
