@@ -50,8 +50,9 @@ class Places:
     # A text written in several languages ({"en": "Which…?", "es": "¿Cuál…?"}) is read in
     # one throughout the file: (that language, how many the file has), or None.
     language: tuple[str, int] | None = None
-    # Keys whose texts are lists written as one text, split at ";" ("a;b;c"), over the file.
-    split: tuple[str, ...] = ()
+    # Keys whose texts are lists written as one text ("a;b;c", "a / b / c"), over the
+    # file, each with what separates the list's items.
+    split: dict[str, str] = field(default_factory=dict)
 
     def original(self, where: Path_, shown: bool = False) -> Path_:
         """``where`` (a path in the lists) as the input writes it: a member's own key for
@@ -116,7 +117,8 @@ def _noun(lists: list[Found], places: Places) -> str:
     if places.language is not None:
         also.append(f"texts in '{places.language[0]}' of {places.language[1]} languages")
     if places.split:
-        also.append("lists written as one text split at ';'")
+        at = " or ".join(dict.fromkeys(f"'{d.strip()}'" for d in places.split.values()))
+        also.append(f"lists written as one text split at {at}")
     return "question objects" + (f" from {' and '.join(said)}" if said else "") + "".join(
         f", {one}" for one in also)
 
@@ -162,7 +164,7 @@ class _Gathering:
             return self.value(_in_language(value, self.language), where)
         value = wrong_run(value)
         if self.places.split and any(k in value for k in self.places.split):
-            value = {k: _split_text(v) if k in self.places.split else v
+            value = {k: _split_text(v, self.places.split[k]) if k in self.places.split else v
                      for k, v in value.items()}
         members = records(value, self.question_like) or _by_position(value)
         if members is None or (sum(isinstance(v, dict) and self.question_like(v)
@@ -265,38 +267,48 @@ def _in_language(value: dict[str, object], language: str) -> object:
 # Names of the keys that hold choices or answers, whose text may be a list written as one.
 _CHOICE_NAMES = frozenset(("choices", "options", "answers", "alternatives", "correctanswer",
                            "correctanswers", "answer", "correct", "rightanswer",
-                           "rightanswers", "opciones", "alternativas", "respuestas"))
+                           "rightanswers", "opciones", "alternativas", "respuestas", "choice"))
+_LIST_NAMES = ("choices", "options", "alternatives", "opciones", "alternativas", "choice")
+# What separates a list's items written as one text: ";", or a "/" or "|" with spaces
+# around it ("Rome / Paris / Oslo"; "km/h" and "TCP/IP" are one text).
+_DELIMITERS = (";", " / ", " | ")
 
 
-def _separated(data: object) -> tuple[str, ...]:
-    """The keys of choices or answers whose texts are lists written as one text, split at
-    ";" (``incorrect_answers: "a;b;c"``): a key of wrong answers or of choices with ";" in
-    at least half its texts, two or more, and then the answer keys beside it whose texts
-    hold a ";". One pass over the data."""
+def _separated(data: object) -> dict[str, str]:
+    """The keys of choices or answers whose texts are lists written as one text
+    (``incorrect_answers: "a;b;c"``, ``choice: "a / b / c"``), each with its separator
+    (_DELIMITERS): a key of wrong answers or of choices with the separator in at least
+    half its texts, two or more; and then the answer keys beside it whose texts hold the
+    separator (right answers, several), split at it. One pass over the data."""
     texts: dict[str, int] = {}
-    joined: dict[str, int] = {}
+    joined: dict[tuple[str, str], int] = {}
 
     def visit(value: dict[str, object]) -> bool:
         for k, v in value.items():
             if isinstance(v, str) and (cv.wrong_name(str(k)) or cv.norm(str(k)) in
                                        _CHOICE_NAMES):
                 texts[k] = texts.get(k, 0) + 1
-                joined[k] = joined.get(k, 0) + (";" in v)
+                for d in _DELIMITERS:
+                    joined[k, d] = joined.get((k, d), 0) + (d in v)
         return True
 
     _each_object(data, visit)
-    lists = [k for k in texts if joined[k] >= 2 and 2 * joined[k] >= texts[k]
-             and (cv.wrong_name(k) or cv.norm(k) in ("choices", "options", "alternatives",
-                                                     "opciones", "alternativas"))]
+    lists: dict[str, str] = {}
+    for k in texts:
+        count, d = max((joined[k, d], d) for d in _DELIMITERS)
+        if count >= 2 and 2 * count >= texts[k] and (cv.wrong_name(k) or
+                                                      cv.norm(k) in _LIST_NAMES):
+            lists[k] = d
     if not lists:
-        return ()
-    return (*lists, *(k for k in texts if k not in lists and joined[k]))
+        return {}
+    first = next(iter(lists.values()))
+    return {**lists, **{k: first for k in texts if k not in lists and joined[k, first]}}
 
 
-def _split_text(value: object) -> object:
+def _split_text(value: object, delimiter: str) -> object:
     if not isinstance(value, str):
         return value
-    return [part.strip() for part in value.split(";") if part.strip()]
+    return [part.strip() for part in value.split(delimiter) if part.strip()]
 
 
 # --- the wrong answers one a key ---------------------------------------------------------------

@@ -97,6 +97,9 @@ class Roles:
     answers: tuple[str, ...] = ()  # every key that may hold the answer, likeliest first
     base: int | None = None  # how integer answers count: 0, 1, or None (undecided)
     base_said: str = ""  # why that base
+    # (answers written as a number, all answers), when a base is decided: a bank whose
+    # answers are mostly choices' texts says so, not that they are counted (_base_said)
+    numbers: tuple[int, int] = (0, 0)
     text: str | None = None  # a choice object's text key
     flag: str | None = None  # a choice object's correctness flag
     label: str | None = None  # a choice object's own letter or index ("B", "1"), if any
@@ -134,6 +137,16 @@ class Roles:
                 break
         return said
 
+    def _base_said(self, detail: int) -> str:
+        """How the answers count: from 0 or 1; or, where most answers are a choice's
+        text, that, and how many are numbers counted so."""
+        if self.base is None:
+            return ""
+        numbers, given = self.numbers
+        if 2 * numbers < given:
+            return f", a choice's text ({numbers} of {given} a number, counted from {self.base})"
+        return f", counted from {self.base}" + (self.base_said if detail >= 4 else "")
+
     def _parts(self, detail: int) -> list[str]:
         shown = self.prompt_keys()
         prompt = f"prompt {'+'.join(map(repr, shown))}"  # several: joined in this order
@@ -144,9 +157,7 @@ class Roles:
         elif self.answer is not None:
             also = f" (or {_names(self.answers[1:])})" if detail >= 1 and len(
                 self.answers) > 1 else ""
-            base = "" if self.base is None else f", counted from {self.base}" + (
-                self.base_said if detail >= 4 else "")
-            parts.append(f"answer {self.answer!r}{also}{base}")
+            parts.append(f"answer {self.answer!r}{also}{self._base_said(detail)}")
         if self.explanation is not None:
             also = f" (or {_names(self.explanation_also)})" if detail >= 1 and \
                 self.explanation_also else ""
@@ -296,9 +307,11 @@ def infer(objects: list[dict[str, object]], overrides: Mapping[str, str],
     ignored = tuple(k for k in keys if k not in taken)
     role = given.get(answers[0], "") if answers else ""
     base, why = decide_base(objects, answers, role, shapes)
+    numbers = numbered_share(objects, answers, shapes) if base is not None else (0, 0)
     return Roles(prompt=prompt, choices=choices, choice_keys=choice_keys, flat=flat,
                  answer=answers[0] if answers else None, answers=answers, base=base,
-                 base_said=why, text=text, flag=flag, label=label, explanation=explanation,
+                 base_said=why, numbers=numbers, text=text, flag=flag, label=label,
+                 explanation=explanation,
                  explanation_also=also, topic=topic, picture=picture, truths=truths,
                  ignored=ignored,
                  empty=tuple(k for k in empty if k not in given),
@@ -742,6 +755,20 @@ def decide_base(objects: list[dict[str, object]], answers: tuple[str, ...], role
     if len(shapes.flat) > 1 and all(values.numbered(k) for k in shapes.flat):
         return 1, " (as the choice columns are numbered)"  # "Answer 1" … "Answer 4"
     return None, ""  # every number fits both readings: the author says which
+
+
+def numbered_share(objects: list[dict[str, object]], answers: tuple[str, ...],
+                   shapes: _Shapes) -> tuple[int, int]:
+    """(the answers written as a number, all the answers given) over the bank."""
+    numbers = given = 0
+    for o in objects:
+        texts = shapes.texts(o)
+        if texts is None:
+            continue
+        for value in as_list(answer_of(o, answers)):
+            given += 1
+            numbers += number_of(value, texts) is not None
+    return numbers, given
 
 
 def answer_of(obj: dict[str, object], answers: tuple[str, ...]) -> object:

@@ -145,13 +145,43 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None, *,
         "" if sep.char == delimiter else f" ({sep.why})")
     structured = Structured(path, lambda where: starts.get(where[:1], top),
                             overrides or {}, problems, shown=lambda where: "", noun=noun)
+    said = sum(d.is_error for d in problems)
     sections = structured.read(rows, default_title=title_from_name(path))
-    if not sections and not any(d.is_error for d in structured.problems):
-        structured.problems.append(error("E701", path, top, (
-            f"the header ({', '.join(map(repr, names))}; separated by {sep.name}) names no "
-            "question and choice columns (as in Question, A, B, C, D, Answer): nothing "
-            "converted")))
+    # Rows read and not one converted, with no word of why from the rows themselves (the
+    # errors before are other rows'): said at the header, never left out mutely.
+    if not sections and (rows or not said) and sum(
+            d.is_error for d in structured.problems) == said:
+        structured.problems.append(error("E701", path, top, _no_columns(titles, names, sep,
+                                                                       rows, top)))
     return Reading(sections, tuple(structured.problems))
+
+
+def _no_columns(titles: list[str], names: list[str], sep: Separator,
+                rows: list[dict[str, object]], top: int) -> str:
+    """Why no row was converted: a first row that reads like the rows (no header), or a
+    header that names no question and choice columns."""
+    read = f"none of the {len(rows)} rows after it converted" if rows else "nothing converted"
+    if _like_a_row(titles, rows):
+        return (f"line {top} reads like a row ({clip(titles[0], 40)!r}), not a header naming "
+                "the columns: add a header row (as in Question, A, B, C, D, Answer); "
+                f"{read}")
+    return (f"the header ({clip(', '.join(map(repr, names)), 80)}; separated by "
+            f"{sep.name}) names no question and choice columns (as in Question, A, B, C, D, "
+            f"Answer): {read}")
+
+
+def _like_a_row(titles: list[str], rows: list[dict[str, object]]) -> bool:
+    """A first row that is a question, not column names: a cell of many words or asking
+    something, in a column whose cells below are sentences too."""
+    for k, title in enumerate(titles):
+        if len(title.split()) >= _HEADER_WORDS or title.rstrip().endswith("?"):
+            below = [v for r in rows for v in list(r.values())[k:k + 1] if isinstance(v, str)]
+            if not rows or 2 * sum(len(v.split()) >= 3 for v in below) >= len(below) > 0:
+                return True
+    return False
+
+
+_HEADER_WORDS = 6  # a column's name is shorter than this; a question rarely is
 
 
 def _unfit(cells: list[str], names: list[str], sep: Separator) -> str:

@@ -671,11 +671,22 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
                                   places=Places(values.keys, values.forms))
     problems += said
     if not sections and not any(d.is_error for d in problems):
-        problems.append(error("E701", path, 1, (
-            "no array or object of questions found (as in `export const questions = "
-            "[{question, options, correct, explanation}]`); nothing in the file was "
-            "converted")))
+        problems.append(error("E701", path, 1, _none_found(list(declared))))
     return Reading(sections, tuple(problems))
+
+
+def _none_found(names: list[str]) -> str:
+    """Why nothing was converted: no array or object at all, or the ones found (``names``)
+    hold nothing read as a question."""
+    if not names:
+        return ("no array or object of questions found (as in `export const questions = "
+                "[{question, options, correct, explanation}]`); nothing in the file was "
+                "converted")
+    shown = ", ".join(f"'{clip(n, 30)}'" for n in names[:3]) + (
+        f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return (f"found {shown} but it holds no questions (no object with a prompt and "
+            "choices, as in {question, options, correct}); else name the keys with --map "
+            "KEY=ROLE; nothing in the file was converted")
 
 
 def _with_added(values: _Values, name: str, base: object,

@@ -447,8 +447,9 @@ continued", options: { A: "x", B: "y" }, answer: "B" },
      ":1: error[E701]: not valid TypeScript or JavaScript from column 1 to the end of the "
      "file: a bracket, brace or quote opened there is not closed"),
     ("export const config = { timeout: 30, retries: [1, 2] };\n",
-     ":1: error[E701]: no array or object of questions found"),
-], ids=["a missing comma", "not closed", "no bank"])
+     ":1: error[E701]: found 'config' but it holds no questions"),
+    ("const total = 3;\n", ":1: error[E701]: no array or object of questions found"),
+], ids=["a missing comma", "not closed", "no bank", "no data"])
 def test_a_typescript_file_that_is_no_bank_says_why(tmp_path, cli, text, says):
     bank = _write(tmp_path / "in", "bank.ts", text)
     done = cli("import", "--from", "typescript", str(bank), "--out", str(tmp_path / "source"))
