@@ -246,7 +246,7 @@ def has_lettered(text: str, key: answer_key.Key | None = None) -> bool:
     return key is not None or any(cues.answer_line(line) or cues.feedback(line)
                                   or (_marked_letter(line) or ("", False))[1]  # "- B - Correct"
                                   for line in plain) \
-        or any(_bold(c.group("text")) or cues.choice_mark(c.group("text"))[1]
+        or any(_marked(c.group("text")) or cues.choice_mark(c.group("text"))[1]
                for c in choices) or _asks_above_choices(plain)
 
 
@@ -1056,6 +1056,44 @@ def _bold(first: str) -> str:
     return tagged[2].strip() if tagged else ""
 
 
+# A mark the page shows on a choice's whole text: a colour, a highlight, an underline.
+_VISUAL_RE = re.compile(r"<(?P<tag>font)\s+color\s*=\s*(?P<q>[\"']?)(?P<colour>[#\w]+)(?P=q)\s*>"
+                        r"|<(?P<span>span)\s+style\s*=\s*(?P<sq>[\"'])\s*color\s*:\s*"
+                        r"(?P<hue>[#\w]+)\s*;?\s*(?P=sq)\s*>|<(?P<plain>mark|u)>", re.I)
+
+
+def _visual(first: str) -> tuple[str, str]:
+    """The mark around all of a choice's text and the text inside it ("<font color='red'>
+    Paris</font>" -> ("font red", "Paris")); ("", "") when it has none."""
+    plain = first.strip()
+    opening = _VISUAL_RE.match(plain)
+    if not opening:
+        return "", ""
+    tag = (opening["tag"] or opening["span"] or opening["plain"]).lower()
+    closing = f"</{tag}>"
+    inner = plain[opening.end():]
+    if not inner.lower().endswith(closing) or re.search(rf"</?{tag}\b", inner[:-len(closing)],
+                                                         re.I):
+        return "", ""
+    kind = f"{tag} {(opening['colour'] or opening['hue'] or '').lower()}"
+    return kind, inner[:-len(closing)].strip()
+
+
+def _visually_marked(choices: list[str]) -> list[str]:
+    """The texts of the choices a visual mark (see _visual) picks out, "" for the others:
+    all marked the same way, when some are and the others bear none; else all ""."""
+    marks = [_visual(c) for c in choices]
+    kinds = {kind for kind, _ in marks if kind}
+    if len(kinds) != 1 or any(not text and kind for kind, text in marks):
+        return [""] * len(choices)
+    return [text for _, text in marks]
+
+
+def _marked(first: str) -> str:
+    """A choice's text inside its bold (see _bold) or visual mark (see _visual)."""
+    return _bold(first) or _visual(first)[1]
+
+
 def _bold_answer(text: _Lines, letters: list[str], choices: list[list[str]], start: int,
                  end: int) -> tuple[_Answer | None, list[list[str]], int]:
     """Where no answer line is written, the right choices as the page shows them: the
@@ -1069,6 +1107,8 @@ def _bold_answer(text: _Lines, letters: list[str], choices: list[list[str]], sta
     signs = cues.marked([c[0] for c in choices])  # "A) Mars ✅", "b) 4 (correct)"
     bolds = [text if right else "" for text, right in signs] if signs else \
         [_bold(c[0]) for c in choices]
+    if not any(bolds):  # "<font color='red'>Paris</font>": the page's colour says it
+        bolds = _visually_marked([c[0] for c in choices])
     if all(bolds) or not any(bolds):
         return None, choices, end
     if signs:
