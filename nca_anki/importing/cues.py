@@ -59,6 +59,19 @@ _EXPLANATION_INSIDE_RE = re.compile(r"\s(?:\\?[*_][ \t]{0,3}){0,4}(?=" + _MARKS
                                     + _EXPLANATION_WORDS + ")", re.I)
 
 
+# An answer given by its words, no letter: "Correcta: Paris", "Answer: The Seine".
+_TEXT_ANSWER_RE = re.compile(r"^(?:[-*+>]\s+)?" + _MARKS + r"(?:" + ANSWER_WORDS
+                             + r"|correct[ao]?s?|corretta|correcte|richtig)\s*[:：]\s*"
+                             r"(?P<text>\S.*?)\s*$", re.I)
+
+
+def answer_text(plain: str) -> str | None:
+    """The words after an answer's label on ``plain`` ("Correcta: Paris" -> "Paris"), to
+    be matched against the choices' own; None if it is no answer line."""
+    found = _TEXT_ANSWER_RE.match(plain.strip())
+    return found["text"] if found else None
+
+
 def answer_line(plain: str) -> re.Match[str] | None:
     """``plain`` (a line without its emphasis and tags) read as an answer line: its groups
     ``letters`` (as written) and ``rest`` (what follows them); None if it is none."""
