@@ -359,12 +359,23 @@ _BARE_ANSWER_RE = re.compile(r"^(?P<open>\*\*|__)(?P<word>" + cues.ANSWER_WORDS
 _BOLD_ANSWER_ONLY_RE = re.compile(r"^(\*\*|__)(?P<answer>[^*_]+)\1\.?\s+\S")
 
 
+# "1.  1.  Paris": a numbered list nested in the one item of another (a converter's).
+_NESTED_FIRST_RE = re.compile(r"^(?P<outer>[1-9]\.[ \t]+)(?=1[.)][ \t]+\S)")
+
+
+def _unnested(line: str) -> str:
+    """``line`` without the outer item's number when a nested list opens in it ("1.  1.
+    Paris" -> "    1.  Paris", its width kept: the nested items line up under it)."""
+    found = _NESTED_FIRST_RE.match(line)
+    return line if found is None else " " * found.end() + line[found.end():]
+
+
 def _texts_as_lettered(lines: list[str], code: list[bool]) -> list[str]:
     """``lines`` where an answer line gives the right choice by its words ("Correcta:
     Paris") under unlabelled choice lines, right under a numbered prompt: the choices
     lettered "A." "B." … and the answer line "Answer: B", in place (the lines stay where
     they are)."""
-    out = [line if c else _BARE_ANSWER_RE.sub(r"\g<open>\g<word>: ", line)
+    out = [line if c else _unnested(_BARE_ANSWER_RE.sub(r"\g<open>\g<word>: ", line))
            for line, c in zip(lines, code)]
     for k, line in enumerate(out):
         said = None if code[k] else cues.answer_text(_plain(line))

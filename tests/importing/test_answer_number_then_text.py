@@ -56,3 +56,24 @@ def test_text_after_a_bold_numbered_answer_is_the_explanation(tmp_path, cli):
         ("Which sea lies east of Italy?", ["*the Adriatic", "the Baltic"],
          "The Adriatic lies between Italy and the\nBalkans."),
     ]
+
+
+NESTED = """### Quelles villes sont au bord de la mer ?
+
+1.  1.  Marseille, un grand port
+        de la Méditerranée
+    2.  Lyon
+    3.  Dijon
+
+**Réponse : 1.** Marseille est un port.
+"""
+
+
+def test_choices_in_a_numbered_list_nested_in_one_item_are_read(tmp_path, cli):
+    _, done = _import(cli, tmp_path, "villes.md", NESTED)
+    assert done.status == 0, done.err
+    assert list(written_questions(tmp_path / "source")) == [
+        ("Quelles villes sont au bord de la mer ?",
+         ["*Marseille, un grand port de la Méditerranée", "Lyon", "Dijon"],
+         "Marseille est un port."),
+    ]
