@@ -26,7 +26,9 @@ ANSWER_WORDS = (r"(?:[^\W\d_]+\s+)?(?:correct\s+|right\s+|richtige\s+|korrekte\s
 # Letters as answers are written in words: "A, C", "A & C", "AC", "(A) and (C)", "A y C".
 _JOIN_WORDS = r"(?:and|und|et|y|и|oraz|або|和|及)"
 _JOINS = r"(?:\s*(?:,|，|、|&|/|\+)\s*|\s+" + _JOIN_WORDS + r"\s+|\s*)"
-_LETTERS = r"\(?[A-J]\)?(?:" + _JOINS + r"\(?[A-J]\)?)*"
+# A letter in brackets joins only letters in brackets: "(d) I" is choice d, its words "I".
+_LETTERS = (r"(?:\([A-J]\)(?:" + _JOINS + r"\([A-J]\))*|[A-J]\)?(?:" + _JOINS
+            + r"\(?[A-J]\)?)*)")
 _JOIN_WORDS_RE = re.compile(r"(?<![^\W\d_])" + _JOIN_WORDS + r"(?![^\W\d_])", re.I)
 # "Answer: B", "Correct answer: A, C", "✅ Ans: AB", "Réponse correcte : b", "答案：B",
 # "Suggested Answer: A", and the sentence "The correct answer is B" ("… are B and D").

@@ -77,3 +77,41 @@ def test_choices_in_a_numbered_list_nested_in_one_item_are_read(tmp_path, cli):
          ["*Marseille, un grand port de la Méditerranée", "Lyon", "Dijon"],
          "Marseille est un port."),
     ]
+
+
+STATEMENTS = """## Question 1
+
+**QUESTION**: Which statements about rivers are true?
+I. They flow downhill.
+II. They are salty.
+III. They reach a sea or a lake.
+
+**OPTIONS**:
+a) I only
+b) II only
+c) II & III
+d) I & III
+e) None of the above
+
+**CORRECT ANSWER**: **(d) I & III**
+
+## Question 2
+
+**QUESTION**: Which expression is simplified?
+
+**OPTIONS**:
+a) A + A
+b) A + B' + C
+c) A . A
+
+**CORRECT ANSWER**: **(b) A + B' + C**
+"""
+
+
+def test_words_after_a_bracketed_letter_are_no_letters(tmp_path, cli):
+    _, done = _import(cli, tmp_path, "rivers.md", STATEMENTS)
+    assert done.status == 0, done.err
+    assert [q[1] for q in written_questions(tmp_path / "source")] == [
+        ["I only", "II only", "II & III", "*I & III", "None of the above"],
+        ["A + A", "*A + B' + C", "A . A"],
+    ]
