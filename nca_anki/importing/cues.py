@@ -26,7 +26,9 @@ ANSWER_WORDS = (r"(?:[^\W\d_]+\s+)?(?:correct\s+|right\s+|richtige\s+|korrekte\s
 # Letters as answers are written in words: "A, C", "A & C", "AC", "(A) and (C)", "A y C".
 _JOIN_WORDS = r"(?:and|und|et|y|и|oraz|або|和|及)"
 _JOINS = r"(?:\s*(?:,|，|、|&|/|\+)\s*|\s+" + _JOIN_WORDS + r"\s+|\s*)"
-_LETTERS = r"\(?[A-J]\)?(?:" + _JOINS + r"\(?[A-J]\)?)*"
+# A letter in brackets joins only letters in brackets: "(d) I" is choice d, its words "I".
+_LETTERS = (r"(?:\([A-J]\)(?:" + _JOINS + r"\([A-J]\))*|[A-J]\)?(?:" + _JOINS
+            + r"\(?[A-J]\)?)*)")
 _JOIN_WORDS_RE = re.compile(r"(?<![^\W\d_])" + _JOIN_WORDS + r"(?![^\W\d_])", re.I)
 # "Answer: B", "Correct answer: A, C", "✅ Ans: AB", "Réponse correcte : b", "答案：B",
 # "Suggested Answer: A", and the sentence "The correct answer is B" ("… are B and D").
@@ -57,6 +59,19 @@ _EXPLANATION_RE = re.compile(r"^(?:[-*+]\s+|#{1,6}\s+)?(?:\\?\*\\?\*|\\?[*_]|__)
 # The same label inside an answer line's text: "B）按需实例 _ *解释：**…" (a remark after it).
 _EXPLANATION_INSIDE_RE = re.compile(r"\s(?:\\?[*_][ \t]{0,3}){0,4}(?=" + _MARKS
                                     + _EXPLANATION_WORDS + ")", re.I)
+
+
+# An answer given by its words, no letter: "Correcta: Paris", "Answer: The Seine".
+_TEXT_ANSWER_RE = re.compile(r"^(?:[-*+>]\s+)?" + _MARKS + r"(?:" + ANSWER_WORDS
+                             + r"|correct[ao]?s?|corretta|correcte|richtig)\s*[:：]\s*"
+                             r"(?P<text>\S.*?)\s*$", re.I)
+
+
+def answer_text(plain: str) -> str | None:
+    """The words after an answer's label on ``plain`` ("Correcta: Paris" -> "Paris"), to
+    be matched against the choices' own; None if it is no answer line."""
+    found = _TEXT_ANSWER_RE.match(plain.strip())
+    return found["text"] if found else None
 
 
 def answer_line(plain: str) -> re.Match[str] | None:

@@ -237,7 +237,8 @@ def has_lettered(text: str, key: answer_key.Key | None = None) -> bool:
     of these, choices "A." and "B." right under text that asks (a question left without
     its answer is then said at its line, not lost as text)."""
     code = page.code_lines(text)  # code is never structure
-    lines, origin = _inline_split(_numbered_as_lettered(text.split("\n"), code), code)
+    lines, origin = _inline_split(_numbered_as_lettered(_texts_as_lettered(text.split("\n"), code),
+                                                        code), code)
     outside = [line for line, at in zip(lines, origin) if not code[at - 1]]
     choices = [found for found in map(_CHOICE_RE.match, outside) if found]
     if len(choices) < 2:
@@ -246,7 +247,7 @@ def has_lettered(text: str, key: answer_key.Key | None = None) -> bool:
     return key is not None or any(cues.answer_line(line) or cues.feedback(line)
                                   or (_marked_letter(line) or ("", False))[1]  # "- B - Correct"
                                   for line in plain) \
-        or any(_bold(c.group("text")) or cues.choice_mark(c.group("text"))[1]
+        or any(_marked(c.group("text")) or cues.choice_mark(c.group("text"))[1]
                for c in choices) or _asks_above_choices(plain)
 
 
@@ -349,6 +350,74 @@ def _numbered_as_lettered(lines: list[str], code: list[bool]) -> list[str]:
         while k < end:
             k = k + 1 if inside[k] else _letter_numbered(out, code, k, end)
     return out
+
+
+# "**Réponse 4**." — an answer's label and its number in bold, no colon between.
+_BARE_ANSWER_RE = re.compile(r"^(?P<open>\*\*|__)(?P<word>" + cues.ANSWER_WORDS
+                             + r")\s+(?=(?:[1-9]|[A-J])\.?(?P=open))", re.I)
+# "**Réponse : 2**. Because …": the label and number in bold, other words after it.
+_BOLD_ANSWER_ONLY_RE = re.compile(r"^(\*\*|__)(?P<answer>[^*_]+)\1\.?\s+\S")
+
+
+# "1.  1.  Paris": a numbered list nested in the one item of another (a converter's).
+_NESTED_FIRST_RE = re.compile(r"^(?P<outer>[1-9]\.[ \t]+)(?=1[.)][ \t]+\S)")
+
+
+def _unnested(line: str) -> str:
+    """``line`` without the outer item's number when a nested list opens in it ("1.  1.
+    Paris" -> "    1.  Paris", its width kept: the nested items line up under it)."""
+    found = _NESTED_FIRST_RE.match(line)
+    return line if found is None else " " * found.end() + line[found.end():]
+
+
+def _texts_as_lettered(lines: list[str], code: list[bool]) -> list[str]:
+    """``lines`` where an answer line gives the right choice by its words ("Correcta:
+    Paris") under unlabelled choice lines, right under a numbered prompt: the choices
+    lettered "A." "B." … and the answer line "Answer: B", in place (the lines stay where
+    they are)."""
+    out = [line if c else _unnested(_BARE_ANSWER_RE.sub(r"\g<open>\g<word>: ", line))
+           for line, c in zip(lines, code)]
+    for k, line in enumerate(out):
+        said = None if code[k] else cues.answer_text(_plain(line))
+        if said is not None:
+            _letter_texts(out, code, k, said)
+    return out
+
+
+_MOST_TEXT_CHOICES = 10  # looked back over at most so many lines: linear in the input
+
+
+def _letter_texts(out: list[str], code: list[bool], k: int, said: str) -> None:
+    """_texts_as_lettered's work on the answer line ``k`` that says ``said``."""
+    rows: list[int] = []
+    j = k - 1
+    while j >= 0 and not code[j] and not _NUMBERED_RE.match(out[j]) and \
+            len(rows) <= _MOST_TEXT_CHOICES:
+        if _plain(out[j]).strip():
+            rows.append(j)
+        j -= 1
+    if j < 0 or code[j] or not _NUMBERED_RE.match(out[j]) or not 2 <= len(rows) <= 10 or \
+            any(_CHOICE_RE.match(out[r]) or _is_structure(out[r]) for r in rows):
+        return
+    rows.reverse()
+    same = [n for n, r in enumerate(rows) if _same_words(_plain(out[r]), said)]
+    if len(same) != 1:
+        return
+    for n, r in enumerate(rows):
+        out[r] = f"{LETTERS[n]}. {out[r].strip()}"
+    out[k] = f"Answer: {LETTERS[same[0]]}"
+
+
+def _is_structure(line: str) -> bool:
+    """Whether ``line`` is a heading, a rule or a list's item: no unlabelled choice."""
+    return bool(re.match(r"^\s*(?:#{1,6}\s|[-*_]{3,}\s*$|[-*+]\s)", line))
+
+
+def _same_words(one: str, other: str) -> bool:
+    """Whether two texts say the same words, case, spacing and a closing stop aside."""
+    def words(text: str) -> str:
+        return " ".join(text.split()).rstrip(" .。").casefold()
+    return words(one) == words(other) != ""
 
 
 def _run(out: list[str], code: list[bool], k: int, end: int
@@ -675,7 +744,8 @@ def read(text: str, path: str, key: answer_key.Key | None = None
     """The lettered questions of ``text``; ``key``, the file's answer key (its lines
     already blank in ``text``), answers those that have no answer line."""
     tree = _tree_lines(text)
-    lines, origin = _inline_split(_numbered_as_lettered(text.split("\n"), tree.code),
+    lines, origin = _inline_split(_numbered_as_lettered(_texts_as_lettered(text.split("\n"),
+                                                                          tree.code), tree.code),
                                   tree.code)
     whole = _Lines.of(lines, origin, tree)
     problems: list[Diagnostic] = []
@@ -1056,6 +1126,44 @@ def _bold(first: str) -> str:
     return tagged[2].strip() if tagged else ""
 
 
+# A mark the page shows on a choice's whole text: a colour, a highlight, an underline.
+_VISUAL_RE = re.compile(r"<(?P<tag>font)\s+color\s*=\s*(?P<q>[\"']?)(?P<colour>[#\w]+)(?P=q)\s*>"
+                        r"|<(?P<span>span)\s+style\s*=\s*(?P<sq>[\"'])\s*color\s*:\s*"
+                        r"(?P<hue>[#\w]+)\s*;?\s*(?P=sq)\s*>|<(?P<plain>mark|u)>", re.I)
+
+
+def _visual(first: str) -> tuple[str, str]:
+    """The mark around all of a choice's text and the text inside it ("<font color='red'>
+    Paris</font>" -> ("font red", "Paris")); ("", "") when it has none."""
+    plain = first.strip()
+    opening = _VISUAL_RE.match(plain)
+    if not opening:
+        return "", ""
+    tag = (opening["tag"] or opening["span"] or opening["plain"]).lower()
+    closing = f"</{tag}>"
+    inner = plain[opening.end():]
+    if not inner.lower().endswith(closing) or re.search(rf"</?{tag}\b", inner[:-len(closing)],
+                                                         re.I):
+        return "", ""
+    kind = f"{tag} {(opening['colour'] or opening['hue'] or '').lower()}"
+    return kind, inner[:-len(closing)].strip()
+
+
+def _visually_marked(choices: list[str]) -> list[str]:
+    """The texts of the choices a visual mark (see _visual) picks out, "" for the others:
+    all marked the same way, when some are and the others bear none; else all ""."""
+    marks = [_visual(c) for c in choices]
+    kinds = {kind for kind, _ in marks if kind}
+    if len(kinds) != 1 or any(not text and kind for kind, text in marks):
+        return [""] * len(choices)
+    return [text for _, text in marks]
+
+
+def _marked(first: str) -> str:
+    """A choice's text inside its bold (see _bold) or visual mark (see _visual)."""
+    return _bold(first) or _visual(first)[1]
+
+
 def _bold_answer(text: _Lines, letters: list[str], choices: list[list[str]], start: int,
                  end: int) -> tuple[_Answer | None, list[list[str]], int]:
     """Where no answer line is written, the right choices as the page shows them: the
@@ -1069,6 +1177,8 @@ def _bold_answer(text: _Lines, letters: list[str], choices: list[list[str]], sta
     signs = cues.marked([c[0] for c in choices])  # "A) Mars ✅", "b) 4 (correct)"
     bolds = [text if right else "" for text, right in signs] if signs else \
         [_bold(c[0]) for c in choices]
+    if not any(bolds):  # "<font color='red'>Paris</font>": the page's colour says it
+        bolds = _visually_marked([c[0] for c in choices])
     if all(bolds) or not any(bolds):
         return None, choices, end
     if signs:
@@ -1147,6 +1257,8 @@ def _answer_of(text: _Lines, found: _Answer, letters: list[str], choices: list[l
     for chosen in (picked | named, picked):
         if said_key == "".join(words[letter] for letter in letters if letter in chosen):
             return chosen, ""
+    if _bold_answer_only(text.lines[found.line]):
+        return picked, more  # the bold holds the answer: what follows it is a remark
     other = _listed_or_remark(more, picked, letters, choices)
     if other is not None:
         return other
@@ -1158,6 +1270,14 @@ def _answer_of(text: _Lines, found: _Answer, letters: list[str], choices: list[l
                             f"{', '.join(sorted(picked))}; the letter was taken"))
         return picked, ""
     return picked, more
+
+
+def _bold_answer_only(line: str) -> bool:
+    """Whether ``line``'s bold holds its answer's label and letter and nothing else, other
+    words after it ("**Réponse : B**. Because …")."""
+    found = _BOLD_ANSWER_ONLY_RE.match(line.strip())
+    said = cues.answer_line(found["answer"].strip()) if found else None
+    return bool(said and not said["rest"].strip(" ."))
 
 
 def _listed_or_remark(more: str, picked: set[str], letters: list[str],
@@ -1271,7 +1391,18 @@ def _explanation(lines: list[str]) -> str:
     body = [line for line in text.split("\n") if line.strip()]
     if body and all(line.lstrip().startswith(">") for line in body):
         text = "\n".join(re.sub(r"^\s*> ?", "", line) for line in text.split("\n")).strip()
-    return cues.without_bracketed_labels(cues.without_explanation_label(text)).strip()
+    return cues.without_bracketed_labels(cues.without_explanation_label(_untagged(text)))\
+        .strip()
+
+
+def _untagged(text: str) -> str:
+    """``text`` without the tag that wraps it when an explanation's label opens it
+    ("<span class=spoiler>Justification: …</span>"): the label is then found."""
+    opening = _OPEN_TAG_RE.match(text)
+    if opening is None or not cues.explanation_label(text[opening.end():].lstrip()):
+        return text
+    closing = re.search(rf"</{opening[1]}>\s*$", text, re.I)
+    return text[opening.end():closing.start() if closing else len(text)].strip()
 
 
 def _choices(text: _Lines, k: int, end: int, aside: list[int]
