@@ -104,3 +104,15 @@ def test_a_backup_named_questions_xml_is_imported_by_its_content(tmp_path: Path,
     assert done.status == 0, done.err
     assert written_questions(tmp_path / "out") == [("Two plus two?", ["*Four", "Five"], "")]
     assert not re.search(r"W704|E703", done.err)
+
+
+def test_other_xml_whose_answer_key_is_not_found_says_so_not_that_none_is_right():
+    record = ("<item>\n<prompt>Which {} is largest?</prompt><option>One</option>"
+              "<option>Two</option><option>Three</option></item>\n")
+    text = "<bank>\n" + "".join(record.format(w) for w in ("number", "digit", "value")) + \
+        "</bank>\n"
+    reading = moodle_xml.read(text, "bank.xml")
+    refused = [d.message for d in reading.problems if d.code == "E703"]
+    assert refused, _lines(reading)
+    assert all("no key was found to mark the correct answer" in m and
+               "no correct answer" not in m for m in refused), refused
