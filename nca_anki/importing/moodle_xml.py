@@ -26,6 +26,10 @@ Markdown's punctuation and entities written twice escaped); ``plain_text`` is sh
 typed and ``markdown`` kept (its ``$$…$$`` math made MathJax's too). Letters written
 into every answer ("a. …") are left out, said once (W716).
 
+A Moodle course backup's question bank (``questions.xml``, rooted at
+``<question_categories>``) is read too: each question rewritten in the export's shape
+(``_as_exported``) and read as the export's are.
+
 The standard library's expat reads the file, through handlers of our own that note each
 element's true line (a ``<question`` inside a comment, a CDATA section or a processing
 instruction is no element, and counts no line of its own), refuse any entity declaration
