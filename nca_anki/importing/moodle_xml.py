@@ -282,7 +282,8 @@ def _single(question: ET.Element) -> bool:
 #       <multichoice><single>1</single></multichoice></plugin_qtype_multichoice_question>
 # Each question is rewritten in the export's shape (fractions 0-1 as percentages, the
 # format's number as its name) and read as the export's are.
-_KINDS = {"match": "matching", "multianswer": "embedded-answers (cloze)"}
+_KINDS = {"match": "matching", "multianswer": "embedded-answers (cloze)",
+          "shortanswer": "short-answer"}
 _FORMATS = {"0": "moodle_auto_format", "1": "html", "2": "plain_text", "4": "markdown"}
 
 
