@@ -247,7 +247,8 @@ def _question(question: ET.Element, kind: str, path: str,
         return None
     single = kind == "truefalse" or _single(question)
     choices, notes = credited_choices(credited, single, path, line)
-    no_right = "no answer has the fraction 100" if single else \
+    full = "1 (full marks)" if question.get("backup") else "100"  # a backup's scale: 0-1
+    no_right = f"no answer has the fraction {full}" if single else \
         "no answer has a positive fraction"
     if (problem := blank_answers_problem(choices, blank, blank_right, path, line) or
             choices_problem(choices, path, line, no_right)) is not None:
@@ -324,7 +325,7 @@ def _left_out(kind: str, lines: list[int], path: str) -> Diagnostic:
 def _as_exported(question: ET.Element, lines: dict[ET.Element, int]) -> ET.Element:
     """A backup's ``question`` as Moodle's XML export writes it."""
     line = lines[question]
-    shaped = ET.Element("question", type=question.findtext("qtype") or "")
+    shaped = ET.Element("question", type=question.findtext("qtype") or "", backup="1")
     for name in ("questiontext", "generalfeedback"):
         shaped.append(_exported_text(question, name, name))
     for answer in question.iterfind("./*/answers/answer"):

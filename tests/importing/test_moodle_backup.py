@@ -92,7 +92,7 @@ def test_a_question_with_no_full_marks_is_refused_truly():
     question = _question("multichoice", "Pick", _answer("A", "0.0000000"),
                          _answer("B", "0.0000000"))
     said = _lines(moodle_xml.read(_backup(("C", question)), "questions.xml"))
-    assert len(said) == 1 and "E703" in said[0] and "fraction 100" in said[0], said
+    assert len(said) == 1 and "E703" in said[0] and "no answer has the fraction 1 (full marks)" in said[0], said
 
 
 def test_a_backup_named_questions_xml_is_imported_by_its_content(tmp_path: Path, cli):
