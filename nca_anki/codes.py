@@ -170,8 +170,9 @@ _ALL = (
          "choices; it was not converted."),
     Code("E703", "no correct answer", "The question marks no choice correct, its answer "
          "names none of its choices, lists one choice as right in one place and as wrong in "
-         "another, or an answer's credit (a GIFT %weight%, a Moodle fraction) is no number "
-         "from -100 to 100; it was not converted."),
+         "another, no key of a structured bank was found to hold its answer (say which with "
+         "--map KEY=answer), or an answer's credit (a GIFT %weight%, a Moodle fraction) is "
+         "no number from -100 to 100; it was not converted."),
     Code("E704", "cannot be written as a question file", "Written in this project's format, "
          "the question would not read back as it was read (a line its format takes as "
          "structure, too many choices), it repeats another word for word, or it holds code "

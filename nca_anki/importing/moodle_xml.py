@@ -26,6 +26,10 @@ Markdown's punctuation and entities written twice escaped); ``plain_text`` is sh
 typed and ``markdown`` kept (its ``$$…$$`` math made MathJax's too). Letters written
 into every answer ("a. …") are left out, said once (W716).
 
+A Moodle course backup's question bank (``questions.xml``, rooted at
+``<question_categories>``) is read too: each question rewritten in the export's shape
+(``_as_exported``) and read as the export's are.
+
 The standard library's expat reads the file, through handlers of our own that note each
 element's true line (a ``<question`` inside a comment, a CDATA section or a processing
 instruction is no element, and counts no line of its own), refuse any entity declaration
@@ -161,6 +165,8 @@ def read(text: str, path: str, overrides: Mapping[str, str] | None = None) -> Re
         return Reading((), (error("E701", path, refused.line, f"{refused.message}; nothing "
                                   "in the file was converted"),))
     root = tree.root
+    if root.tag == "question_categories":  # a course backup's question bank
+        return _read_backup(root, tree.lines, path)
     if root.tag != "quiz":  # other XML: its records, read as JSON's are (--map for them)
         return xml_records.read_tree(root, tree.lines, path, overrides or {})
     problems: list[Diagnostic] = []
@@ -241,7 +247,8 @@ def _question(question: ET.Element, kind: str, path: str,
         return None
     single = kind == "truefalse" or _single(question)
     choices, notes = credited_choices(credited, single, path, line)
-    no_right = "no answer has the fraction 100" if single else \
+    full = "1 (full marks)" if question.get("backup") else "100"  # a backup's scale: 0-1
+    no_right = f"no answer has the fraction {full}" if single else \
         "no answer has a positive fraction"
     if (problem := blank_answers_problem(choices, blank, blank_right, path, line) or
             choices_problem(choices, path, line, no_right)) is not None:
@@ -262,3 +269,87 @@ def _single(question: ET.Element) -> bool:
     return single is None or single.strip().casefold() not in ("false", "0", "")
 
 
+
+
+# A Moodle course backup (.mbz) holds its question bank in questions.xml, in another shape:
+#   <question_categories><question_category><name>Topic</name><questions>   (Moodle 4:
+#   …<question_bank_entries>…<question_versions><questions>)
+#     <question id="7"><questiontext>&lt;p&gt;Which …?</questiontext>
+#       <questiontextformat>1</questiontextformat><generalfeedback>…</generalfeedback>
+#       <qtype>multichoice</qtype>
+#       <plugin_qtype_multichoice_question><answers><answer id="8">
+#         <answertext>…</answertext><answerformat>1</answerformat>
+#         <fraction>1.0000000</fraction><feedback>…</feedback></answer></answers>
+#       <multichoice><single>1</single></multichoice></plugin_qtype_multichoice_question>
+# Each question is rewritten in the export's shape (fractions 0-1 as percentages, the
+# format's number as its name) and read as the export's are.
+_KINDS = {"match": "matching", "multianswer": "embedded-answers (cloze)",
+          "shortanswer": "short-answer"}
+_FORMATS = {"0": "moodle_auto_format", "1": "html", "2": "plain_text", "4": "markdown"}
+
+
+def _read_backup(root: ET.Element, lines: dict[ET.Element, int], path: str) -> Reading:
+    problems: list[Diagnostic] = []
+    sections: list[Section] = []
+    others: dict[str, list[int]] = {}
+    for category in root.iter("question_category"):
+        title = category_name(category.findtext("name") or "") or title_from_name(path)
+        items = []
+        for question in category.iter("question"):
+            line, kind = lines[question], (question.findtext("qtype") or "").strip()
+            if kind not in ("multichoice", "truefalse", "description"):
+                others.setdefault(kind, []).append(line)
+                continue
+            item = _question(_as_exported(question, lines), kind, path, (line, lines),
+                             problems)
+            if item is not None:
+                items.append(item)
+        if items:
+            sections.append(Section(title=title, items=tuple(items), path=path))
+    problems.extend(_left_out(kind, found, path) for kind, found in others.items())
+    sections, said = without_labels(sections, path, [])
+    return Reading(tuple(sections), tuple(sorted(problems + said, key=lambda d: d.line)))
+
+
+def _left_out(kind: str, lines: list[int], path: str) -> Diagnostic:
+    """One message for every question of a type the import does not convert."""
+    named = clip(_KINDS.get(kind, kind), 30) or "untyped"
+    what = ("a random question (Moodle draws one from a category when the quiz is taken)"
+            if kind == "random" else f"{a_kind(named)} question")
+    more = len(lines) - 1
+    also = f", and {more} more of its type (lines {', '.join(map(str, lines[1:4]))}" + \
+        (", …)" if more > 3 else ")") if more else ""
+    return error("E702", path, lines[0], f"{what}, not multiple choice{also}; not converted")
+
+
+def _as_exported(question: ET.Element, lines: dict[ET.Element, int]) -> ET.Element:
+    """A backup's ``question`` as Moodle's XML export writes it."""
+    line = lines[question]
+    shaped = ET.Element("question", type=question.findtext("qtype") or "", backup="1")
+    for name in ("questiontext", "generalfeedback"):
+        shaped.append(_exported_text(question, name, name))
+    for answer in question.iterfind("./*/answers/answer"):
+        fraction = (answer.findtext("fraction") or "").strip()
+        try:
+            fraction = f"{float(fraction) * 100:g}"
+        except ValueError:
+            pass  # credit() refuses it, with its text
+        shaped_answer = _exported_text(answer, "answertext", "answer", "answerformat")
+        shaped_answer.set("fraction", fraction)
+        shaped_answer.append(_exported_text(answer, "feedback", "feedback"))
+        shaped.append(shaped_answer)
+        lines[shaped_answer] = lines[answer]
+    single = question.findtext("./*/multichoice/single")
+    if single is not None:
+        ET.SubElement(shaped, "single").text = single
+    lines[shaped] = line
+    return shaped
+
+
+def _exported_text(element: ET.Element, name: str, tag: str, form: str = "") -> ET.Element:
+    """``<name>`` (escaped text) and ``<form>`` (its format's number) as ``<tag
+    format="…"><text>…</text></tag>``."""
+    number = (element.findtext(form or f"{name}format") or "1").strip()
+    shaped = ET.Element(tag, format=_FORMATS.get(number, "html"))
+    ET.SubElement(shaped, "text").text = element.findtext(name) or ""
+    return shaped

@@ -211,9 +211,10 @@ class Structured:
         if marks is None:
             found = next((k for k in roles.answers if not _empty(obj.get(k))), None)
             if found is None:
-                self.fail("E703", where, "no correct answer" + (
-                    f" under {' or '.join(repr(k) for k in roles.answers)}" if roles.answers
-                    else " (no key holds it; say which with --map KEY=answer)"))
+                self.fail("E703", where, (
+                    f"no correct answer under {' or '.join(repr(k) for k in roles.answers)}"
+                    if roles.answers else "no key was found to mark the correct answer (the "
+                    "guess of roles found none); say which with --map KEY=answer"))
                 return None
             picked = self.answer(obj[found], texts, letters, roles, (*where, found))
             if picked is None:
