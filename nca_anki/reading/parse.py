@@ -75,15 +75,13 @@ def parse(text: str, path: str) -> ParseResult:
     start = title.body_start
     found = headers(written, start)
     asked = prompts(found)
-    search = find_footer(written, title, asked)
-    footer = search.footer
+    footer = find_footer(written, title, asked)
     repair = repair_damage(written, title, footer.start if footer else None, path)
     said += repair.diagnostics
     lines = repair.lines
-    if lines is not written and not search.read_prompts:
-        # The body reads its headers from the repaired lines, unless the footer search
-        # compared a line with the prompts: then from the lines as written (3abfd17 did
-        # so; kept, so that splitting the parser changed nothing).
+    if lines is not written:
+        # The body reads its headers from the repaired lines, whatever the footer search
+        # compared: a prompt shows what W102 says it was read as.
         found = headers(lines, start)
         asked = prompts(found)
     end = footer.start if footer else len(lines)

@@ -217,27 +217,18 @@ class Footer:
     prompt_text: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FooterSearch:
-    footer: Footer | None
-    # Whether a line was compared with the questions' prompts. The body then reads its
-    # headers as they were before repair_damage (3abfd17 did: kept, so nothing changes).
-    read_prompts: bool
-
-
-def find_footer(lines: Sequence[str], title: Title, prompts: frozenset[str]) -> FooterSearch:
+def find_footer(lines: Sequence[str], title: Title, prompts: frozenset[str]) -> Footer | None:
     """The footer: a line that repeats the title, alone, after the last question's header,
     followed by at most one non-empty line that is not question structure. ``prompts``:
     the questions' first prompt lines, as the learner sees them."""
     if not title.text:
-        return FooterSearch(footer=None, read_prompts=False)
+        return None
     start = title.body_start
     filled = [i for i in range(start, len(lines)) if lines[i].strip()]
     wanted = title_key(title.text, title.damaged)
     candidates: list[tuple[int, int | None]] = [(filled[-1], None)] if filled else []
     if len(filled) >= 2:
         candidates.append((filled[-2], filled[-1]))
-    read_prompts = False
     for index, prompt_at in candidates:
         text = unhide(lines[index])[0]
         key = title_key(text, title.damaged)
@@ -248,18 +239,16 @@ def find_footer(lines: Sequence[str], title: Title, prompts: frozenset[str]) -> 
         if header(prompt) or ANSWER_RE.match(prompt) or CHOICE_RE.match(prompt):
             continue  # part of a question, not a footer
         if not same and _suffix_at(text) is None and _near_suffix(text) is None:
-            read_prompts = True
             if seen(prompt) not in prompts:
                 # "See Topic 3" at the end of an explanation is explanation, not another
                 # part's footer: that needs its whole title line or one of the prompts.
                 continue
         if not any(header(unhide(raw)[0]) for raw in lines[start:index]):
             continue  # not after a question
-        return FooterSearch(footer=Footer(
+        return Footer(
             start=index, title_line=index + 1, title_text=text, title_matches=same,
-            prompt_line=prompt_at + 1 if prompt_at is not None else 0, prompt_text=prompt),
-            read_prompts=read_prompts)
-    return FooterSearch(footer=None, read_prompts=read_prompts)
+            prompt_line=prompt_at + 1 if prompt_at is not None else 0, prompt_text=prompt)
+    return None
 
 
 def footers_inside(lines: Sequence[str], title: Title, end: int,

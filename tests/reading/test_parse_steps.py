@@ -67,20 +67,16 @@ def test_nothing_to_repair_gives_back_the_same_lines() -> None:
     assert repair_damage(lines, title, None, "q.txt").lines is lines
 
 
-def test_the_footer_search_says_whether_it_compared_a_line_with_the_prompts() -> None:
+def test_the_footer_is_its_own_title_or_another_parts_before_a_prompt() -> None:
     lines = (*DAMAGED, "Sample Topic 2", "data β each?")
     title = read_title(lines, "q.txt")
-    search = find_footer(lines, title, prompts(headers(lines, title.body_start)))
-    assert search.footer is not None and search.footer.title_line == 12
-    assert not search.read_prompts  # its own title: no need
+    footer = find_footer(lines, title, prompts(headers(lines, title.body_start)))
+    assert footer is not None and footer.title_line == 12 and footer.title_matches
     other = (*DAMAGED, "Sample Topic 3", "data β each?")
-    search = find_footer(other, title, prompts(headers(other, title.body_start)))
-    assert search.footer is not None and not search.footer.title_matches
-    assert search.read_prompts  # another part's title counts only before a prompt
+    footer = find_footer(other, title, prompts(headers(other, title.body_start)))
+    assert footer is not None and not footer.title_matches  # another part's, before a prompt
 
 
-@pytest.mark.xfail(strict=True, reason="kept from 3abfd17 by the split of parse.py: when the "
-                   "footer search reads the prompts, the headers are read before the repair")
 def test_a_repaired_header_is_repaired_on_the_card_whatever_the_footer() -> None:
     result = parse("\n".join((*DAMAGED, "Sample Topic 3", "data β each?")), "q.txt")
     assert result.file.questions[0].prompt == "data — each?"
