@@ -35,6 +35,9 @@ def run(name: str, argv: Sequence[str], prog: str) -> int:
     return int(module.run(list(argv), prog))
 
 
+Command = Callable[[list[str], str], int]  # a command's run(argv, prog) -> exit status
+
+
 def feedback_parser(prog: str, name: str, description: str) -> argparse.ArgumentParser:
     """The parser of a command that closes the loop with learners (locate, stats,
     report-form), with their exit statuses."""
@@ -50,18 +53,21 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
         return int(exc.code or 0)
 
 
-def guarded(work: Callable[[], int]) -> int:
-    """``work``'s exit status; 130 when interrupted, 3 (in one line) on a bug of ours. A
-    closed output goes on up to cli.main, which ends quietly."""
-    try:
-        return work()
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - a bug of ours: say so plainly, without a traceback
-        from nca_anki.commands.output import internal_error
+def guarded(command: Command) -> Command:
+    """``command`` (a feedback command's ``run``) whose exit status is 130 when it is
+    interrupted and 3 (in one line) on a bug of ours. A closed output goes on up to
+    cli.main, which ends quietly."""
+    def run(argv: list[str], prog: str) -> int:
+        try:
+            return command(argv, prog)
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return 130
+        except BrokenPipeError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a bug of ours: said plainly, no traceback
+            from nca_anki.commands.output import internal_error
 
-        print(internal_error(exc), file=sys.stderr)
-        return 3
+            print(internal_error(exc), file=sys.stderr)
+            return 3
+    return run

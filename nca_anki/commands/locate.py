@@ -11,14 +11,11 @@ from nca_anki import edges
 from nca_anki.commands import feedback_parser, guarded, parse
 
 
+@guarded
 def run(argv: list[str], prog: str) -> int:
-    return guarded(lambda: _run(argv, prog))
-
-
-def _run(argv: list[str], prog: str) -> int:
     parser = feedback_parser(prog, "locate", "Find a question by the fingerprint or GUID a report "
-                     "names, or by its words: where it is written, its text now, and the "
-                     "versions that changed it (docs/study-groups.md).")
+                             "names, or by its words: where it is written, its text now, and the "
+                             "versions that changed it (docs/study-groups.md).")
     parser.add_argument("query", metavar="FINGERPRINT|GUID|TEXT")
     parser.add_argument("--source", default="source", metavar="DIR")
     parser.add_argument("--out", default="dist", metavar="DIR",

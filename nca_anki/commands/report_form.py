@@ -9,14 +9,11 @@ from pathlib import Path
 from nca_anki.commands import feedback_parser, guarded, parse
 
 
+@guarded
 def run(argv: list[str], prog: str) -> int:
-    return guarded(lambda: _run(argv, prog))
-
-
-def _run(argv: list[str], prog: str) -> int:
     parser = feedback_parser(prog, "report-form", "Write the GitHub issue form the cards' \"Report "
-                     "a problem\" link opens, .github/ISSUE_TEMPLATE/question.yml, into "
-                     "PROJECT, and print the report_url to set (docs/study-groups.md).")
+                             "a problem\" link opens, .github/ISSUE_TEMPLATE/question.yml, into "
+                             "PROJECT, and print the report_url to set (docs/study-groups.md).")
     parser.add_argument("project", nargs="?", default=".", metavar="PROJECT")
     parser.add_argument("--repository", default="OWNER/REPO", metavar="OWNER/REPO",
                         help="the GitHub repository, for the report_url printed")

@@ -14,17 +14,14 @@ if TYPE_CHECKING:
 from nca_anki.commands import feedback_parser, guarded, parse
 
 
+@guarded
 def run(argv: list[str], prog: str) -> int:
-    return guarded(lambda: _run(argv, prog))
-
-
-def _run(argv: list[str], prog: str) -> int:
     from nca_anki.feedback.stats import MIN_LEARNERS
 
     parser = feedback_parser(prog, "stats", "Which questions learners fail far more often than the "
-                     "rest of their topic, from the Anki exports learners chose to send "
-                     "(.apkg with scheduling, or .colpkg). Never edits a question "
-                     "(docs/study-groups.md).")
+                             "rest of their topic, from the Anki exports learners chose to send "
+                             "(.apkg with scheduling, or .colpkg). Never edits a question "
+                             "(docs/study-groups.md).")
     parser.add_argument("exports", nargs="+", metavar="EXPORT")
     parser.add_argument("--source", default="source", metavar="DIR",
                         help="the folder whose lock pairs cards with questions")
