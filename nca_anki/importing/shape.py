@@ -518,10 +518,16 @@ def as_text(text: str, hard: bool = False) -> str:
 
 def _runs_on(before: str, line: str) -> bool:
     """Whether Markdown would run ``line`` on into the paragraph line ``before`` (a line
-    of text after a line of text; a table's rows, a heading or a line already ending in a
-    break are left as they are)."""
-    return bool(line.strip()) and not before.endswith("\\") and not any(
+    of text after a line of text; a table's rows and a heading are left as they are)."""
+    return bool(line.strip()) and not any(
         x.lstrip().startswith(("|", "#")) for x in (before, line))
+
+
+def _hard_break(line: str) -> str:
+    """``line`` ending in a hard break. A backslash it already ends with is its text
+    ('C:\\'), which Markdown would take for the break and drop: it is escaped first."""
+    trailing = len(line) - len(line.rstrip("\\"))
+    return line + ("\\" if trailing % 2 else "") + "\\"
 
 
 # A line Markdown reads as a list's item: "1. x", "2) x", "- x", "* x", "+ x".
@@ -554,7 +560,7 @@ def lines_after_lists(text: str, hard: bool = False) -> str:
             if item and not starts and line.strip() and not line[:1].isspace():
                 out.append("")  # the author's next line, not more of the item
             elif hard and paragraph and not starts and _runs_on(out[-1], line):
-                out[-1] += "\\"
+                out[-1] = _hard_break(out[-1])
             item = starts is not None or (item and line[:1].isspace() and bool(line.strip()))
             paragraph = bool(line.strip()) and not item
         out.append(line)

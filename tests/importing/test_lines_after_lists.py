@@ -80,3 +80,19 @@ def test_the_line_breaks_of_html_texts_are_layout(tmp_path, cli):
     prompts = [prompt for prompt, _, _ in written_questions(tmp_path / "out")]
     assert "HTML texts" in done.err, done.err
     assert len(prompts) == 2 and not any("\\" in p for p in prompts), prompts
+
+
+def test_a_backslash_that_ends_a_line_of_text_stays_on_the_card(tmp_path, cli):
+    # "C:\" then another line: the writer's hard break used to be the author's backslash,
+    # so the card showed "C:" and lost the backslash.
+    from nca_anki.cards.markup import Markdown
+
+    bank = tmp_path / "paths.json"
+    bank.write_text(json.dumps([{"question": "Which drive is C:\\\nthe first one?",
+                                 "options": ["D:\\\\", "E:"], "answer": 0}]),
+                    encoding="utf-8")
+    done = cli("import", str(bank), "--out", str(tmp_path / "out"))
+    assert done.status == 0, done.out + done.err
+    [(prompt, _, _)] = written_questions(tmp_path / "out")
+    shown = Markdown().block(prompt).html.replace("<br />", "<br>")
+    assert "Which drive is C:\\<br>" in shown and "the first one?" in shown, shown
