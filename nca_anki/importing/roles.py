@@ -610,18 +610,27 @@ def _answer_keys(objects: list[dict[str, object]], keys: Counter[str], taken: se
 def _texts_beside(objects: list[dict[str, object]], key: str, choices: str) -> bool:
     """Whether ``key`` holds a text (or a list of texts) in most objects, never one of
     the list under ``choices``: the right answer beside a list of the wrong ones."""
-    held = fits = 0
+    def fits(o: dict[str, object], value: object) -> bool:
+        listed, given = o.get(choices), as_list(value)
+        return all(isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                   and str(v).strip() for v in given) and not (
+            isinstance(listed, list) and _among(given, listed))
+
+    held, fitting = _held_and_fitting(objects, key, fits)
+    return held > 0 and 2 * fitting > held
+
+
+def _held_and_fitting(objects: list[dict[str, object]], key: str,
+                      fits: Callable[[dict[str, object], object], bool]) -> tuple[int, int]:
+    """How many of ``objects`` hold a value under ``key``, and in how many it ``fits``."""
+    held = fitting = 0
     for o in objects:
         value = o.get(key)
         if _blank(value):
             continue
         held += 1
-        listed = o.get(choices)
-        given = as_list(value)
-        fits += all(isinstance(v, (str, int, float)) and not isinstance(v, bool) and str(
-            v).strip() for v in given) and not (
-            isinstance(listed, list) and _among(given, listed))
-    return held > 0 and 2 * fits > held
+        fitting += fits(o, value)
+    return held, fitting
 
 
 def _among(given: list[object], listed: list[object]) -> bool:
@@ -694,16 +703,13 @@ def _stem_rank(key: str, role: str) -> int | None:
 def _names_choices(objects: list[dict[str, object]], key: str, shapes: _Shapes) -> bool:
     """Whether the values of ``key`` name a choice of their object in most objects that
     have one: a text, a label, letters, or an index."""
-    held = fits = 0
-    for o in objects:
-        value = o.get(key)
-        if _blank(value):
-            continue
-        held += 1
+    def fits(o: dict[str, object], value: object) -> bool:
         texts = shapes.texts(o) or []
-        fits += bool(texts) and all(_names_one(v, texts, shapes.labels(o))
-                                    for v in as_list(value))
-    return held > 0 and 2 * fits >= held
+        return bool(texts) and all(_names_one(v, texts, shapes.labels(o))
+                                   for v in as_list(value))
+
+    held, fitting = _held_and_fitting(objects, key, fits)
+    return held > 0 and 2 * fitting >= held
 
 
 def _names_one(value: object, texts: list[str], labels: list[str]) -> bool:
